@@ -1,0 +1,249 @@
+/**
+ * The built-in executables as the control plane sees them: name, aliases, role, ports and config
+ * schema (API-NOTES.md §Built-in executables). Validation and OpenAPI read these; the runtime pairs
+ * each name with its implementation in factories.ts.
+ */
+import { type TSchema, Type } from 'typebox';
+import { EEG_ELECTRODES } from '../device/electrodes.js';
+
+export type NodeRole = 'source' | 'processor' | 'sink';
+
+/** A defect found by a check that JSON schema cannot express; `path` is relative to the config. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+export interface BuiltinDescriptor {
+  name: string;
+  /** File names (without extension) of reference command lines that resolve to this built-in. */
+  aliases: readonly string[];
+  role: NodeRole;
+  inputs: readonly string[];
+  outputs: readonly string[];
+  description: string;
+  configSchema: TSchema;
+  /** Checks across fields, run after the schema passed. */
+  check?: (config: Record<string, unknown>) => ConfigIssue[];
+}
+
+/** Settings every node accepts in its config, whatever its executable. */
+export const COMMON_CONFIG = {
+  restart: Type.Optional(
+    Type.Union([Type.Literal('no'), Type.Literal('on-failure'), Type.Literal('always')], {
+      description: 'Supervision: restart the node never, after a failure (default) or whenever it ends.',
+    }),
+  ),
+};
+
+const SUPPORTED_EEG_RATES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
+
+const signalGenerator: BuiltinDescriptor = {
+  name: 'signal-generator',
+  aliases: ['SignalGenerator'],
+  role: 'source',
+  inputs: [],
+  outputs: ['out'],
+  description: 'Sums sines (plus optional white noise) on every channel, in real time.',
+  configSchema: Type.Object(
+    {
+      ...COMMON_CONFIG,
+      sampleRate: Type.Number({ exclusiveMinimum: 0, minimum: 1, maximum: 20000, description: 'Hz' }),
+      amplitudes: Type.Array(Type.Number(), { minItems: 1, maxItems: 64 }),
+      frequencies: Type.Array(Type.Number({ minimum: 0 }), { minItems: 1, maxItems: 64 }),
+      channels: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+      noise: Type.Optional(Type.Number({ minimum: 0, description: 'RMS of added white noise' })),
+      channelNames: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 64 })),
+      seed: Type.Optional(Type.Integer({ description: 'Seed of the noise, for repeatable runs' })),
+    },
+    { additionalProperties: false },
+  ),
+  check(config) {
+    const issues: ConfigIssue[] = [];
+    const amplitudes = config.amplitudes as number[];
+    const frequencies = config.frequencies as number[];
+    if (amplitudes.length !== frequencies.length) {
+      issues.push({
+        path: '/frequencies',
+        message: `frequencies has ${frequencies.length} values and amplitudes ${amplitudes.length}; they must pair up`,
+      });
+    }
+    const sampleRate = config.sampleRate as number;
+    frequencies.forEach((f, i) => {
+      if (f >= sampleRate / 2) {
+        issues.push({
+          path: `/frequencies/${i}`,
+          message: `${f} Hz is at or above the Nyquist frequency (${sampleRate / 2} Hz) of sampleRate ${sampleRate}`,
+        });
+      }
+    });
+    const names = config.channelNames as string[] | undefined;
+    const channels = (config.channels as number | undefined) ?? 1;
+    if (names !== undefined && names.length !== channels) {
+      issues.push({
+        path: '/channelNames',
+        message: `channelNames has ${names.length} names for ${channels} channel(s)`,
+      });
+    }
+    return issues;
+  },
+};
+
+const eegSource: BuiltinDescriptor = {
+  name: 'eeg-source',
+  aliases: ['EegSource', 'EEGSource'],
+  role: 'source',
+  inputs: [],
+  outputs: ['out'],
+  description: "The headset's EEG acquisition, in microvolts.",
+  configSchema: Type.Object(
+    {
+      ...COMMON_CONFIG,
+      channels: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), {
+          minItems: 1,
+          maxItems: EEG_ELECTRODES.length,
+          description: `EEG electrode names (case-insensitive): ${EEG_ELECTRODES.join(' ')}`,
+        }),
+      ),
+      samplingFrequency: Type.Optional(
+        Type.Union(
+          SUPPORTED_EEG_RATES.map((r) => Type.Literal(r)),
+          { description: 'Hz' },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  check(config) {
+    const channels = config.channels as string[] | undefined;
+    if (channels === undefined) return [];
+    const issues: ConfigIssue[] = [];
+    const seen = new Set<string>();
+    channels.forEach((name, i) => {
+      const upper = name.toUpperCase();
+      if (!EEG_ELECTRODES.includes(upper as (typeof EEG_ELECTRODES)[number])) {
+        issues.push({
+          path: `/channels/${i}`,
+          message: `'${name}' is not an EEG electrode; valid: ${EEG_ELECTRODES.join(', ')}`,
+        });
+      } else if (seen.has(upper)) {
+        issues.push({ path: `/channels/${i}`, message: `'${name}' is listed twice` });
+      }
+      seen.add(upper);
+    });
+    return issues;
+  },
+};
+
+const filter: BuiltinDescriptor = {
+  name: 'filter',
+  aliases: ['Filter', 'ButterworthFilter'],
+  role: 'processor',
+  inputs: ['in'],
+  outputs: ['out'],
+  description: 'Causal Butterworth high/low/band-pass and notch, in second-order sections.',
+  configSchema: Type.Object(
+    {
+      ...COMMON_CONFIG,
+      highpass: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Hz' })),
+      lowpass: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Hz' })),
+      order: Type.Optional(Type.Integer({ minimum: 1, maximum: 8 })),
+      notch: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Hz' })),
+      notchQ: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000 })),
+    },
+    { additionalProperties: false },
+  ),
+  check(config) {
+    const { highpass, lowpass, notch } = config as { highpass?: number; lowpass?: number; notch?: number };
+    const issues: ConfigIssue[] = [];
+    if (highpass === undefined && lowpass === undefined && notch === undefined) {
+      issues.push({ path: '', message: 'a filter needs at least one of highpass, lowpass or notch' });
+    }
+    if (highpass !== undefined && lowpass !== undefined && highpass >= lowpass) {
+      issues.push({
+        path: '/highpass',
+        message: `highpass (${highpass} Hz) must be below lowpass (${lowpass} Hz) for a band-pass`,
+      });
+    }
+    return issues;
+  },
+};
+
+const websocket: BuiltinDescriptor = {
+  name: 'websocket',
+  aliases: ['WebSocket', 'Websocket', 'WebSocketOutput'],
+  role: 'sink',
+  inputs: ['in'],
+  outputs: [],
+  description: 'Serves every frame to any number of WebSocket clients on its own port.',
+  configSchema: Type.Object(
+    {
+      ...COMMON_CONFIG,
+      port: Type.Integer({ minimum: 0, maximum: 65535, description: '0 = any free port (see status)' }),
+      host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+      format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('binary')])),
+    },
+    { additionalProperties: false },
+  ),
+};
+
+const recorder: BuiltinDescriptor = {
+  name: 'recorder',
+  aliases: ['Recorder', 'FileRecorder'],
+  role: 'sink',
+  inputs: ['in'],
+  outputs: [],
+  description: 'Writes frames to <data-dir>/recordings as EDF+, BDF+ or CSV.',
+  configSchema: Type.Object(
+    {
+      ...COMMON_CONFIG,
+      filename: Type.String({
+        minLength: 1,
+        maxLength: 200,
+        // A plain file name: no separators, no leading dot (so no `..`), no control characters.
+        pattern: '^[^./\\\\\\x00-\\x1f][^/\\\\\\x00-\\x1f]*$',
+        description: 'A plain file name, no path',
+      }),
+      format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('edf'), Type.Literal('bdf')])),
+      includeTimestamps: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  check(config) {
+    const filename = config.filename as string;
+    return filename.includes('..')
+      ? [{ path: '/filename', message: "the file name may not contain '..'" }]
+      : [];
+  },
+};
+
+const logger: BuiltinDescriptor = {
+  name: 'logger',
+  aliases: ['Logger'],
+  role: 'sink',
+  inputs: ['in'],
+  outputs: [],
+  description: "Writes one line per frame (seq, samples, channels) to the node's log.",
+  configSchema: Type.Object({ ...COMMON_CONFIG }, { additionalProperties: false }),
+};
+
+export const BUILTINS: readonly BuiltinDescriptor[] = [
+  signalGenerator,
+  eegSource,
+  filter,
+  websocket,
+  recorder,
+  logger,
+];
+
+const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));
+const BY_ALIAS = new Map(BUILTINS.flatMap((b) => b.aliases.map((a) => [a, b] as const)));
+
+export function builtinByName(name: string): BuiltinDescriptor | undefined {
+  return BY_NAME.get(name);
+}
+
+export function builtinByAlias(alias: string): BuiltinDescriptor | undefined {
+  return BY_ALIAS.get(alias);
+}

@@ -1,0 +1,79 @@
+/**
+ * A frame: a block of consecutive samples of one source (shared/API-NOTES.md §Frames).
+ *
+ * In memory the samples are one Float32Array, row-major (sample after sample:
+ * `data[i * channels.length + c]`). Frames are immutable once emitted: fan-out hands the same
+ * object to every consumer, so no consumer may write into `data`. Copies happen only at thread
+ * or process boundaries, where the buffer is transferred.
+ */
+export interface Frame {
+  /** Counts frames per output port from 0. */
+  readonly seq: number;
+  /** Time of the first sample, ms since the Unix epoch. */
+  readonly timestamp: number;
+  /** Samples per second per channel. */
+  readonly sampleRate: number;
+  /** Channel names, one per column. */
+  readonly channels: readonly string[];
+  /** Samples, row-major: `data[i * channels.length + c]`. */
+  readonly data: Float32Array;
+  /** True on the first frame after a gap (pause, restart, rate change, lost samples). */
+  readonly discontinuity?: boolean;
+  /**
+   * Monotonic creation time at the source (`performance.timeOrigin + performance.now()`, ms), used
+   * for per-pipe latency. Not part of the JSON text form.
+   */
+  readonly createdAt?: number;
+}
+
+/** Number of samples (rows) in a frame. */
+export function frameSamples(frame: Frame): number {
+  const width = frame.channels.length;
+  return width === 0 ? 0 : frame.data.length / width;
+}
+
+/** The JSON text form of shared/API-NOTES.md §Frames: samples as rows, `data[i][c]`. */
+export interface FrameJson {
+  seq: number;
+  timestamp: number;
+  sampleRate: number;
+  channels: string[];
+  data: number[][];
+  discontinuity?: boolean;
+}
+
+export function frameToJson(frame: Frame): FrameJson {
+  const width = frame.channels.length;
+  const rows: number[][] = [];
+  for (let offset = 0; offset < frame.data.length; offset += width) {
+    rows.push(Array.from(frame.data.subarray(offset, offset + width)));
+  }
+  return {
+    seq: frame.seq,
+    timestamp: frame.timestamp,
+    sampleRate: frame.sampleRate,
+    channels: [...frame.channels],
+    data: rows,
+    ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+  };
+}
+
+/** Builds a frame from the JSON text form; rows shorter or longer than `channels` are refused. */
+export function frameFromJson(json: FrameJson): Frame {
+  const width = json.channels.length;
+  const data = new Float32Array(json.data.length * width);
+  json.data.forEach((row, i) => {
+    if (row.length !== width) {
+      throw new RangeError(`frame row ${i} has ${row.length} values for ${width} channels`);
+    }
+    data.set(row, i * width);
+  });
+  return {
+    seq: json.seq,
+    timestamp: json.timestamp,
+    sampleRate: json.sampleRate,
+    channels: json.channels,
+    data,
+    ...(json.discontinuity === true ? { discontinuity: true } : {}),
+  };
+}

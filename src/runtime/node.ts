@@ -1,0 +1,62 @@
+/**
+ * What a running node is to the runtime host. Built-in executables and the external-process
+ * adapter both implement `NodeInstance`; the host wires pipes, metrics and supervision around it.
+ */
+import type { Frame } from './frame.js';
+
+export type RestartPolicy = 'no' | 'on-failure' | 'always';
+
+export interface NodeLogLine {
+  /** ms since the Unix epoch. */
+  timestamp: number;
+  stream: 'stderr' | 'event';
+  line: string;
+}
+
+/** Frames from the headset's acquisition, as the device layer delivers them to an eeg-source. */
+export interface DeviceFrameSource {
+  /**
+   * Subscribes to the device's EEG. `channels` are upper-case electrode names; `sampleRate` the
+   * rate the subscriber wants (acquisition starts at it when idle). Returns the unsubscribe function;
+   * the last unsubscribe stops an acquisition that subscribers started (never one started via /system).
+   */
+  subscribe(
+    request: { channels: readonly string[]; sampleRate?: number },
+    onFrame: (frame: Frame) => void,
+  ): Promise<() => void>;
+}
+
+export interface NodeContext {
+  readonly streamId: string;
+  readonly nodeId: string;
+  /** The node's config as validated by its executable's schema. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Sends a frame downstream on an output port. Never blocks: each pipe applies its own policy. */
+  emit(port: string, frame: Frame): void;
+  /** Appends a line to the node's log (GET .../nodes/{nodeId}/logs). */
+  log(line: string, stream?: NodeLogLine['stream']): void;
+  /** Reports a failure after start; the supervisor restarts the node per its restart policy. */
+  fail(error: Error): void;
+  /** Extra fields shown in the node's status (for example a websocket's bound `port`). */
+  setInfo(info: Record<string, unknown>): void;
+  /** The device's EEG; present in hosts that have a device attached. */
+  readonly device?: DeviceFrameSource;
+  /** Directory of the service's data (`--data-dir`). */
+  readonly dataDir: string;
+}
+
+export interface NodeInstance {
+  /** Resolves when the node is ready for frames; rejects (with a message for a person) when it cannot start. */
+  start(): Promise<void>;
+  /** A frame arrived on an input port. Must not keep a reference to mutate: frames are shared. */
+  onFrame?(port: string, frame: Frame): void;
+  /** Sources stop emitting until resume; the first frame after resume has `discontinuity: true`. */
+  pause?(): void;
+  resume?(): void;
+  /** A custom signal (anything but start/stop/pause/resume/restart), with its payload. */
+  signal?(name: string, payload: Readonly<Record<string, unknown>>): void | Promise<void>;
+  /** Releases every resource (timers, sockets, processes). Must be safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+export type NodeFactory = (context: NodeContext) => NodeInstance;

@@ -1,0 +1,68 @@
+/**
+ * The narrow interface through which the stream manager drives the data plane. The manager owns
+ * desired state and the lifecycle; the runtime only runs what it is given.
+ */
+import type { NodeLogLine } from '../runtime/node.js';
+import type { NodeState, StreamDefinition } from './model.js';
+
+export interface NodeMetrics {
+  /** Frames taken in, or produced by a source. */
+  itemsProcessed: number;
+  samplesProcessed: number;
+  errorCount: number;
+  framesDropped: number;
+  queueDepth: number;
+  restarts: number;
+  lastError: string | null;
+  /** Per input pipe: ms from a frame's creation at its source to its handling here. */
+  latency?: Record<string, { p50: number; p99: number }>;
+}
+
+export interface PipeMetrics {
+  framesSent: number;
+  framesDropped: number;
+  queueDepth: number;
+}
+
+export interface RuntimeNodeStatus {
+  state: NodeState;
+  metrics: NodeMetrics;
+  /** Extra node-specific fields (a websocket's bound `port`, a recorder's file). */
+  info?: Record<string, unknown>;
+}
+
+export interface RuntimeStreamStatus {
+  nodes: Record<string, RuntimeNodeStatus>;
+  pipes: Record<string, PipeMetrics>;
+}
+
+export type RuntimeEvent =
+  /** The stream can no longer run (its host died, or a node failed past its restart policy at start). */
+  | { type: 'stream_failed'; streamId: string; message: string }
+  /** A node crashed; `willRestart` tells whether the supervisor restarts it. */
+  | { type: 'node_crashed'; streamId: string; nodeId: string; message: string; willRestart: boolean };
+
+export interface StreamRuntime {
+  /** Starts every node and pipe. Rejects with a HeadsetdError naming the failing node when one cannot start. */
+  start(stream: StreamDefinition): Promise<void>;
+  /** Stops every node, ends every child process. Resolves when all resources are released. */
+  stop(streamId: string): Promise<void>;
+  pause(streamId: string): Promise<void>;
+  resume(streamId: string): Promise<void>;
+  /** Applies a new definition to a running or paused stream as a diff (API-NOTES.md §Shapes, PUT). */
+  update(stream: StreamDefinition): Promise<void>;
+  /** start, stop, pause, resume, restart, or a custom signal forwarded to the node. */
+  signalNode(
+    streamId: string,
+    nodeId: string,
+    signal: string,
+    payload: Record<string, unknown>,
+  ): Promise<void>;
+  /** Undefined when the stream is not running in this runtime. */
+  status(streamId: string): RuntimeStreamStatus | undefined;
+  /** The last 500 log lines of a node, kept after the stream stops until it starts again. */
+  logs(streamId: string, nodeId: string): readonly NodeLogLine[];
+  onEvent(listener: (event: RuntimeEvent) => void): void;
+  /** Stops everything; no child process outlives it. */
+  close(): Promise<void>;
+}
