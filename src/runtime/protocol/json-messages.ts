@@ -133,7 +133,9 @@ export function messageFromJson(json: unknown): ProtocolMessage {
       };
     }
     default:
-      throw new ProtocolError(`unknown message type ${String(JSON.stringify(type))}`);
+      throw new ProtocolError(
+        `unknown message type ${typeof type === 'string' ? JSON.stringify(type) : typeof type}`,
+      );
   }
 }
 
