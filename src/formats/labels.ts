@@ -1,0 +1,29 @@
+/**
+ * Mapping of channel labels found in real EDF/BDF files to the headset's electrode names
+ * (src/device/electrodes.ts). Real labels carry a type prefix (`EEG Fp1`, EDF+ §2.1.3.1), a
+ * reference suffix (`Fp1-Ref`, `C3-A1`), dot padding (`Cz..`, PhysioNet EEGMMIDB) and 10-10 names
+ * for the 10-20 temporal/parietal positions (T7 = T3, T8 = T4, P7 = T5, P8 = T6).
+ */
+import { type Electrode, parseElectrode } from '../device/electrodes.js';
+
+/** 10-10 names (Oostenveld & Praamstra 2001) of positions the 10-20 system names differently. */
+const SYNONYMS: Readonly<Record<string, Electrode>> = { T7: 'T3', T8: 'T4', P7: 'T5', P8: 'T6' };
+
+/** Type prefixes of EDF+ §2.1.3.1 labels ("EEG Fp1") and common variants ("EEG:Fp1", "EEG-Fp1"). */
+const PREFIX = /^(EEG|EXG)[\s:_-]+/i;
+
+/** Reference suffixes: common reference, ear/mastoid references, linked ears, average. */
+const SUFFIX = /[\s_-]+(REF|REFERENCE|A1|A2|M1|M2|LE|AVG|AV|AR|CMS)$/i;
+
+/**
+ * The electrode a channel label names, as one of the 21 upper-case names (`FP1`, `CZ`, `T3`),
+ * or undefined when the label names no electrode of the headset (EOG, ECG, `Status`, `Fpz`,
+ * bipolar derivations such as `Fp1-F3`).
+ */
+export function matchElectrode(label: string): Electrode | undefined {
+  let name = label.trim().replace(PREFIX, '');
+  name = name.replace(/\.+/g, '').trim();
+  name = name.replace(SUFFIX, '').trim();
+  const upper = name.toUpperCase();
+  return SYNONYMS[upper] ?? parseElectrode(upper);
+}
