@@ -30,7 +30,7 @@ export interface BuiltinDescriptor {
 /** Settings every node accepts in its config, whatever its executable. */
 export const COMMON_CONFIG = {
   restart: Type.Optional(
-    Type.Union([Type.Literal('no'), Type.Literal('on-failure'), Type.Literal('always')], {
+    Type.Enum(['no', 'on-failure', 'always'], {
       description: 'Supervision: restart the node never, after a failure (default) or whenever it ends.',
     }),
   ),
@@ -106,12 +106,7 @@ const eegSource: BuiltinDescriptor = {
           description: `EEG electrode names (case-insensitive): ${EEG_ELECTRODES.join(' ')}`,
         }),
       ),
-      samplingFrequency: Type.Optional(
-        Type.Union(
-          SUPPORTED_EEG_RATES.map((r) => Type.Literal(r)),
-          { description: 'Hz' },
-        ),
-      ),
+      samplingFrequency: Type.Optional(Type.Enum(SUPPORTED_EEG_RATES, { description: 'Hz' })),
     },
     { additionalProperties: false },
   ),
@@ -182,7 +177,7 @@ const websocket: BuiltinDescriptor = {
       ...COMMON_CONFIG,
       port: Type.Integer({ minimum: 0, maximum: 65535, description: '0 = any free port (see status)' }),
       host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-      format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('binary')])),
+      format: Type.Optional(Type.Enum(['json', 'binary'])),
     },
     { additionalProperties: false },
   ),
@@ -205,7 +200,7 @@ const recorder: BuiltinDescriptor = {
         pattern: '^[^./\\\\\\x00-\\x1f][^/\\\\\\x00-\\x1f]*$',
         description: 'A plain file name, no path',
       }),
-      format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('edf'), Type.Literal('bdf')])),
+      format: Type.Optional(Type.Enum(['csv', 'edf', 'bdf'])),
       includeTimestamps: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },

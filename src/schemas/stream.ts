@@ -6,6 +6,7 @@ import { type Static, Type } from 'typebox';
 
 /** Limits that keep one document from exhausting the device (not set by the reference: ours). */
 export const STREAM_LIMITS = {
+  maxStreams: 256,
   maxNodes: 256,
   maxPipes: 1024,
   maxIdLength: 128,
@@ -41,12 +42,9 @@ export const StreamMetaSchema = Type.Object(
 export const NodeSchema = Type.Object(
   {
     id: ItemId,
-    type: Type.Optional(Type.Union(NODE_TYPES.map((t) => Type.Literal(t)))),
+    type: Type.Optional(Type.Enum(NODE_TYPES)),
     meta: Type.Optional(
-      Type.Object(
-        { type: Type.Optional(Type.Union(NODE_META_TYPES.map((t) => Type.Literal(t)))) },
-        { additionalProperties: true },
-      ),
+      Type.Object({ type: Type.Optional(Type.Enum(NODE_META_TYPES)) }, { additionalProperties: true }),
     ),
     executable: Type.String({ minLength: 1, maxLength: 4096 }),
     config: Type.Optional(Type.Object({}, { additionalProperties: true })),
@@ -63,7 +61,7 @@ export const PipeSchema = Type.Object(
     target: Type.Optional(ItemId),
     sourcePort: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     targetPort: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    policy: Type.Optional(Type.Union(PIPE_POLICIES.map((p) => Type.Literal(p)))),
+    policy: Type.Optional(Type.Enum(PIPE_POLICIES)),
     capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: STREAM_LIMITS.maxPipeCapacity })),
   },
   { additionalProperties: false },

@@ -1,0 +1,59 @@
+/**
+ * The Fastify instance: body parsers, validation, security hooks, error envelope, OpenAPI and one
+ * plugin per resource. Knows HTTP and nothing below the interfaces it is handed.
+ */
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Logger } from 'pino';
+import type { StreamManager } from '../streams/manager.js';
+import { BODY_LIMIT, registerBodyParsers } from './body.js';
+import { installErrorHandling } from './error-handler.js';
+import { registerOpenApi } from './openapi.js';
+import { installSecurity, type SecurityOptions } from './security.js';
+import { streamsPlugin } from './streams.js';
+import { installValidation } from './validation.js';
+
+export interface AppOptions {
+  manager: StreamManager;
+  logger: Logger;
+  version: string;
+  security: SecurityOptions;
+  /** Plugins of later resources (systems, recordings, events), registered after the streams. */
+  extraPlugins?: ((app: FastifyInstance) => Promise<void> | void)[];
+}
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: BODY_LIMIT,
+    // Requests are not logged one by one: a device answers many status polls; errors are logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Query arrays: `?channels=O1&channels=O2` arrive as arrays; comma lists are split per route.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  installErrorHandling(app);
+  installValidation(app);
+  installSecurity(app, options.security);
+  await registerBodyParsers(app);
+  await registerOpenApi(app, options.version);
+
+  await app.register(
+    async (scope) => {
+      streamsPlugin(scope, { manager: options.manager, tag: 'streams' });
+    },
+    { prefix: '/stream' },
+  );
+  await app.register(async (scope) => {
+    streamsPlugin(scope, { manager: options.manager, tag: 'streams (guide aliases)' });
+  });
+
+  app.get(
+    '/system/version',
+    { schema: { tags: ['service'], summary: 'API, service and hardware versions' } },
+    async () => ({ success: true, version: { api: '1', service: options.version, hardware: 'simulated' } }),
+  );
+
+  for (const plugin of options.extraPlugins ?? []) await app.register(async (scope) => plugin(scope));
+  return app;
+}

@@ -1,0 +1,109 @@
+/**
+ * Request bodies (API-NOTES.md §Conventions): JSON, YAML under its three media types, and
+ * form-urlencoded. Each route says which it accepts (`config.accepts`); anything else is a 415
+ * before the body is even read. Parse failures are 400s with the parser's message.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HeadsetdError } from '../errors.js';
+import { parseYaml } from '../streams/yaml.js';
+
+export type BodyKind = 'json' | 'yaml' | 'form' | 'text';
+
+export const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
+  json: ['application/json'],
+  yaml: ['text/yaml', 'application/yaml', 'application/x-yaml'],
+  form: ['application/x-www-form-urlencoded'],
+  text: ['text/plain'],
+};
+
+/** 1 MiB (API-NOTES.md §Errors payload_too_large). */
+export const BODY_LIMIT = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Body kinds this route accepts; routes without it take none. */
+    accepts?: readonly BodyKind[];
+  }
+}
+
+function mediaType(request: FastifyRequest): string | undefined {
+  const header = request.headers['content-type'];
+  return header?.split(';')[0]?.trim().toLowerCase();
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HeadsetdError(
+      'invalid_request',
+      `The JSON body is malformed: ${(error as Error).message}.`,
+      {},
+    );
+  }
+}
+
+/** Form fields as an object; a key given more than once becomes an array (e.g. `channels`). */
+export function parseForm(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const existing = out[key];
+    if (existing === undefined) out[key] = value;
+    else out[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (_req, body, done) => {
+      try {
+        done(null, parseJson(body as string));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
+  app.addContentTypeParser(
+    [...MEDIA_TYPES.yaml, ...MEDIA_TYPES.text],
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (_req, body, done) => {
+      try {
+        const text = body as string;
+        done(null, text.trim() === '' ? undefined : parseYaml(text));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
+  );
+  await app.register(formbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
+
+  // Refuse unaccepted content types before reading the body.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (!hasBody(request)) return payload;
+    const accepts = request.routeOptions.config.accepts ?? [];
+    const type = mediaType(request);
+    const allowed = accepts.flatMap((k) => MEDIA_TYPES[k]);
+    if (type === undefined || !allowed.includes(type)) {
+      const got = type === undefined ? 'no Content-Type' : `'${type}'`;
+      const hint =
+        allowed.length === 0
+          ? 'this route takes no body'
+          : `send one of ${allowed.join(', ')}${accepts.includes('yaml') ? " (curl: -H 'Content-Type: text/yaml' --data-binary @file.yaml)" : ''}`;
+      throw new HeadsetdError('unsupported_media_type', `The body has ${got}; ${hint}.`, {
+        accepted: allowed,
+      });
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The one place errors become HTTP answers: every non-2xx response is the envelope of
+ * API-NOTES.md §Errors, including Fastify's own errors (body too large, bad content type, schema
+ * validation), unknown paths (404) and known paths with the wrong method (405). A 500 never carries
+ * a stack trace or a path; the cause goes to the log.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HeadsetdError, isHeadsetdError } from '../errors.js';
+import { issuesFromAjv, issuesToError } from '../schemas/validator.js';
+
+function fromFastify(error: FastifyError, request: FastifyRequest): HeadsetdError | undefined {
+  if (error.validation !== undefined) {
+    const context = error.validationContext ?? 'body';
+    const base = context === 'body' ? '' : `/${context}`;
+    const root = context === 'body' ? request.body : (request as unknown as Record<string, unknown>)[context];
+    const subject = context === 'body' ? 'The body' : `The ${context === 'querystring' ? 'query' : context}`;
+    return issuesToError(issuesFromAjv(error.validation as never, root, base), subject);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HeadsetdError('payload_too_large', 'The body is larger than 1 MiB; send less.', {
+        limitBytes: 1024 * 1024,
+      });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HeadsetdError(
+        'unsupported_media_type',
+        `The Content-Type '${request.headers['content-type'] ?? ''}' is not accepted here.`,
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new HeadsetdError('invalid_request', 'The JSON body is empty.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new HeadsetdError('invalid_request', 'The Content-Length does not match the body.');
+    default:
+      break;
+  }
+  if (error.statusCode === 413)
+    return new HeadsetdError('payload_too_large', 'The body is larger than the limit.');
+  if (error.statusCode === 415) return new HeadsetdError('unsupported_media_type', error.message);
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new HeadsetdError('invalid_request', error.message);
+  }
+  return undefined;
+}
+
+export function sendError(reply: FastifyReply, error: HeadsetdError): FastifyReply {
+  if (error.code === 'method_not_allowed' && Array.isArray(error.details?.allowed)) {
+    void reply.header('Allow', (error.details.allowed as string[]).join(', '));
+  }
+  return reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
+}
+
+/** Route patterns by method, to tell 405 from 404. */
+class RouteTable {
+  readonly #routes: { method: string; pattern: RegExp }[] = [];
+
+  add(methods: string | string[], url: string): void {
+    const source = url
+      .split('/')
+      .map((part) =>
+        part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    const pattern = new RegExp(`^${source}/?$`);
+    for (const method of Array.isArray(methods) ? methods : [methods]) this.#routes.push({ method, pattern });
+  }
+
+  methodsFor(path: string): string[] {
+    return [...new Set(this.#routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+  }
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  const table = new RouteTable();
+  app.addHook('onRoute', (route) => {
+    table.add(route.method, route.url);
+  });
+
+  app.setErrorHandler((error: FastifyError | HeadsetdError, request, reply) => {
+    if (isHeadsetdError(error)) {
+      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      return sendError(reply, error);
+    }
+    const known = fromFastify(error, request);
+    if (known !== undefined) return sendError(reply, known);
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(
+      reply,
+      new HeadsetdError('internal_error', 'An internal error occurred; the details are in the service log.'),
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const methods = table.methodsFor(path).filter((m) => m !== 'HEAD');
+    if (methods.length > 0) {
+      return sendError(
+        reply,
+        new HeadsetdError(
+          'method_not_allowed',
+          `${request.method} is not allowed on ${path}; use ${methods.join(', ')}.`,
+          {
+            allowed: methods,
+          },
+        ),
+      );
+    }
+    return sendError(
+      reply,
+      new HeadsetdError(
+        'not_found',
+        `Nothing is served at ${request.method} ${path}; see /docs for the API.`,
+      ),
+    );
+  });
+}

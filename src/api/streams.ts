@@ -1,0 +1,354 @@
+/**
+ * The Streams API (REFERENCE.md §Stream operations, §Node operations, §Pipe operations;
+ * API-NOTES.md §Streams). Registered under `/stream` and again at the root for the guide aliases
+ * (`/streams/...`): the same handlers serve both.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { HeadsetdError } from '../errors.js';
+import {
+  errorResponses,
+  IdSuccess,
+  LogsResponse,
+  NodeSignalBody,
+  NodeSignalResponse,
+  NodesChanged,
+  PipesChanged,
+  SignalBody,
+  StreamListResponse,
+  StreamReadResponse,
+  StreamStatusResponse,
+  Success,
+} from '../schemas/responses.js';
+import {
+  IdListSchema,
+  NodeListSchema,
+  PipeListSchema,
+  StreamCreateSchema,
+  StreamReplaceSchema,
+} from '../schemas/stream.js';
+import type { StreamManager } from '../streams/manager.js';
+import { STREAM_SIGNALS, type StreamSignal } from '../streams/model.js';
+import { readView, statusView } from '../streams/views.js';
+import { toYaml } from '../streams/yaml.js';
+import { handlerValidated } from './validation.js';
+
+export interface StreamsPluginOptions {
+  manager: StreamManager;
+  /** Tag in the OpenAPI document: reference paths and guide aliases are listed apart. */
+  tag: string;
+}
+
+type WithId = { Params: { id: string } };
+type WithNode = { Params: { id: string; nodeId: string } };
+
+const StreamParams = Type.Object({ id: Type.String({ description: 'The stream UUID.' }) });
+const NodeParams = Type.Object({ id: Type.String(), nodeId: Type.String() });
+
+const JSON_OR_YAML = ['json', 'yaml'] as const;
+const YAML_FIRST = ['yaml', 'text', 'json'] as const;
+const FORM_OR_JSON = ['form', 'json', 'yaml'] as const;
+
+/** The body's fields whether it came as a form, JSON or YAML. */
+function fields(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new HeadsetdError('invalid_request', 'The body must be form fields or a JSON object.', {
+      path: '',
+    });
+  }
+  return body as Record<string, unknown>;
+}
+
+function singleString(value: unknown, name: string): string {
+  const v = Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
+  if (typeof v !== 'string' || v === '') {
+    throw new HeadsetdError('invalid_request', `The field '${name}' is required and must be a string.`, {
+      path: `/${name}`,
+    });
+  }
+  return v;
+}
+
+function wantsYaml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return /(text|application)\/(x-)?yaml/.test(accept);
+}
+
+function sendYaml(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.type('text/yaml; charset=utf-8').send(toYaml(value));
+}
+
+export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOptions): void {
+  const { manager, tag } = options;
+  const tags = [tag];
+  const createBody = handlerValidated(StreamCreateSchema);
+
+  app.post(
+    '/streams',
+    {
+      config: { accepts: JSON_OR_YAML },
+      schema: {
+        tags,
+        summary: 'Create a stream (JSON or YAML)',
+        body: createBody,
+        response: { 200: IdSuccess, ...errorResponses(400, 403, 409, 413, 415, 422) },
+      },
+    },
+    async (request) => ({ id: manager.create(request.body).id, success: true }),
+  );
+
+  app.post(
+    '/streams/yaml',
+    {
+      config: { accepts: YAML_FIRST },
+      schema: {
+        tags,
+        summary: 'Create a stream from YAML (Content-Type text/yaml)',
+        consumes: ['text/yaml', 'application/yaml', 'application/x-yaml'],
+        body: createBody,
+        response: { 200: IdSuccess, ...errorResponses(400, 403, 409, 413, 415, 422) },
+      },
+    },
+    async (request) => ({ id: manager.create(request.body).id, success: true }),
+  );
+
+  app.get(
+    '/streams',
+    { schema: { tags, summary: 'List streams', response: { 200: StreamListResponse } } },
+    async () => ({
+      success: true,
+      streams: manager.list().map((e) => ({ id: e.definition.id, meta: e.definition.meta })),
+    }),
+  );
+
+  app.get<WithId>(
+    '/streams/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Read a stream (YAML with Accept: text/yaml)',
+        params: StreamParams,
+        response: { 200: StreamReadResponse, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const entry = manager.get(request.params.id);
+      if (wantsYaml(request)) return sendYaml(reply, entry.definition);
+      return { success: true, stream: readView(entry, manager.runtimeStatus(entry), manager.isLive(entry)) };
+    },
+  );
+
+  app.get<WithId>(
+    '/streams/:id/yaml',
+    {
+      schema: {
+        tags,
+        summary: 'Export a stream definition as YAML',
+        params: StreamParams,
+        produces: ['text/yaml'],
+        response: errorResponses(404),
+      },
+    },
+    async (request, reply) => sendYaml(reply, manager.get(request.params.id).definition),
+  );
+
+  app.put<WithId>(
+    '/streams/:id',
+    {
+      config: { accepts: JSON_OR_YAML },
+      schema: {
+        tags,
+        summary: 'Replace a stream definition (applied live as a diff when it runs)',
+        params: StreamParams,
+        body: handlerValidated(StreamReplaceSchema),
+        response: { 200: IdSuccess, ...errorResponses(400, 403, 404, 413, 415, 422) },
+      },
+    },
+    async (request) => ({ id: (await manager.replace(request.params.id, request.body)).id, success: true }),
+  );
+
+  app.delete<WithId>(
+    '/streams/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a stream (stopped first if it runs)',
+        params: StreamParams,
+        response: { 200: Success, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await manager.remove(request.params.id);
+      return { success: true };
+    },
+  );
+
+  app.post<WithId>(
+    '/streams/:id/signal',
+    {
+      config: { accepts: FORM_OR_JSON },
+      schema: {
+        tags,
+        summary: 'Send a lifecycle signal: start, stop, pause, resume, reconcile',
+        params: StreamParams,
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        body: handlerValidated(SignalBody),
+        response: { 200: IdSuccess, ...errorResponses(400, 404, 409, 415) },
+      },
+    },
+    async (request) => {
+      const entry = manager.get(request.params.id);
+      const signal = singleString(fields(request.body).signal, 'signal');
+      if (!STREAM_SIGNALS.includes(signal as StreamSignal)) {
+        throw new HeadsetdError(
+          'invalid_request',
+          `'${signal}' is not a stream signal; use one of ${STREAM_SIGNALS.join(', ')}.`,
+          {
+            path: '/signal',
+            allowed: [...STREAM_SIGNALS],
+          },
+        );
+      }
+      manager.signal(entry.definition.id, signal as StreamSignal);
+      return { id: entry.definition.id, success: true };
+    },
+  );
+
+  app.get<WithId>(
+    '/streams/:id/status',
+    {
+      schema: {
+        tags,
+        summary: 'Run state and per-node metrics',
+        params: StreamParams,
+        response: { 200: StreamStatusResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const entry = manager.get(request.params.id);
+      return {
+        success: true,
+        status: statusView(entry, manager.runtimeStatus(entry), manager.isLive(entry)),
+      };
+    },
+  );
+
+  const addNodes = async (request: FastifyRequest<WithId>) => {
+    const entry = manager.get(request.params.id);
+    const nodes = await manager.addNodes(entry.definition.id, request.body);
+    return { id: entry.definition.id, success: true, nodes };
+  };
+  const nodesSchema = (summary: string) => ({
+    tags,
+    summary,
+    params: StreamParams,
+    body: handlerValidated(NodeListSchema),
+    response: { 200: NodesChanged, ...errorResponses(400, 403, 404, 409, 413, 415, 422) },
+  });
+  app.post<WithId>(
+    '/streams/:id/nodes',
+    { config: { accepts: JSON_OR_YAML }, schema: nodesSchema('Add nodes (live if the stream runs)') },
+    addNodes,
+  );
+  app.post<WithId>(
+    '/streams/:id/nodes/yaml',
+    { config: { accepts: YAML_FIRST }, schema: nodesSchema('Add nodes from a YAML list') },
+    addNodes,
+  );
+
+  app.delete<WithId>(
+    '/streams/:id/nodes',
+    {
+      config: { accepts: JSON_OR_YAML },
+      schema: {
+        tags,
+        summary: 'Remove nodes (and every pipe touching them)',
+        params: StreamParams,
+        body: handlerValidated(IdListSchema),
+        response: { 200: NodesChanged, ...errorResponses(400, 404, 415, 422) },
+      },
+    },
+    async (request) => {
+      const entry = manager.get(request.params.id);
+      const { nodes, pipes } = await manager.removeNodes(entry.definition.id, request.body);
+      return { id: entry.definition.id, success: true, nodes, pipes };
+    },
+  );
+
+  app.post<WithNode>(
+    '/streams/:id/nodes/:nodeId/signal',
+    {
+      config: { accepts: FORM_OR_JSON },
+      schema: {
+        tags,
+        summary: 'Signal one node: start, stop, pause, resume, restart, or a custom signal such as marker',
+        params: NodeParams,
+        body: handlerValidated(NodeSignalBody),
+        response: { 200: NodeSignalResponse, ...errorResponses(400, 404, 409, 415) },
+      },
+    },
+    async (request) => {
+      const entry = manager.get(request.params.id);
+      const { signal: rawSignal, ...payload } = fields(request.body);
+      const signal = singleString(rawSignal, 'signal');
+      await manager.signalNode(entry.definition.id, request.params.nodeId, signal, payload);
+      return { id: request.params.nodeId, streamId: entry.definition.id, signal, success: true };
+    },
+  );
+
+  app.get<WithNode>(
+    '/streams/:id/nodes/:nodeId/logs',
+    {
+      schema: {
+        tags,
+        summary: "A node's last 500 log lines",
+        params: NodeParams,
+        response: { 200: LogsResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => ({ success: true, logs: manager.logs(request.params.id, request.params.nodeId) }),
+  );
+
+  const addPipes = async (request: FastifyRequest<WithId>) => {
+    const entry = manager.get(request.params.id);
+    const pipes = await manager.addPipes(entry.definition.id, request.body);
+    return { id: entry.definition.id, pipes, success: true };
+  };
+  const pipesSchema = (summary: string) => ({
+    tags,
+    summary,
+    params: StreamParams,
+    body: handlerValidated(PipeListSchema),
+    response: { 200: PipesChanged, ...errorResponses(400, 404, 409, 413, 415, 422) },
+  });
+  app.post<WithId>(
+    '/streams/:id/pipes',
+    { config: { accepts: JSON_OR_YAML }, schema: pipesSchema('Add pipes (live if the stream runs)') },
+    addPipes,
+  );
+  app.post<WithId>(
+    '/streams/:id/pipes/yaml',
+    { config: { accepts: YAML_FIRST }, schema: pipesSchema('Add pipes from a YAML list') },
+    addPipes,
+  );
+
+  app.delete<WithId>(
+    '/streams/:id/pipes',
+    {
+      config: { accepts: JSON_OR_YAML },
+      schema: {
+        tags,
+        summary: 'Remove pipes',
+        params: StreamParams,
+        body: handlerValidated(IdListSchema),
+        response: { 200: PipesChanged, ...errorResponses(400, 404, 415, 422) },
+      },
+    },
+    async (request) => {
+      const entry = manager.get(request.params.id);
+      const pipes = await manager.removePipes(entry.definition.id, request.body);
+      return { id: entry.definition.id, pipes, success: true };
+    },
+  );
+}

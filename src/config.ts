@@ -1,0 +1,147 @@
+/**
+ * Service settings: a TypeBox schema, filled from command-line flags, then `HEADSETD_<FLAG>`
+ * environment variables, then a settings file (`--config FILE`, JSON or YAML), then defaults.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { type Static, Type } from 'typebox';
+import { HeadsetdError } from './errors.js';
+import { check, issuesToError } from './schemas/validator.js';
+import { parseYaml } from './streams/yaml.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const SettingsSchema = Type.Object(
+  {
+    host: Type.String({
+      minLength: 1,
+      description: 'Address to listen on; beyond loopback a token is required.',
+    }),
+    port: Type.Integer({ minimum: 0, maximum: 65535, description: '0 picks a free port.' }),
+    dataDir: Type.String({
+      minLength: 1,
+      description: 'Database, token, recordings and executables live here.',
+    }),
+    device: Type.String({
+      pattern: '^(simulated|replay:.+)$',
+      description: 'simulated, or replay:FILE (EDF/BDF).',
+    }),
+    seed: Type.Optional(
+      Type.Integer({ description: 'Seed of the simulated headset, for repeatable signals.' }),
+    ),
+    logLevel: Type.Enum(LOG_LEVELS),
+    executablesDirs: Type.Array(Type.String({ minLength: 1 }), {
+      description: 'Extra directories of allowed external executables.',
+    }),
+    allowedOrigins: Type.Array(Type.String()),
+    allowedHosts: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export type Settings = Static<typeof SettingsSchema>;
+
+export function defaultDataDir(): string {
+  const base = process.env.XDG_DATA_HOME ?? path.join(homedir(), '.local', 'share');
+  return path.join(base, 'headsetd');
+}
+
+export const DEFAULTS: Settings = {
+  host: '127.0.0.1',
+  port: 42069,
+  dataDir: defaultDataDir(),
+  device: 'simulated',
+  logLevel: 'info',
+  executablesDirs: [],
+  allowedOrigins: [],
+  allowedHosts: [],
+};
+
+/** Flag name (kebab case, as typed) → settings key; lists repeat the flag or join values with commas. */
+export const FLAGS = {
+  host: 'host',
+  port: 'port',
+  'data-dir': 'dataDir',
+  device: 'device',
+  seed: 'seed',
+  'log-level': 'logLevel',
+  'executables-dir': 'executablesDirs',
+  'allow-origin': 'allowedOrigins',
+  'allow-host': 'allowedHosts',
+} as const satisfies Record<string, keyof Settings>;
+
+type FlagName = keyof typeof FLAGS;
+const LIST_KEYS = new Set<keyof Settings>(['executablesDirs', 'allowedOrigins', 'allowedHosts']);
+const INTEGER_KEYS = new Set<keyof Settings>(['port', 'seed']);
+
+function convert(key: keyof Settings, raw: string | string[], source: string): unknown {
+  if (LIST_KEYS.has(key)) {
+    return (Array.isArray(raw) ? raw : [raw])
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
+  }
+  const value = Array.isArray(raw) ? (raw[raw.length - 1] ?? '') : raw;
+  if (INTEGER_KEYS.has(key)) {
+    if (!/^-?\d+$/.test(value.trim())) {
+      throw new HeadsetdError('invalid_request', `${source} must be a whole number, got '${value}'.`, {
+        setting: key,
+      });
+    }
+    return Number(value);
+  }
+  return value;
+}
+
+/** Settings given by flags (already parsed into name → values), env and an optional file. */
+export function loadSettings(
+  flags: Partial<Record<FlagName, string | string[]>>,
+  env: NodeJS.ProcessEnv,
+  configFile?: string,
+): Settings {
+  const fromFile: Partial<Settings> = {};
+  const file = configFile ?? env.HEADSETD_CONFIG;
+  if (file !== undefined && file !== '') {
+    let parsed: unknown;
+    try {
+      parsed = parseYaml(readFileSync(file, 'utf8'));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new HeadsetdError('invalid_request', `The settings file ${file} cannot be read: ${message}`);
+    }
+    if (parsed !== undefined && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
+      throw new HeadsetdError(
+        'invalid_request',
+        `The settings file ${file} must hold an object of settings.`,
+      );
+    }
+    Object.assign(fromFile, parsed);
+  }
+  const fromEnv: Partial<Record<keyof Settings, unknown>> = {};
+  const fromFlags: Partial<Record<keyof Settings, unknown>> = {};
+  for (const [flag, key] of Object.entries(FLAGS) as [FlagName, keyof Settings][]) {
+    const envName = `HEADSETD_${flag.toUpperCase().replace(/-/g, '_')}`;
+    const envValue = env[envName];
+    if (envValue !== undefined && envValue !== '') fromEnv[key] = convert(key, envValue, envName);
+    const flagValue = flags[flag];
+    if (flagValue !== undefined) fromFlags[key] = convert(key, flagValue, `--${flag}`);
+  }
+  const settings = { ...DEFAULTS, ...fromFile, ...fromEnv, ...fromFlags };
+  const issues = check(SettingsSchema, settings);
+  if (issues.length > 0) throw issuesToError(issues, 'The settings');
+  const result = settings as Settings;
+  return { ...result, dataDir: path.resolve(result.dataDir) };
+}
+
+/** Where external executables may live: `<data-dir>/executables` first, then each `--executables-dir`. */
+export function executablesDirs(settings: Settings): string[] {
+  return [
+    path.join(settings.dataDir, 'executables'),
+    ...settings.executablesDirs.map((d) => path.resolve(d)),
+  ];
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

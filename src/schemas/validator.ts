@@ -1,0 +1,163 @@
+/**
+ * Schema validation with ajv in strict mode (DESIGN.md §Stack), and the one translation of ajv's
+ * errors into the error envelope. The API's route validation, the stream validator and the CLI's
+ * `validate` all go through `issuesFromAjv`, so the same document gets the same error everywhere.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { TSchema } from 'typebox';
+import { type ErrorCode, HeadsetdError } from '../errors.js';
+
+/** One defect of a document: a JSON pointer into it and a sentence a person can act on. */
+export interface Issue {
+  path: string;
+  message: string;
+  /** invalid_request for malformed shapes, validation_failed for out-of-range or inconsistent values. */
+  code: ErrorCode;
+}
+
+/** Keywords whose failure means the document is malformed rather than merely invalid (API-NOTES.md §Errors). */
+const MALFORMED = new Set(['type', 'required', 'additionalProperties', 'unevaluatedProperties']);
+
+export const AJV_OPTIONS = {
+  strict: true,
+  allErrors: true,
+  removeAdditional: false,
+  coerceTypes: false,
+  useDefaults: false,
+} as const;
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export function createAjv(): Ajv {
+  const ajv = new Ajv(AJV_OPTIONS);
+  addFormats(ajv);
+  return ajv;
+}
+
+const sharedAjv = createAjv();
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+export function compile(schema: TSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    validate = sharedAjv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+function escapePointer(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function issueFromError(error: ErrorObject, root: unknown): Issue {
+  const at = error.instancePath;
+  const code: ErrorCode = MALFORMED.has(error.keyword) ? 'invalid_request' : 'validation_failed';
+  const params = error.params as Record<string, unknown>;
+  const parentSchema = error.parentSchema as { properties?: Record<string, unknown> } | undefined;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String(params.missingProperty);
+      return { path: `${at}/${escapePointer(missing)}`, message: `'${missing}' is required`, code };
+    }
+    case 'additionalProperties': {
+      const extra = String(params.additionalProperty);
+      const known = Object.keys(parentSchema?.properties ?? {});
+      const hint = known.length > 0 ? `; known fields: ${known.join(', ')}` : '';
+      return {
+        path: `${at}/${escapePointer(extra)}`,
+        message: `'${extra}' is not a known field${hint}`,
+        code,
+      };
+    }
+    case 'type':
+      return {
+        path: at,
+        message: `must be ${String(params.type)
+          .replace('integer', 'an integer')
+          .replace(/^(number|string|boolean|object|array)$/, (t) =>
+            t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`,
+          )}, got ${describeType(valueAt(root, at))}`,
+        code,
+      };
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+      return {
+        path: at,
+        message: `must be one of ${allowed}, got ${JSON.stringify(valueAt(root, at))}`,
+        code,
+      };
+    }
+    case 'pattern':
+      return {
+        path: at,
+        message: `${JSON.stringify(valueAt(root, at))} does not have the required form`,
+        code,
+      };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return {
+        path: at,
+        message: `must be ${String(params.comparison)} ${String(params.limit)}, got ${JSON.stringify(valueAt(root, at))}`,
+        code,
+      };
+    default:
+      return { path: at, message: error.message ?? `fails ${error.keyword}`, code };
+  }
+}
+
+/** Translates ajv errors, prefixing every pointer with `basePath` (e.g. `/nodes/2/config`). */
+export function issuesFromAjv(errors: readonly ErrorObject[], root: unknown, basePath = ''): Issue[] {
+  const issues = errors.map((e) => issueFromError(e, root));
+  return issues.map((i) => ({ ...i, path: basePath + i.path }));
+}
+
+/** Validates `value` against `schema`; returns the issues (empty when valid). */
+export function check(schema: TSchema, value: unknown, basePath = ''): Issue[] {
+  const validate = compile(schema);
+  if (validate(value)) return [];
+  return issuesFromAjv(validate.errors ?? [], value, basePath);
+}
+
+/**
+ * One error for a list of issues: the first malformed one leads (a malformed document is a 400
+ * whatever else is wrong), and `details.errors` lists them all.
+ */
+export function issuesToError(issues: readonly Issue[], subject = 'The request'): HeadsetdError {
+  const first = issues.find((i) => i.code !== 'validation_failed') ?? issues[0];
+  if (first === undefined) return new HeadsetdError('internal_error', 'Validation failed without a reason.');
+  const where = first.path === '' ? subject : `${subject} at ${first.path}`;
+  const more =
+    issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  return new HeadsetdError(first.code, `${where}: ${first.message}${more}.`, {
+    path: first.path,
+    errors: issues.map((i) => ({ path: i.path, message: i.message })),
+  });
+}
+
+/** Throws the envelope error when `value` does not match `schema`. */
+export function assertValid(schema: TSchema, value: unknown, subject?: string): void {
+  const issues = check(schema, value);
+  if (issues.length > 0) throw issuesToError(issues, subject);
+}

@@ -1,0 +1,64 @@
+/**
+ * The service's embedded database: one SQLite file under the data dir, in WAL mode with full
+ * synchronisation, so that `kill -9` or a power cut at any moment leaves the last committed state.
+ * Each feature owns its tables and registers them as migrations here, applied in order once.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+export interface Migration {
+  /** Unique and stable: a migration's id is recorded once it ran. */
+  id: string;
+  sql: string;
+}
+
+const MIGRATIONS: Migration[] = [
+  {
+    id: '001-streams',
+    sql: `CREATE TABLE streams (
+      id TEXT PRIMARY KEY,
+      definition TEXT NOT NULL,
+      desired TEXT NOT NULL CHECK (desired IN ('created', 'running', 'paused', 'stopped')),
+      created TEXT NOT NULL,
+      updated TEXT NOT NULL
+    )`,
+  },
+  {
+    id: '002-settings',
+    sql: `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  },
+];
+
+/** Registers more migrations (device, impedance history ...) before `openDatabase`. */
+export function registerMigration(migration: Migration): void {
+  if (!MIGRATIONS.some((m) => m.id === migration.id)) MIGRATIONS.push(migration);
+}
+
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, 'headsetd.sqlite'));
+  db.pragma('journal_mode = WAL');
+  // FULL: a committed transaction survives a power cut, not only a process crash.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.exec('CREATE TABLE IF NOT EXISTS migrations (id TEXT PRIMARY KEY, applied TEXT NOT NULL)');
+  const applied = new Set(
+    db
+      .prepare('SELECT id FROM migrations')
+      .all()
+      .map((row) => (row as { id: string }).id),
+  );
+  const record = db.prepare('INSERT INTO migrations (id, applied) VALUES (?, ?)');
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.id)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.id, new Date().toISOString());
+    })();
+  }
+  return db;
+}

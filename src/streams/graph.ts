@@ -1,0 +1,281 @@
+/**
+ * Graph validation of a stream document that already matches the schema (API-NOTES.md §Validation):
+ * unique ids, pipes naming existing nodes, no self-loop, no cycle, no duplicate pipe, roles and
+ * ports consistent with node types and built-in executables, and each executable resolvable with
+ * a config its executable accepts. Every defect becomes an Issue with a JSON pointer into the document.
+ */
+import { HeadsetdError } from '../errors.js';
+import { type BuiltinDescriptor, COMMON_CONFIG } from '../executables/builtins.js';
+import { resolveExecutable } from '../executables/registry.js';
+import type { NodeInput, PipeInput } from '../schemas/stream.js';
+import { check, type Issue } from '../schemas/validator.js';
+import { Type } from 'typebox';
+import { DEFAULT_INPUT_PORT, DEFAULT_OUTPUT_PORT } from './model.js';
+
+export interface GraphContext {
+  executablesDirs: readonly string[];
+}
+
+const ExternalCommonConfig = Type.Object({ ...COMMON_CONFIG }, { additionalProperties: true });
+
+function findDuplicates(ids: readonly string[], base: string, what: string): Issue[] {
+  const first = new Map<string, number>();
+  const issues: Issue[] = [];
+  ids.forEach((id, i) => {
+    const earlier = first.get(id);
+    if (earlier === undefined) first.set(id, i);
+    else
+      issues.push({
+        path: `${base}/${i}/id`,
+        message: `${what} id '${id}' is used twice (also at ${base}/${earlier}/id); ids must be unique within a stream`,
+        code: 'validation_failed',
+      });
+  });
+  return issues;
+}
+
+/** Finds one cycle as a list of node ids (first repeated at the end), or undefined. */
+export function findCycle(
+  nodeIds: readonly string[],
+  edges: readonly (readonly [string, string])[],
+): string[] | undefined {
+  const next = new Map<string, string[]>(nodeIds.map((id) => [id, []]));
+  for (const [from, to] of edges) next.get(from)?.push(to);
+  const colour = new Map<string, 'grey' | 'black'>();
+  const stack: string[] = [];
+  const visit = (id: string): string[] | undefined => {
+    colour.set(id, 'grey');
+    stack.push(id);
+    for (const to of next.get(id) ?? []) {
+      const c = colour.get(to);
+      if (c === 'grey') return [...stack.slice(stack.indexOf(to)), to];
+      if (c === undefined) {
+        const found = visit(to);
+        if (found !== undefined) return found;
+      }
+    }
+    stack.pop();
+    colour.set(id, 'black');
+    return undefined;
+  };
+  for (const id of nodeIds) {
+    if (colour.get(id) === undefined) {
+      const found = visit(id);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+interface NodeFacts {
+  index: number;
+  builtin: BuiltinDescriptor | undefined;
+  acceptsInput: boolean;
+  producesOutput: boolean;
+  why: string;
+}
+
+function nodeIssues(node: NodeInput, index: number, context: GraphContext, issues: Issue[]): NodeFacts {
+  const base = `/nodes/${index}`;
+  let builtin: BuiltinDescriptor | undefined;
+  try {
+    const resolution = resolveExecutable(node.executable, context.executablesDirs);
+    if (resolution.kind === 'builtin') builtin = resolution.descriptor;
+  } catch (error) {
+    if (!(error instanceof HeadsetdError)) throw error;
+    issues.push({ path: `${base}/executable`, message: error.message.replace(/\.$/, ''), code: error.code });
+  }
+  const config = (node.config ?? {}) as Record<string, unknown>;
+  if (builtin !== undefined) {
+    const configIssues = check(builtin.configSchema, config, `${base}/config`);
+    issues.push(...configIssues.map((i) => ({ ...i, message: `${builtin.name}: ${i.message}` })));
+    if (configIssues.length === 0 && builtin.check !== undefined) {
+      for (const i of builtin.check(config)) {
+        issues.push({
+          path: `${base}/config${i.path}`,
+          message: `${builtin.name}: ${i.message}`,
+          code: 'validation_failed',
+        });
+      }
+    }
+  } else {
+    issues.push(...check(ExternalCommonConfig, config, `${base}/config`));
+  }
+
+  const metaType = node.meta?.type;
+  let acceptsInput = true;
+  let producesOutput = true;
+  let why = '';
+  if (node.type === 'EXECUTABLE_PRODUCER' || metaType === 'SOURCE') {
+    acceptsInput = false;
+    why = node.type === 'EXECUTABLE_PRODUCER' ? 'type EXECUTABLE_PRODUCER' : 'meta.type SOURCE';
+  }
+  if (node.type === 'EXECUTABLE_CONSUMER' || metaType === 'OUTPUT' || metaType === 'RECORDER') {
+    producesOutput = false;
+    why = node.type === 'EXECUTABLE_CONSUMER' ? 'type EXECUTABLE_CONSUMER' : `meta.type ${metaType ?? ''}`;
+  }
+  if (builtin?.role === 'source') {
+    if (node.type === 'EXECUTABLE_CONSUMER' || metaType === 'OUTPUT' || metaType === 'RECORDER') {
+      issues.push({
+        path: `${base}/type`,
+        message: `${builtin.name} is a source; it cannot be declared a consumer (${why})`,
+        code: 'validation_failed',
+      });
+    }
+    acceptsInput = false;
+  }
+  if (builtin?.role === 'sink') {
+    if (node.type === 'EXECUTABLE_PRODUCER' || metaType === 'SOURCE') {
+      issues.push({
+        path: `${base}/type`,
+        message: `${builtin.name} is a sink; it cannot be declared a source (${why})`,
+        code: 'validation_failed',
+      });
+    }
+    producesOutput = false;
+  }
+  return { index, builtin, acceptsInput, producesOutput, why };
+}
+
+function describeRole(node: NodeInput, facts: NodeFacts, side: 'input' | 'output'): string {
+  if (facts.builtin !== undefined && facts.why === '') {
+    return `${facts.builtin.name} is a ${facts.builtin.role} and takes no ${side}`;
+  }
+  return `node '${node.id}' (${facts.why || (facts.builtin?.name ?? '')}) takes no ${side}`;
+}
+
+/** All graph defects of `nodes` and `pipes` (schema-valid), with pointers relative to the stream document. */
+export function graphIssues(
+  nodes: readonly NodeInput[],
+  pipes: readonly PipeInput[],
+  context: GraphContext,
+): Issue[] {
+  const issues: Issue[] = [];
+  issues.push(
+    ...findDuplicates(
+      nodes.map((n) => n.id),
+      '/nodes',
+      'node',
+    ),
+  );
+  issues.push(
+    ...findDuplicates(
+      pipes.map((p) => p.id),
+      '/pipes',
+      'pipe',
+    ),
+  );
+
+  const facts = new Map<string, NodeFacts>();
+  nodes.forEach((node, i) => {
+    const f = nodeIssues(node, i, context, issues);
+    if (!facts.has(node.id)) facts.set(node.id, f);
+  });
+
+  const edges: [string, string][] = [];
+  const seenEdges = new Map<string, number>();
+  pipes.forEach((pipe, i) => {
+    const base = `/pipes/${i}`;
+    if (pipe.destination !== undefined && pipe.target !== undefined && pipe.destination !== pipe.target) {
+      issues.push({
+        path: `${base}/target`,
+        message: `target ('${pipe.target}') and destination ('${pipe.destination}') disagree; give one of them`,
+        code: 'validation_failed',
+      });
+      return;
+    }
+    const destination = pipe.destination ?? pipe.target;
+    if (destination === undefined) {
+      issues.push({
+        path: `${base}/destination`,
+        message: "'destination' is required (or its synonym 'target')",
+        code: 'invalid_request',
+      });
+      return;
+    }
+    const from = facts.get(pipe.source);
+    const to = facts.get(destination);
+    if (from === undefined) {
+      issues.push({
+        path: `${base}/source`,
+        message: `source '${pipe.source}' names no node of this stream`,
+        code: 'validation_failed',
+      });
+    }
+    if (to === undefined) {
+      issues.push({
+        path: `${base}/destination`,
+        message: `destination '${destination}' names no node of this stream`,
+        code: 'validation_failed',
+      });
+    }
+    if (from === undefined || to === undefined) return;
+    if (pipe.source === destination) {
+      issues.push({
+        path: base,
+        message: `pipe '${pipe.id}' connects node '${pipe.source}' to itself`,
+        code: 'validation_failed',
+      });
+      return;
+    }
+    const sourceNode = nodes[from.index];
+    const destinationNode = nodes[to.index];
+    if (sourceNode !== undefined && !from.producesOutput) {
+      issues.push({
+        path: `${base}/source`,
+        message: describeRole(sourceNode, from, 'output'),
+        code: 'validation_failed',
+      });
+    }
+    if (destinationNode !== undefined && !to.acceptsInput) {
+      issues.push({
+        path: `${base}/destination`,
+        message: describeRole(destinationNode, to, 'input'),
+        code: 'validation_failed',
+      });
+    }
+    const sourcePort = pipe.sourcePort ?? DEFAULT_OUTPUT_PORT;
+    const targetPort = pipe.targetPort ?? DEFAULT_INPUT_PORT;
+    if (from.builtin !== undefined && from.producesOutput && !from.builtin.outputs.includes(sourcePort)) {
+      issues.push({
+        path: `${base}/sourcePort`,
+        message: `${from.builtin.name} has no output port '${sourcePort}'; its ports: ${from.builtin.outputs.join(', ')}`,
+        code: 'validation_failed',
+      });
+    }
+    if (to.builtin !== undefined && to.acceptsInput && !to.builtin.inputs.includes(targetPort)) {
+      issues.push({
+        path: `${base}/targetPort`,
+        message: `${to.builtin.name} has no input port '${targetPort}'; its ports: ${to.builtin.inputs.join(', ')}`,
+        code: 'validation_failed',
+      });
+    }
+    const key = JSON.stringify([pipe.source, sourcePort, destination, targetPort]);
+    const twin = seenEdges.get(key);
+    if (twin !== undefined) {
+      issues.push({
+        path: base,
+        message: `pipe '${pipe.id}' repeats pipe at /pipes/${twin} (same source, destination and ports)`,
+        code: 'validation_failed',
+      });
+      return;
+    }
+    seenEdges.set(key, i);
+    edges.push([pipe.source, destination]);
+  });
+
+  const cycle = findCycle(
+    nodes.map((n) => n.id),
+    edges,
+  );
+  if (cycle !== undefined) {
+    const [a, b] = cycle;
+    const index = pipes.findIndex((p) => p.source === a && (p.destination ?? p.target) === b);
+    issues.push({
+      path: index === -1 ? '/pipes' : `/pipes/${index}`,
+      message: `the pipes form a cycle: ${cycle.join(' → ')}; a stream must be acyclic`,
+      code: 'validation_failed',
+    });
+  }
+  return issues;
+}

@@ -1,0 +1,40 @@
+/**
+ * The stream state machine of API-NOTES.md §Lifecycle as data: which signals act from which state,
+ * which are harmless repeats (so clients may retry), and which are refused with 409.
+ */
+import type { StreamSignal, StreamState } from './model.js';
+
+/** States from which each signal starts a transition. */
+const ACTS_FROM: Record<StreamSignal, readonly StreamState[]> = {
+  start: ['created', 'stopped', 'error'],
+  stop: ['running', 'paused', 'starting', 'pausing'],
+  pause: ['running'],
+  resume: ['paused'],
+  reconcile: ['created', 'running', 'paused', 'stopped', 'error'],
+};
+
+/** States in which a signal asks for what already is (or is already under way): success, no change. */
+const ALREADY_IN: Record<StreamSignal, readonly StreamState[]> = {
+  start: ['running', 'starting'],
+  stop: ['stopped', 'stopping'],
+  pause: ['paused', 'pausing'],
+  resume: ['running'],
+  reconcile: [],
+};
+
+export type SignalPlan = { kind: 'act' } | { kind: 'noop' } | { kind: 'invalid'; allowed: StreamSignal[] };
+
+export const TRANSITIONAL_STATES: readonly StreamState[] = ['starting', 'pausing', 'stopping'];
+
+/** Signals a client may send in `state` (acting or harmless). */
+export function allowedSignals(state: StreamState): StreamSignal[] {
+  return (Object.keys(ACTS_FROM) as StreamSignal[]).filter(
+    (s) => ACTS_FROM[s].includes(state) || ALREADY_IN[s].includes(state),
+  );
+}
+
+export function planSignal(state: StreamState, signal: StreamSignal): SignalPlan {
+  if (ALREADY_IN[signal].includes(state)) return { kind: 'noop' };
+  if (ACTS_FROM[signal].includes(state)) return { kind: 'act' };
+  return { kind: 'invalid', allowed: allowedSignals(state) };
+}

@@ -1,0 +1,418 @@
+/**
+ * The stream manager: holds every stream's definition, state and desired state, drives the runtime
+ * through the lifecycle (API-NOTES.md §Lifecycle) and applies edits atomically. Runtime work for one
+ * stream is serialised on a queue, so transitions never interleave; HTTP calls return once a
+ * transition is accepted, and the transitional state is visible meanwhile.
+ */
+import { HeadsetdError } from '../errors.js';
+import { STREAM_LIMITS } from '../schemas/stream.js';
+import * as edits from './edits.js';
+import type { GraphContext } from './graph.js';
+import { planSignal, TRANSITIONAL_STATES } from './lifecycle.js';
+import type { StreamDefinition, StreamSignal, StreamState } from './model.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './runtime-port.js';
+import type { DesiredState, StreamStore } from './store.js';
+import { type DefinitionBody, assertGraph, parseCreateDocument, parseReplaceDocument } from './validate.js';
+
+export interface StreamEntry {
+  definition: StreamDefinition;
+  state: StreamState;
+  desired: DesiredState;
+  /** Why the stream is in `error`, for a person. */
+  error: string | null;
+  /** Node that made the stream fail, when one did. */
+  failedNode: string | null;
+  /** The runtime's last status before it stopped, so metrics stay readable after a stop. */
+  lastStatus: RuntimeStreamStatus | undefined;
+  queue: Promise<void>;
+}
+
+export interface ManagerOptions {
+  context: GraphContext;
+  /** Called for every runtime event after the manager has applied it (system events, logs). */
+  onRuntimeEvent?: (event: RuntimeEvent) => void;
+  onError?: (message: string, error: unknown) => void;
+}
+
+const NODE_SIGNAL = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Moves pointers of a whole-graph error onto the request body: `/nodes/7/...` → `/2/...` when 5 nodes came before. */
+function rebaseError(error: unknown, collection: 'nodes' | 'pipes', offset: number): unknown {
+  if (!(error instanceof HeadsetdError) || error.details === undefined) return error;
+  const rebase = (p: unknown): unknown => {
+    if (typeof p !== 'string') return p;
+    const match = new RegExp(`^/${collection}/(\\d+)(.*)$`).exec(p);
+    if (match === null) return p;
+    const index = Number(match[1]) - offset;
+    return index >= 0 ? `/${index}${match[2] ?? ''}` : p;
+  };
+  const errors = error.details.errors as { path: string; message: string }[] | undefined;
+  const details = {
+    ...error.details,
+    path: rebase(error.details.path),
+    ...(errors === undefined ? {} : { errors: errors.map((e) => ({ ...e, path: rebase(e.path) })) }),
+  };
+  const message = error.message.replace(new RegExp(`/${collection}/(\\d+)`, 'g'), (whole, n: string) => {
+    const index = Number(n) - offset;
+    return index >= 0 ? `/${index}` : whole;
+  });
+  return new HeadsetdError(error.code, message.replace(/^The stream at/, 'The body at'), details);
+}
+
+export class StreamManager {
+  readonly #entries = new Map<string, StreamEntry>();
+  readonly #store: StreamStore;
+  readonly #runtime: StreamRuntime;
+  readonly #options: ManagerOptions;
+
+  constructor(store: StreamStore, runtime: StreamRuntime, options: ManagerOptions) {
+    this.#store = store;
+    this.#runtime = runtime;
+    this.#options = options;
+    runtime.onEvent((event) => {
+      this.#onRuntimeEvent(event);
+    });
+  }
+
+  get context(): GraphContext {
+    return this.#options.context;
+  }
+
+  /** Loads every stored stream; those that were running (or paused) are started again. */
+  restore(): void {
+    for (const { definition, desired } of this.#store.all()) {
+      const entry = this.#newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
+      this.#entries.set(definition.id, entry);
+      if (desired === 'running' || desired === 'paused') {
+        this.#start(entry);
+        if (desired === 'paused') this.#pause(entry);
+      }
+    }
+  }
+
+  list(): StreamEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  get(id: string): StreamEntry {
+    const entry = this.#entries.get(id.toLowerCase());
+    if (entry === undefined) {
+      throw new HeadsetdError('stream_not_found', `No stream has the id '${id}'.`, { id });
+    }
+    return entry;
+  }
+
+  create(document: unknown): StreamDefinition {
+    const body = parseCreateDocument(document, this.context);
+    if (this.#entries.has(body.id)) {
+      throw new HeadsetdError(
+        'stream_exists',
+        `A stream with the id '${body.id}' already exists; use PUT to replace it.`,
+        {
+          path: '/id',
+        },
+      );
+    }
+    if (this.#entries.size >= STREAM_LIMITS.maxStreams) {
+      throw new HeadsetdError(
+        'validation_failed',
+        `The device holds at most ${STREAM_LIMITS.maxStreams} streams; delete one first.`,
+        {},
+      );
+    }
+    const now = new Date().toISOString();
+    const definition = this.#withMeta(body, now, now);
+    this.#store.insert(definition);
+    this.#entries.set(definition.id, this.#newEntry(definition, 'created', 'created'));
+    return definition;
+  }
+
+  /** PUT: replaces the definition; a running stream gets the difference applied live. */
+  async replace(id: string, document: unknown): Promise<StreamDefinition> {
+    const entry = this.get(id);
+    const body = parseReplaceDocument(document, entry.definition.id, this.context);
+    const definition = this.#withMeta(body, entry.definition.meta.created, new Date().toISOString());
+    await this.#commit(entry, definition);
+    return definition;
+  }
+
+  async remove(id: string): Promise<void> {
+    const entry = this.get(id);
+    this.#entries.delete(entry.definition.id);
+    this.#store.remove(entry.definition.id);
+    if (entry.state !== 'created' && entry.state !== 'stopped' && entry.state !== 'error') {
+      entry.state = 'stopping';
+      await this.#enqueue(entry, async () => {
+        await this.#runtime.stop(entry.definition.id);
+        entry.state = 'stopped';
+      });
+    }
+  }
+
+  /** A stream signal; returns once the transition is accepted (API-NOTES.md §Lifecycle). */
+  signal(id: string, signal: StreamSignal): void {
+    const entry = this.get(id);
+    const plan = planSignal(entry.state, signal);
+    if (plan.kind === 'noop') return;
+    if (plan.kind === 'invalid') {
+      throw new HeadsetdError(
+        'invalid_state',
+        `The stream is ${entry.state}; '${signal}' is not possible now (possible: ${plan.allowed.join(', ') || 'none until the transition ends'}).`,
+        { state: entry.state, signal, allowed: plan.allowed },
+      );
+    }
+    switch (signal) {
+      case 'start':
+        this.#start(entry);
+        break;
+      case 'stop':
+        this.#stop(entry);
+        break;
+      case 'pause':
+        this.#pause(entry);
+        break;
+      case 'resume':
+        this.#resume(entry);
+        break;
+      case 'reconcile':
+        if (entry.state === 'running' || entry.state === 'paused') this.#stop(entry);
+        this.#start(entry);
+        break;
+    }
+  }
+
+  async addNodes(id: string, body: unknown): Promise<string[]> {
+    const entry = this.get(id);
+    const { graph, added } = edits.addNodes(entry.definition, body);
+    await this.#commitGraph(entry, graph, 'nodes', entry.definition.nodes.length);
+    return added;
+  }
+
+  async removeNodes(id: string, body: unknown): Promise<{ nodes: string[]; pipes: string[] }> {
+    const entry = this.get(id);
+    const { graph, removed, removedPipes } = edits.removeNodes(entry.definition, body);
+    await this.#commitGraph(entry, graph, 'nodes', 0);
+    return { nodes: removed, pipes: removedPipes };
+  }
+
+  async addPipes(id: string, body: unknown): Promise<string[]> {
+    const entry = this.get(id);
+    const { graph, added } = edits.addPipes(entry.definition, body);
+    await this.#commitGraph(entry, graph, 'pipes', entry.definition.pipes.length);
+    return added;
+  }
+
+  async removePipes(id: string, body: unknown): Promise<string[]> {
+    const entry = this.get(id);
+    const { graph, removed } = edits.removePipes(entry.definition, body);
+    await this.#commitGraph(entry, graph, 'pipes', 0);
+    return removed;
+  }
+
+  async signalNode(
+    id: string,
+    nodeId: string,
+    signal: string,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
+    const entry = this.get(id);
+    if (!entry.definition.nodes.some((n) => n.id === nodeId)) {
+      throw new HeadsetdError('node_not_found', `The stream has no node '${nodeId}'.`, { nodeId });
+    }
+    if (!NODE_SIGNAL.test(signal)) {
+      throw new HeadsetdError(
+        'invalid_request',
+        `'${signal}' is not a signal name: use start, stop, pause, resume, restart or a custom name of letters, digits, '-' and '_'.`,
+        { path: '/signal' },
+      );
+    }
+    if (entry.state !== 'running' && entry.state !== 'paused') {
+      throw new HeadsetdError(
+        'invalid_state',
+        `The stream is ${entry.state}; node signals need it running or paused.`,
+        {
+          state: entry.state,
+          signal,
+          allowed: [],
+        },
+      );
+    }
+    await this.#enqueue(entry, () => this.#runtime.signalNode(entry.definition.id, nodeId, signal, payload));
+  }
+
+  /** Live status while the runtime runs the stream, else the last one it reported. */
+  runtimeStatus(entry: StreamEntry): RuntimeStreamStatus | undefined {
+    return this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
+  }
+
+  isLive(entry: StreamEntry): boolean {
+    return this.#runtime.status(entry.definition.id) !== undefined;
+  }
+
+  logs(id: string, nodeId: string) {
+    const entry = this.get(id);
+    if (!entry.definition.nodes.some((n) => n.id === nodeId)) {
+      throw new HeadsetdError('node_not_found', `The stream has no node '${nodeId}'.`, { nodeId });
+    }
+    return this.#runtime.logs(entry.definition.id, nodeId);
+  }
+
+  /** Waits until every queued transition has ended (tests and shutdown). */
+  async settle(): Promise<void> {
+    await Promise.all([...this.#entries.values()].map((e) => e.queue));
+  }
+
+  /** Stops every running stream without touching desired states, so a restart resumes them. */
+  async close(): Promise<void> {
+    await this.settle();
+    await Promise.all(
+      [...this.#entries.values()]
+        .filter((e) => this.#runtime.status(e.definition.id) !== undefined)
+        .map((e) =>
+          this.#runtime
+            .stop(e.definition.id)
+            .catch((error: unknown) => this.#options.onError?.('stop at shutdown failed', error)),
+        ),
+    );
+    await this.#runtime.close();
+  }
+
+  #newEntry(definition: StreamDefinition, state: StreamState, desired: DesiredState): StreamEntry {
+    return {
+      definition,
+      state,
+      desired,
+      error: null,
+      failedNode: null,
+      lastStatus: undefined,
+      queue: Promise.resolve(),
+    };
+  }
+
+  #withMeta(body: DefinitionBody, created: string, updated: string): StreamDefinition {
+    return { ...body, meta: { ...body.meta, created, updated } };
+  }
+
+  #enqueue(entry: StreamEntry, work: () => Promise<void>): Promise<void> {
+    const run = entry.queue.then(work);
+    entry.queue = run.catch((error: unknown) => {
+      this.#options.onError?.(`stream ${entry.definition.id}: runtime operation failed`, error);
+    });
+    return run;
+  }
+
+  #setDesired(entry: StreamEntry, desired: DesiredState): void {
+    entry.desired = desired;
+    if (this.#entries.get(entry.definition.id) === entry)
+      this.#store.setDesired(entry.definition.id, desired);
+  }
+
+  #start(entry: StreamEntry): void {
+    entry.state = 'starting';
+    entry.error = null;
+    entry.failedNode = null;
+    this.#setDesired(entry, 'running');
+    void this.#enqueue(entry, async () => {
+      if (entry.state !== 'starting') return;
+      try {
+        await this.#runtime.start(entry.definition);
+        if (entry.state === 'starting') entry.state = 'running';
+      } catch (error) {
+        entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
+        if (entry.state === 'starting') {
+          entry.state = 'error';
+          entry.error = messageOf(error);
+          const nodeId = error instanceof HeadsetdError ? error.details?.nodeId : undefined;
+          entry.failedNode = typeof nodeId === 'string' ? nodeId : null;
+        }
+      }
+    }).catch(() => undefined);
+  }
+
+  #stop(entry: StreamEntry): void {
+    entry.state = 'stopping';
+    this.#setDesired(entry, 'stopped');
+    void this.#enqueue(entry, async () => {
+      entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
+      try {
+        await this.#runtime.stop(entry.definition.id);
+      } finally {
+        if (entry.state === 'stopping') entry.state = 'stopped';
+      }
+    }).catch(() => undefined);
+  }
+
+  #pause(entry: StreamEntry): void {
+    entry.state = 'pausing';
+    this.#setDesired(entry, 'paused');
+    void this.#enqueue(entry, async () => {
+      if (entry.state !== 'pausing') return;
+      await this.#runtime.pause(entry.definition.id);
+      if (entry.state === 'pausing') entry.state = 'paused';
+    }).catch(() => undefined);
+  }
+
+  #resume(entry: StreamEntry): void {
+    entry.state = 'running';
+    this.#setDesired(entry, 'running');
+    void this.#enqueue(entry, () => this.#runtime.resume(entry.definition.id)).catch(() => undefined);
+  }
+
+  async #commitGraph(
+    entry: StreamEntry,
+    graph: edits.Graph,
+    collection: 'nodes' | 'pipes',
+    offset: number,
+  ): Promise<void> {
+    try {
+      assertGraph(graph.nodes, graph.pipes, this.context);
+    } catch (error) {
+      throw rebaseError(error, collection, offset);
+    }
+    const definition: StreamDefinition = {
+      ...entry.definition,
+      nodes: graph.nodes,
+      pipes: graph.pipes,
+      meta: { ...entry.definition.meta, updated: new Date().toISOString() },
+    };
+    await this.#commit(entry, definition);
+  }
+
+  /** Stores a validated definition and applies it live; on a live failure both are rolled back. */
+  async #commit(entry: StreamEntry, definition: StreamDefinition): Promise<void> {
+    const previous = entry.definition;
+    this.#store.replace(definition);
+    entry.definition = definition;
+    if (entry.state === 'created' || entry.state === 'stopped' || entry.state === 'error') return;
+    try {
+      await this.#enqueue(entry, async () => {
+        if (entry.state === 'running' || entry.state === 'paused' || entry.state === 'pausing') {
+          await this.#runtime.update(definition);
+        }
+      });
+    } catch (error) {
+      this.#store.replace(previous);
+      entry.definition = previous;
+      void this.#enqueue(entry, async () => {
+        if (this.#runtime.status(previous.id) !== undefined) await this.#runtime.update(previous);
+      }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  #onRuntimeEvent(event: RuntimeEvent): void {
+    const entry = this.#entries.get(event.streamId);
+    if (entry !== undefined && event.type === 'stream_failed' && !TRANSITIONAL_STATES.includes(entry.state)) {
+      if (entry.state === 'running' || entry.state === 'paused') {
+        entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
+        entry.state = 'error';
+        entry.error = event.message;
+      }
+    }
+    this.#options.onRuntimeEvent?.(event);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * An in-memory StreamRuntime for control-plane tests: records every call, can be told to fail or to
+ * hold a transition open, and reports node states like the real one.
+ */
+import type { NodeLogLine } from '../../src/runtime/node.js';
+import type { StreamDefinition } from '../../src/streams/model.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../../src/streams/runtime-port.js';
+import { HeadsetdError } from '../../src/errors.js';
+
+export class FakeRuntime implements StreamRuntime {
+  readonly calls: { op: string; streamId: string; detail?: unknown }[] = [];
+  readonly running = new Map<string, { definition: StreamDefinition; paused: boolean }>();
+  readonly listeners: ((e: RuntimeEvent) => void)[] = [];
+  /** Node ids whose start fails, with the message. */
+  failStart = new Map<string, string>();
+  failUpdate: string | undefined;
+  /** When set, start() waits for this promise (to observe `starting`). */
+  gate: Promise<void> | undefined;
+
+  async start(stream: StreamDefinition): Promise<void> {
+    this.calls.push({ op: 'start', streamId: stream.id, detail: stream.nodes.map((n) => n.id) });
+    if (this.gate !== undefined) await this.gate;
+    for (const node of stream.nodes) {
+      const message = this.failStart.get(node.id);
+      if (message !== undefined) {
+        throw new HeadsetdError('validation_failed', `node ${node.id}: ${message}`, { nodeId: node.id });
+      }
+    }
+    this.running.set(stream.id, { definition: stream, paused: false });
+  }
+
+  async stop(streamId: string): Promise<void> {
+    this.calls.push({ op: 'stop', streamId });
+    this.running.delete(streamId);
+  }
+
+  async pause(streamId: string): Promise<void> {
+    this.calls.push({ op: 'pause', streamId });
+    const r = this.running.get(streamId);
+    if (r) r.paused = true;
+  }
+
+  async resume(streamId: string): Promise<void> {
+    this.calls.push({ op: 'resume', streamId });
+    const r = this.running.get(streamId);
+    if (r) r.paused = false;
+  }
+
+  async update(stream: StreamDefinition): Promise<void> {
+    this.calls.push({ op: 'update', streamId: stream.id, detail: stream });
+    if (this.failUpdate !== undefined) throw new HeadsetdError('validation_failed', this.failUpdate);
+    const r = this.running.get(stream.id);
+    if (r) r.definition = stream;
+  }
+
+  async signalNode(
+    streamId: string,
+    nodeId: string,
+    signal: string,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
+    this.calls.push({ op: 'signalNode', streamId, detail: { nodeId, signal, payload } });
+  }
+
+  status(streamId: string): RuntimeStreamStatus | undefined {
+    const r = this.running.get(streamId);
+    if (r === undefined) return undefined;
+    return {
+      nodes: Object.fromEntries(
+        r.definition.nodes.map((n) => [
+          n.id,
+          {
+            state: r.paused ? 'paused' : 'running',
+            metrics: {
+              itemsProcessed: 3,
+              samplesProcessed: 30,
+              errorCount: 0,
+              framesDropped: 0,
+              queueDepth: 0,
+              restarts: 0,
+              lastError: null,
+            },
+            info: n.executable === 'websocket' ? { port: 50000 } : {},
+          },
+        ]),
+      ),
+      pipes: {},
+    };
+  }
+
+  logs(streamId: string, nodeId: string): readonly NodeLogLine[] {
+    return [{ timestamp: 1, stream: 'event', line: `${streamId}/${nodeId} started` }];
+  }
+
+  onEvent(listener: (event: RuntimeEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  emit(event: RuntimeEvent): void {
+    for (const l of this.listeners) l(event);
+  }
+
+  async close(): Promise<void> {
+    this.calls.push({ op: 'close', streamId: '' });
+    this.running.clear();
+  }
+}
