@@ -106,7 +106,8 @@ export function parseNumberField(raw: string, field: string): number {
 function parseStart(dateField: string, timeField: string, recording: string): Date {
   const d = /^(\d{1,2})\D(\d{1,2})\D(\d{2})$/.exec(dateField);
   const t = /^(\d{1,2})\D(\d{1,2})\D(\d{1,2})$/.exec(timeField);
-  if (!d || !t) throw formatError(`start date/time "${dateField} ${timeField}" is not dd.mm.yy hh.mm.ss`, 'startdate');
+  if (!d || !t)
+    throw formatError(`start date/time "${dateField} ${timeField}" is not dd.mm.yy hh.mm.ss`, 'startdate');
   const yy = Number(d[3]);
   let year = yy >= 85 ? 1900 + yy : 2000 + yy;
   // EDF+ §2.1.3.2: the recording field's "Startdate dd-MMM-yyyy" carries the four-digit year.
@@ -162,7 +163,9 @@ export function parseEdfHeader(bytes: Uint8Array): EdfHeader {
   const startSecond = parseStart(startDateField, startTimeField, recording);
   const headerBytesField = field(184, 8);
   if (!INTEGER.test(headerBytesField) || Number(headerBytesField) !== headerBytes) {
-    warnings.push(`header size field "${headerBytesField}" differs from ${headerBytes}; using ${headerBytes}`);
+    warnings.push(
+      `header size field "${headerBytesField}" differs from ${headerBytes}; using ${headerBytes}`,
+    );
   }
   const reserved = field(192, 44);
   const variant: EdfVariant = /^(EDF|BDF)\+C/.test(reserved)

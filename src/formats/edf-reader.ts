@@ -75,11 +75,13 @@ export class EdfReader {
     try {
       const size = fstatSync(fd).size;
       const fixed = Buffer.alloc(FIXED_HEADER_BYTES);
-      if (size < FIXED_HEADER_BYTES) throw readError(path, `${size} bytes is shorter than the 256-byte header`);
+      if (size < FIXED_HEADER_BYTES)
+        throw readError(path, `${size} bytes is shorter than the 256-byte header`);
       readSync(fd, fixed, 0, FIXED_HEADER_BYTES, 0);
       const ns = signalCountOf(fixed);
       const headerBytes = FIXED_HEADER_BYTES * (ns + 1);
-      if (size < headerBytes) throw readError(path, `${size} bytes is shorter than the header of ${ns} signals`);
+      if (size < headerBytes)
+        throw readError(path, `${size} bytes is shorter than the header of ${ns} signals`);
       const bytes = Buffer.alloc(headerBytes);
       readSync(fd, bytes, 0, headerBytes, 0);
       const header = parseEdfHeader(bytes);
@@ -90,10 +92,14 @@ export class EdfReader {
         warnings.push(`record count is -1 (unknown); the file holds ${available} whole records`);
         recordCount = available;
       } else if (recordCount > available) {
-        warnings.push(`header says ${recordCount} records but the file holds ${available}; reading ${available}`);
+        warnings.push(
+          `header says ${recordCount} records but the file holds ${available}; reading ${available}`,
+        );
         recordCount = available;
       } else if (headerBytes + recordCount * header.recordBytes < size) {
-        warnings.push(`${size - headerBytes - recordCount * header.recordBytes} bytes after the last record ignored`);
+        warnings.push(
+          `${size - headerBytes - recordCount * header.recordBytes} bytes after the last record ignored`,
+        );
       }
       return new EdfReader(path, fd, header, recordCount, warnings);
     } catch (error) {
@@ -151,7 +157,9 @@ export class EdfReader {
 
   /** Physical values of record i, one Float64Array per data signal (order of `signals`). */
   readRecord(i: number): Float64Array[] {
-    return this.readRecordDigital(i).map((digital, k) => toPhysical(digital, this.signals[k] as EdfSignalHeader));
+    return this.readRecordDigital(i).map((digital, k) =>
+      toPhysical(digital, this.signals[k] as EdfSignalHeader),
+    );
   }
 
   /**
@@ -232,6 +240,7 @@ export class EdfReader {
 export function toPhysical(digital: Int32Array, s: EdfSignalHeader): Float64Array {
   const gain = (s.physicalMax - s.physicalMin) / (s.digitalMax - s.digitalMin);
   const out = new Float64Array(digital.length);
-  for (let k = 0; k < digital.length; k++) out[k] = ((digital[k] as number) - s.digitalMin) * gain + s.physicalMin;
+  for (let k = 0; k < digital.length; k++)
+    out[k] = ((digital[k] as number) - s.digitalMin) * gain + s.physicalMin;
   return out;
 }

@@ -32,17 +32,23 @@ export interface RecordDuration {
   samplesPerRecord: number;
 }
 
-/** True when n / rate is a whole number of microseconds (to 1e-9 relative rounding). */
+/**
+ * True when n / rate is a whole number of microseconds. The 1e-6 µs tolerance only absorbs the
+ * floating-point error of n × 1e6 / rate (about 1e-10 µs for d ≤ 1 s).
+ */
 function wholeMicroseconds(n: number, rate: number): boolean {
   const us = (n * 1e6) / rate;
-  return Math.abs(us - Math.round(us)) <= 1e-9 * Math.max(1, us);
+  return Math.abs(us - Math.round(us)) <= 1e-6;
 }
 
 /** Applies the rule of the file comment; throws `validation_failed` when no duration qualifies. */
 export function chooseRecordDuration(input: RecordLayoutInput): RecordDuration {
   const { sampleRate, bytesPerSampleFrame, annotationBytes } = input;
   if (!(sampleRate > 0) || !Number.isFinite(sampleRate)) {
-    throw new HeadsetdError('validation_failed', `The sample rate ${sampleRate} Hz is not a positive number.`);
+    throw new HeadsetdError(
+      'validation_failed',
+      `The sample rate ${sampleRate} Hz is not a positive number.`,
+    );
   }
   let best: number | undefined;
   let bestInverse: number | undefined;

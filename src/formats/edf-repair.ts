@@ -24,12 +24,18 @@ export function repairEdf(path: string): RepairResult {
     const size = fstatSync(fd).size;
     const fixed = Buffer.alloc(FIXED_HEADER_BYTES);
     if (readSync(fd, fixed, 0, FIXED_HEADER_BYTES, 0) < FIXED_HEADER_BYTES) {
-      throw new HeadsetdError('validation_failed', `${path}: the file is torn inside its header; it cannot be repaired.`);
+      throw new HeadsetdError(
+        'validation_failed',
+        `${path}: the file is torn inside its header; it cannot be repaired.`,
+      );
     }
     const headerBytes = FIXED_HEADER_BYTES * (signalCountOf(fixed) + 1);
     const bytes = Buffer.alloc(headerBytes);
     if (readSync(fd, bytes, 0, headerBytes, 0) < headerBytes) {
-      throw new HeadsetdError('validation_failed', `${path}: the file is torn inside its header; it cannot be repaired.`);
+      throw new HeadsetdError(
+        'validation_failed',
+        `${path}: the file is torn inside its header; it cannot be repaired.`,
+      );
     }
     const header = parseEdfHeader(bytes);
     const records = Math.floor((size - headerBytes) / header.recordBytes);

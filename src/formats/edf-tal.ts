@@ -86,7 +86,11 @@ export function sanitizeTalText(text: string): string {
 const encoder = new TextEncoder();
 
 /** Encodes one TAL; texts must already be sanitized. */
-export function encodeTal(onsetTicks: number, durationTicks: number | undefined, texts: readonly string[]): Uint8Array {
+export function encodeTal(
+  onsetTicks: number,
+  durationTicks: number | undefined,
+  texts: readonly string[],
+): Uint8Array {
   const onset = formatTicks(onsetTicks);
   let s = onset.startsWith('-') ? onset : `+${onset}`;
   if (durationTicks !== undefined) s += `\x15${formatTicks(durationTicks)}`;

@@ -46,7 +46,9 @@ function two(n: number): string {
 
 /** EDF+ §2.1.3.1: a subfield holds no spaces; an unknown one is "X". */
 function subfield(value: string | undefined): string {
-  const s = asciiField(value ?? '').trim().replace(/\s+/g, '_');
+  const s = asciiField(value ?? '')
+    .trim()
+    .replace(/\s+/g, '_');
   return s === '' ? 'X' : s;
 }
 
@@ -72,11 +74,18 @@ export function formatLimit(value: number, direction: 'down' | 'up'): string {
   if (plain.length <= 8 && !plain.includes('e')) return plain;
   for (let decimals = 7; decimals >= 0; decimals--) {
     const scale = 10 ** decimals;
-    const rounded = direction === 'down' ? Math.floor(value * scale) / scale : Math.ceil(value * scale) / scale;
-    const s = rounded.toFixed(decimals).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+    const rounded =
+      direction === 'down' ? Math.floor(value * scale) / scale : Math.ceil(value * scale) / scale;
+    const s = rounded
+      .toFixed(decimals)
+      .replace(/(\.\d*?)0+$/, '$1')
+      .replace(/\.$/, '');
     if (s.length <= 8) return s === '-0' ? '0' : s;
   }
-  throw new HeadsetdError('validation_failed', `The physical limit ${value} does not fit the 8-character field.`);
+  throw new HeadsetdError(
+    'validation_failed',
+    `The physical limit ${value} does not fit the 8-character field.`,
+  );
 }
 
 /** Encodes the complete header: 256 × (signals + 1) bytes, record count 0. */

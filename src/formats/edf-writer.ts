@@ -42,7 +42,13 @@ import {
   TICKS_PER_SECOND,
   truncateUtf8,
 } from './edf-tal.js';
-import { buildHeader, formatLimit, type HeaderSignal, patientField, recordingField } from './edf-writer-header.js';
+import {
+  buildHeader,
+  formatLimit,
+  type HeaderSignal,
+  patientField,
+  recordingField,
+} from './edf-writer-header.js';
 
 /** Target bytes of the annotation signal per record. */
 export const ANNOTATION_BYTES_TARGET = 512;
@@ -82,7 +88,10 @@ interface QueuedAnnotation {
   tal: Uint8Array;
 }
 
-const DIGITAL = { edf: { min: -32768, max: 32767, bytes: 2 }, bdf: { min: -8388608, max: 8388607, bytes: 3 } };
+const DIGITAL = {
+  edf: { min: -32768, max: 32767, bytes: 2 },
+  bdf: { min: -8388608, max: 8388607, bytes: 3 },
+};
 
 function invalid(message: string, details?: Record<string, unknown>): HeadsetdError {
   return new HeadsetdError('validation_failed', message, details);
@@ -152,12 +161,19 @@ export class EdfWriter {
     const startMs = start.getTime();
     const startSecondMs = Math.floor(startMs / 1000) * 1000;
     this.startOffsetTicks = (startMs - startSecondMs) * (TICKS_PER_SECOND / 1000);
-    this.flushRecords = Math.max(1, Math.floor((options.flushIntervalSeconds ?? 1) / duration.seconds + 1e-9));
+    this.flushRecords = Math.max(
+      1,
+      Math.floor((options.flushIntervalSeconds ?? 1) / duration.seconds + 1e-9),
+    );
 
     this.gains = new Float64Array(channels.length);
     this.physicalMins = new Float64Array(channels.length);
     const signals: HeaderSignal[] = channels.map((c, i) => {
-      if (!(c.physicalMin < c.physicalMax) || !Number.isFinite(c.physicalMin) || !Number.isFinite(c.physicalMax)) {
+      if (
+        !(c.physicalMin < c.physicalMax) ||
+        !Number.isFinite(c.physicalMin) ||
+        !Number.isFinite(c.physicalMax)
+      ) {
         throw invalid(`Channel ${c.label}: the physical minimum must be below the maximum.`, { channel: i });
       }
       const physicalMin = formatLimit(c.physicalMin, 'down');
@@ -264,7 +280,9 @@ export class EdfWriter {
     this.assertOpen();
     const C = this.channelCount;
     if (!Number.isInteger(samples) || samples < 0 || samples * C > data.length) {
-      throw invalid(`write: ${samples} samples of ${C} channels need ${samples * C} values, got ${data.length}.`);
+      throw invalid(
+        `write: ${samples} samples of ${C} channels need ${samples * C} values, got ${data.length}.`,
+      );
     }
     for (let s = 0; s < samples; s++) {
       for (let c = 0; c < C; c++) {
@@ -285,7 +303,8 @@ export class EdfWriter {
   annotate(onsetSeconds: number, text: string, durationSeconds?: number): void {
     this.assertOpen();
     // 1e9 s (31 years) keeps onsets in plain decimal notation and well inside 2^53 ticks.
-    if (!(Math.abs(onsetSeconds) < 1e9)) throw invalid('An annotation onset must be a number of seconds under 1e9.');
+    if (!(Math.abs(onsetSeconds) < 1e9))
+      throw invalid('An annotation onset must be a number of seconds under 1e9.');
     if (durationSeconds !== undefined && !(durationSeconds >= 0 && durationSeconds < 1e9)) {
       throw invalid('An annotation duration must be a number of seconds from 0 to 1e9.');
     }
