@@ -1,0 +1,91 @@
+/**
+ * What the worker writes to a child's stdin, bounded. A child that reads slowly fills its pipe;
+ * from then on frames wait here, at most `maxQueuedFrames` of them, and the oldest is dropped
+ * (and counted) when another arrives, as a `drop-oldest` pipe would. Control messages (config,
+ * signals) are never dropped and keep their place among the frames, so a marker stays between the
+ * frames it was sent between.
+ */
+import type { Writable } from 'node:stream';
+import { encodeMessage } from '../protocol/codec.js';
+import type { ParentMessage, ProtocolEncoding } from '../protocol/messages.js';
+
+export class ChildInput {
+  private readonly queue: ParentMessage[] = [];
+  private queuedFrames = 0;
+  private waitingForDrain = false;
+  private ending = false;
+  private closed = false;
+  /** Frames dropped because the child read too slowly. */
+  dropped = 0;
+
+  constructor(
+    private readonly stdin: Writable,
+    private readonly encoding: ProtocolEncoding,
+    private readonly maxQueuedFrames: number,
+    private readonly onDrop: () => void,
+  ) {
+    stdin.on('drain', () => {
+      this.waitingForDrain = false;
+      this.flush();
+    });
+    // EPIPE once the child is gone: its exit is reported by the process's exit event, not here.
+    stdin.on('error', () => {
+      this.closed = true;
+    });
+    stdin.on('close', () => {
+      this.closed = true;
+    });
+  }
+
+  /** Frames queued because the child is not reading fast enough. */
+  get queueDepth(): number {
+    return this.queuedFrames;
+  }
+
+  send(message: ParentMessage): void {
+    if (this.closed || this.ending) return;
+    if (!this.waitingForDrain && this.queue.length === 0) {
+      this.write(message);
+      return;
+    }
+    this.queue.push(message);
+    if (message.type === 'frame') {
+      this.queuedFrames += 1;
+      if (this.queuedFrames > this.maxQueuedFrames) this.dropOldestFrame();
+    }
+  }
+
+  /** Closes stdin once everything queued is written: the child sees EOF. */
+  end(): void {
+    if (this.ending) return;
+    this.ending = true;
+    this.flush();
+  }
+
+  private write(message: ParentMessage): void {
+    if (this.closed) return;
+    if (!this.stdin.write(encodeMessage(this.encoding, message))) this.waitingForDrain = true;
+  }
+
+  private flush(): void {
+    while (!this.waitingForDrain && !this.closed) {
+      const message = this.queue.shift();
+      if (message === undefined) break;
+      if (message.type === 'frame') this.queuedFrames -= 1;
+      this.write(message);
+    }
+    if (this.ending && this.queue.length === 0 && !this.closed) {
+      this.closed = true;
+      this.stdin.end();
+    }
+  }
+
+  private dropOldestFrame(): void {
+    const index = this.queue.findIndex((message) => message.type === 'frame');
+    if (index === -1) return;
+    this.queue.splice(index, 1);
+    this.queuedFrames -= 1;
+    this.dropped += 1;
+    this.onDrop();
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * An external executable as a node of a stream: a child process speaking the node protocol
+ * (docs/node-protocol.md). It never restarts itself: an exit, a crash or a protocol error after
+ * start is reported once through `context.fail`, and the host's supervisor decides what follows.
+ */
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import type { Frame } from '../frame.js';
+import type { NodeContext, NodeInstance } from '../node.js';
+import { type ChildMessage, PROTOCOL_VERSION, type ProtocolError } from '../protocol/messages.js';
+import { childEnvironment } from './child-env.js';
+import { ChildInput } from './child-input.js';
+import { ChildOutput } from './child-output.js';
+import { signalGroup, trackGroup, untrackGroup, waitForGroupGone } from './process-group.js';
+import { type ExternalNodeOptions, type ExternalNodeSettings, resolveSettings } from './settings.js';
+import { StderrLines } from './stderr-lines.js';
+
+export type { ExternalNodeOptions } from './settings.js';
+
+/** How long an exit waits for the child's last stderr lines before it is reported, ms. */
+const STDERR_SETTLE_MS = 150;
+
+type Child = ChildProcessByStdio<Writable, Readable, Readable>;
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal !== null ? `was killed by ${signal}` : `exited with code ${code ?? 'unknown'}`;
+}
+
+function withStderr(message: string, lines: readonly string[]): string {
+  const shown = lines.filter((line) => line.trim() !== '').slice(-5);
+  return shown.length === 0
+    ? `${message} (no stderr output)`
+    : `${message}; last stderr: ${shown.join(' | ')}`;
+}
+
+class ExternalProcessNode implements NodeInstance {
+  private readonly settings: ExternalNodeSettings;
+  private readonly label: string;
+  private child: Child | undefined;
+  private input: ChildInput | undefined;
+  private output: ChildOutput | undefined;
+  private readonly stderr: StderrLines;
+  private stderrEnded: Promise<void> = Promise.resolve();
+  private exited: Promise<void> = Promise.resolve();
+  private hasExited = false;
+  private ready = false;
+  private stopping: Promise<void> | undefined;
+  private failed = false;
+  private startAttempt: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  private dropReport: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly context: NodeContext,
+    private readonly argv: readonly string[],
+    options: ExternalNodeOptions,
+  ) {
+    this.settings = resolveSettings(context.config, argv, options);
+    this.label = argv.join(' ');
+    this.stderr = new StderrLines((line) => {
+      context.log(line, 'stderr');
+    });
+  }
+
+  start(): Promise<void> {
+    if (this.child !== undefined || this.stopping !== undefined) {
+      return Promise.reject(new Error('an external node starts only once; create a new one to restart'));
+    }
+    const program = this.argv[0];
+    if (program === undefined)
+      return Promise.reject(new Error('the external node has an empty command line'));
+    const { encoding } = this.settings;
+    const child = spawn(program, this.argv.slice(1), {
+      cwd: this.settings.cwd,
+      env: childEnvironment({
+        streamId: this.context.streamId,
+        nodeId: this.context.nodeId,
+        encoding,
+        extra: this.settings.env,
+      }),
+      detached: true,
+      shell: false,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    const started = new Promise<void>((resolve, reject) => {
+      this.startAttempt = { resolve, reject };
+    });
+    const timeout = setTimeout(() => {
+      this.rejectStart(`did not announce 'ready' within ${this.settings.readyTimeoutMs} ms`, true);
+    }, this.settings.readyTimeoutMs);
+    const clear = (): void => {
+      clearTimeout(timeout);
+    };
+    started.then(clear, clear);
+
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.hasExited = true;
+        resolve();
+        void this.onExit(code, signal);
+      });
+    });
+    child.once('error', (error) => {
+      // Spawning failed (ENOENT, EACCES): no exit event follows.
+      this.hasExited = true;
+      this.rejectStart(`could not be started: ${error.message}`, false);
+    });
+    if (child.pid === undefined) return started;
+    trackGroup(child.pid);
+
+    this.stderrEnded = new Promise((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        this.stderr.push(chunk);
+      });
+      child.stderr.once('close', () => {
+        this.stderr.end();
+        resolve();
+      });
+    });
+    this.input = new ChildInput(child.stdin, encoding, this.settings.maxQueuedFrames, () => {
+      this.scheduleDropReport();
+    });
+    this.output = new ChildOutput(encoding, this.settings.maxMessageBytes, this.settings.maxQueuedFrames, {
+      onMessage: (message) => {
+        this.onMessage(message);
+      },
+      onDrop: () => {
+        this.scheduleDropReport();
+      },
+      onProtocolError: (error) => {
+        this.onProtocolError(error);
+      },
+    });
+    child.stdout.on('data', (chunk: Buffer) => this.output?.push(chunk));
+    this.input.send({
+      type: 'config',
+      version: PROTOCOL_VERSION,
+      streamId: this.context.streamId,
+      nodeId: this.context.nodeId,
+      encoding,
+      config: { ...this.context.config },
+    });
+    return started;
+  }
+
+  onFrame(port: string, frame: Frame): void {
+    if (this.ready) this.input?.send({ type: 'frame', port, frame });
+  }
+
+  pause(): void {
+    this.input?.send({ type: 'signal', name: 'pause', payload: {} });
+  }
+
+  resume(): void {
+    this.input?.send({ type: 'signal', name: 'resume', payload: {} });
+  }
+
+  signal(name: string, payload: Readonly<Record<string, unknown>>): void {
+    this.input?.send({ type: 'signal', name, payload: { ...payload } });
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.terminate();
+    return this.stopping;
+  }
+
+  private onMessage(message: ChildMessage): void {
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.context.setInfo({
+          pid: this.child?.pid,
+          ...(message.inputs === undefined ? {} : { inputs: message.inputs }),
+          ...(message.outputs === undefined ? {} : { outputs: message.outputs }),
+        });
+        this.startAttempt?.resolve();
+        this.startAttempt = undefined;
+        return;
+      case 'frame': {
+        const now = performance.timeOrigin + performance.now();
+        this.context.emit(message.port, { ...message.frame, createdAt: now });
+        return;
+      }
+      case 'info':
+        this.context.setInfo(message.info);
+        return;
+      case 'error':
+        this.context.log(`the node reported an error: ${message.message}`, 'event');
+        this.reportFailure(`reported an error: ${message.message}`);
+        return;
+    }
+  }
+
+  private onProtocolError(error: ProtocolError): void {
+    const message = `broke the node protocol: ${error.message}`;
+    this.context.log(`${this.label} ${message}`, 'event');
+    if (this.startAttempt !== undefined) {
+      this.rejectStart(message, true);
+      return;
+    }
+    this.reportFailure(message);
+    // The byte stream cannot be resynchronised: end the process rather than guess.
+    void this.stop();
+  }
+
+  private async onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    this.dispose();
+    // Let the last stderr lines (a traceback, typically) arrive before the exit is described.
+    await Promise.race([this.stderrEnded, new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS))]);
+    if (this.stopping !== undefined) return;
+    if (this.startAttempt !== undefined) {
+      this.rejectStart(`${describeExit(code, signal)} before announcing 'ready'`, false);
+    } else {
+      this.reportFailure(describeExit(code, signal));
+    }
+    // Anything the child left in its group is an orphan now.
+    const pgid = this.child?.pid;
+    if (pgid !== undefined) void this.endGroup(pgid);
+  }
+
+  private rejectStart(reason: string, kill: boolean): void {
+    const attempt = this.startAttempt;
+    if (attempt === undefined) return;
+    this.startAttempt = undefined;
+    attempt.reject(new Error(withStderr(`external node '${this.label}' ${reason}`, this.stderr.lastLines())));
+    if (kill) void this.stop();
+  }
+
+  private reportFailure(reason: string): void {
+    if (this.failed || this.stopping !== undefined) return;
+    this.failed = true;
+    this.context.fail(
+      new Error(withStderr(`external node '${this.label}' ${reason}`, this.stderr.lastLines())),
+    );
+  }
+
+  private scheduleDropReport(): void {
+    this.dropReport ??= setTimeout(() => {
+      this.dropReport = undefined;
+      this.context.setInfo({
+        framesDroppedToNode: this.input?.dropped ?? 0,
+        framesDroppedFromNode: this.output?.dropped ?? 0,
+      });
+    }, 250);
+  }
+
+  private dispose(): void {
+    if (this.dropReport !== undefined) clearTimeout(this.dropReport);
+    this.dropReport = undefined;
+  }
+
+  /** Stop message and EOF, then SIGTERM to the group, then SIGKILL; resolves once the process and its group are gone. */
+  private async terminate(): Promise<void> {
+    const child = this.child;
+    const pgid = child?.pid;
+    if (child === undefined || pgid === undefined) return;
+    const grace = this.settings.stopGraceMs;
+    if (!this.hasExited) {
+      this.input?.send({ type: 'signal', name: 'stop', payload: {} });
+      this.input?.end();
+      if (!(await this.exitWithin(grace))) {
+        signalGroup(pgid, 'SIGTERM');
+        if (!(await this.exitWithin(grace))) signalGroup(pgid, 'SIGKILL');
+      }
+      await this.exited;
+    }
+    await this.endGroup(pgid);
+    this.output?.close();
+    this.dispose();
+    this.startAttempt?.reject(new Error(`external node '${this.label}' was stopped before it became ready`));
+    this.startAttempt = undefined;
+  }
+
+  /** Ends whatever remains of the group once its leader is gone: SIGTERM, then SIGKILL after the grace. */
+  private async endGroup(pgid: number): Promise<void> {
+    if (!(await waitForGroupGone(pgid, 0))) {
+      signalGroup(pgid, 'SIGTERM');
+      if (!(await waitForGroupGone(pgid, this.settings.stopGraceMs))) {
+        signalGroup(pgid, 'SIGKILL');
+        await waitForGroupGone(pgid, 1_000);
+      }
+    }
+    untrackGroup(pgid);
+  }
+
+  private async exitWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => {
+        resolve(false);
+      }, ms);
+    });
+    const result = await Promise.race([this.exited.then(() => true), timedOut]);
+    clearTimeout(timer);
+    return result;
+  }
+}
+
+/**
+ * Creates the node of an external executable. `argv` is run as is, never through a shell, in its
+ * own process group; `start()` resolves when the child has announced `ready`.
+ */
+export function createExternalNode(
+  context: NodeContext,
+  argv: readonly string[],
+  options: ExternalNodeOptions = {},
+): NodeInstance {
+  return new ExternalProcessNode(context, argv, options);
+}
