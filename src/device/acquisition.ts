@@ -1,0 +1,260 @@
+/**
+ * EEG acquisition shared by every device that produces samples in software (simulated, replay):
+ * configuration, owners, real-time pacing, ~10 ms framing, the 24-bit ADC's quantisation and
+ * clipping, and delivery of frames.
+ *
+ * Pacing: at every tick the engine emits the frames whose last sample is due, counted from the
+ * run's start on the monotonic clock, so the number of samples follows elapsed time exactly
+ * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
+ * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
+ */
+import { HeadsetdError } from '../errors.js';
+import type { Frame } from '../runtime/frame.js';
+import type { DeviceClock, TimerHandle } from './clock.js';
+import type { Electrode } from './electrodes.js';
+import { ListenerSet, type Unsubscribe } from './events.js';
+import {
+  type AcquisitionOwner,
+  type AcquisitionState,
+  DEFAULT_EEG_CONFIG,
+  EEG_GAINS,
+  EEG_SAMPLING_FREQUENCIES,
+  type EegAcquisition,
+  type EegConfig,
+  type EegConfigChange,
+} from './headset.js';
+import type { EegSignalSource } from './signal-source.js';
+import { eegChannelListOrThrow, oneOfOrThrow } from './validate.js';
+
+/** ADS1299-style converter: ±VREF/gain full scale over 24 bits, VREF = 4.5 V. */
+const ADC_REFERENCE_MICROVOLTS = 4_500_000;
+const ADC_MAX_CODE = 2 ** 23 - 1;
+const ADC_MIN_CODE = -(2 ** 23);
+
+/** The value of one ADC count (µV) at a gain: 2·VREF / gain / 2^24. */
+export function adcLsbMicrovolts(gain: number): number {
+  return (2 * ADC_REFERENCE_MICROVOLTS) / gain / 2 ** 24;
+}
+
+/** Rows per frame at a rate: about 10 ms, at least one. */
+export function frameRows(sampleRate: number): number {
+  return Math.max(1, Math.round(sampleRate / 100));
+}
+
+/** Rounds each value to the nearest ADC code at `gain` and clips at full scale, in place. */
+export function quantise(data: Float32Array, gain: number): void {
+  const lsb = adcLsbMicrovolts(gain);
+  for (let i = 0; i < data.length; i++) {
+    const code = Math.round((data[i] ?? 0) / lsb);
+    data[i] = (code > ADC_MAX_CODE ? ADC_MAX_CODE : code < ADC_MIN_CODE ? ADC_MIN_CODE : code) * lsb;
+  }
+}
+
+export interface AcquisitionHooks {
+  /** True impedance (Ω) of an electrode now, for the signal source. */
+  impedance(electrode: Electrode): number;
+  /** True while an impedance measurement runs or waits: acquisition cannot start then. */
+  measuringImpedance(): boolean;
+  onStarted(config: EegConfig): void;
+  onStopped(samples: number): void;
+  onListenerError?: (error: unknown) => void;
+}
+
+interface Run {
+  readonly startedAt: number;
+  readonly startedAtWall: number;
+  readonly config: EegConfig;
+  readonly channelNames: readonly string[];
+  readonly rows: number;
+  /** Rows emitted in this run. */
+  emitted: number;
+  discontinuity: boolean;
+  timer: TimerHandle | undefined;
+}
+
+export class AcquisitionEngine implements EegAcquisition {
+  private current: EegConfig = DEFAULT_EEG_CONFIG;
+  private readonly owners = new Set<AcquisitionOwner>();
+  private readonly listeners: ListenerSet<Frame>;
+  private run: Run | undefined;
+  private seq = 0;
+  private samples = 0;
+  private closed = false;
+
+  constructor(
+    private readonly clock: DeviceClock,
+    private readonly source: EegSignalSource,
+    private readonly hooks: AcquisitionHooks,
+  ) {
+    this.listeners = new ListenerSet<Frame>(hooks.onListenerError);
+  }
+
+  config(): EegConfig {
+    return this.current;
+  }
+
+  configure(change: EegConfigChange): Promise<EegConfig> {
+    return Promise.resolve().then(() => {
+      this.current = this.validated(change);
+      if (this.run !== undefined) this.restart();
+      return this.current;
+    });
+  }
+
+  reset(): Promise<EegConfig> {
+    return Promise.resolve().then(() => {
+      this.owners.clear();
+      this.halt();
+      this.current = DEFAULT_EEG_CONFIG;
+      return this.current;
+    });
+  }
+
+  start(owner: AcquisitionOwner, initial?: EegConfigChange): Promise<AcquisitionState> {
+    return Promise.resolve().then(() => {
+      this.assertOpen();
+      if (this.run === undefined) {
+        if (this.hooks.measuringImpedance()) {
+          throw new HeadsetdError(
+            'device_busy',
+            'An impedance measurement is running; start EEG acquisition when it has finished.',
+          );
+        }
+        if (initial !== undefined) this.current = this.validated(initial);
+        this.owners.add(owner);
+        this.samples = 0;
+        this.begin();
+        this.hooks.onStarted(this.current);
+      } else {
+        this.owners.add(owner);
+      }
+      return this.state();
+    });
+  }
+
+  stop(owner: AcquisitionOwner): Promise<AcquisitionState> {
+    return Promise.resolve().then(() => {
+      this.owners.delete(owner);
+      if (this.owners.size === 0) this.halt();
+      return this.state();
+    });
+  }
+
+  state(): AcquisitionState {
+    return {
+      streaming: this.run !== undefined,
+      owners: [...this.owners],
+      samples: this.samples,
+      config: this.current,
+    };
+  }
+
+  onFrame(listener: (frame: Frame) => void): Unsubscribe {
+    return this.listeners.add(listener);
+  }
+
+  /** Stops for good: no frame after this. */
+  close(): void {
+    this.owners.clear();
+    this.halt();
+    this.listeners.clear();
+    this.closed = true;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new HeadsetdError('device_unavailable', 'The device is closed.');
+  }
+
+  private validated(change: EegConfigChange): EegConfig {
+    return {
+      channels:
+        change.channels === undefined ? this.current.channels : eegChannelListOrThrow(change.channels),
+      gain: change.gain === undefined ? this.current.gain : oneOfOrThrow(change.gain, EEG_GAINS, 'gain'),
+      samplingFrequency:
+        change.samplingFrequency === undefined
+          ? this.current.samplingFrequency
+          : oneOfOrThrow(change.samplingFrequency, EEG_SAMPLING_FREQUENCIES, 'samplingFrequency', ' Hz'),
+    };
+  }
+
+  private begin(): void {
+    const config = this.current;
+    this.source.begin(config.samplingFrequency, config.channels);
+    this.run = {
+      startedAt: this.clock.now(),
+      startedAtWall: this.clock.wallNow(),
+      config,
+      channelNames: Object.freeze([...config.channels]),
+      rows: frameRows(config.samplingFrequency),
+      emitted: 0,
+      discontinuity: true,
+      timer: undefined,
+    };
+    this.schedule(this.run);
+  }
+
+  /** A configuration change while running: deliver what is due, then start a new run. */
+  private restart(): void {
+    const run = this.run;
+    if (run === undefined) return;
+    this.emitDue(run);
+    if (run.timer !== undefined) this.clock.clearTimeout(run.timer);
+    this.run = undefined;
+    this.begin();
+  }
+
+  private halt(): void {
+    const run = this.run;
+    if (run === undefined) return;
+    this.emitDue(run);
+    if (run.timer !== undefined) this.clock.clearTimeout(run.timer);
+    this.run = undefined;
+    this.hooks.onStopped(this.samples);
+  }
+
+  private schedule(run: Run): void {
+    const rate = run.config.samplingFrequency;
+    const nextDue = run.startedAt + ((run.emitted + run.rows) * 1000) / rate;
+    const delay = Math.max(0, Math.ceil(nextDue - this.clock.now()));
+    run.timer = this.clock.setTimeout(() => {
+      run.timer = undefined;
+      if (this.run !== run) return;
+      this.emitDue(run);
+      if (this.run === run) this.schedule(run);
+    }, delay);
+  }
+
+  private emitDue(run: Run): void {
+    const rate = run.config.samplingFrequency;
+    const due = Math.floor(((this.clock.now() - run.startedAt) * rate) / 1000 + 1e-9);
+    while (run.emitted + run.rows <= due && this.run === run) {
+      this.emitFrame(run);
+    }
+  }
+
+  private emitFrame(run: Run): void {
+    const { config, rows } = run;
+    const rate = config.samplingFrequency;
+    const data = new Float32Array(rows * config.channels.length);
+    const offsetMs = (run.emitted * 1000) / rate;
+    const gap = this.source.fill(data, rows, {
+      time: run.startedAt + offsetMs,
+      impedance: (electrode) => this.hooks.impedance(electrode),
+    });
+    quantise(data, config.gain);
+    const discontinuity = run.discontinuity || gap;
+    run.discontinuity = false;
+    const frame: Frame = {
+      seq: this.seq++,
+      timestamp: run.startedAtWall + offsetMs,
+      sampleRate: rate,
+      channels: run.channelNames,
+      data,
+      ...(discontinuity ? { discontinuity: true } : {}),
+      createdAt: performance.timeOrigin + performance.now(),
+    };
+    run.emitted += rows;
+    this.samples += rows;
+    this.listeners.emit(frame);
+  }
+}

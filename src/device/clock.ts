@@ -1,0 +1,51 @@
+/**
+ * The device's sense of time. Everything in the device layer that depends on time (EEG pacing,
+ * motor travel, LED blinking, battery drain, settling of the electrode contact) reads it from a
+ * `DeviceClock`, so tests can drive the device with fake timers and a replay or hardware device
+ * can share the same pacing code.
+ */
+
+/** An opaque handle returned by `setTimeout` (a Node timer object, or a number elsewhere). */
+export type TimerHandle = object | number;
+
+export interface DeviceClock {
+  /** Monotonic time in ms (never goes back, unaffected by wall-clock changes). */
+  now(): number;
+  /** Wall-clock time in ms since the Unix epoch, for frame and event timestamps. */
+  wallNow(): number;
+  /** Runs `callback` once after `ms` milliseconds. */
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/**
+ * The real clock: `performance.now()` for pacing, `Date.now()` for timestamps. Timers are
+ * unref'd so that a device alone never keeps the process alive.
+ */
+export const systemClock: DeviceClock = {
+  now: () => performance.now(),
+  wallNow: () => Date.now(),
+  setTimeout: (callback, ms) => {
+    const timer = setTimeout(callback, ms);
+    timer.unref();
+    return timer;
+  },
+  clearTimeout: (handle) => {
+    clearTimeout(handle as NodeJS.Timeout);
+  },
+};
+
+/**
+ * A clock built only on `Date.now()` and the global timers, all of which vitest's fake timers
+ * replace: `vi.useFakeTimers()` then `vi.advanceTimersByTime(ms)` moves the device's time.
+ */
+export function dateClock(): DeviceClock {
+  return {
+    now: () => Date.now(),
+    wallNow: () => Date.now(),
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (handle) => {
+      clearTimeout(handle as NodeJS.Timeout);
+    },
+  };
+}

@@ -1,0 +1,325 @@
+/**
+ * The headset as the rest of the service sees it: one interface for the whole device, implemented
+ * by the simulated headset (the default), the replay device and, later, the hardware driver.
+ * The HTTP layer and the stream engine know only this file.
+ *
+ * Conventions:
+ * - Commands that a hardware driver must send over a wire return promises; reads return the
+ *   device's last known state synchronously (a driver keeps that state current by polling).
+ * - Inputs are typed loosely (`string`, `number`) and validated here: an out-of-range or unknown
+ *   value throws `HeadsetdError('validation_failed')` naming what is allowed; a conflict between
+ *   operations throws `HeadsetdError('device_busy')`.
+ * - Electrode names are matched case-insensitively on input and answered upper-case (`FP1`).
+ * - Units: EEG in µV, impedance in Ω, motor positions in steps (0.1 mm), IMU in mm and degrees,
+ *   times in ms.
+ */
+import type { Frame } from '../runtime/frame.js';
+import { EEG_ELECTRODES, type Electrode } from './electrodes.js';
+import type { DeviceEvent, Unsubscribe } from './events.js';
+
+export type { DeviceEvent, SystemEvent, ImpedanceEvent, QualityEvent, Unsubscribe } from './events.js';
+export type { Electrode } from './electrodes.js';
+
+/** A map keyed by electrode, holding only the electrodes asked for, in the order asked. */
+export type ElectrodeMap<T> = Partial<Record<Electrode, T>>;
+
+// ---------------------------------------------------------------------------------------------
+// EEG acquisition
+
+/** Programmable gains of the ADC front end (ADS1299-style PGA). */
+export const EEG_GAINS = [1, 2, 4, 6, 8, 12, 24] as const;
+export type EegGain = (typeof EEG_GAINS)[number];
+
+/** Sampling frequencies in Hz. */
+export const EEG_SAMPLING_FREQUENCIES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
+export type EegSamplingFrequency = (typeof EEG_SAMPLING_FREQUENCIES)[number];
+
+export interface EegConfig {
+  /** EEG electrodes acquired, upper-case, in the order they were configured. */
+  readonly channels: readonly Electrode[];
+  readonly gain: EegGain;
+  /** Hz. */
+  readonly samplingFrequency: EegSamplingFrequency;
+}
+
+/** Defaults of shared/API-NOTES.md §Systems: all 19 EEG channels, gain 24, 250 Hz. */
+export const DEFAULT_EEG_CONFIG: EegConfig = Object.freeze({
+  channels: EEG_ELECTRODES,
+  gain: 24,
+  samplingFrequency: 250,
+});
+
+/** A requested change of the EEG configuration, validated by the device. */
+export interface EegConfigChange {
+  /** EEG electrode names, any case; CMS and DRL have no channel and are refused. */
+  readonly channels?: readonly string[];
+  readonly gain?: number;
+  readonly samplingFrequency?: number;
+}
+
+/**
+ * Who holds the acquisition. Acquisition runs while at least one owner holds it, so stopping the
+ * streams' hold never stops an acquisition a client started through /system. Holds are per owner,
+ * not counted: the stream engine counts its own eeg-sources and releases 'streams' after the last.
+ */
+export type AcquisitionOwner = 'client' | 'streams';
+
+export interface AcquisitionState {
+  readonly streaming: boolean;
+  readonly owners: readonly AcquisitionOwner[];
+  /** Sample rows delivered since acquisition last went from stopped to running. */
+  readonly samples: number;
+  readonly config: EegConfig;
+}
+
+export interface EegAcquisition {
+  config(): EegConfig;
+  /**
+   * Changes the configuration. While acquisition runs it restarts at once with the new settings:
+   * the next frame carries `discontinuity: true` (and the new `sampleRate`).
+   */
+  configure(change: EegConfigChange): Promise<EegConfig>;
+  /** Restores `DEFAULT_EEG_CONFIG` and stops acquisition for every owner. */
+  reset(): Promise<EegConfig>;
+  /**
+   * Takes a hold on the acquisition for `owner`, starting it when it was stopped. `initial` applies
+   * only when acquisition was stopped (an eeg-source asking for its rate); a running acquisition
+   * keeps its configuration, and the caller adapts (resamples). Throws `device_busy` while an
+   * impedance measurement runs.
+   */
+  start(owner: AcquisitionOwner, initial?: EegConfigChange): Promise<AcquisitionState>;
+  /** Releases `owner`'s hold; acquisition stops when no owner holds it. Idempotent. */
+  stop(owner: AcquisitionOwner): Promise<AcquisitionState>;
+  state(): AcquisitionState;
+  /**
+   * Frames of about 10 ms while acquisition runs: µV, row-major Float32Array, upper-case channel
+   * names, `seq` increasing over the device's life, `timestamp` of the first sample (ms since the
+   * epoch), `discontinuity: true` on the first frame after a start or a configuration change.
+   * Frames are shared between listeners and must not be modified.
+   */
+  onFrame(listener: (frame: Frame) => void): Unsubscribe;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Impedance
+
+export interface ImpedanceMeter {
+  /**
+   * Measures the impedance of electrodes (all 21 when omitted) in Ω. Takes time (about 50 ms for
+   * one electrode, a few hundred ms for all); concurrent calls are served one after another.
+   * Throws `device_busy` while EEG is acquired (the test current would corrupt the EEG), and
+   * `validation_failed` for an unknown electrode or an empty list.
+   */
+  measure(electrodes?: readonly string[]): Promise<ElectrodeMap<number>>;
+  measuring(): boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Motors
+
+export const MOTOR_MOVEMENTS = ['RETRACT', 'RELEASE', 'STOP', 'BRAKE'] as const;
+export type MotorMovement = (typeof MOTOR_MOVEMENTS)[number];
+
+/** Motor state codes of shared/API-NOTES.md §Systems. */
+export const MOTOR_STATE = { idle: 0, moving: 1, braked: 2, stalled: 3, fault: 4 } as const;
+export type MotorStateCode = (typeof MOTOR_STATE)[keyof typeof MOTOR_STATE];
+
+/** Fully retracted and fully extended positions, in steps (one step is 0.1 mm). */
+export const MOTOR_MIN_POSITION = 0;
+export const MOTOR_MAX_POSITION = 100;
+
+export interface MotorCommand {
+  readonly electrode: string;
+  /** RETRACT (toward 0, away from the scalp), RELEASE (toward 100), STOP, BRAKE; any case. */
+  readonly movement: string;
+  /** Steps, 0 < d ≤ 100; required for RETRACT and RELEASE, ignored for STOP and BRAKE. */
+  readonly displacement?: number;
+}
+
+export interface MotorController {
+  /** Positions in steps (0 = MIN, fully retracted .. 100 = MAX), all 21 when omitted. */
+  positions(electrodes?: readonly string[]): ElectrodeMap<number>;
+  states(electrodes?: readonly string[]): ElectrodeMap<MotorStateCode>;
+  /**
+   * Starts the moves (each electrode in parallel; a command to a moving motor replaces its move)
+   * and answers the state codes of the commanded electrodes right after. The whole batch is
+   * validated before any motor moves.
+   */
+  move(commands: readonly MotorCommand[]): Promise<ElectrodeMap<MotorStateCode>>;
+  /** Moves all 21 motors to MIN or MAX; answers their state codes right after. */
+  reset(position: string): Promise<ElectrodeMap<MotorStateCode>>;
+  /** Resolves when none of the electrodes (all when omitted) is moving. */
+  waitUntilComplete(electrodes?: readonly string[]): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// LEDs
+
+export const LED_INDICES = ['USER', 'STATUS'] as const;
+export type LedIndex = (typeof LED_INDICES)[number];
+export type LedMode = 'STATIC' | 'BLINKING' | 'OFF';
+
+export interface LedState {
+  readonly index: LedIndex;
+  /** `#RRGGBB`, upper-case. Black (`#000000`) is off. */
+  readonly color: string;
+  /** Whether the LED is lit at this instant (a blinking LED alternates). */
+  readonly active: boolean;
+  readonly state: LedMode;
+  readonly blinksPerSecond: number;
+}
+
+export interface LedSettings {
+  readonly index: LedIndex;
+  readonly color: string;
+  readonly blinksPerSecond: number;
+}
+
+export interface LedChange {
+  /** USER (default) or STATUS, any case. */
+  readonly index?: string;
+  /** `#RGB` or `#RRGGBB`; unchanged when omitted. */
+  readonly color?: string;
+  /** 0..20; 0 is steady light; unchanged when omitted. */
+  readonly blinksPerSecond?: number;
+}
+
+export interface LedController {
+  read(index?: string): LedState;
+  set(change: LedChange): Promise<LedSettings>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// IMU
+
+/** Position in mm from the rest position; orientation in degrees. */
+export interface ImuReading {
+  readonly pos_x: number;
+  readonly pos_y: number;
+  readonly pos_z: number;
+  readonly roll: number;
+  readonly pitch: number;
+  readonly yaw: number;
+}
+
+export const IMU_NODE_COUNT = 4;
+
+export interface Imu {
+  /** The headset's main IMU. */
+  primary(): ImuReading;
+  /** One of the band's IMU nodes; `nodeIndex` outside 0..3 is `validation_failed`. */
+  node(nodeIndex: number): ImuReading;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Power
+
+/** The `battery` object of the health record (REFERENCE.md §Health record). */
+export interface BatteryStatus {
+  readonly hasBattery: boolean;
+  readonly cycleCount: number;
+  readonly isCharging: boolean;
+  /** In `capacityUnit` (mWh). */
+  readonly designedCapacity: number;
+  readonly maxCapacity: number;
+  readonly currentCapacity: number;
+  /** V. */
+  readonly voltage: number;
+  readonly capacityUnit: string;
+  /** 0..100. */
+  readonly percent: number;
+  /** Minutes of use left at the present draw; null while charging. */
+  readonly timeRemaining: number | null;
+  readonly acConnected: boolean;
+  readonly type: string;
+  readonly model: string;
+  readonly manufacturer: string;
+  readonly serial: string;
+}
+
+export interface PowerSupply {
+  battery(): BatteryStatus;
+  /** Percent under which `low_battery` is emitted (once per crossing). */
+  lowBatteryThreshold(): number;
+  /** 0..100, else `validation_failed`. */
+  setLowBatteryThreshold(percent: number): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peripheral bus
+
+/**
+ * The debug command packet (REFERENCE.md §Debug command). Numbers may arrive as strings (decimal
+ * or `0x` hex). See docs/device.md for the meaning of each field and the peripherals' registers.
+ */
+export interface DebugCommand {
+  readonly txnID?: number | string;
+  readonly packetType: number | string;
+  readonly srcDevice?: number | string;
+  readonly cmdResp: number | string;
+  readonly peripheral: number | string;
+  readonly peripheralChannels: number | string;
+  readonly parameter: readonly (number | string)[];
+  readonly data: readonly (number | string)[];
+}
+
+/** The answer: the command echoed, with `packetType`, `srcDevice`, `cmdResp` and `data` filled by the peripheral. */
+export interface DebugResponse {
+  readonly txnID: number;
+  readonly packetType: number;
+  readonly srcDevice: number;
+  /** Status: 0 ok, else an error code of docs/device.md. */
+  readonly cmdResp: number;
+  readonly peripheral: number;
+  readonly peripheralChannels: number;
+  readonly parameter: readonly number[];
+  readonly data: readonly number[];
+}
+
+export interface PeripheralBus {
+  /** Sends one packet; malformed packets are `validation_failed`, peripheral errors come back in `cmdResp`. */
+  command(packet: DebugCommand): Promise<DebugResponse>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Status and identity
+
+export type DeviceState = 'idle' | 'acquiring' | 'measuring_impedance' | 'moving';
+
+export interface DeviceStatus {
+  /** measuring_impedance, else acquiring, else moving (any motor), else idle. */
+  readonly state: DeviceState;
+  readonly eeg: AcquisitionState;
+  readonly impedance: { readonly measuring: boolean };
+  readonly motors: { readonly moving: readonly Electrode[]; readonly stalled: readonly Electrode[] };
+  readonly battery: { readonly percent: number; readonly isCharging: boolean };
+}
+
+export interface DeviceInfo {
+  /** `simulated`, `replay` or `hardware`. */
+  readonly kind: string;
+  readonly model: string;
+  /** Hardware revision, for GET /system/version's `hardware`. */
+  readonly hardware: string;
+  readonly firmware: string;
+  readonly serial: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The headset
+
+export interface Headset {
+  readonly eeg: EegAcquisition;
+  readonly impedance: ImpedanceMeter;
+  readonly motors: MotorController;
+  readonly leds: LedController;
+  readonly imu: Imu;
+  readonly power: PowerSupply;
+  readonly bus: PeripheralBus;
+  /** System, impedance (kΩ) and quality events. */
+  onEvent(listener: (event: DeviceEvent) => void): Unsubscribe;
+  status(): DeviceStatus;
+  info(): DeviceInfo;
+  /** Stops acquisition and motors, cancels timers, drops listeners. Safe to call twice. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,27 @@
+/**
+ * What an EEG signal comes from, below the ADC: the simulated physiology, a replayed file, or
+ * (one day) nothing, when the hardware's ADC delivers samples itself. The acquisition engine
+ * (acquisition.ts) paces, frames, quantises and delivers; a source only fills blocks of samples.
+ */
+import type { Electrode } from './electrodes.js';
+
+export interface SignalContext {
+  /** Monotonic time (ms) of the block's first sample. */
+  readonly time: number;
+  /** The electrode's true impedance (Ω) at that time, from the contact model. */
+  impedance(electrode: Electrode): number;
+}
+
+export interface EegSignalSource {
+  /**
+   * Prepares a run at `sampleRate` (Hz) for `channels` (EEG electrodes, in column order). Called at
+   * every start of acquisition and every configuration change.
+   */
+  begin(sampleRate: number, channels: readonly Electrode[]): void;
+  /**
+   * Writes `count` sample rows (µV at the electrode, before the ADC) into `out`, row-major with
+   * one column per channel of `begin`. Returns true when the block does not continue the previous
+   * one (a replay that looped to its start).
+   */
+  fill(out: Float32Array, count: number, context: SignalContext): boolean;
+}

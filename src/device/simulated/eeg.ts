@@ -1,0 +1,254 @@
+/**
+ * The simulated EEG at the electrodes, in µV, before the ADC.
+ *
+ * Per channel: a 1/f background (about 12 µV RMS), a posterior alpha rhythm near 10 Hz that waxes
+ * and wanes, eye blinks strongest on FP1/FP2, and what poor contact adds: mains interference, noise
+ * and slow drift, all growing with the electrode's impedance (plus a quarter of the CMS and DRL
+ * impedances, through which the reference and the common-mode rejection work). An electrode off
+ * the scalp couples little brain signal and shows what a floating input shows: mV of mains and
+ * drift.
+ *
+ * The generator is a per-sample process driven by its own seeded random stream, so the samples
+ * depend only on the seed, the sequence of `begin`/`fill` calls and the impedances, never on how
+ * the caller's timers fall. Its cost is a few normal deviates per sample and channel (19 channels
+ * at 16 kHz take a few percent of a core).
+ */
+import { EEG_ELECTRODES, type Electrode } from '../electrodes.js';
+import type { EegSignalSource, SignalContext } from '../signal-source.js';
+import type { Random } from './random.js';
+
+/** Corner frequencies (Hz) of the equal-variance one-pole processes whose sum is the 1/f background. */
+const BACKGROUND_CORNERS = [0.5, 1.5, 4.5, 13.5, 40] as const;
+/** RMS (µV) of the background, before the per-channel spread of ±15 %. */
+const BACKGROUND_RMS = 12;
+/** Peak alpha amplitude (µV) at weight 1 (O1/O2) with the envelope at its mean. */
+const ALPHA_AMPLITUDE = 18;
+
+/** Alpha topography: occipital and parietal strongest, frontal poles weakest. */
+const ALPHA_WEIGHT: Readonly<Record<string, number>> = {
+  O1: 1,
+  O2: 1,
+  PZ: 0.85,
+  P3: 0.8,
+  P4: 0.8,
+  T5: 0.6,
+  T6: 0.6,
+  CZ: 0.35,
+  C3: 0.35,
+  C4: 0.35,
+  T3: 0.3,
+  T4: 0.3,
+  FZ: 0.2,
+  F3: 0.2,
+  F4: 0.2,
+  F7: 0.15,
+  F8: 0.15,
+  FP1: 0.08,
+  FP2: 0.08,
+};
+
+/** Blink topography: the eyes' dipole seen from the frontal poles, fading toward the back. */
+const BLINK_WEIGHT: Readonly<Record<string, number>> = {
+  FP1: 1,
+  FP2: 1,
+  FZ: 0.45,
+  F3: 0.4,
+  F4: 0.4,
+  F7: 0.45,
+  F8: 0.45,
+  CZ: 0.12,
+  C3: 0.12,
+  C4: 0.12,
+  T3: 0.1,
+  T4: 0.1,
+  PZ: 0.05,
+  P3: 0.05,
+  P4: 0.05,
+  T5: 0.04,
+  T6: 0.04,
+  O1: 0.02,
+  O2: 0.02,
+};
+
+/** Blinks: interval between blinks (s), rise and fall times (s), peak on FP1/FP2 (µV). */
+const BLINK_INTERVAL = [2, 6] as const;
+const BLINK_RISE = 0.1;
+const BLINK_FALL = 0.25;
+const BLINK_AMPLITUDE = [80, 130] as const;
+
+/** Artefacts per kΩ of effective impedance: mains peak, white noise RMS and drift RMS (µV). */
+const MAINS_PER_KOHM = 0.1;
+const NOISE_FLOOR = 0.7;
+const NOISE_PER_KOHM = 0.01;
+const DRIFT_PER_KOHM = 0.2;
+/** Caps that keep a floating input in the tens of mV. */
+const ARTEFACT_CAP = 50_000;
+/** Impedance (Ω) at which brain signal coupling has halved (input divider with the amplifier's bias network). */
+const COUPLING_HALF_IMPEDANCE = 1_000_000;
+
+export interface SimulatedEegOptions {
+  /** Mains frequency in Hz (50 in Europe, 60 in the Americas). */
+  readonly mainsFrequency?: number;
+}
+
+interface ChannelParams {
+  readonly background: number;
+  readonly alphaCos: number;
+  readonly alphaSin: number;
+}
+
+export class SimulatedEegSource implements EegSignalSource {
+  private readonly mainsFrequency: number;
+  private readonly alphaFrequency: number;
+  private readonly params: ChannelParams[];
+  /** One-pole states: EEG channel index × BACKGROUND_CORNERS. */
+  private readonly poles = new Float64Array(EEG_ELECTRODES.length * BACKGROUND_CORNERS.length);
+  private readonly drift = new Float64Array(EEG_ELECTRODES.length);
+  private alphaPhase = 0;
+  private mainsPhase = 0;
+  private alphaEnvelope = 0;
+  /** Samples left until the next blink starts, and the running blink (samples since its start). */
+  private untilBlink = 0;
+  private blinkAge = -1;
+  private blinkPeak = 0;
+
+  private sampleRate = 250;
+  private columns: number[] = [];
+  private poleA = new Float64Array(BACKGROUND_CORNERS.length);
+  private poleB = new Float64Array(BACKGROUND_CORNERS.length);
+  private driftA = 0;
+  private driftB = 0;
+  private envelopeA = 0;
+  private envelopeB = 0;
+
+  constructor(
+    private readonly random: Random,
+    options: SimulatedEegOptions = {},
+  ) {
+    this.mainsFrequency = options.mainsFrequency ?? 50;
+    // Each head has its own individual alpha frequency.
+    this.alphaFrequency = random.uniform(9.5, 10.5);
+    this.params = EEG_ELECTRODES.map(() => {
+      const offset = random.uniform(-0.3, 0.3);
+      return {
+        background: random.uniform(0.85, 1.15),
+        alphaCos: Math.cos(offset),
+        alphaSin: Math.sin(offset),
+      };
+    });
+    this.untilBlink = Math.round(random.uniform(0.5, BLINK_INTERVAL[1]) * this.sampleRate);
+  }
+
+  begin(sampleRate: number, channels: readonly Electrode[]): void {
+    const scale = sampleRate / this.sampleRate;
+    this.untilBlink = Math.round(this.untilBlink * scale);
+    if (this.blinkAge >= 0) this.blinkAge = Math.round(this.blinkAge * scale);
+    this.sampleRate = sampleRate;
+    this.columns = channels.map((electrode) => {
+      const index = EEG_ELECTRODES.indexOf(electrode);
+      if (index < 0) throw new RangeError(`${electrode} has no EEG channel`);
+      return index;
+    });
+    // One-pole lowpass y += (1-a)(x - y) driven so that each pole's variance is independent of the rate.
+    const poleRms = BACKGROUND_RMS / Math.sqrt(BACKGROUND_CORNERS.length);
+    BACKGROUND_CORNERS.forEach((corner, k) => {
+      const a = Math.exp((-2 * Math.PI * corner) / sampleRate);
+      this.poleA[k] = a;
+      this.poleB[k] = poleRms * Math.sqrt(1 - a * a);
+    });
+    const driftA = Math.exp((-2 * Math.PI * 0.05) / sampleRate);
+    this.driftA = driftA;
+    this.driftB = Math.sqrt(1 - driftA * driftA);
+    const envelopeA = Math.exp((-2 * Math.PI * 0.4) / sampleRate);
+    this.envelopeA = envelopeA;
+    this.envelopeB = Math.sqrt(1 - envelopeA * envelopeA);
+  }
+
+  fill(out: Float32Array, count: number, context: SignalContext): boolean {
+    const random = this.random;
+    const width = this.columns.length;
+    const reference = 0.25 * (context.impedance('CMS') + context.impedance('DRL'));
+    // Per-block channel parameters: the impedance changes over seconds, blocks last ~10 ms.
+    const coupling = new Float64Array(width);
+    const mains = new Float64Array(width);
+    const noise = new Float64Array(width);
+    const drift = new Float64Array(width);
+    const alpha = new Float64Array(width);
+    const blink = new Float64Array(width);
+    for (let c = 0; c < width; c++) {
+      const electrode = EEG_ELECTRODES[this.columns[c] ?? 0] ?? 'CZ';
+      const own = context.impedance(electrode);
+      const effectiveKohm = (own + reference) / 1000;
+      coupling[c] = 1 / (1 + own / COUPLING_HALF_IMPEDANCE);
+      mains[c] = Math.min(ARTEFACT_CAP, MAINS_PER_KOHM * effectiveKohm);
+      noise[c] = Math.min(ARTEFACT_CAP, NOISE_FLOOR + NOISE_PER_KOHM * effectiveKohm);
+      drift[c] = Math.min(ARTEFACT_CAP, DRIFT_PER_KOHM * effectiveKohm);
+      alpha[c] = ALPHA_AMPLITUDE * (ALPHA_WEIGHT[electrode] ?? 0);
+      blink[c] = BLINK_WEIGHT[electrode] ?? 0;
+    }
+    const rate = this.sampleRate;
+    const alphaStep = (2 * Math.PI * this.alphaFrequency) / rate;
+    const mainsStep = (2 * Math.PI * this.mainsFrequency) / rate;
+    // The ADC's decimation filter removes what lies above Nyquist: keep the 3rd harmonic only below it.
+    const thirdHarmonic = 3 * this.mainsFrequency < rate / 2 ? 0.25 : 0;
+    const corners = BACKGROUND_CORNERS.length;
+    const poleA = this.poleA;
+    const poleB = this.poleB;
+    const poles = this.poles;
+
+    for (let i = 0; i < count; i++) {
+      this.alphaPhase = (this.alphaPhase + alphaStep) % (2 * Math.PI);
+      this.mainsPhase = (this.mainsPhase + mainsStep) % (2 * Math.PI);
+      this.alphaEnvelope = this.envelopeA * this.alphaEnvelope + this.envelopeB * random.normal();
+      const envelope = Math.max(0, 1 + 0.5 * this.alphaEnvelope);
+      const alphaSin = Math.sin(this.alphaPhase) * envelope;
+      const alphaCos = Math.cos(this.alphaPhase) * envelope;
+      const mainsWave = Math.sin(this.mainsPhase) + thirdHarmonic * Math.sin(3 * this.mainsPhase);
+      const blinkWave = this.nextBlinkValue();
+      const row = i * width;
+      for (let c = 0; c < width; c++) {
+        const channel = this.columns[c] ?? 0;
+        const params = this.params[channel];
+        if (params === undefined) continue;
+        let background = 0;
+        const base = channel * corners;
+        for (let k = 0; k < corners; k++) {
+          const state = (poleA[k] ?? 0) * (poles[base + k] ?? 0) + (poleB[k] ?? 0) * random.normal();
+          poles[base + k] = state;
+          background += state;
+        }
+        const driftState = this.driftA * (this.drift[channel] ?? 0) + this.driftB * random.normal();
+        this.drift[channel] = driftState;
+        const brain =
+          background * params.background +
+          (alpha[c] ?? 0) * (alphaSin * params.alphaCos + alphaCos * params.alphaSin) +
+          (blink[c] ?? 0) * blinkWave;
+        out[row + c] =
+          (coupling[c] ?? 0) * brain +
+          (mains[c] ?? 0) * mainsWave +
+          (noise[c] ?? 0) * random.normal() +
+          (drift[c] ?? 0) * driftState;
+      }
+    }
+    return false;
+  }
+
+  /** The blink waveform at FP1/FP2 for the next sample (µV): a fast rise and a slower fall. */
+  private nextBlinkValue(): number {
+    const rate = this.sampleRate;
+    if (this.blinkAge < 0) {
+      this.untilBlink--;
+      if (this.untilBlink > 0) return 0;
+      this.blinkAge = 0;
+      this.blinkPeak = this.random.uniform(BLINK_AMPLITUDE[0], BLINK_AMPLITUDE[1]);
+      this.untilBlink = Math.round(this.random.uniform(BLINK_INTERVAL[0], BLINK_INTERVAL[1]) * rate);
+    }
+    const t = this.blinkAge / rate;
+    this.blinkAge++;
+    if (t < BLINK_RISE) return this.blinkPeak * 0.5 * (1 - Math.cos((Math.PI * t) / BLINK_RISE));
+    const fall = t - BLINK_RISE;
+    if (fall < BLINK_FALL) return this.blinkPeak * 0.5 * (1 + Math.cos((Math.PI * fall) / BLINK_FALL));
+    this.blinkAge = -1;
+    return 0;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The 21 electrode motors: linear actuators from 0 (MIN, retracted) to 100 (MAX) steps of
+ * 0.1 mm at about 20 steps/s. Positions are computed from each move's start and speed, so they
+ * are exact at any instant; one timer per moving motor ends its move. Moves of different
+ * electrodes run in parallel; a new command to a moving motor replaces its move.
+ *
+ * Pressing onto the scalp stops at the contact model's safe force: the motor stalls (state 3)
+ * there, whatever displacement was asked for, and reports it through `onStall`.
+ */
+import type { DeviceClock, TimerHandle } from '../clock.js';
+import { ELECTRODES, type Electrode } from '../electrodes.js';
+import {
+  MOTOR_MAX_POSITION,
+  MOTOR_MIN_POSITION,
+  MOTOR_STATE,
+  type MotorMovement,
+  type MotorStateCode,
+} from '../headset.js';
+import type { ContactModel } from './contact.js';
+
+/** Steps per second. */
+export const MOTOR_SPEED = 20;
+
+interface Motor {
+  /** Position at `since` (steps). */
+  origin: number;
+  since: number;
+  /** Where the present move ends, and the state it ends in. */
+  target: number;
+  endState: MotorStateCode;
+  state: MotorStateCode;
+  timer: TimerHandle | undefined;
+}
+
+export interface MotorArrayHooks {
+  /** The motor stopped at the force limit (N) at `position` (steps). */
+  onStall(electrode: Electrode, position: number, force: number): void;
+  /** Any motor started or ended a move (for power accounting and waiters). */
+  onChange(): void;
+}
+
+export class MotorArray {
+  private readonly motors = new Map<Electrode, Motor>();
+  private readonly waiters = new Set<{ electrodes: readonly Electrode[]; resolve: () => void }>();
+
+  constructor(
+    private readonly clock: DeviceClock,
+    private readonly contact: ContactModel,
+    private readonly hooks: MotorArrayHooks,
+    initialPosition = MOTOR_MIN_POSITION,
+  ) {
+    const now = clock.now();
+    for (const electrode of ELECTRODES) {
+      this.motors.set(electrode, {
+        origin: initialPosition,
+        since: now,
+        target: initialPosition,
+        endState: MOTOR_STATE.idle,
+        state: MOTOR_STATE.idle,
+        timer: undefined,
+      });
+    }
+  }
+
+  private motor(electrode: Electrode): Motor {
+    const motor = this.motors.get(electrode);
+    if (motor === undefined) throw new RangeError(`no motor for ${electrode}`);
+    return motor;
+  }
+
+  /** Exact position in steps at this instant. */
+  position(electrode: Electrode): number {
+    const motor = this.motor(electrode);
+    if (motor.state !== MOTOR_STATE.moving) return motor.origin;
+    const travelled = (MOTOR_SPEED * Math.max(0, this.clock.now() - motor.since)) / 1000;
+    const distance = motor.target - motor.origin;
+    return Math.abs(distance) <= travelled ? motor.target : motor.origin + Math.sign(distance) * travelled;
+  }
+
+  state(electrode: Electrode): MotorStateCode {
+    return this.motor(electrode).state;
+  }
+
+  moving(): Electrode[] {
+    return ELECTRODES.filter((e) => this.motor(e).state === MOTOR_STATE.moving);
+  }
+
+  stalled(): Electrode[] {
+    return ELECTRODES.filter((e) => this.motor(e).state === MOTOR_STATE.stalled);
+  }
+
+  /** Applies one validated command; `displacement` in steps (> 0) for RETRACT and RELEASE. */
+  command(electrode: Electrode, movement: MotorMovement, displacement: number): void {
+    const motor = this.motor(electrode);
+    if (motor.state === MOTOR_STATE.fault) return; // a faulted motor ignores commands until cleared
+    const from = this.position(electrode);
+    this.halt(motor, from, MOTOR_STATE.idle);
+    switch (movement) {
+      case 'STOP':
+        break;
+      case 'BRAKE':
+        motor.state = MOTOR_STATE.braked;
+        break;
+      case 'RETRACT':
+        this.travel(electrode, motor, Math.max(MOTOR_MIN_POSITION, from - displacement));
+        break;
+      case 'RELEASE':
+        this.travel(electrode, motor, Math.min(MOTOR_MAX_POSITION, from + displacement));
+        break;
+    }
+    this.hooks.onChange();
+    this.settleWaiters();
+  }
+
+  /** Homing: every motor to MIN or MAX; clears faults (the controller re-initialises each axis). */
+  reset(position: 'MIN' | 'MAX'): void {
+    for (const electrode of ELECTRODES) {
+      const motor = this.motor(electrode);
+      if (motor.state === MOTOR_STATE.fault) motor.state = MOTOR_STATE.idle;
+      this.command(electrode, position === 'MIN' ? 'RETRACT' : 'RELEASE', MOTOR_MAX_POSITION);
+    }
+  }
+
+  /** Puts a motor into the fault state (4), as a driver error would; `false` clears it to idle. */
+  setFault(electrode: Electrode, faulted: boolean): void {
+    const motor = this.motor(electrode);
+    if (faulted) {
+      this.halt(motor, this.position(electrode), MOTOR_STATE.fault);
+    } else if (motor.state === MOTOR_STATE.fault) {
+      motor.state = MOTOR_STATE.idle;
+    }
+    this.hooks.onChange();
+    this.settleWaiters();
+  }
+
+  /** Resolves when none of `electrodes` is moving. */
+  waitUntilComplete(electrodes: readonly Electrode[]): Promise<void> {
+    if (electrodes.every((e) => this.motor(e).state !== MOTOR_STATE.moving)) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiters.add({ electrodes, resolve });
+    });
+  }
+
+  /** Stops every motor where it is (device close). */
+  stopAll(): void {
+    for (const electrode of ELECTRODES) {
+      const motor = this.motor(electrode);
+      if (motor.state === MOTOR_STATE.moving) this.halt(motor, this.position(electrode), MOTOR_STATE.idle);
+    }
+    this.settleWaiters();
+  }
+
+  private halt(motor: Motor, at: number, state: MotorStateCode): void {
+    if (motor.timer !== undefined) this.clock.clearTimeout(motor.timer);
+    motor.timer = undefined;
+    motor.origin = at;
+    motor.target = at;
+    motor.since = this.clock.now();
+    motor.state = state;
+  }
+
+  private travel(electrode: Electrode, motor: Motor, wanted: number): void {
+    const from = motor.origin;
+    const stallAt = this.contact.stallPosition(electrode);
+    let target = wanted;
+    let endState: MotorStateCode = MOTOR_STATE.idle;
+    if (wanted > from && wanted >= stallAt) {
+      // Pressing would exceed the safe force: the move ends at the force limit, stalled.
+      target = Math.max(from, stallAt);
+      endState = MOTOR_STATE.stalled;
+    }
+    motor.target = target;
+    motor.endState = endState;
+    const duration = (Math.abs(target - from) / MOTOR_SPEED) * 1000;
+    if (duration === 0) {
+      this.finish(electrode, motor);
+      return;
+    }
+    motor.state = MOTOR_STATE.moving;
+    motor.timer = this.clock.setTimeout(() => {
+      this.finish(electrode, motor);
+    }, duration);
+  }
+
+  private finish(electrode: Electrode, motor: Motor): void {
+    motor.timer = undefined;
+    motor.origin = motor.target;
+    motor.since = this.clock.now();
+    motor.state = motor.endState;
+    if (motor.state === MOTOR_STATE.stalled) {
+      this.hooks.onStall(electrode, motor.origin, this.contact.force(electrode, motor.origin));
+    }
+    this.hooks.onChange();
+    this.settleWaiters();
+  }
+
+  private settleWaiters(): void {
+    for (const waiter of this.waiters) {
+      if (waiter.electrodes.every((e) => this.motor(e).state !== MOTOR_STATE.moving)) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+}

@@ -1,0 +1,313 @@
+/**
+ * The simulated headset: the device models of this folder composed behind the `Headset`
+ * interface. It is the service's default device, and with another `signalSource` the base of the
+ * replay device (everything but the EEG stays simulated).
+ *
+ * Deterministic under `seed`: every model draws from its own seeded random stream, so the same
+ * seed, the same calls and the same clock give the same samples, impedances and readings.
+ */
+import { HeadsetdError } from '../../errors.js';
+import { AcquisitionEngine } from '../acquisition.js';
+import { type DeviceClock, systemClock, type TimerHandle } from '../clock.js';
+import { type Electrode, isEegElectrode } from '../electrodes.js';
+import {
+  type DeviceEvent,
+  type EventLevel,
+  ListenerSet,
+  type SystemEventType,
+  type Unsubscribe,
+} from '../events.js';
+import {
+  type DeviceInfo,
+  type DeviceStatus,
+  type ElectrodeMap,
+  type Headset,
+  MOTOR_MAX_POSITION,
+  MOTOR_MIN_POSITION,
+} from '../headset.js';
+import type { EegSignalSource } from '../signal-source.js';
+import { numberInRangeOrThrow } from '../validate.js';
+import { SimulatedBus } from './bus.js';
+import { ContactModel } from './contact.js';
+import { SimulatedEegSource } from './eeg.js';
+import { SimulatedImpedanceMeter } from './impedance.js';
+import { SimulatedImu } from './imu.js';
+import { SimulatedLeds } from './leds.js';
+import { MotorArray } from './motors.js';
+import { SimulatedMotorController } from './motor-controller.js';
+import { type BatteryOptions, SimulatedPower } from './power.js';
+import { Random } from './random.js';
+import { signalQuality } from './quality.js';
+
+/** Housekeeping period (ms): battery integration, low-battery check, quality events. */
+const HOUSEKEEPING_MS = 1000;
+
+export interface SimulatedHeadsetOptions {
+  /** Seed of every random stream (default 1). */
+  readonly seed?: number;
+  /** Time source (default the system clock); tests pass `dateClock()` under fake timers. */
+  readonly clock?: DeviceClock;
+  /** Every motor's position at power-on, 0..100 steps (default 0, fully retracted). */
+  readonly initialMotorPosition?: number;
+  /** 50 (default) or 60 Hz. */
+  readonly mainsFrequency?: number;
+  readonly battery?: BatteryOptions;
+  /** Replaces the simulated EEG (the replay device). */
+  readonly signalSource?: EegSignalSource;
+  /** Overrides the identity answered by `info()` (the replay device says `replay`). */
+  readonly info?: Partial<DeviceInfo>;
+  /** Where errors thrown by frame and event listeners go (default: a process warning). */
+  readonly onListenerError?: (error: unknown) => void;
+}
+
+/** Handles into the simulation that a real device would not have; for tests and tools. */
+export interface SimulationControls {
+  contactPosition(electrode: Electrode): number;
+  stallPosition(electrode: Electrode): number;
+  /** The contact model's impedance (Ω) now, without measurement noise or delay. */
+  trueImpedance(electrode: Electrode): number;
+  /** Contact force (N) now. */
+  force(electrode: Electrode): number;
+  /** Plugs or unplugs the charger. */
+  setAcConnected(connected: boolean): void;
+}
+
+export class SimulatedHeadset implements Headset {
+  readonly eeg: AcquisitionEngine;
+  readonly impedance: SimulatedImpedanceMeter;
+  readonly motors: SimulatedMotorController;
+  readonly leds: SimulatedLeds;
+  readonly imu: SimulatedImu;
+  readonly power: SimulatedPower;
+  readonly bus: SimulatedBus;
+  readonly simulation: SimulationControls;
+
+  private readonly clock: DeviceClock;
+  private readonly contact: ContactModel;
+  private readonly motorArray: MotorArray;
+  private readonly events: ListenerSet<DeviceEvent>;
+  private readonly identity: DeviceInfo;
+  private housekeeping: TimerHandle | undefined;
+  private closed = false;
+
+  constructor(options: SimulatedHeadsetOptions = {}) {
+    const seed = options.seed ?? 1;
+    const random = new Random(seed, 'headset');
+    const clock = options.clock ?? systemClock;
+    this.clock = clock;
+    this.events = new ListenerSet<DeviceEvent>(options.onListenerError);
+    const initialPosition = numberInRangeOrThrow(
+      options.initialMotorPosition ?? MOTOR_MIN_POSITION,
+      'initialMotorPosition',
+      MOTOR_MIN_POSITION,
+      MOTOR_MAX_POSITION,
+    );
+
+    this.contact = new ContactModel(random.fork('contact'), clock.now());
+    this.motorArray = new MotorArray(
+      clock,
+      this.contact,
+      {
+        onStall: (electrode, position, force) => {
+          this.system(
+            'motor_stalled',
+            'warning',
+            `Motor ${electrode} stalled at ${position.toFixed(1)} steps: the electrode presses with the safe maximum force (${force.toFixed(1)} N).`,
+          );
+        },
+        onChange: () => {
+          this.power.update(clock.now());
+        },
+      },
+      initialPosition,
+    );
+    this.motors = new SimulatedMotorController(this.motorArray);
+    this.impedance = new SimulatedImpedanceMeter(clock, random.fork('impedance'), {
+      trueImpedance: (e) => this.trueImpedance(e),
+      acquiring: () => this.eeg.state().streaming,
+      onMeasured: (values) => {
+        this.emitImpedance(values);
+      },
+      closed: () => this.closed,
+    });
+    const source =
+      options.signalSource ?? new SimulatedEegSource(random.fork('eeg'), this.eegOptions(options));
+    this.eeg = new AcquisitionEngine(clock, source, {
+      impedance: (e) => this.trueImpedance(e),
+      measuringImpedance: () => this.impedance.measuring(),
+      onStarted: (config) => {
+        this.power.update(clock.now());
+        this.system(
+          'acquisition_started',
+          'info',
+          `EEG acquisition started: ${config.channels.length} channels at ${config.samplingFrequency} Hz, gain ${config.gain}.`,
+        );
+      },
+      onStopped: (samples) => {
+        this.power.update(clock.now());
+        this.system('acquisition_stopped', 'info', `EEG acquisition stopped after ${samples} samples.`);
+      },
+      ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
+    });
+    this.leds = new SimulatedLeds(clock);
+    this.imu = new SimulatedImu(clock, random.fork('imu'));
+    const powerRandom = random.fork('power');
+    this.power = new SimulatedPower(
+      powerRandom,
+      clock.now(),
+      {
+        load: () => ({
+          acquiringAt: this.eeg.state().streaming ? this.eeg.config().samplingFrequency : 0,
+          measuringImpedance: this.impedance.measuring(),
+          motorsMoving: this.motorArray.moving().length,
+        }),
+        onLowBattery: (percent) => {
+          this.system(
+            'low_battery',
+            'warning',
+            `Battery at ${percent.toFixed(1)} %, below the ${this.power.lowBatteryThreshold()} % threshold: connect the charger.`,
+          );
+        },
+        onChargingChanged: (charging, percent) => {
+          this.system(
+            charging ? 'charging_started' : 'charging_stopped',
+            'info',
+            charging
+              ? `Charging from ${percent.toFixed(1)} %.`
+              : `Charging stopped at ${percent.toFixed(1)} %.`,
+          );
+        },
+      },
+      options.battery,
+    );
+    this.bus = new SimulatedBus({
+      acquisition: () => this.eeg.state(),
+      measuringImpedance: () => this.impedance.measuring(),
+      motorPosition: (e) => this.motorArray.position(e),
+      motorState: (e) => this.motorArray.state(e),
+      motorForce: (e) => this.contact.force(e, this.motorArray.position(e)),
+      setMotorFault: (e, faulted) => {
+        this.motorArray.setFault(e, faulted);
+        if (faulted)
+          this.system('motor_fault', 'error', `Motor ${e} reported a fault; it ignores moves until reset.`);
+      },
+      led: (index) => this.leds.read(index),
+      setLed: (index, change) => this.leds.apply({ index, ...change }),
+      imu: (channel) => (channel === 0 ? this.imu.primary() : this.imu.node(channel - 1)),
+      battery: () => this.power.battery(),
+      drawMilliwatts: () => this.power.drawMilliwatts(),
+      setAcConnected: (connected) => {
+        this.power.setAcConnected(connected, clock.now());
+      },
+      lowBatteryThreshold: () => this.power.lowBatteryThreshold(),
+      setLowBatteryThreshold: (percent) => {
+        this.power.setLowBatteryThreshold(percent);
+      },
+    });
+    this.identity = {
+      kind: 'simulated',
+      model: 'HS-21',
+      hardware: 'HS-21 rev C (simulated)',
+      firmware: '1.0.0-sim',
+      serial: `SIM-${seed.toString(16).toUpperCase().padStart(8, '0')}`,
+      ...options.info,
+    };
+    this.simulation = {
+      contactPosition: (e) => this.contact.contactPosition(e),
+      stallPosition: (e) => this.contact.stallPosition(e),
+      trueImpedance: (e) => this.trueImpedance(e),
+      force: (e) => this.contact.force(e, this.motorArray.position(e)),
+      setAcConnected: (connected) => {
+        this.power.setAcConnected(connected, clock.now());
+      },
+    };
+    this.scheduleHousekeeping();
+  }
+
+  onEvent(listener: (event: DeviceEvent) => void): Unsubscribe {
+    return this.events.add(listener);
+  }
+
+  status(): DeviceStatus {
+    const eeg = this.eeg.state();
+    const measuring = this.impedance.measuring();
+    const moving = this.motorArray.moving();
+    this.power.update(this.clock.now());
+    const battery = this.power.battery();
+    return {
+      state: measuring
+        ? 'measuring_impedance'
+        : eeg.streaming
+          ? 'acquiring'
+          : moving.length > 0
+            ? 'moving'
+            : 'idle',
+      eeg,
+      impedance: { measuring },
+      motors: { moving, stalled: this.motorArray.stalled() },
+      battery: { percent: battery.percent, isCharging: battery.isCharging },
+    };
+  }
+
+  info(): DeviceInfo {
+    return this.identity;
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.eeg.close();
+      this.motorArray.stopAll();
+      if (this.housekeeping !== undefined) this.clock.clearTimeout(this.housekeeping);
+      this.housekeeping = undefined;
+      this.events.clear();
+    }
+    return Promise.resolve();
+  }
+
+  private eegOptions(options: SimulatedHeadsetOptions): { mainsFrequency?: number } {
+    if (options.mainsFrequency === undefined) return {};
+    if (options.mainsFrequency !== 50 && options.mainsFrequency !== 60) {
+      throw new HeadsetdError('validation_failed', 'mainsFrequency must be 50 or 60 Hz.', {
+        field: 'mainsFrequency',
+      });
+    }
+    return { mainsFrequency: options.mainsFrequency };
+  }
+
+  private trueImpedance(electrode: Electrode): number {
+    return this.contact.impedance(electrode, this.motorArray.position(electrode), this.clock.now());
+  }
+
+  private system(eventType: SystemEventType, level: EventLevel, message: string): void {
+    this.events.emit({ type: 'system', timestamp: this.clock.wallNow(), eventType, level, message });
+  }
+
+  private emitImpedance(values: ElectrodeMap<number>): void {
+    const data: Record<string, number> = {};
+    for (const [electrode, ohms] of Object.entries(values)) data[electrode] = Math.round(ohms / 10) / 100;
+    this.events.emit({ type: 'impedance', timestamp: this.clock.wallNow(), data });
+  }
+
+  private scheduleHousekeeping(): void {
+    this.housekeeping = this.clock.setTimeout(() => {
+      if (this.closed) return;
+      this.power.update(this.clock.now());
+      const eeg = this.eeg.state();
+      if (eeg.streaming) {
+        const channels = eeg.config.channels.filter(isEegElectrode);
+        this.events.emit({
+          type: 'quality',
+          timestamp: this.clock.wallNow(),
+          data: signalQuality(channels, (e) => this.trueImpedance(e)),
+        });
+      }
+      this.scheduleHousekeeping();
+    }, HOUSEKEEPING_MS);
+  }
+}
+
+/** The default device of the service (`--device simulated`). */
+export function createSimulatedHeadset(options: SimulatedHeadsetOptions = {}): SimulatedHeadset {
+  return new SimulatedHeadset(options);
+}
