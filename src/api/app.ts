@@ -2,6 +2,7 @@
  * The Fastify instance: body parsers, validation, security hooks, error envelope, OpenAPI and one
  * plugin per resource. Knows HTTP and nothing below the interfaces it is handed.
  */
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { StreamManager } from '../streams/manager.js';
@@ -37,6 +38,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   installSecurity(app, options.security);
   await registerBodyParsers(app);
   await registerOpenApi(app, options.version);
+  // At the root, so that every plugin's WebSocket routes share the server's upgrade handling.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(
     async (scope) => {
