@@ -1,0 +1,54 @@
+/** Shared helpers of the EDF writer tests: temp dirs, deterministic data, tolerance checks. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EdfSignalHeader } from '../../src/formats/edf-reader.js';
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `${prefix}-`));
+}
+
+/** mulberry32: a small seeded PRNG, so failing property cases replay exactly. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Interleaved float32 samples uniformly within each channel's [min, max]. */
+export function randomData(
+  seed: number,
+  samples: number,
+  ranges: { min: number; max: number }[],
+): Float32Array {
+  const next = prng(seed);
+  const data = new Float32Array(samples * ranges.length);
+  for (let s = 0; s < samples; s++) {
+    ranges.forEach((r, c) => {
+      // Stay a hair inside the range so float32 rounding cannot push a value past a limit.
+      data[s * ranges.length + c] = r.min + (r.max - r.min) * (0.0005 + 0.999 * next());
+    });
+  }
+  return data;
+}
+
+/** Half a quantisation step of a signal as written (EDF scaling), plus float noise. */
+export function halfStep(s: EdfSignalHeader): number {
+  const step = (s.physicalMax - s.physicalMin) / (s.digitalMax - s.digitalMin);
+  return step / 2 + 1e-9 * Math.max(Math.abs(s.physicalMax), Math.abs(s.physicalMin));
+}
+
+/** Largest |read − written| over all samples of channel c. */
+export function maxError(read: ArrayLike<number>, data: Float32Array, channels: number, c: number): number {
+  let worst = 0;
+  const samples = data.length / channels;
+  for (let s = 0; s < samples; s++) {
+    worst = Math.max(worst, Math.abs((read[s] as number) - (data[s * channels + c] as number)));
+  }
+  return worst;
+}

@@ -1,0 +1,95 @@
+/**
+ * Runs the real service (`node dist/cli.js serve`) as a child process on port 0, for end-to-end
+ * tests. `npm test` builds dist/ first (pretest).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+export interface Service {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  /** Every stdout line after the listening line. */
+  stdout: string[];
+  stderr: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'headsetd-e2e-'));
+}
+
+export async function startService(options: { dataDir?: string; args?: string[] } = {}): Promise<Service> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...(options.args ?? [])],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    void exited.then(({ code }) =>
+      reject(new Error(`service exited (${code}) before listening: ${stderr.join('\n')}`)),
+    );
+  });
+  lines.on('line', (line) => stdout.push(line));
+  const match = /^headsetd listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(first);
+  if (match === null) throw new Error(`unexpected first line: ${first}`);
+  return {
+    url: match[1] ?? '',
+    port: Number(match[2]),
+    dataDir,
+    process: child,
+    stdout,
+    stderr,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+}
+
+export async function json(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
