@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global process, console */
 /**
  * A moving-average node: each output sample is the mean of the last `window` input samples of its
  * channel (fewer at the very start), carried across frames. Same channels, rate and timestamps as
