@@ -36,6 +36,11 @@ export interface ManagerOptions {
 
 const NODE_SIGNAL = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
+/** The state now: read through a call so that a check after an `await` is not narrowed away. */
+function stateOf(entry: StreamEntry): StreamState {
+  return entry.state;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -320,7 +325,8 @@ export class StreamManager {
       if (entry.state !== 'starting') return;
       try {
         await this.#runtime.start(entry.definition);
-        if (entry.state === 'starting') entry.state = 'running';
+        // A stop may have arrived while the runtime was starting.
+        if (stateOf(entry) === 'starting') entry.state = 'running';
       } catch (error) {
         entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
         if (entry.state === 'starting') {
@@ -352,7 +358,7 @@ export class StreamManager {
     void this.#enqueue(entry, async () => {
       if (entry.state !== 'pausing') return;
       await this.#runtime.pause(entry.definition.id);
-      if (entry.state === 'pausing') entry.state = 'paused';
+      if (stateOf(entry) === 'pausing') entry.state = 'paused';
     }).catch(() => undefined);
   }
 

@@ -7,6 +7,8 @@ import type { StreamDefinition } from '../../src/streams/model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../../src/streams/runtime-port.js';
 import { HeadsetdError } from '../../src/errors.js';
 
+export type GatedOp = 'start' | 'stop' | 'pause' | 'update';
+
 export class FakeRuntime implements StreamRuntime {
   readonly calls: { op: string; streamId: string; detail?: unknown }[] = [];
   readonly running = new Map<string, { definition: StreamDefinition; paused: boolean }>();
@@ -16,10 +18,30 @@ export class FakeRuntime implements StreamRuntime {
   failUpdate: string | undefined;
   /** When set, start() waits for this promise (to observe `starting`). */
   gate: Promise<void> | undefined;
+  /** Per operation: when set, the call waits for the promise (to observe `stopping`, `pausing` ...). */
+  readonly gates: Partial<Record<GatedOp, Promise<void>>> = {};
+
+  /** Holds every later call of `op` open until the returned function is called. */
+  hold(op: GatedOp): () => void {
+    let release: () => void = () => undefined;
+    this.gates[op] = new Promise<void>((resolve) => {
+      release = () => {
+        delete this.gates[op];
+        resolve();
+      };
+    });
+    return release;
+  }
+
+  /** The operations called so far, for one stream (`start`, `stop`, `update` ...). */
+  ops(streamId: string): string[] {
+    return this.calls.filter((c) => c.streamId === streamId).map((c) => c.op);
+  }
 
   async start(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'start', streamId: stream.id, detail: stream.nodes.map((n) => n.id) });
     if (this.gate !== undefined) await this.gate;
+    if (this.gates.start !== undefined) await this.gates.start;
     for (const node of stream.nodes) {
       const message = this.failStart.get(node.id);
       if (message !== undefined) {
@@ -31,11 +53,13 @@ export class FakeRuntime implements StreamRuntime {
 
   async stop(streamId: string): Promise<void> {
     this.calls.push({ op: 'stop', streamId });
+    if (this.gates.stop !== undefined) await this.gates.stop;
     this.running.delete(streamId);
   }
 
   async pause(streamId: string): Promise<void> {
     this.calls.push({ op: 'pause', streamId });
+    if (this.gates.pause !== undefined) await this.gates.pause;
     const r = this.running.get(streamId);
     if (r) r.paused = true;
   }
@@ -48,6 +72,7 @@ export class FakeRuntime implements StreamRuntime {
 
   async update(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'update', streamId: stream.id, detail: stream });
+    if (this.gates.update !== undefined) await this.gates.update;
     if (this.failUpdate !== undefined) throw new HeadsetdError('validation_failed', this.failUpdate);
     const r = this.running.get(stream.id);
     if (r) r.definition = stream;
