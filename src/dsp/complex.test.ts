@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loadNumeric } from '../../test/fixtures/dsp/golden.js';
+import { abs, prod } from './complex.js';
+import { fma } from './fma.js';
+
+const numeric = loadNumeric();
+
+describe('numpy-rounding helpers', () => {
+  it('fma is correctly rounded (exact a·b+c from Python fractions), including heavy cancellation', () => {
+    for (const [a, b, c, expected] of numeric.fma) {
+      expect(fma(a, b, c), `${a} * ${b} + ${c}`).toBe(expected);
+    }
+  });
+  it('prod reproduces numpy.prod over complex values bit for bit', () => {
+    for (const { values, prod: expected } of numeric.prod) {
+      const p = prod(values.map(([re, im]) => ({ re, im })));
+      expect([p.re, p.im]).toEqual(expected);
+    }
+  });
+  it('abs reproduces numpy.abs on complex arrays bit for bit', () => {
+    for (const [re, im, expected] of numeric.abs) expect(abs({ re, im })).toBe(expected);
+  });
+});
