@@ -1,0 +1,83 @@
+/**
+ * The `eeg-source` built-in: the headset's EEG as frames (API-NOTES.md §Built-in executables).
+ * Subscribes to the device's acquisition through `context.device` (in a stream's worker, a proxy
+ * of the main thread's device: see runtime/device-bridge.ts); the device layer starts acquisition at
+ * `samplingFrequency` when it was idle and stops it when its last subscriber leaves.
+ *
+ * When acquisition already runs at another rate, the frames are converted to the node's own rate
+ * (runtime/rate-converter.ts documents the method). Pause keeps the subscription (acquisition is
+ * shared) and drops frames; the runtime marks the first frame after resume as a discontinuity.
+ */
+import { EEG_ELECTRODES } from '../device/electrodes.js';
+import type { Frame } from '../runtime/frame.js';
+import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import { RateConverter } from '../runtime/rate-converter.js';
+
+export interface EegSourceConfig {
+  channels?: string[];
+  samplingFrequency?: number;
+}
+
+export const NO_DEVICE_MESSAGE =
+  'no EEG device is attached to this service, so eeg-source cannot start (use signal-generator for a synthetic signal)';
+
+class EegSource implements NodeInstance {
+  private unsubscribe: (() => void) | undefined;
+  private paused = false;
+  private converter: RateConverter | undefined;
+
+  constructor(
+    private readonly context: NodeContext,
+    private readonly config: EegSourceConfig,
+  ) {}
+
+  async start(): Promise<void> {
+    const device = this.context.device;
+    if (device === undefined) throw new Error(NO_DEVICE_MESSAGE);
+    const channels = (this.config.channels ?? EEG_ELECTRODES).map((c) => c.toUpperCase());
+    const rate = this.config.samplingFrequency;
+    this.unsubscribe = await device.subscribe(
+      { channels, ...(rate === undefined ? {} : { sampleRate: rate }) },
+      (frame) => {
+        this.onDeviceFrame(frame);
+      },
+    );
+    this.context.log(
+      `subscribed to ${channels.length} channel(s)${rate === undefined ? '' : ` at ${rate} Hz`}`,
+    );
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.converter?.reset();
+  }
+
+  stop(): Promise<void> {
+    const unsubscribe = this.unsubscribe;
+    this.unsubscribe = undefined;
+    unsubscribe?.();
+    return Promise.resolve();
+  }
+
+  private onDeviceFrame(frame: Frame): void {
+    if (this.paused || this.unsubscribe === undefined) return;
+    const wanted = this.config.samplingFrequency;
+    if (wanted === undefined || frame.sampleRate === wanted) {
+      this.converter = undefined;
+      this.context.emit('out', frame);
+      return;
+    }
+    if (this.converter?.matches(frame.sampleRate, wanted, frame.channels.length) !== true) {
+      this.converter = new RateConverter(frame.sampleRate, wanted, frame.channels.length);
+      this.context.log(`acquisition runs at ${frame.sampleRate} Hz: converting to ${wanted} Hz`);
+    }
+    const converted = this.converter.process(frame);
+    if (converted !== undefined) this.context.emit('out', converted);
+  }
+}
+
+export const createEegSource: NodeFactory = (context) => new EegSource(context, context.config);

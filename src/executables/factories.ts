@@ -1,0 +1,31 @@
+/**
+ * The runtime side of the built-ins: name (as in builtins.ts) → NodeFactory. Each implementation
+ * is imported when first needed, so that a stream loads only what it runs.
+ */
+import type { NodeFactory } from '../runtime/node.js';
+
+type FactoryLoader = () => Promise<NodeFactory>;
+
+/** The recorder arrives with a later issue; until then a node naming it fails to start, clearly. */
+const recorderUnavailable: NodeFactory = () => ({
+  start: () => Promise.reject(new Error('recorder is not available yet')),
+  stop: () => Promise.resolve(),
+});
+
+const LOADERS: Readonly<Record<string, FactoryLoader>> = {
+  'signal-generator': async () => (await import('./signal-generator.js')).createSignalGenerator,
+  'eeg-source': async () => (await import('./eeg-source.js')).createEegSource,
+  filter: async () => (await import('./filter.js')).createFilter,
+  websocket: async () => (await import('./websocket.js')).createWebSocketOutput,
+  logger: async () => (await import('./logger.js')).createLogger,
+  recorder: () => Promise.resolve(recorderUnavailable),
+};
+
+/** The factory of a built-in by its name; undefined for a name without an implementation. */
+export async function loadBuiltinFactory(name: string): Promise<NodeFactory | undefined> {
+  const loader = LOADERS[name];
+  return loader === undefined ? undefined : loader();
+}
+
+/** Names of the built-ins this runtime implements. */
+export const IMPLEMENTED_BUILTINS: readonly string[] = Object.keys(LOADERS);

@@ -1,0 +1,180 @@
+/**
+ * The `signal-generator` built-in (API-NOTES.md §Built-in executables): every channel carries the
+ * sum of the configured sines, plus white Gaussian noise of RMS `noise` (independent per channel,
+ * repeatable with `seed`).
+ *
+ * Pacing: sample k of the current run is due at `epoch + k / sampleRate` on the monotonic clock
+ * (performance.now()). Each wake-up emits every sample due so far, so timer lateness never
+ * accumulates: the sample count follows the clock exactly over any interval. Frames hold about
+ * {@link FRAME_DURATION_MS} of samples (at least one). A backlog longer than {@link MAX_BACKLOG_MS}
+ * (the thread was stalled) is skipped rather than flooded downstream, and the next frame says
+ * `discontinuity: true`. Pause stops the timer; resume starts a new epoch (the runtime marks the gap).
+ */
+import { performance } from 'node:perf_hooks';
+import type { Frame } from '../runtime/frame.js';
+import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+
+export const FRAME_DURATION_MS = 10;
+export const MAX_BACKLOG_MS = 1000;
+
+export interface SignalGeneratorConfig {
+  sampleRate: number;
+  amplitudes: number[];
+  frequencies: number[];
+  channels?: number;
+  noise?: number;
+  channelNames?: string[];
+  seed?: number;
+}
+
+/** mulberry32: a small, fast, seedable PRNG; uniform in [0, 1). */
+function uniform(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Standard normal deviates (Box–Muller). */
+function gaussian(seed: number): () => number {
+  const next = uniform(seed);
+  return () => {
+    const u = 1 - next(); // (0, 1]: log(0) is never taken
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
+  };
+}
+
+class SignalGenerator implements NodeInstance {
+  private readonly rate: number;
+  private readonly width: number;
+  private readonly channels: readonly string[];
+  private readonly frameSamples: number;
+  private readonly maxBacklog: number;
+  private readonly normal: (() => number) | undefined;
+  private readonly noise: number;
+  /** Sample index since the node started: the sines' phase (continues across pause). */
+  private sampleIndex = 0;
+  private epochMonotonic = 0;
+  private epochWall = 0;
+  private emittedInEpoch = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private skipped = false;
+
+  constructor(
+    private readonly context: NodeContext,
+    private readonly config: SignalGeneratorConfig,
+  ) {
+    this.rate = config.sampleRate;
+    this.width = config.channels ?? 1;
+    this.channels = Object.freeze(
+      config.channelNames !== undefined && config.channelNames.length === this.width
+        ? [...config.channelNames]
+        : Array.from({ length: this.width }, (_, i) => `ch${i + 1}`),
+    );
+    this.frameSamples = Math.max(1, Math.round((this.rate * FRAME_DURATION_MS) / 1000));
+    this.maxBacklog = Math.max(this.frameSamples, Math.round((this.rate * MAX_BACKLOG_MS) / 1000));
+    this.noise = config.noise ?? 0;
+    this.normal = this.noise > 0 ? gaussian(config.seed ?? Math.floor(Math.random() * 2 ** 32)) : undefined;
+  }
+
+  start(): Promise<void> {
+    this.running = true;
+    this.newEpoch();
+    this.schedule();
+    return Promise.resolve();
+  }
+
+  pause(): void {
+    this.running = false;
+    this.clearTimer();
+  }
+
+  resume(): void {
+    if (this.running) return;
+    this.running = true;
+    this.newEpoch();
+    this.schedule();
+  }
+
+  stop(): Promise<void> {
+    this.running = false;
+    this.clearTimer();
+    return Promise.resolve();
+  }
+
+  private newEpoch(): void {
+    this.epochMonotonic = performance.now();
+    this.epochWall = Date.now();
+    this.emittedInEpoch = 0;
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Wakes when the next full frame is due. */
+  private schedule(): void {
+    if (!this.running) return;
+    const dueAt = this.epochMonotonic + ((this.emittedInEpoch + this.frameSamples) * 1000) / this.rate;
+    this.timer = setTimeout(this.tick, Math.max(0, dueAt - performance.now()));
+  }
+
+  private readonly tick = (): void => {
+    this.timer = undefined;
+    if (!this.running) return;
+    const dueTotal = Math.floor(((performance.now() - this.epochMonotonic) * this.rate) / 1000);
+    let due = dueTotal - this.emittedInEpoch;
+    if (due > this.maxBacklog) {
+      // Stalled: skip to the present instead of flooding; timestamps stay exact.
+      const skip = due - this.frameSamples;
+      this.emittedInEpoch += skip;
+      this.sampleIndex += skip;
+      due -= skip;
+      this.skipped = true;
+    }
+    while (due > 0) {
+      const n = Math.min(due, this.frameSamples);
+      this.emitFrame(n);
+      due -= n;
+    }
+    this.schedule();
+  };
+
+  private emitFrame(samples: number): void {
+    const { amplitudes, frequencies } = this.config;
+    const data = new Float32Array(samples * this.width);
+    for (let i = 0; i < samples; i++) {
+      const index = this.sampleIndex + i;
+      let value = 0;
+      for (let k = 0; k < frequencies.length; k++) {
+        // Phase in cycles, reduced before scaling by 2π so long runs keep full precision.
+        const cycles = (((frequencies[k] ?? 0) * index) / this.rate) % 1;
+        value += (amplitudes[k] ?? 0) * Math.sin(2 * Math.PI * cycles);
+      }
+      for (let c = 0; c < this.width; c++) {
+        data[i * this.width + c] = this.normal === undefined ? value : value + this.noise * this.normal();
+      }
+    }
+    const frame: Frame = {
+      seq: 0, // numbered by the runtime per output port
+      timestamp: this.epochWall + (this.emittedInEpoch * 1000) / this.rate,
+      sampleRate: this.rate,
+      channels: this.channels,
+      data,
+      ...(this.skipped ? { discontinuity: true } : {}),
+    };
+    this.skipped = false;
+    this.sampleIndex += samples;
+    this.emittedInEpoch += samples;
+    this.context.emit('out', frame);
+  }
+}
+
+export const createSignalGenerator: NodeFactory = (context) =>
+  new SignalGenerator(context, context.config as unknown as SignalGeneratorConfig);

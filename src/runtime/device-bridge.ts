@@ -1,0 +1,144 @@
+/**
+ * The device across the thread boundary. The device layer lives on the main thread; an eeg-source
+ * in a stream's worker subscribes through {@link DeviceProxy}, and {@link DeviceForwarder} on the
+ * main thread subscribes to the real device and posts each frame to the worker. The device's frame
+ * may be shared by other subscribers on the main thread, so its samples are copied once and the copy's
+ * buffer is transferred (DESIGN.md §Runtime: copy only at thread boundaries).
+ */
+import type { Frame } from './frame.js';
+import type { FromHost, ToHost, WireFrame } from './messages.js';
+import type { DeviceFrameSource } from './node.js';
+
+/** Worker side: a DeviceFrameSource whose subscriptions are served by the main thread. */
+export class DeviceProxy implements DeviceFrameSource {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private readonly handlers = new Map<number, (frame: Frame) => void>();
+
+  constructor(private readonly post: (message: FromHost) => void) {}
+
+  async subscribe(
+    request: { channels: readonly string[]; sampleRate?: number },
+    onFrame: (frame: Frame) => void,
+  ): Promise<() => void> {
+    const subscription = this.nextId++;
+    this.handlers.set(subscription, onFrame);
+    const ready = new Promise<void>((resolve, reject) => {
+      this.pending.set(subscription, { resolve, reject });
+    });
+    this.post({
+      kind: 'device-subscribe',
+      subscription,
+      channels: [...request.channels],
+      ...(request.sampleRate === undefined ? {} : { sampleRate: request.sampleRate }),
+    });
+    try {
+      await ready;
+    } catch (error) {
+      this.handlers.delete(subscription);
+      throw error;
+    }
+    return () => {
+      if (this.handlers.delete(subscription)) this.post({ kind: 'device-unsubscribe', subscription });
+    };
+  }
+
+  /** Handles the main thread's answers; returns false for messages that are not about the device. */
+  handle(message: ToHost): boolean {
+    if (message.kind === 'device-subscribed') {
+      const waiter = this.pending.get(message.subscription);
+      this.pending.delete(message.subscription);
+      if (message.error === undefined) waiter?.resolve();
+      else waiter?.reject(new Error(message.error));
+      return true;
+    }
+    if (message.kind === 'device-frame') {
+      this.handlers.get(message.subscription)?.(message.frame);
+      return true;
+    }
+    return false;
+  }
+}
+
+function toWire(frame: Frame): WireFrame {
+  return {
+    seq: frame.seq,
+    timestamp: frame.timestamp,
+    sampleRate: frame.sampleRate,
+    channels: [...frame.channels],
+    data: frame.data.slice(),
+    ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+    ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
+  };
+}
+
+/** Main side: serves one worker's device subscriptions. */
+export class DeviceForwarder {
+  private readonly subscriptions = new Map<number, Promise<(() => void) | undefined>>();
+  private closed = false;
+
+  constructor(
+    private readonly device: DeviceFrameSource | undefined,
+    private readonly post: (message: ToHost, transfer?: ArrayBuffer[]) => void,
+  ) {}
+
+  /** Handles a worker's device request; returns false for messages that are not about the device. */
+  handle(message: FromHost): boolean {
+    if (message.kind === 'device-subscribe') {
+      this.subscribe(message.subscription, message.channels, message.sampleRate);
+      return true;
+    }
+    if (message.kind === 'device-unsubscribe') {
+      void this.unsubscribe(message.subscription);
+      return true;
+    }
+    return false;
+  }
+
+  /** Ends every subscription (the stream stopped or its worker died). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions.keys()].map((id) => this.unsubscribe(id)));
+  }
+
+  private subscribe(subscription: number, channels: string[], sampleRate: number | undefined): void {
+    const device = this.device;
+    if (device === undefined || this.closed) {
+      this.post({
+        kind: 'device-subscribed',
+        subscription,
+        error: 'no EEG device is attached to this service',
+      });
+      return;
+    }
+    const request = { channels, ...(sampleRate === undefined ? {} : { sampleRate }) };
+    const unsubscribe = device
+      .subscribe(request, (frame) => {
+        const wire = toWire(frame);
+        this.post({ kind: 'device-frame', subscription, frame: wire }, [wire.data.buffer as ArrayBuffer]);
+      })
+      .then(
+        (stop) => {
+          this.post({ kind: 'device-subscribed', subscription });
+          return stop;
+        },
+        (error: unknown) => {
+          this.post({
+            kind: 'device-subscribed',
+            subscription,
+            error: error instanceof Error ? error.message : 'the device refused the subscription',
+          });
+          this.subscriptions.delete(subscription);
+          return undefined;
+        },
+      );
+    this.subscriptions.set(subscription, unsubscribe);
+  }
+
+  private async unsubscribe(subscription: number): Promise<void> {
+    const pending = this.subscriptions.get(subscription);
+    this.subscriptions.delete(subscription);
+    const stop = await pending;
+    stop?.();
+  }
+}

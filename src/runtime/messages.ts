@@ -1,0 +1,65 @@
+/**
+ * Messages between WorkerRuntime (main thread) and a stream's host (its worker thread).
+ * Everything is structured-cloned; device frames transfer their sample buffer.
+ */
+import type { StreamDefinition } from '../streams/model.js';
+import type { RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
+import type { NodeLogLine } from './node.js';
+
+/** What the worker is started with (`workerData`). */
+export interface HostInit {
+  streamId: string;
+  dataDir: string;
+  executablesDirs: string[];
+  hasDevice: boolean;
+  extraModules: string[];
+  /** Int32Array[0] = 1 + index (in `nodeOrder` of snapshots) of the node running code now; 0 none. */
+  busy: SharedArrayBuffer;
+  /** Status push period, ms. */
+  snapshotIntervalMs: number;
+}
+
+export type HostCommand =
+  | { op: 'start'; definition: StreamDefinition }
+  | { op: 'stop' }
+  | { op: 'pause' }
+  | { op: 'resume' }
+  | { op: 'update'; definition: StreamDefinition }
+  | { op: 'signal'; nodeId: string; signal: string; payload: Record<string, unknown> };
+
+/** A frame as it crosses the thread boundary (samples in a transferred buffer). */
+export interface WireFrame {
+  seq: number;
+  timestamp: number;
+  sampleRate: number;
+  channels: string[];
+  data: Float32Array;
+  discontinuity?: boolean;
+  createdAt?: number;
+}
+
+export type ToHost =
+  | { kind: 'command'; id: number; command: HostCommand }
+  | { kind: 'device-subscribed'; subscription: number; error?: string }
+  | { kind: 'device-frame'; subscription: number; frame: WireFrame };
+
+export interface SerializedError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface StatusPush {
+  status: RuntimeStreamStatus;
+  /** Node ids in the order of the `busy` indices. */
+  nodeOrder: string[];
+  logs: { nodeId: string; lines: NodeLogLine[] }[];
+}
+
+export type FromHost =
+  | ({ kind: 'snapshot' } & StatusPush)
+  | { kind: 'reply'; id: number; ok: true; push: StatusPush }
+  | { kind: 'reply'; id: number; ok: false; error: SerializedError; push: StatusPush }
+  | { kind: 'event'; event: RuntimeEvent }
+  | { kind: 'device-subscribe'; subscription: number; channels: string[]; sampleRate?: number }
+  | { kind: 'device-unsubscribe'; subscription: number };

@@ -1,0 +1,59 @@
+/**
+ * Metric helpers of the runtime: the clock frames are stamped with, and the per-pipe latency
+ * window (time from a frame's creation at its source to its handling by the pipe's consumer).
+ */
+import { performance } from 'node:perf_hooks';
+
+/** The clock of `Frame.createdAt`: monotonic, in ms, comparable across threads of one process. */
+export function frameClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Latency percentiles are computed over this window (issue 3 §Metrics: the last 10 s). */
+export const LATENCY_WINDOW_MS = 10_000;
+/** At most this many observations are kept per pipe; at higher frame rates the window is shorter. */
+export const LATENCY_MAX_SAMPLES = 8192;
+
+export interface LatencySummary {
+  p50: number;
+  p99: number;
+}
+
+/** Nearest-rank percentile of sorted values (`p` in 0..1). */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1));
+  return sorted[rank] ?? Number.NaN;
+}
+
+/** A ring of (time, latency) observations; summaries look at the last {@link LATENCY_WINDOW_MS}. */
+export class LatencyWindow {
+  private readonly times = new Float64Array(LATENCY_MAX_SAMPLES);
+  private readonly values = new Float64Array(LATENCY_MAX_SAMPLES);
+  private next = 0;
+  private count = 0;
+
+  record(now: number, latencyMs: number): void {
+    this.times[this.next] = now;
+    this.values[this.next] = latencyMs;
+    this.next = (this.next + 1) % LATENCY_MAX_SAMPLES;
+    if (this.count < LATENCY_MAX_SAMPLES) this.count++;
+  }
+
+  /** p50 and p99 in ms (rounded to µs), or undefined when nothing was handled in the window. */
+  summary(now: number): LatencySummary | undefined {
+    const recent: number[] = [];
+    for (let i = 0; i < this.count; i++) {
+      if (now - (this.times[i] ?? 0) <= LATENCY_WINDOW_MS) recent.push(this.values[i] ?? 0);
+    }
+    if (recent.length === 0) return undefined;
+    const sorted = Float64Array.from(recent).sort();
+    const round = (v: number) => Math.round(v * 1000) / 1000;
+    return { p50: round(percentile(sorted, 0.5)), p99: round(percentile(sorted, 0.99)) };
+  }
+
+  clear(): void {
+    this.next = 0;
+    this.count = 0;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * From a node's `executable` to the factory that makes its instance: the built-ins' implementations
+ * (executables/factories.ts), external programs in the allowed directories (external/process-node.ts),
+ * and, for tests and embedders, executables added by extra modules.
+ */
+import { loadBuiltinFactory } from '../executables/factories.js';
+import { resolveExecutable } from '../executables/registry.js';
+import type { NodeDef } from '../streams/model.js';
+import type { NodeFactory } from './node.js';
+
+export interface FactoryResolverOptions {
+  executablesDirs: readonly string[];
+  /**
+   * Module URLs (or paths) each exporting `factories: Record<string, NodeFactory>`: an executable
+   * named exactly like one of its keys uses that factory. Loaded in the stream's worker.
+   */
+  extraModules?: readonly string[];
+}
+
+async function loadExtraFactories(modules: readonly string[]): Promise<Map<string, NodeFactory>> {
+  const map = new Map<string, NodeFactory>();
+  for (const specifier of modules) {
+    const loaded = (await import(specifier)) as { factories?: Record<string, NodeFactory> };
+    for (const [name, factory] of Object.entries(loaded.factories ?? {})) map.set(name, factory);
+  }
+  return map;
+}
+
+export function createFactoryResolver(
+  options: FactoryResolverOptions,
+): (node: NodeDef) => Promise<NodeFactory> {
+  let extras: Promise<Map<string, NodeFactory>> | undefined;
+  return async (node) => {
+    if (options.extraModules !== undefined && options.extraModules.length > 0) {
+      extras ??= loadExtraFactories(options.extraModules);
+      const extra = (await extras).get(node.executable.trim());
+      if (extra !== undefined) return extra;
+    }
+    const resolution = resolveExecutable(node.executable, options.executablesDirs);
+    if (resolution.kind === 'builtin') {
+      const factory = await loadBuiltinFactory(resolution.descriptor.name);
+      if (factory === undefined)
+        throw new Error(`the built-in ${resolution.descriptor.name} has no implementation`);
+      return factory;
+    }
+    let external: typeof import('./external/process-node.js');
+    try {
+      external = await import('./external/process-node.js');
+    } catch (error) {
+      throw new Error(`external executables cannot run in this build: ${(error as Error).message}`);
+    }
+    const { argv, file } = resolution;
+    return (context) => external.createExternalNode(context, argv, { file });
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * The main thread's handle on one stream's worker: spawns it, sends commands and matches replies,
+ * keeps the latest status push, serves its device subscriptions, and watches its heartbeat. A
+ * worker that stops pushing for `heartbeatTimeoutMs` (a node loops forever), crashes or exits on
+ * its own is terminated and reported once through `onDeath`.
+ */
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type ErrorCode, HeadsetdError } from '../errors.js';
+import { DeviceForwarder } from './device-bridge.js';
+import type { FromHost, HostCommand, HostInit, StatusPush, ToHost } from './messages.js';
+import type { DeviceFrameSource } from './node.js';
+import type { RuntimeEvent } from '../streams/runtime-port.js';
+
+/** A worker that has not said a word this long after spawning is considered dead. */
+export const WORKER_BOOT_TIMEOUT_MS = 30_000;
+/** Heap limit of a stream's worker: a node that floods memory kills its stream, not the service. */
+export const WORKER_HEAP_LIMIT_MB = 1024;
+
+export interface StreamWorkerOptions {
+  streamId: string;
+  dataDir: string;
+  executablesDirs: readonly string[];
+  device: DeviceFrameSource | undefined;
+  extraModules: readonly string[];
+  heartbeatTimeoutMs: number;
+  snapshotIntervalMs: number;
+  onPush(push: StatusPush): void;
+  onEvent(event: RuntimeEvent): void;
+  /** Called once when the worker died without being asked to (message for a person; busy node if known). */
+  onDeath(message: string, nodeId: string | undefined): void;
+}
+
+/**
+ * Starts host.ts in a worker: the compiled host.js next to this file, or, when running from the
+ * TypeScript sources (tests, `tsx`), host.ts through tsx's loader, registered inside the worker
+ * because Node 20 does not apply `--import` from a worker's execArgv.
+ */
+function spawnHost(init: HostInit): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_LIMIT_MB };
+  const here = import.meta.url;
+  if (!here.endsWith('.ts'))
+    return new Worker(new URL('./host.js', here), { workerData: init, resourceLimits });
+  const tsxApi = createRequire(here)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
+  const entry = new URL('./host.ts', here).href;
+  const bootstrap = `import(${JSON.stringify(pathToFileURL(tsxApi).href)})
+    .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })
+    .catch((error) => { setImmediate(() => { throw error; }); });`;
+  return new Worker(bootstrap, { eval: true, workerData: init, resourceLimits });
+}
+
+interface PendingCommand {
+  resolve(push: StatusPush): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export class StreamWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, PendingCommand>();
+  private nextId = 1;
+  private readonly spawnedAt = performance.now();
+  private lastHeard = 0;
+  private readonly watchdog: NodeJS.Timeout;
+  private readonly forwarder: DeviceForwarder;
+  private readonly busy = new SharedArrayBuffer(4);
+  private nodeOrder: string[] = [];
+  private ended = false;
+
+  constructor(private readonly options: StreamWorkerOptions) {
+    this.worker = spawnHost({
+      streamId: options.streamId,
+      dataDir: options.dataDir,
+      executablesDirs: [...options.executablesDirs],
+      hasDevice: options.device !== undefined,
+      extraModules: [...options.extraModules],
+      busy: this.busy,
+      snapshotIntervalMs: options.snapshotIntervalMs,
+    });
+    this.forwarder = new DeviceForwarder(options.device, (message, transfer) => {
+      if (!this.ended) this.worker.postMessage(message, transfer);
+    });
+    this.worker.on('message', (message: FromHost) => {
+      this.onMessage(message);
+    });
+    this.worker.on('error', (error) => {
+      this.die(`its worker crashed: ${error.message}`);
+    });
+    this.worker.on('exit', (code) => {
+      this.die(`its worker exited unexpectedly (code ${code})`);
+    });
+    const period = Math.max(50, Math.min(500, options.heartbeatTimeoutMs / 4));
+    this.watchdog = setInterval(() => {
+      this.checkHeartbeat();
+    }, period);
+  }
+
+  get alive(): boolean {
+    return !this.ended;
+  }
+
+  /** Sends a command; resolves with the status push that came with its reply. */
+  command(command: HostCommand, timeoutMs: number): Promise<StatusPush> {
+    if (this.ended) {
+      return Promise.reject(
+        new HeadsetdError('invalid_state', `stream ${this.options.streamId} is not running.`),
+      );
+    }
+    const id = this.nextId++;
+    return new Promise<StatusPush>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(
+          new HeadsetdError(
+            'internal_error',
+            `stream ${this.options.streamId} did not answer '${command.op}' within ${timeoutMs / 1000} s.`,
+          ),
+        );
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      const message: ToHost = { kind: 'command', id, command };
+      this.worker.postMessage(message);
+    });
+  }
+
+  /** Ends the worker (no death is reported). Resolves when the thread is gone. */
+  async terminate(): Promise<void> {
+    if (!this.ended)
+      this.end(new HeadsetdError('invalid_state', `stream ${this.options.streamId} was stopped.`));
+    await this.worker.terminate();
+  }
+
+  private onMessage(message: FromHost): void {
+    this.lastHeard = performance.now();
+    if (this.forwarder.handle(message)) return;
+    switch (message.kind) {
+      case 'snapshot':
+        this.accept(message);
+        return;
+      case 'event':
+        this.options.onEvent(message.event);
+        return;
+      case 'reply': {
+        this.accept(message.push);
+        const waiter = this.pending.get(message.id);
+        if (waiter === undefined) return;
+        this.pending.delete(message.id);
+        clearTimeout(waiter.timer);
+        if (message.ok) {
+          waiter.resolve(message.push);
+        } else {
+          const { code, message: text, details } = message.error;
+          waiter.reject(new HeadsetdError(code as ErrorCode, text, details));
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private accept(push: StatusPush): void {
+    this.nodeOrder = push.nodeOrder;
+    this.options.onPush(push);
+  }
+
+  private busyNode(): string | undefined {
+    const index = Atomics.load(new Int32Array(this.busy), 0);
+    return index === 0 ? undefined : this.nodeOrder[index - 1];
+  }
+
+  private checkHeartbeat(): void {
+    const now = performance.now();
+    if (this.lastHeard === 0) {
+      if (now - this.spawnedAt > WORKER_BOOT_TIMEOUT_MS)
+        this.die(`its worker did not start within ${WORKER_BOOT_TIMEOUT_MS / 1000} s`);
+      return;
+    }
+    const silent = now - this.lastHeard;
+    if (silent <= this.options.heartbeatTimeoutMs) return;
+    const node = this.busyNode();
+    const where = node === undefined ? '' : ` while node ${node} was running`;
+    this.die(
+      `its worker stopped responding for ${(silent / 1000).toFixed(1)} s${where} (code that never yields, e.g. an endless loop) and was terminated`,
+    );
+  }
+
+  private die(reason: string): void {
+    if (this.ended) return;
+    const node = this.busyNode();
+    this.end(new HeadsetdError('internal_error', `stream ${this.options.streamId} failed: ${reason}.`));
+    void this.worker.terminate();
+    this.options.onDeath(reason, node);
+  }
+
+  private end(error: Error): void {
+    this.ended = true;
+    clearInterval(this.watchdog);
+    void this.forwarder.close();
+    for (const waiter of this.pending.values()) {
+      clearTimeout(waiter.timer);
+      waiter.reject(error);
+    }
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The StreamRuntime of headsetd: every running stream in a worker thread of its own
+ * (DESIGN.md §Runtime), so the API's event loop never runs DSP, one stream's failure never touches
+ * another, and a stream whose code never yields is terminated (`stream_failed`).
+ *
+ * `status()` is synchronous: it answers the latest snapshot the worker pushed (every
+ * `snapshotIntervalMs`, soon after every state change, and with every command's reply, so after
+ * any awaited call it reflects that call). Logs are kept here, per node, the last 500 lines, from a
+ * stream's start until its next start. After a stream failed, `status()` keeps answering its last
+ * known status (the culprit node in `error`, the others `terminated`) until `stop()` or the next
+ * `start()`; after `stop()` it answers undefined.
+ */
+import type { Logger } from 'pino';
+import { HeadsetdError } from '../errors.js';
+import type { StreamDefinition } from '../streams/model.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../streams/runtime-port.js';
+import { LogRing } from './log-ring.js';
+import type { StatusPush } from './messages.js';
+import type { DeviceFrameSource, NodeLogLine } from './node.js';
+import { StreamWorker } from './stream-worker.js';
+
+export interface WorkerRuntimeOptions {
+  /** The service's data directory (`--data-dir`), passed to nodes. */
+  dataDir: string;
+  /** Directories external executables may run from. */
+  executablesDirs: string[];
+  /** The headset's EEG, for eeg-source nodes; without it they fail to start with a clear message. */
+  device?: DeviceFrameSource;
+  logger?: Logger;
+  /** Modules exporting `factories: Record<string, NodeFactory>`, loaded in every stream's worker (tests, embedders). */
+  extraExecutableModules?: string[];
+  /** A worker silent this long is terminated (default 3000 ms). */
+  heartbeatTimeoutMs?: number;
+  /** Status push period (default 250 ms). */
+  snapshotIntervalMs?: number;
+}
+
+export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3000;
+export const DEFAULT_SNAPSHOT_INTERVAL_MS = 250;
+/** Starting may wait for external programs and devices; each node has 10 s of its own (node-runner.ts). */
+const START_TIMEOUT_MS = 60_000;
+const COMMAND_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+interface RunningStream {
+  worker: StreamWorker;
+  status: RuntimeStreamStatus | undefined;
+  started: boolean;
+  stopping: boolean;
+}
+
+export class WorkerRuntime implements StreamRuntime {
+  private readonly streams = new Map<string, RunningStream>();
+  private readonly failed = new Map<string, RuntimeStreamStatus>();
+  private readonly logRings = new Map<string, Map<string, LogRing>>();
+  private readonly listeners: ((event: RuntimeEvent) => void)[] = [];
+
+  constructor(private readonly options: WorkerRuntimeOptions) {}
+
+  async start(stream: StreamDefinition): Promise<void> {
+    const streamId = stream.id;
+    if (this.streams.has(streamId)) {
+      throw new HeadsetdError('invalid_state', `stream ${streamId} is already running.`, {
+        state: 'running',
+        signal: 'start',
+        allowed: ['stop', 'pause'],
+      });
+    }
+    this.failed.delete(streamId);
+    this.logRings.set(streamId, new Map());
+    const entry: RunningStream = {
+      status: undefined,
+      started: false,
+      stopping: false,
+      worker: new StreamWorker({
+        streamId,
+        dataDir: this.options.dataDir,
+        executablesDirs: this.options.executablesDirs,
+        device: this.options.device,
+        extraModules: this.options.extraExecutableModules ?? [],
+        heartbeatTimeoutMs: this.options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+        snapshotIntervalMs: this.options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS,
+        onPush: (push) => {
+          this.accept(streamId, entry, push);
+        },
+        onEvent: (event) => {
+          this.emit(event);
+        },
+        onDeath: (message, nodeId) => {
+          this.onDeath(streamId, entry, message, nodeId);
+        },
+      }),
+    };
+    this.streams.set(streamId, entry);
+    try {
+      await entry.worker.command({ op: 'start', definition: stream }, START_TIMEOUT_MS);
+      entry.started = true;
+      this.options.logger?.info({ streamId }, 'stream started');
+    } catch (error) {
+      this.streams.delete(streamId);
+      await entry.worker.terminate();
+      throw error;
+    }
+  }
+
+  async stop(streamId: string): Promise<void> {
+    this.failed.delete(streamId);
+    const entry = this.streams.get(streamId);
+    if (entry === undefined) return;
+    entry.stopping = true;
+    try {
+      await entry.worker.command({ op: 'stop' }, STOP_TIMEOUT_MS);
+    } catch (error) {
+      this.options.logger?.warn(
+        { streamId, err: error },
+        'stream did not stop cleanly; terminating its worker',
+      );
+    } finally {
+      this.streams.delete(streamId);
+      await entry.worker.terminate();
+    }
+    this.options.logger?.info({ streamId }, 'stream stopped');
+  }
+
+  async pause(streamId: string): Promise<void> {
+    await this.running(streamId, 'pause').worker.command({ op: 'pause' }, COMMAND_TIMEOUT_MS);
+  }
+
+  async resume(streamId: string): Promise<void> {
+    await this.running(streamId, 'resume').worker.command({ op: 'resume' }, COMMAND_TIMEOUT_MS);
+  }
+
+  async update(stream: StreamDefinition): Promise<void> {
+    await this.running(stream.id, 'update').worker.command(
+      { op: 'update', definition: stream },
+      START_TIMEOUT_MS,
+    );
+  }
+
+  async signalNode(
+    streamId: string,
+    nodeId: string,
+    signal: string,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
+    const timeout = signal === 'start' || signal === 'restart' ? START_TIMEOUT_MS : COMMAND_TIMEOUT_MS;
+    await this.running(streamId, signal).worker.command({ op: 'signal', nodeId, signal, payload }, timeout);
+  }
+
+  status(streamId: string): RuntimeStreamStatus | undefined {
+    return this.streams.get(streamId)?.status ?? this.failed.get(streamId);
+  }
+
+  logs(streamId: string, nodeId: string): readonly NodeLogLine[] {
+    return this.logRings.get(streamId)?.get(nodeId)?.toArray() ?? [];
+  }
+
+  onEvent(listener: (event: RuntimeEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.streams.keys()].map((id) => this.stop(id)));
+  }
+
+  private running(streamId: string, signal: string): RunningStream {
+    const entry = this.streams.get(streamId);
+    if (entry === undefined || !entry.started || entry.stopping) {
+      throw new HeadsetdError('invalid_state', `stream ${streamId} is not running.`, {
+        state: this.failed.has(streamId) ? 'error' : 'stopped',
+        signal,
+        allowed: ['start'],
+      });
+    }
+    return entry;
+  }
+
+  private accept(streamId: string, entry: RunningStream, push: StatusPush): void {
+    entry.status = push.status;
+    const rings = this.logRings.get(streamId);
+    if (rings === undefined) return;
+    for (const { nodeId, lines } of push.logs) {
+      let ring = rings.get(nodeId);
+      if (ring === undefined) {
+        ring = new LogRing();
+        rings.set(nodeId, ring);
+      }
+      for (const line of lines) ring.push(line);
+    }
+  }
+
+  private onDeath(streamId: string, entry: RunningStream, message: string, nodeId: string | undefined): void {
+    if (this.streams.get(streamId) !== entry) return;
+    this.streams.delete(streamId);
+    if (!entry.started || entry.stopping) return; // the pending start or stop reports it
+    const text = `stream ${streamId} failed: ${message}`;
+    this.failed.set(streamId, postMortem(entry.status, nodeId, text));
+    const rings = this.logRings.get(streamId);
+    for (const id of nodeId === undefined ? Object.keys(entry.status?.nodes ?? {}) : [nodeId]) {
+      let ring = rings?.get(id);
+      if (ring === undefined && rings !== undefined) {
+        ring = new LogRing();
+        rings.set(id, ring);
+      }
+      ring?.push({ timestamp: Date.now(), stream: 'event', line: text });
+    }
+    this.options.logger?.error({ streamId, nodeId }, text);
+    this.emit({ type: 'stream_failed', streamId, message: text });
+  }
+
+  private emit(event: RuntimeEvent): void {
+    if (event.type === 'node_crashed') {
+      this.options.logger?.warn(
+        { streamId: event.streamId, nodeId: event.nodeId, willRestart: event.willRestart },
+        `node crashed: ${event.message}`,
+      );
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.options.logger?.error({ err: error }, 'a runtime event listener threw');
+      }
+    }
+  }
+}
+
+/** The last status of a dead stream: the node that hung it in `error`, every other node `terminated`. */
+function postMortem(
+  last: RuntimeStreamStatus | undefined,
+  culprit: string | undefined,
+  message: string,
+): RuntimeStreamStatus {
+  const nodes: RuntimeStreamStatus['nodes'] = {};
+  for (const [id, node] of Object.entries(last?.nodes ?? {})) {
+    const guilty = culprit === undefined || id === culprit;
+    nodes[id] = {
+      ...node,
+      state: guilty ? 'error' : 'terminated',
+      metrics: guilty
+        ? { ...node.metrics, errorCount: node.metrics.errorCount + 1, lastError: message }
+        : { ...node.metrics, queueDepth: 0 },
+    };
+  }
+  return { nodes, pipes: last?.pipes ?? {} };
+}

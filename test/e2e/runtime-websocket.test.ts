@@ -1,0 +1,141 @@
+/**
+ * End to end through real worker threads and real WebSocket clients: a signal generator feeding a
+ * websocket node delivers frames at the configured rate without seq gaps; a stalled client loses
+ * frames while a second client gets every one; a port in use fails the start with a clear message.
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { HeadsetdError } from '../../src/errors.js';
+import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { definition, FrameClient, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
+let runtime: WorkerRuntime | undefined;
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+});
+
+function newRuntime(): WorkerRuntime {
+  runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+  return runtime;
+}
+
+function boundPort(rt: WorkerRuntime, streamId: string, nodeId: string): number {
+  const port = rt.status(streamId)?.nodes[nodeId]?.info?.port;
+  if (typeof port !== 'number') throw new Error(`node ${nodeId} reports no port`);
+  return port;
+}
+
+describe('generator → websocket', () => {
+  test('delivers frames at the configured rate (±2 %) with no seq gaps', async () => {
+    const rt = newRuntime();
+    const stream = definition(
+      [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 250, amplitudes: [1], frequencies: [10], channels: 2 },
+        },
+        { id: 'ws', executable: 'websocket', config: { port: 0 } },
+      ],
+      [pipe('p1', 'gen', 'ws')],
+    );
+    await rt.start(stream);
+    const client = await FrameClient.connect(boundPort(rt, stream.id, 'ws'));
+    await waitFor(() => client.frames.length > 5, 5000, 'first frames');
+    const first = client.frames.length;
+    const startedAt = performance.now();
+    const startSamples = client.samples();
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const elapsedS = (performance.now() - startedAt) / 1000;
+    const rate = (client.samples() - startSamples) / elapsedS;
+    client.close();
+
+    expect(rate).toBeGreaterThan(250 * 0.98);
+    expect(rate).toBeLessThan(250 * 1.02);
+    expect(seqGaps(client.seqs())).toEqual([]);
+    const sample = client.frames[first]!.frame;
+    expect(sample.channels).toEqual(['ch1', 'ch2']);
+    expect(sample.sampleRate).toBe(250);
+    // About 10 ms per frame: 2 or 3 samples at 250 Hz.
+    expect(sample.data.length).toBeGreaterThanOrEqual(2);
+    expect(sample.data.length).toBeLessThanOrEqual(4);
+    const status = rt.status(stream.id)!;
+    expect(status.nodes.gen!.state).toBe('running');
+    expect(status.nodes.ws!.metrics.itemsProcessed).toBeGreaterThan(100);
+    expect(status.nodes.ws!.metrics.latency?.p1?.p99).toBeLessThan(1000);
+  });
+
+  test('a stalled client loses frames while a second client gets all of them', async () => {
+    const rt = newRuntime();
+    // About 3 MB/s of JSON: enough to fill a stalled client's socket buffers within seconds.
+    const stream = definition(
+      [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 8000, amplitudes: [1], frequencies: [10], channels: 16, noise: 0.1, seed: 1 },
+        },
+        { id: 'ws', executable: 'websocket', config: { port: 0 } },
+      ],
+      [pipe('p1', 'gen', 'ws')],
+    );
+    await rt.start(stream);
+    const port = boundPort(rt, stream.id, 'ws');
+    const stalled = await FrameClient.connect(port);
+    const fast = await FrameClient.connect(port);
+    stalled.stall();
+    await waitFor(
+      () => (rt.status(stream.id)?.nodes.ws?.metrics.framesDropped ?? 0) > 50,
+      25_000,
+      'drops for the stalled client',
+    );
+    const fastCount = fast.frames.length;
+    await waitFor(() => fast.frames.length > fastCount + 50, 5000, 'more frames for the fast client');
+    stalled.close();
+    fast.close();
+
+    expect(seqGaps(fast.seqs())).toEqual([]);
+    expect(stalled.frames.length).toBeLessThan(fast.frames.length);
+    // The generator never slowed: its count follows the clock.
+    const gen = rt.status(stream.id)!.nodes.gen!.metrics;
+    expect(gen.framesDropped).toBe(0);
+  }, 40_000);
+
+  test('a port in use fails the start with a message naming the node and the port', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const rt = newRuntime();
+      const stream = definition(
+        [
+          {
+            id: 'gen',
+            executable: 'signal-generator',
+            config: { sampleRate: 100, amplitudes: [1], frequencies: [1] },
+          },
+          { id: 'ws1', executable: 'websocket', config: { port } },
+        ],
+        [pipe('p1', 'gen', 'ws1')],
+      );
+      const error = await rt.start(stream).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(HeadsetdError);
+      expect((error as HeadsetdError).code).toBe('validation_failed');
+      expect((error as HeadsetdError).message).toBe(`node ws1: port ${port} is already in use`);
+      expect(rt.status(stream.id)).toBeUndefined();
+      expect(rt.logs(stream.id, 'ws1').some((l) => l.line.includes('already in use'))).toBe(true);
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+/** Shared helpers of the runtime tests: definitions, a WebSocket frame collector, polling. */
+import { randomUUID } from 'node:crypto';
+import { WebSocket } from 'ws';
+import type { FrameJson } from '../../src/runtime/frame.js';
+import type { NodeDef, PipeDef, StreamDefinition } from '../../src/streams/model.js';
+
+export const TEST_NODES_MODULE = new URL('./fixtures/test-nodes.ts', import.meta.url).href;
+
+export function definition(nodes: NodeDef[], pipes: PipeDef[], id: string = randomUUID()): StreamDefinition {
+  const now = new Date().toISOString();
+  return { id, meta: { created: now, updated: now }, nodes, pipes };
+}
+
+export function pipe(id: string, source: string, destination: string, extra: Partial<PipeDef> = {}): PipeDef {
+  return { id, source, destination, ...extra };
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or throws after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => T | undefined | false,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export interface Received {
+  frame: FrameJson;
+  /** performance.now() at arrival, ms. */
+  at: number;
+}
+
+/** A WebSocket client that keeps every JSON frame it receives. */
+export class FrameClient {
+  readonly frames: Received[] = [];
+  readonly socket: WebSocket;
+  private constructor(socket: WebSocket) {
+    this.socket = socket;
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary)
+        this.frames.push({
+          frame: JSON.parse((data as Buffer).toString('utf8')) as FrameJson,
+          at: performance.now(),
+        });
+    });
+  }
+
+  static async connect(port: number, host = '127.0.0.1'): Promise<FrameClient> {
+    const socket = new WebSocket(`ws://${host}:${port}/`);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => {
+        resolve();
+      });
+      socket.once('error', reject);
+    });
+    return new FrameClient(socket);
+  }
+
+  /** Stops reading from the socket: the server's send buffer fills, as with a stalled client. */
+  stall(): void {
+    (this.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+  }
+
+  close(): void {
+    this.socket.terminate();
+  }
+
+  samples(): number {
+    return this.frames.reduce((sum, r) => sum + r.frame.data.length, 0);
+  }
+
+  seqs(): number[] {
+    return this.frames.map((r) => r.frame.seq);
+  }
+}
+
+/** Indices where seq does not follow its predecessor by exactly 1. */
+export function seqGaps(seqs: number[]): number[] {
+  const gaps: number[] = [];
+  for (let i = 1; i < seqs.length; i++) if (seqs[i] !== (seqs[i - 1] ?? 0) + 1) gaps.push(i);
+  return gaps;
+}
