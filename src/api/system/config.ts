@@ -1,0 +1,46 @@
+/**
+ * GET/PATCH /system/config (API-NOTES.md §Systems): the device configuration of
+ * device-config.ts, changed by JSON merge patch (RFC 7386), validated, persisted and applied.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { errorResponses } from '../../schemas/responses.js';
+import { handlerValidated } from '../validation.js';
+import { applyConfig, DeviceConfigSchema, effectiveConfig, patchConfig } from './device-config.js';
+import type { SystemContext } from './index.js';
+
+const tags = ['system: device'];
+const ConfigAnswer = Type.Object({ success: Type.Literal(true), config: DeviceConfigSchema });
+
+export function configRoutes(app: FastifyInstance, context: SystemContext): void {
+  app.get(
+    '/system/config',
+    {
+      schema: {
+        tags,
+        summary: 'The device configuration (defaults filled in)',
+        response: { 200: ConfigAnswer },
+      },
+    },
+    async () => ({ success: true, config: effectiveConfig(context.settings.configOverrides()) }),
+  );
+
+  app.patch(
+    '/system/config',
+    {
+      config: { accepts: ['json', 'yaml'] },
+      schema: {
+        tags,
+        summary: 'Change the configuration with a JSON merge patch (RFC 7386; null restores the default)',
+        body: handlerValidated(Type.Object({}, { additionalProperties: true })),
+        response: { 200: ConfigAnswer, ...errorResponses(400, 415, 422) },
+      },
+    },
+    async (request) => {
+      const { overrides, config } = patchConfig(context.settings.configOverrides(), request.body);
+      await applyConfig(context.device, config);
+      context.settings.setConfigOverrides(overrides);
+      return { success: true, config };
+    },
+  );
+}

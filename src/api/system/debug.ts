@@ -1,0 +1,68 @@
+/**
+ * POST /system/debug/command (API-NOTES.md §Systems): one packet to the device's peripheral bus,
+ * answered with the packet echoed and `cmdResp`/`data` filled by the peripheral (the registers are
+ * documented in docs/device.md). Numbers are accepted where the reference declares strings.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { DebugCommand } from '../../device/headset.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { check, issuesToError } from '../../schemas/validator.js';
+import { handlerValidated } from '../validation.js';
+import { deviceCall } from './http-helpers.js';
+import type { SystemContext } from './index.js';
+
+const tags = ['system: device'];
+
+const Num = Type.Union([Type.Number(), Type.String()], {
+  description: 'A number, or its decimal or 0x hex text.',
+});
+
+const DebugBody = Type.Object(
+  {
+    txnID: Type.Optional(Num),
+    packetType: Num,
+    srcDevice: Type.Optional(Num),
+    cmdResp: Num,
+    peripheral: Num,
+    peripheralChannels: Num,
+    parameter: Type.Array(Num),
+    data: Type.Array(Num),
+  },
+  { additionalProperties: false },
+);
+
+const Packet = Type.Object({
+  txnID: Type.Number(),
+  packetType: Type.Number(),
+  srcDevice: Type.Number(),
+  cmdResp: Type.Number({ description: 'Status: 0 ok, else a peripheral error code (docs/device.md).' }),
+  peripheral: Type.Number(),
+  peripheralChannels: Type.Number(),
+  parameter: Type.Array(Type.Number()),
+  data: Type.Array(Type.Number()),
+});
+
+export function debugRoutes(app: FastifyInstance, context: SystemContext): void {
+  app.post<{ Body: DebugCommand }>(
+    '/system/debug/command',
+    {
+      config: { accepts: ['json', 'yaml'] },
+      schema: {
+        tags,
+        summary: 'Send one packet to the peripheral bus',
+        body: handlerValidated(DebugBody),
+        response: {
+          200: Type.Object({ success: Type.Literal(true), response: Packet }),
+          ...errorResponses(400, 415, 422),
+        },
+      },
+    },
+    async (request) => {
+      const issues = check(DebugBody, request.body ?? null);
+      if (issues.length > 0) throw issuesToError(issues, 'The body');
+      const response = await deviceCall(() => context.device.bus.command(request.body));
+      return { success: true, response };
+    },
+  );
+}

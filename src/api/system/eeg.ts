@@ -1,0 +1,169 @@
+/**
+ * EEG acquisition under /system (API-NOTES.md §Systems): configuration (query `channels`, form or
+ * JSON `gain` and `samplingFrequency`), start and stop of the client's hold on acquisition, reset
+ * to the configured defaults, and a WebSocket on GET /system/sensors/eeg/stream that sends the
+ * device's frames as JSON while acquisition runs.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
+import { frameToJson } from '../../runtime/frame.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { handlerValidated } from '../validation.js';
+import { effectiveConfig } from './device-config.js';
+import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from './http-helpers.js';
+import type { SystemContext } from './index.js';
+import { EegConfigShape, ElectrodeListQuery } from './schemas.js';
+import { SocketFanout } from './socket-fanout.js';
+
+const tags = ['system: eeg'];
+
+const EegBody = Type.Object(
+  {
+    gain: Type.Optional(
+      Type.Union([Type.Number(), Type.String()], { description: `One of ${EEG_GAINS.join(', ')}.` }),
+    ),
+    samplingFrequency: Type.Optional(
+      Type.Union([Type.Number(), Type.String()], {
+        description: `Hz, one of ${EEG_SAMPLING_FREQUENCIES.join(', ')}.`,
+      }),
+    ),
+    channels: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  },
+  { additionalProperties: false },
+);
+
+const ConfigAnswer = Type.Object({ success: Type.Literal(true), config: EegConfigShape });
+
+export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
+  const { device } = context;
+
+  app.put<{ Querystring: { channels?: string[] } }>(
+    '/system/sensors/eeg',
+    {
+      config: { accepts: ['form', 'json', 'yaml'] },
+      schema: {
+        tags,
+        summary: 'Configure EEG: channels (query), gain and samplingFrequency (form or JSON)',
+        querystring: Type.Object({ channels: ElectrodeListQuery }),
+        body: handlerValidated(EegBody),
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        response: { 200: ConfigAnswer, ...errorResponses(400, 409, 415, 422) },
+      },
+    },
+    async (request) => {
+      const fields = bodyFields(request.body);
+      refuseUnknownFields(fields, ['gain', 'samplingFrequency', 'channels']);
+      const gain = numberField(fields, 'gain');
+      const samplingFrequency = numberField(fields, 'samplingFrequency');
+      const queryChannels = listParam(request.query.channels);
+      const bodyChannels = listParam(fields.channels);
+      const change: EegConfigChange = {
+        ...(gain === undefined ? {} : { gain }),
+        ...(samplingFrequency === undefined ? {} : { samplingFrequency }),
+        ...(queryChannels === undefined && bodyChannels === undefined
+          ? {}
+          : { channels: queryChannels ?? bodyChannels ?? [] }),
+      };
+      // Device errors name the field; a channel list from the query points into the query.
+      const config = await deviceCall(() => device.eeg.configure(change), '', {
+        channels: queryChannels !== undefined ? 'querystring/channels' : 'channels',
+      });
+      return { success: true, config };
+    },
+  );
+
+  app.post(
+    '/system/sensors/eeg/stream',
+    {
+      schema: {
+        tags,
+        summary: 'Start EEG acquisition (the client hold)',
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            streaming: Type.Boolean(),
+            config: EegConfigShape,
+          }),
+          ...errorResponses(409, 503),
+        },
+      },
+    },
+    async () => {
+      const state = await device.eeg.start('client');
+      return { success: true, streaming: state.streaming, config: state.config };
+    },
+  );
+
+  app.delete(
+    '/system/sensors/eeg/stream',
+    {
+      schema: {
+        tags,
+        summary: "Stop EEG acquisition (releases the client hold; streams' eeg-sources keep theirs)",
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            streaming: Type.Boolean({ description: 'Still true while a stream holds acquisition.' }),
+            samples: Type.Integer({ description: 'Sample rows delivered since acquisition last started.' }),
+          }),
+        },
+      },
+    },
+    async () => {
+      const samples = device.eeg.state().samples;
+      const state = await device.eeg.stop('client');
+      return {
+        success: true,
+        streaming: state.streaming,
+        samples: state.streaming ? state.samples : samples,
+      };
+    },
+  );
+
+  app.delete(
+    '/system/sensors/eeg',
+    {
+      schema: {
+        tags,
+        summary: 'Stop acquisition and restore the configured EEG defaults (GET /system/config → eeg)',
+        response: { 200: ConfigAnswer, ...errorResponses(422) },
+      },
+    },
+    async () => {
+      await device.eeg.reset();
+      const defaults = effectiveConfig(context.settings.configOverrides()).eeg;
+      const config = await device.eeg.configure(defaults);
+      return { success: true, config };
+    },
+  );
+
+  const frames = new SocketFanout(undefined, (active) => {
+    if (active) unsubscribe = device.eeg.onFrame((frame) => frames.send(frameToJson(frame)));
+    else {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    }
+  });
+  let unsubscribe: (() => void) | undefined;
+  context.onClose(() => {
+    unsubscribe?.();
+    frames.closeAll();
+  });
+
+  app.get(
+    '/system/sensors/eeg/stream',
+    {
+      websocket: true,
+      schema: {
+        tags,
+        summary:
+          'WebSocket: the device frames as JSON ({seq, timestamp, sampleRate, channels, data[row][channel] µV, discontinuity?}) while acquisition runs',
+        hide: false,
+      },
+    },
+    (socket) => {
+      frames.add(socket);
+    },
+  );
+}

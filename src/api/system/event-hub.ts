@@ -1,0 +1,65 @@
+/**
+ * The events of GET /system/events: every device event, plus the events the API itself raises
+ * (an impedance schedule finding a channel risen, for example). One hub per device, found through
+ * {@link eventHubFor}, so the /system and guide plugins share it without wiring.
+ */
+import type { DeviceEvent, Headset, SystemEvent, Unsubscribe } from '../../device/headset.js';
+
+/** A system event raised by the API; `eventType` is free text beyond the device's own types. */
+export interface ApiSystemEvent extends Omit<SystemEvent, 'eventType'> {
+  readonly eventType: string;
+}
+
+export type HubEvent = DeviceEvent | ApiSystemEvent;
+
+export class EventHub {
+  private readonly listeners = new Set<(event: HubEvent) => void>();
+  private unsubscribeDevice: Unsubscribe | undefined;
+
+  constructor(private readonly device: Headset) {}
+
+  /** Subscribes; the device is listened to while the hub has listeners. */
+  on(listener: (event: HubEvent) => void): Unsubscribe {
+    const entry = (event: HubEvent): void => {
+      listener(event);
+    };
+    this.listeners.add(entry);
+    this.unsubscribeDevice ??= this.device.onEvent((event) => {
+      this.deliver(event);
+    });
+    return () => {
+      this.listeners.delete(entry);
+      if (this.listeners.size === 0) {
+        this.unsubscribeDevice?.();
+        this.unsubscribeDevice = undefined;
+      }
+    };
+  }
+
+  /** Raises an API event (delivered like a device event). */
+  system(eventType: string, level: SystemEvent['level'], message: string): void {
+    this.deliver({ type: 'system', timestamp: Date.now(), eventType, level, message });
+  }
+
+  private deliver(event: HubEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        process.emitWarning(`An event listener threw: ${String(error)}`, 'HeadsetdApiWarning');
+      }
+    }
+  }
+}
+
+const hubs = new WeakMap<Headset, EventHub>();
+
+/** The one hub of a device. */
+export function eventHubFor(device: Headset): EventHub {
+  let hub = hubs.get(device);
+  if (hub === undefined) {
+    hub = new EventHub(device);
+    hubs.set(device, hub);
+  }
+  return hub;
+}

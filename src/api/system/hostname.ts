@@ -1,0 +1,56 @@
+/**
+ * GET/PATCH /system/hostname (API-NOTES.md §Systems): an RFC 1123 name kept in the store. The
+ * machine itself is never renamed; the name is what the API reports and accepts in `Host`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { isValidHostname } from '../../device/settings-store.js';
+import { HeadsetdError } from '../../errors.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { handlerValidated } from '../validation.js';
+import { bodyFields, refuseUnknownFields, stringField } from './http-helpers.js';
+import type { SystemContext } from './index.js';
+
+const tags = ['system: device'];
+const HostnameAnswer = Type.Object({ success: Type.Literal(true), hostname: Type.String() });
+
+export function hostnameRoutes(app: FastifyInstance, context: SystemContext): void {
+  app.get(
+    '/system/hostname',
+    { schema: { tags, summary: 'The device hostname', response: { 200: HostnameAnswer } } },
+    async () => ({ success: true, hostname: context.settings.hostname() }),
+  );
+
+  app.patch(
+    '/system/hostname',
+    {
+      config: { accepts: ['json', 'form', 'yaml'] },
+      schema: {
+        tags,
+        summary: 'Change the device hostname (RFC 1123; stored, the machine is not renamed)',
+        body: handlerValidated(Type.Object({ hostname: Type.String() }, { additionalProperties: false })),
+        response: { 200: HostnameAnswer, ...errorResponses(400, 415, 422) },
+      },
+    },
+    async (request) => {
+      const fields = bodyFields(request.body);
+      refuseUnknownFields(fields, ['hostname']);
+      const hostname = stringField(fields, 'hostname');
+      if (hostname === undefined) {
+        throw new HeadsetdError('invalid_request', "The field 'hostname' is required.", {
+          path: '/hostname',
+        });
+      }
+      if (!isValidHostname(hostname)) {
+        throw new HeadsetdError(
+          'validation_failed',
+          `${JSON.stringify(hostname)} is not an RFC 1123 host name: use labels of letters, digits and inner hyphens (1..63 characters each, 253 in all), separated by dots.`,
+          { path: '/hostname' },
+        );
+      }
+      const name = hostname.toLowerCase();
+      context.settings.setHostname(name);
+      return { success: true, hostname: name };
+    },
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * Small request helpers shared by the /system and guide plugins: query arrays and booleans in the
+ * forms of API-NOTES.md §Conventions, form fields converted to numbers, and device errors given a
+ * JSON pointer (`details.path`) into the request part they came from.
+ */
+import { HeadsetdError, isHeadsetdError } from '../../errors.js';
+import { ELECTRODES, type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import type { ElectrodeMap } from '../../device/headset.js';
+
+/** Where a pointer starts: the body (`''`) or the query string (`/querystring`, as the route validator says). */
+export type PointerBase = '' | '/querystring' | '/params';
+
+/** `?channels=O1&channels=O2,P3` → `['O1', 'O2', 'P3']`; undefined when absent. Empty items are dropped. */
+export function listParam(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = Array.isArray(value) ? (value as unknown[]) : [value];
+  return items
+    .flatMap((item) => String(item).split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+const TRUE_WORDS = new Set(['true', 'TRUE', '1', 'True']);
+const FALSE_WORDS = new Set(['false', 'FALSE', '0', 'False']);
+/** The spellings of a query boolean, for route schemas. */
+export const QUERY_BOOLEAN_WORDS = ['true', 'TRUE', 'True', '1', 'false', 'FALSE', 'False', '0'] as const;
+
+/** A query boolean (`true`/`TRUE`/`1`, `false`/`FALSE`/`0`); `fallback` when absent. */
+export function queryBoolean(value: unknown, name: string, fallback = false): boolean {
+  if (value === undefined) return fallback;
+  const text = String(value);
+  if (TRUE_WORDS.has(text)) return true;
+  if (FALSE_WORDS.has(text)) return false;
+  throw new HeadsetdError(
+    'invalid_request',
+    `The query parameter '${name}' must be true, TRUE, 1, false, FALSE or 0; got ${JSON.stringify(text)}.`,
+    { path: `/querystring/${name}` },
+  );
+}
+
+/** The body's fields whether it came as form fields, JSON or YAML; `{}` when there is none. */
+export function bodyFields(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new HeadsetdError('invalid_request', 'The body must be form fields or a JSON object.', {
+      path: '',
+    });
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Refuses fields outside `known` (400 with a pointer to the first unknown one). */
+export function refuseUnknownFields(fields: Record<string, unknown>, known: readonly string[]): void {
+  const unknown = Object.keys(fields).find((key) => !known.includes(key));
+  if (unknown !== undefined) {
+    throw new HeadsetdError(
+      'invalid_request',
+      `'${unknown}' is not a known field; known fields: ${known.join(', ')}.`,
+      { path: `/${unknown}` },
+    );
+  }
+}
+
+/** One form value: a repeated form key arrives as an array; one element is taken as the value. */
+function single(value: unknown, name: string): unknown {
+  if (!Array.isArray(value)) return value;
+  if (value.length === 1) return value[0] as unknown;
+  throw new HeadsetdError(
+    'invalid_request',
+    `The field '${name}' is given ${value.length} times; give it once.`,
+    {
+      path: `/${name}`,
+    },
+  );
+}
+
+/**
+ * A numeric field given as a JSON number or as text (form fields are text): `"24"` → 24.
+ * Text that is not a number is malformed (400); the range is the caller's (or the device's) check.
+ */
+export function numberField(fields: Record<string, unknown>, name: string): number | undefined {
+  const value = single(fields[name], name);
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
+  throw new HeadsetdError(
+    'invalid_request',
+    `The field '${name}' must be a number; got ${JSON.stringify(value)}.`,
+    {
+      path: `/${name}`,
+    },
+  );
+}
+
+/** A string field (form or JSON). */
+export function stringField(fields: Record<string, unknown>, name: string): string | undefined {
+  const value = single(fields[name], name);
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return value;
+  throw new HeadsetdError(
+    'invalid_request',
+    `The field '${name}' must be a string; got ${JSON.stringify(value)}.`,
+    {
+      path: `/${name}`,
+    },
+  );
+}
+
+/** A boolean field: JSON true/false or the query-boolean words as text. */
+export function booleanField(fields: Record<string, unknown>, name: string): boolean | undefined {
+  const value = single(fields[name], name);
+  if (value === undefined || typeof value === 'boolean') return value;
+  if (typeof value === 'string' && TRUE_WORDS.has(value)) return true;
+  if (typeof value === 'string' && FALSE_WORDS.has(value)) return false;
+  throw new HeadsetdError(
+    'invalid_request',
+    `The field '${name}' must be true or false; got ${JSON.stringify(value)}.`,
+    {
+      path: `/${name}`,
+    },
+  );
+}
+
+/**
+ * Runs a device call and gives its validation errors a pointer: the device names the offending
+ * field (`details.field`, e.g. `configuration/0/electrode`); the answer needs `details.path`.
+ * `rename` maps device field names to request field names where they differ.
+ */
+export async function deviceCall<T>(
+  run: () => Promise<T> | T,
+  base: PointerBase = '',
+  rename: Readonly<Record<string, string>> = {},
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw withPointer(error, base, rename);
+  }
+}
+
+/** The synchronous form of {@link deviceCall}. */
+export function deviceRead<T>(
+  run: () => T,
+  base: PointerBase = '',
+  rename: Readonly<Record<string, string>> = {},
+): T {
+  try {
+    return run();
+  } catch (error) {
+    throw withPointer(error, base, rename);
+  }
+}
+
+function withPointer(error: unknown, base: PointerBase, rename: Readonly<Record<string, string>>): unknown {
+  if (!isHeadsetdError(error) || error.details === undefined) return error;
+  const field = error.details.field;
+  if (typeof field !== 'string' || typeof error.details.path === 'string') return error;
+  const name = rename[field] ?? field;
+  return new HeadsetdError(error.code, error.message, { ...error.details, path: `${base}/${name}` });
+}
+
+/** A map keyed by electrode with the mixed-case 10-20 names of the guide paths (`Fp1`, `Cz`). */
+export function mixedCaseMap<T>(map: ElectrodeMap<T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const electrode of ELECTRODES) {
+    const value = map[electrode];
+    if (value !== undefined) out[MIXED_CASE[electrode]] = value;
+  }
+  return out;
+}
+
+/** Rebuilds an ordered map from an upper-case record (device events carry plain records). */
+export function electrodeMapOf<T>(record: Readonly<Record<string, T>>): ElectrodeMap<T> {
+  const out: ElectrodeMap<T> = {};
+  for (const electrode of ELECTRODES) {
+    const value = record[electrode];
+    if (value !== undefined) out[electrode as Electrode] = value;
+  }
+  return out;
+}

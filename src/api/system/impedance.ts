@@ -1,0 +1,43 @@
+/**
+ * Impedance under /system (API-NOTES.md §Systems): bare maps electrode → Ω, measured at each
+ * call (about 50 ms for one electrode, a few hundred for all). 409 `device_busy` while EEG is
+ * acquired: the test current would corrupt it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { errorResponses } from '../../schemas/responses.js';
+import { deviceCall, listParam } from './http-helpers.js';
+import type { SystemContext } from './index.js';
+import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
+
+const tags = ['system: impedance'];
+
+export function impedanceRoutes(app: FastifyInstance, context: SystemContext): void {
+  const { device } = context;
+
+  app.get<{ Querystring: { channels?: string[] } }>(
+    '/system/sensors/impedance',
+    {
+      schema: {
+        tags,
+        summary: 'Measure the impedance (Ω) of the named electrodes (all when none)',
+        querystring: Type.Object({ channels: ElectrodeListQuery }),
+        response: { 200: ElectrodeNumberMap, ...errorResponses(400, 409, 422, 503) },
+      },
+    },
+    async (request) =>
+      deviceCall(() => device.impedance.measure(listParam(request.query.channels)), '/querystring'),
+  );
+
+  app.get(
+    '/system/sensors/impedance/all',
+    {
+      schema: {
+        tags,
+        summary: 'Measure the impedance (Ω) of all 21 electrodes',
+        response: { 200: ElectrodeNumberMap, ...errorResponses(409, 503) },
+      },
+    },
+    async () => device.impedance.measure(),
+  );
+}

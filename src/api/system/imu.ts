@@ -1,0 +1,52 @@
+/**
+ * IMU under /system (API-NOTES.md §Systems): position in mm from rest, orientation in degrees,
+ * of the primary IMU or of one of the band's four nodes.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { IMU_NODE_COUNT } from '../../device/headset.js';
+import { HeadsetdError } from '../../errors.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { deviceRead } from './http-helpers.js';
+import type { SystemContext } from './index.js';
+import { ImuReadingShape } from './schemas.js';
+
+const tags = ['system: imu'];
+
+export function imuRoutes(app: FastifyInstance, context: SystemContext): void {
+  const { device } = context;
+
+  app.get(
+    '/system/sensors/imu/primary',
+    { schema: { tags, summary: 'The primary IMU', response: { 200: ImuReadingShape } } },
+    async () => device.imu.primary(),
+  );
+
+  app.get<{ Querystring: { nodeIndex?: string } }>(
+    '/system/sensors/imu',
+    {
+      schema: {
+        tags,
+        summary: `One IMU node (nodeIndex 0..${IMU_NODE_COUNT - 1}); the primary IMU when nodeIndex is omitted`,
+        querystring: Type.Object({
+          nodeIndex: Type.Optional(Type.String({ description: `Integer 0..${IMU_NODE_COUNT - 1}.` })),
+        }),
+        response: { 200: ImuReadingShape, ...errorResponses(400, 422) },
+      },
+    },
+    async (request) => {
+      const raw = request.query.nodeIndex;
+      if (raw === undefined) return device.imu.primary();
+      // Text is checked here so that "1.5", "-1" and "x" all answer validation_failed naming the range.
+      const nodeIndex = /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
+      if (Number.isNaN(nodeIndex)) {
+        throw new HeadsetdError(
+          'validation_failed',
+          `nodeIndex must be an integer from 0 to ${IMU_NODE_COUNT - 1}; got ${JSON.stringify(raw)}.`,
+          { path: '/querystring/nodeIndex', min: 0, max: IMU_NODE_COUNT - 1 },
+        );
+      }
+      return deviceRead(() => device.imu.node(nodeIndex), '/querystring');
+    },
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Every /system endpoint of API-NOTES.md §Systems (except recordings), on the device's `Headset`
+ * interface. `createApp` registers {@link systemPlugin} with a {@link SystemPluginOptions}.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Headset } from '../../device/headset.js';
+import { HostMetrics } from '../../device/host-metrics.js';
+import { SettingsStore } from '../../device/settings-store.js';
+import type { Db } from '../../store/database.js';
+import { configRoutes } from './config.js';
+import { debugRoutes } from './debug.js';
+import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from './device-config.js';
+import { eegRoutes } from './eeg.js';
+import { type EventHub, eventHubFor } from './event-hub.js';
+import { eventRoutes } from './events.js';
+import { healthRoutes } from './health.js';
+import { hostnameRoutes } from './hostname.js';
+import { impedanceRoutes } from './impedance.js';
+import { imuRoutes } from './imu.js';
+import { ledRoutes } from './leds.js';
+import { motorRoutes } from './motors.js';
+import { statusRoutes } from './status.js';
+
+export interface SystemPluginOptions {
+  /** The headset every route drives (simulated, replay or hardware). */
+  device: Headset;
+  /** The service's store: hostname and configuration live in its `settings` table. */
+  db: Db;
+  /** The data dir: healthz reports the storage of its file system. */
+  dataDir: string;
+  /** The port actually served (healthz `httpPort`); read at each request. */
+  httpPort: () => number;
+  /** The service version (status, version). */
+  version: string;
+  /**
+   * The settings store; pass the one whose `hostname()` the security hook uses so that a renamed
+   * device is accepted in `Host` at once. Built from `db` when omitted.
+   */
+  settings?: SettingsStore;
+  /** Stream counts for GET /system/status; `{total: 0, running: 0}` when omitted. */
+  streams?: () => { total: number; running: number };
+  /** When the service started (ms since the epoch) for `uptimeSeconds`; plugin registration time when omitted. */
+  startedAt?: number;
+}
+
+/** What the route modules share. */
+export interface SystemContext {
+  readonly device: Headset;
+  readonly settings: SettingsStore;
+  readonly hub: EventHub;
+  readonly hostMetrics: HostMetrics;
+  readonly httpPort: () => number;
+  readonly version: string;
+  readonly streams: () => { total: number; running: number };
+  readonly startedAt: number;
+  /** Registers cleanup for the app's close (sockets, subscriptions). */
+  onClose(cleanup: () => void): void;
+}
+
+/**
+ * Registers the /system routes and applies the stored device configuration to the device (a
+ * stored configuration that no longer validates is ignored, with a warning in the log).
+ */
+export async function systemPlugin(app: FastifyInstance, options: SystemPluginOptions): Promise<void> {
+  const cleanups: (() => void)[] = [];
+  const context: SystemContext = {
+    device: options.device,
+    settings: options.settings ?? new SettingsStore(options.db),
+    hub: eventHubFor(options.device),
+    hostMetrics: new HostMetrics(options.dataDir),
+    httpPort: options.httpPort,
+    version: options.version,
+    streams: options.streams ?? (() => ({ total: 0, running: 0 })),
+    startedAt: options.startedAt ?? Date.now(),
+    onClose: (cleanup) => cleanups.push(cleanup),
+  };
+  app.addHook('onClose', async () => {
+    for (const cleanup of cleanups) cleanup();
+  });
+
+  let config = DEFAULT_DEVICE_CONFIG;
+  try {
+    config = effectiveConfig(context.settings.configOverrides());
+  } catch (error) {
+    app.log.warn({ err: error }, 'The stored device configuration is invalid; using the defaults.');
+  }
+  await applyConfig(options.device, config);
+
+  eegRoutes(app, context);
+  impedanceRoutes(app, context);
+  motorRoutes(app, context);
+  ledRoutes(app, context);
+  imuRoutes(app, context);
+  healthRoutes(app, context);
+  hostnameRoutes(app, context);
+  configRoutes(app, context);
+  statusRoutes(app, context);
+  debugRoutes(app, context);
+  eventRoutes(app, context);
+}
+
+export { SettingsStore } from '../../device/settings-store.js';
+export { eventHubFor } from './event-hub.js';

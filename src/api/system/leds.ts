@@ -1,0 +1,107 @@
+/**
+ * LEDs under /system (API-NOTES.md §Systems): read one LED (USER by default) and set colour and
+ * blink rate by form fields or JSON.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { LED_INDICES } from '../../device/headset.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { handlerValidated } from '../validation.js';
+import {
+  bodyFields,
+  deviceCall,
+  deviceRead,
+  numberField,
+  refuseUnknownFields,
+  stringField,
+} from './http-helpers.js';
+import type { SystemContext } from './index.js';
+
+const tags = ['system: leds'];
+
+const LedIndex = Type.Optional(
+  Type.String({ description: `${LED_INDICES.join(' or ')} (any case); USER when omitted.` }),
+);
+
+const LedBody = Type.Object(
+  {
+    color: Type.Optional(Type.String({ description: '#RGB or #RRGGBB; #000 turns the LED off.' })),
+    blinksPerSecond: Type.Optional(
+      Type.Union([Type.Number(), Type.String()], { description: '0..20; 0 is steady light.' }),
+    ),
+    index: LedIndex,
+  },
+  { additionalProperties: false },
+);
+
+export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
+  const { device } = context;
+
+  app.get<{ Querystring: { index?: string } }>(
+    '/system/led/state',
+    {
+      schema: {
+        tags,
+        summary: 'Read an LED',
+        querystring: Type.Object({ index: LedIndex }),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            index: Type.Enum([...LED_INDICES]),
+            color: Type.String({ description: '#RRGGBB' }),
+            active: Type.Boolean({ description: 'Lit at this instant (a blinking LED alternates).' }),
+            state: Type.Enum(['STATIC', 'BLINKING', 'OFF']),
+            blinksPerSecond: Type.Number(),
+          }),
+          ...errorResponses(400, 422),
+        },
+      },
+    },
+    async (request) => ({
+      success: true,
+      ...deviceRead(() => device.leds.read(request.query.index), '/querystring'),
+    }),
+  );
+
+  app.put(
+    '/system/led/state',
+    {
+      config: { accepts: ['form', 'json', 'yaml'] },
+      schema: {
+        tags,
+        summary: 'Set an LED: color, blinksPerSecond, index (form or JSON)',
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        body: handlerValidated(LedBody),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            state: Type.Object({
+              color: Type.String(),
+              blinksPerSecond: Type.Number(),
+              index: Type.String(),
+            }),
+          }),
+          ...errorResponses(400, 415, 422),
+        },
+      },
+    },
+    async (request) => {
+      const fields = bodyFields(request.body);
+      refuseUnknownFields(fields, ['color', 'blinksPerSecond', 'index']);
+      const color = stringField(fields, 'color');
+      const blinksPerSecond = numberField(fields, 'blinksPerSecond');
+      const index = stringField(fields, 'index');
+      const state = await deviceCall(() =>
+        device.leds.set({
+          ...(color === undefined ? {} : { color }),
+          ...(blinksPerSecond === undefined ? {} : { blinksPerSecond }),
+          ...(index === undefined ? {} : { index }),
+        }),
+      );
+      return {
+        success: true,
+        state: { color: state.color, blinksPerSecond: state.blinksPerSecond, index: state.index },
+      };
+    },
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * JSON Merge Patch (RFC 7386): objects merge member by member, `null` removes a member, anything
+ * else (arrays included) replaces the target's value.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** RFC 7386 §2 MergePatch(target, patch); `target` is not modified. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isJsonObject(patch)) return patch;
+  const result: JsonObject = isJsonObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+/** Deep merge of `overrides` onto `defaults` (objects merge; other values replace). */
+export function withDefaults(defaults: JsonObject, overrides: JsonObject): JsonObject {
+  const result: JsonObject = { ...defaults };
+  for (const [key, value] of Object.entries(overrides)) {
+    const base = result[key];
+    result[key] = isJsonObject(base) && isJsonObject(value) ? withDefaults(base, value) : value;
+  }
+  return result;
+}
+
+/** Removes empty objects left behind by deletions, so that stored overrides stay minimal. */
+export function pruneEmpty(value: JsonObject): JsonObject {
+  const result: JsonObject = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (isJsonObject(member)) {
+      const pruned = pruneEmpty(member);
+      if (Object.keys(pruned).length > 0) result[key] = pruned;
+    } else {
+      result[key] = member;
+    }
+  }
+  return result;
+}

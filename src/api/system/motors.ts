@@ -1,0 +1,136 @@
+/**
+ * Motors under /system (API-NOTES.md §Systems): positions in steps (0 = MIN, retracted .. 100 =
+ * MAX), state codes (0 idle, 1 moving, 2 braked, 3 stalled, 4 fault). POST answers the state codes
+ * right after the command; `waitUntilComplete` answers the final state codes once every commanded
+ * motor has stopped; `getFinalPosition` waits too and answers the final positions.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ELECTRODES, type Electrode } from '../../device/electrodes.js';
+import { MOTOR_MOVEMENTS, type MotorCommand } from '../../device/headset.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { handlerValidated } from '../validation.js';
+import { deviceCall, deviceRead, listParam, queryBoolean } from './http-helpers.js';
+import type { SystemContext } from './index.js';
+import { ElectrodeListQuery, ElectrodeNumberMap, QueryBoolean } from './schemas.js';
+import { check, issuesToError } from '../../schemas/validator.js';
+
+const tags = ['system: motors'];
+
+const ElectrodeQuery = Type.Object({ electrode: ElectrodeListQuery });
+const WaitQuery = Type.Object({ waitUntilComplete: QueryBoolean, getFinalPosition: QueryBoolean });
+type WaitQueryType = { waitUntilComplete?: string; getFinalPosition?: string };
+
+const MoveBody = Type.Object(
+  {
+    configuration: Type.Array(
+      Type.Object(
+        {
+          electrode: Type.String({ description: `One of ${ELECTRODES.join(', ')}, any case.` }),
+          movement: Type.String({ description: `${MOTOR_MOVEMENTS.join(', ')}, any case.` }),
+          displacement: Type.Optional(
+            Type.Number({ description: 'Steps (0.1 mm), 0 < d ≤ 100; required for RETRACT and RELEASE.' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const ResetBody = Type.Object(
+  { position: Type.String({ description: 'MIN (fully retracted) or MAX (fully extended).' }) },
+  { additionalProperties: false },
+);
+
+/** Validates the shape (types, unknown fields) here so that device errors keep their own codes. */
+function shapeOrThrow(schema: Parameters<typeof check>[0], body: unknown): void {
+  const issues = check(schema, body ?? {});
+  if (issues.length > 0) throw issuesToError(issues, 'The body');
+}
+
+export function motorRoutes(app: FastifyInstance, context: SystemContext): void {
+  const { device } = context;
+
+  app.get<{ Querystring: { electrode?: string[] } }>(
+    '/system/motors/position',
+    {
+      schema: {
+        tags,
+        summary: 'Motor positions in steps (0 MIN .. 100 MAX)',
+        querystring: ElectrodeQuery,
+        response: { 200: ElectrodeNumberMap, ...errorResponses(400, 422) },
+      },
+    },
+    async (request) =>
+      deviceRead(() => device.motors.positions(listParam(request.query.electrode)), '/querystring'),
+  );
+
+  app.get<{ Querystring: { electrode?: string[] } }>(
+    '/system/motors/state',
+    {
+      schema: {
+        tags,
+        summary: 'Motor state codes: 0 idle, 1 moving, 2 braked, 3 stalled, 4 fault',
+        querystring: ElectrodeQuery,
+        response: { 200: ElectrodeNumberMap, ...errorResponses(400, 422) },
+      },
+    },
+    async (request) =>
+      deviceRead(() => device.motors.states(listParam(request.query.electrode)), '/querystring'),
+  );
+
+  /** The answer after a command: state codes now, final state codes, or final positions. */
+  const answer = async (electrodes: readonly Electrode[], query: WaitQueryType) => {
+    const finalPosition = queryBoolean(query.getFinalPosition, 'getFinalPosition');
+    const wait = finalPosition || queryBoolean(query.waitUntilComplete, 'waitUntilComplete');
+    if (wait) await device.motors.waitUntilComplete(electrodes);
+    return finalPosition ? device.motors.positions(electrodes) : device.motors.states(electrodes);
+  };
+
+  app.post<{ Querystring: WaitQueryType; Body: { configuration: MotorCommand[] } }>(
+    '/system/motors/position',
+    {
+      config: { accepts: ['json', 'yaml'] },
+      schema: {
+        tags,
+        summary: 'Move motors: RETRACT/RELEASE by displacement steps, STOP, BRAKE',
+        querystring: WaitQuery,
+        body: handlerValidated(MoveBody),
+        response: { 200: ElectrodeNumberMap, ...errorResponses(400, 409, 415, 422) },
+      },
+    },
+    async (request) => {
+      // Flags are checked before anything moves.
+      queryBoolean(request.query.getFinalPosition, 'getFinalPosition');
+      queryBoolean(request.query.waitUntilComplete, 'waitUntilComplete');
+      shapeOrThrow(MoveBody, request.body);
+      const commands = request.body.configuration;
+      const states = await deviceCall(() => device.motors.move(commands), '');
+      const electrodes = Object.keys(states) as Electrode[];
+      return answer(electrodes, request.query);
+    },
+  );
+
+  app.post<{ Querystring: WaitQueryType; Body: { position: string } }>(
+    '/system/motors/position/reset',
+    {
+      config: { accepts: ['json', 'yaml', 'form'] },
+      schema: {
+        tags,
+        summary: 'Move all 21 motors to MIN or MAX',
+        querystring: WaitQuery,
+        body: handlerValidated(ResetBody),
+        response: { 200: ElectrodeNumberMap, ...errorResponses(400, 409, 415, 422) },
+      },
+    },
+    async (request) => {
+      queryBoolean(request.query.getFinalPosition, 'getFinalPosition');
+      queryBoolean(request.query.waitUntilComplete, 'waitUntilComplete');
+      shapeOrThrow(ResetBody, request.body);
+      await deviceCall(() => device.motors.reset(request.body.position), '');
+      return answer(ELECTRODES, request.query);
+    },
+  );
+}

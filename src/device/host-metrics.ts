@@ -1,0 +1,139 @@
+/**
+ * Real figures of the machine the service runs on, for GET /system/healthz: CPU load, clock and
+ * temperature, memory and the storage of the data dir's file system. Linux sources (/proc, /sys)
+ * with portable fallbacks from `node:os`; a figure the machine does not expose is `null`.
+ */
+import { readdirSync, readFileSync, statfsSync } from 'node:fs';
+import os from 'node:os';
+
+export interface CpuFigures {
+  /** Percent of all cores busy since the previous sample (first call: 1-minute load average). */
+  load: number;
+  /** °C of the hottest thermal zone, null where the machine exposes none. */
+  temperature: number | null;
+  /** GHz: the nominal (maximum) clock of one core. */
+  totalClockSpeed: number;
+  /** GHz: the mean current clock over the cores. */
+  currentClockSpeed: number;
+}
+
+export interface HostFigures {
+  cpu: CpuFigures;
+  /** Bytes. `available` counts reclaimable caches (MemAvailable); `free` does not. */
+  ram: { total: number; available: number; free: number };
+  /** Bytes of the data dir's file system; `free` is what this (unprivileged) process may use. */
+  storage: { total: number; free: number };
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+interface CpuTimes {
+  busy: number;
+  total: number;
+}
+
+function cpuTimes(): CpuTimes {
+  let busy = 0;
+  let total = 0;
+  for (const cpu of os.cpus()) {
+    const t = cpu.times;
+    const sum = t.user + t.nice + t.sys + t.idle + t.irq;
+    total += sum;
+    busy += sum - t.idle;
+  }
+  return { busy, total };
+}
+
+/** Hottest thermal zone in °C (millidegrees in /sys), or null. */
+export function cpuTemperature(root = '/sys/class/thermal'): number | null {
+  let zones: string[];
+  try {
+    zones = readdirSync(root).filter((name) => name.startsWith('thermal_zone'));
+  } catch {
+    return null;
+  }
+  let hottest: number | null = null;
+  for (const zone of zones) {
+    const value = Number(readText(`${root}/${zone}/temp`)?.trim());
+    if (Number.isFinite(value) && value > 0) hottest = Math.max(hottest ?? -Infinity, value / 1000);
+  }
+  return hottest === null ? null : round(hottest, 1);
+}
+
+/** Mean current and nominal clock in GHz from /proc/cpuinfo and cpufreq, else `os.cpus()`. */
+function clockSpeeds(): { current: number; nominal: number } {
+  const info = readText('/proc/cpuinfo') ?? '';
+  const mhz = [...info.matchAll(/^cpu MHz\s*:\s*([\d.]+)/gm)].map((m) => Number(m[1]));
+  const osMhz = os
+    .cpus()
+    .map((c) => c.speed)
+    .filter((s) => s > 0);
+  const samples = mhz.length > 0 ? mhz : osMhz;
+  const current = samples.length > 0 ? samples.reduce((a, b) => a + b, 0) / samples.length / 1000 : 0;
+  const maxKhz = Number(readText('/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq')?.trim());
+  const modelGhz = /@\s*([\d.]+)\s*GHz/i.exec(os.cpus()[0]?.model ?? '')?.[1];
+  const nominal =
+    Number.isFinite(maxKhz) && maxKhz > 0
+      ? maxKhz / 1e6
+      : modelGhz !== undefined
+        ? Number(modelGhz)
+        : current;
+  return { current: round(current, 2), nominal: round(nominal, 2) };
+}
+
+function memory(): HostFigures['ram'] {
+  const info = readText('/proc/meminfo');
+  const kib = (name: string): number | undefined => {
+    const match = info === undefined ? null : new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(info);
+    return match?.[1] === undefined ? undefined : Number(match[1]) * 1024;
+  };
+  return {
+    total: kib('MemTotal') ?? os.totalmem(),
+    available: kib('MemAvailable') ?? os.freemem(),
+    free: kib('MemFree') ?? os.freemem(),
+  };
+}
+
+function storage(dir: string): HostFigures['storage'] {
+  const stats = statfsSync(dir);
+  return { total: stats.blocks * stats.bsize, free: stats.bavail * stats.bsize };
+}
+
+/** Samples the host; keeps the previous CPU times so that `load` covers the interval between calls. */
+export class HostMetrics {
+  private previous: CpuTimes | undefined;
+
+  constructor(private readonly dataDir: string) {}
+
+  sample(): HostFigures {
+    const now = cpuTimes();
+    const before = this.previous;
+    this.previous = now;
+    const load =
+      before !== undefined && now.total > before.total
+        ? ((now.busy - before.busy) / (now.total - before.total)) * 100
+        : ((os.loadavg()[0] ?? 0) / Math.max(1, os.cpus().length)) * 100;
+    const clocks = clockSpeeds();
+    return {
+      cpu: {
+        load: round(Math.min(100, Math.max(0, load)), 1),
+        temperature: cpuTemperature(),
+        totalClockSpeed: clocks.nominal,
+        currentClockSpeed: clocks.current,
+      },
+      ram: memory(),
+      storage: storage(this.dataDir),
+    };
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Builds a Fastify app the way src/api/app.ts does (parsers, validation, error envelope, OpenAPI,
+ * WebSocket) with the /system and guide plugins on a simulated headset and a temporary data dir.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerBodyParsers } from '../../../src/api/body.js';
+import { installErrorHandling } from '../../../src/api/error-handler.js';
+import { guidesPlugin } from '../../../src/api/guides/index.js';
+import { registerOpenApi } from '../../../src/api/openapi.js';
+import { systemPlugin } from '../../../src/api/system/index.js';
+import { installValidation } from '../../../src/api/validation.js';
+import {
+  createSimulatedHeadset,
+  type SimulatedHeadset,
+  type SimulatedHeadsetOptions,
+} from '../../../src/device/simulated/index.js';
+import { type Db, openDatabase } from '../../../src/store/database.js';
+
+export interface SystemApp {
+  app: FastifyInstance;
+  device: SimulatedHeadset;
+  db: Db;
+  dataDir: string;
+  /** Listens on 127.0.0.1:0 and answers the ws:// base URL. */
+  listen(): Promise<string>;
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export async function systemApp(
+  options: { dataDir?: string; device?: SimulatedHeadsetOptions; guides?: boolean } = {},
+): Promise<SystemApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'headsetd-system-'));
+  const db = openDatabase(dataDir);
+  const device = createSimulatedHeadset({ seed: 7, ...options.device });
+  const app = Fastify({ logger: false }) as unknown as FastifyInstance;
+  installErrorHandling(app);
+  installValidation(app);
+  await registerBodyParsers(app);
+  await registerOpenApi(app, '0.0.0-test');
+  await app.register(websocket);
+  let port = 42069;
+  const common = { device, db, dataDir, httpPort: () => port, version: '0.0.0-test' };
+  await app.register(async (scope) => systemPlugin(scope, common));
+  if (options.guides !== false) await app.register(async (scope) => guidesPlugin(scope, common));
+  await app.ready();
+  return {
+    app,
+    device,
+    db,
+    dataDir,
+    async listen() {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const address = app.server.address();
+      if (address === null || typeof address === 'string') throw new Error('not listening');
+      port = address.port;
+      return `ws://127.0.0.1:${port}`;
+    },
+    async close(closeOptions = {}) {
+      await app.close();
+      await device.close();
+      db.close();
+      if (closeOptions.keepData !== true) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The parsed JSON body of an inject answer. */
+export function json(response: { body: string }): Record<string, unknown> {
+  return JSON.parse(response.body) as Record<string, unknown>;
+}
+
+/** The error envelope's error of an inject answer. */
+export function errorOf(response: { body: string }): {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+} {
+  return (json(response) as { error: { code: string; message: string; details?: Record<string, unknown> } })
+    .error;
+}
