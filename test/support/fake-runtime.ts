@@ -19,17 +19,20 @@ export class FakeRuntime implements StreamRuntime {
   /** When set, start() waits for this promise (to observe `starting`). */
   gate: Promise<void> | undefined;
   /** Per operation: when set, the call waits for the promise (to observe `stopping`, `pausing` ...). */
-  readonly gates: Partial<Record<GatedOp, Promise<void>>> = {};
+  readonly gates = new Map<GatedOp, Promise<void>>();
 
   /** Holds every later call of `op` open until the returned function is called. */
   hold(op: GatedOp): () => void {
     let release: () => void = () => undefined;
-    this.gates[op] = new Promise<void>((resolve) => {
-      release = () => {
-        delete this.gates[op];
-        resolve();
-      };
-    });
+    this.gates.set(
+      op,
+      new Promise<void>((resolve) => {
+        release = () => {
+          this.gates.delete(op);
+          resolve();
+        };
+      }),
+    );
     return release;
   }
 
@@ -41,7 +44,7 @@ export class FakeRuntime implements StreamRuntime {
   async start(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'start', streamId: stream.id, detail: stream.nodes.map((n) => n.id) });
     if (this.gate !== undefined) await this.gate;
-    if (this.gates.start !== undefined) await this.gates.start;
+    await this.gates.get('start');
     for (const node of stream.nodes) {
       const message = this.failStart.get(node.id);
       if (message !== undefined) {
@@ -53,13 +56,13 @@ export class FakeRuntime implements StreamRuntime {
 
   async stop(streamId: string): Promise<void> {
     this.calls.push({ op: 'stop', streamId });
-    if (this.gates.stop !== undefined) await this.gates.stop;
+    await this.gates.get('stop');
     this.running.delete(streamId);
   }
 
   async pause(streamId: string): Promise<void> {
     this.calls.push({ op: 'pause', streamId });
-    if (this.gates.pause !== undefined) await this.gates.pause;
+    await this.gates.get('pause');
     const r = this.running.get(streamId);
     if (r) r.paused = true;
   }
@@ -72,7 +75,7 @@ export class FakeRuntime implements StreamRuntime {
 
   async update(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'update', streamId: stream.id, detail: stream });
-    if (this.gates.update !== undefined) await this.gates.update;
+    await this.gates.get('update');
     if (this.failUpdate !== undefined) throw new HeadsetdError('validation_failed', this.failUpdate);
     const r = this.running.get(stream.id);
     if (r) r.definition = stream;
