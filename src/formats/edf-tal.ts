@@ -80,6 +80,7 @@ export function secondsToTicks(seconds: number): number {
 /** Replaces the bytes a TAL text may not contain (0x00, 0x14, 0x15, other controls) by spaces. */
 export function sanitizeTalText(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed.
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed.
   return text.replace(/[\x00-\x1f\x7f]/g, ' ');
 }
 
