@@ -173,6 +173,8 @@ export function graphIssues(
   });
 
   const edges: [string, string][] = [];
+  /** For each edge, the index of the pipe it came from. */
+  const edgePipes: number[] = [];
   const seenEdges = new Map<string, number>();
   pipes.forEach((pipe, i) => {
     const base = `/pipes/${i}`;
@@ -262,6 +264,7 @@ export function graphIssues(
     }
     seenEdges.set(key, i);
     edges.push([pipe.source, destination]);
+    edgePipes.push(i);
   });
 
   const cycle = findCycle(
@@ -269,8 +272,14 @@ export function graphIssues(
     edges,
   );
   if (cycle !== undefined) {
-    const [a, b] = cycle;
-    const index = pipes.findIndex((p) => p.source === a && (p.destination ?? p.target) === b);
+    // Blame the last-listed pipe of the cycle: an edit appends its pipes after the stream's (which
+    // were acyclic), so this is one the request added and the pointer lands in the request body.
+    let index = -1;
+    for (let k = 0; k + 1 < cycle.length; k++) {
+      edges.forEach(([from, to], e) => {
+        if (from === cycle[k] && to === cycle[k + 1]) index = Math.max(index, edgePipes[e] ?? -1);
+      });
+    }
     issues.push({
       path: index === -1 ? '/pipes' : `/pipes/${index}`,
       message: `the pipes form a cycle: ${cycle.join(' → ')}; a stream must be acyclic`,
