@@ -103,6 +103,8 @@ export class SimulatedEegSource implements EegSignalSource {
   private readonly params: ChannelParams[];
   /** One-pole states: EEG channel index × BACKGROUND_CORNERS. */
   private readonly poles = new Float64Array(EEG_ELECTRODES.length * BACKGROUND_CORNERS.length);
+  /** Per-sample scratch of one block: alpha sin, alpha cos, mains, blink. */
+  private shared = new Float64Array(0);
   private readonly drift = new Float64Array(EEG_ELECTRODES.length);
   private alphaPhase = 0;
   private mainsPhase = 0;
@@ -191,44 +193,69 @@ export class SimulatedEegSource implements EegSignalSource {
     const mainsStep = (2 * Math.PI * this.mainsFrequency) / rate;
     // The ADC's decimation filter removes what lies above Nyquist: keep the 3rd harmonic only below it.
     const thirdHarmonic = 3 * this.mainsFrequency < rate / 2 ? 0.25 : 0;
-    const corners = BACKGROUND_CORNERS.length;
-    const poleA = this.poleA;
-    const poleB = this.poleB;
-    const poles = this.poles;
 
+    // Waveforms shared by all channels, one value per sample.
+    if (this.shared.length < count * 4) this.shared = new Float64Array(count * 4);
+    const shared = this.shared;
     for (let i = 0; i < count; i++) {
       this.alphaPhase = (this.alphaPhase + alphaStep) % (2 * Math.PI);
       this.mainsPhase = (this.mainsPhase + mainsStep) % (2 * Math.PI);
-      this.alphaEnvelope = this.envelopeA * this.alphaEnvelope + this.envelopeB * random.normal();
+      this.alphaEnvelope = this.envelopeA * this.alphaEnvelope + this.envelopeB * random.fastNormal();
       const envelope = Math.max(0, 1 + 0.5 * this.alphaEnvelope);
-      const alphaSin = Math.sin(this.alphaPhase) * envelope;
-      const alphaCos = Math.cos(this.alphaPhase) * envelope;
-      const mainsWave = Math.sin(this.mainsPhase) + thirdHarmonic * Math.sin(3 * this.mainsPhase);
-      const blinkWave = this.nextBlinkValue();
-      const row = i * width;
-      for (let c = 0; c < width; c++) {
-        const channel = this.columns[c] ?? 0;
-        const params = this.params[channel];
-        if (params === undefined) continue;
-        let background = 0;
-        const base = channel * corners;
-        for (let k = 0; k < corners; k++) {
-          const state = (poleA[k] ?? 0) * (poles[base + k] ?? 0) + (poleB[k] ?? 0) * random.normal();
-          poles[base + k] = state;
-          background += state;
-        }
-        const driftState = this.driftA * (this.drift[channel] ?? 0) + this.driftB * random.normal();
-        this.drift[channel] = driftState;
-        const brain =
-          background * params.background +
-          (alpha[c] ?? 0) * (alphaSin * params.alphaCos + alphaCos * params.alphaSin) +
-          (blink[c] ?? 0) * blinkWave;
-        out[row + c] =
-          (coupling[c] ?? 0) * brain +
-          (mains[c] ?? 0) * mainsWave +
-          (noise[c] ?? 0) * random.normal() +
-          (drift[c] ?? 0) * driftState;
+      shared[4 * i] = Math.sin(this.alphaPhase) * envelope;
+      shared[4 * i + 1] = Math.cos(this.alphaPhase) * envelope;
+      shared[4 * i + 2] = Math.sin(this.mainsPhase) + thirdHarmonic * Math.sin(3 * this.mainsPhase);
+      shared[4 * i + 3] = this.nextBlinkValue();
+    }
+
+    // Channel by channel, so that each channel's filter states stay in locals through the block.
+    const [a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0] = this.poleA;
+    const [b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0] = this.poleB;
+    const driftA = this.driftA;
+    const driftB = this.driftB;
+    const poles = this.poles;
+    for (let c = 0; c < width; c++) {
+      const channel = this.columns[c] ?? 0;
+      const params = this.params[channel];
+      if (params === undefined) continue;
+      const base = channel * 5;
+      let p0 = poles[base] ?? 0;
+      let p1 = poles[base + 1] ?? 0;
+      let p2 = poles[base + 2] ?? 0;
+      let p3 = poles[base + 3] ?? 0;
+      let p4 = poles[base + 4] ?? 0;
+      let driftState = this.drift[channel] ?? 0;
+      const k = coupling[c] ?? 0;
+      const backgroundGain = k * params.background;
+      const alphaSinGain = k * (alpha[c] ?? 0) * params.alphaCos;
+      const alphaCosGain = k * (alpha[c] ?? 0) * params.alphaSin;
+      const blinkGain = k * (blink[c] ?? 0);
+      const mainsGain = mains[c] ?? 0;
+      const noiseGain = noise[c] ?? 0;
+      const driftGain = drift[c] ?? 0;
+      for (let i = 0; i < count; i++) {
+        p0 = a0 * p0 + b0 * random.fastNormal();
+        p1 = a1 * p1 + b1 * random.fastNormal();
+        p2 = a2 * p2 + b2 * random.fastNormal();
+        p3 = a3 * p3 + b3 * random.fastNormal();
+        p4 = a4 * p4 + b4 * random.fastNormal();
+        driftState = driftA * driftState + driftB * random.fastNormal();
+        const j = 4 * i;
+        out[i * width + c] =
+          backgroundGain * (p0 + p1 + p2 + p3 + p4) +
+          alphaSinGain * (shared[j] ?? 0) +
+          alphaCosGain * (shared[j + 1] ?? 0) +
+          mainsGain * (shared[j + 2] ?? 0) +
+          blinkGain * (shared[j + 3] ?? 0) +
+          noiseGain * random.fastNormal() +
+          driftGain * driftState;
       }
+      poles[base] = p0;
+      poles[base + 1] = p1;
+      poles[base + 2] = p2;
+      poles[base + 3] = p3;
+      poles[base + 4] = p4;
+      this.drift[channel] = driftState;
     }
     return false;
   }

@@ -14,12 +14,68 @@ function hash32(text: string): number {
   return h >>> 0;
 }
 
+/** Acklam's rational approximation of the standard normal quantile (relative error < 1.2e-9). */
+function normalQuantile(p: number): number {
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+    2.506628277459239,
+  ];
+  const b = [
+    -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572,
+  ];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const [a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0] = a;
+  const [b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0] = b;
+  const [c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0] = c;
+  const [d0 = 0, d1 = 0, d2 = 0, d3 = 0] = d;
+  const low = 0.02425;
+  if (p < low) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (
+      (((((c0 * q + c1) * q + c2) * q + c3) * q + c4) * q + c5) /
+      ((((d0 * q + d1) * q + d2) * q + d3) * q + 1)
+    );
+  }
+  if (p > 1 - low) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return (
+    ((((((a0 * r + a1) * r + a2) * r + a3) * r + a4) * r + a5) * q) /
+    (((((b0 * r + b1) * r + b2) * r + b3) * r + b4) * r + 1)
+  );
+}
+
+/**
+ * 65536 equiprobable normal values (the quantiles at (i + ½) / 65536), scaled to unit variance:
+ * drawing one by a 16-bit random index is a normal deviate truncated at ±4.3 σ, several times
+ * cheaper than Box-Muller. Used where millions of deviates per second are needed (EEG noise).
+ */
+const NORMAL_TABLE = ((): Float64Array => {
+  const size = 65536;
+  const table = new Float64Array(size);
+  let sumSquares = 0;
+  for (let i = 0; i < size; i++) {
+    const value = normalQuantile((i + 0.5) / size);
+    table[i] = value;
+    sumSquares += value * value;
+  }
+  const scale = 1 / Math.sqrt(sumSquares / size);
+  for (let i = 0; i < size; i++) table[i] = (table[i] ?? 0) * scale;
+  return table;
+})();
+
 export class Random {
   private a: number;
   private b: number;
   private c: number;
   private d: number;
   private spareNormal: number | undefined;
+  /** The unused upper 16 bits of the last draw of `fastNormal`, or -1. */
+  private spareBits = -1;
   readonly seed: number;
 
   constructor(seed: number, label = '') {
@@ -39,13 +95,31 @@ export class Random {
 
   /** A uniform deviate in [0, 1). */
   next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  /** A standard normal deviate from the quantile table (two per 32-bit draw). */
+  fastNormal(): number {
+    let index = this.spareBits;
+    if (index < 0) {
+      const bits = this.nextUint32();
+      index = bits & 0xffff;
+      this.spareBits = bits >>> 16;
+    } else {
+      this.spareBits = -1;
+    }
+    return NORMAL_TABLE[index] ?? 0;
+  }
+
+  /** 32 uniform random bits as an unsigned integer. */
+  nextUint32(): number {
     const t = (((this.a + this.b) | 0) + this.d) | 0;
     this.d = (this.d + 1) | 0;
     this.a = this.b ^ (this.b >>> 9);
     this.b = (this.c + (this.c << 3)) | 0;
     this.c = (this.c << 21) | (this.c >>> 11);
     this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
+    return t >>> 0;
   }
 
   /** A uniform deviate in [low, high). */

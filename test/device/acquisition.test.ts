@@ -1,0 +1,213 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { adcLsbMicrovolts, frameRows, quantise } from '../../src/device/acquisition.js';
+import { dateClock, systemClock } from '../../src/device/clock.js';
+import { EEG_ELECTRODES } from '../../src/device/electrodes.js';
+import {
+  createSimulatedHeadset,
+  Random,
+  SimulatedEegSource,
+  type SimulatedHeadset,
+} from '../../src/device/simulated/index.js';
+import type { Frame } from '../../src/runtime/frame.js';
+import { advance, collectEvents, collectFrames, fakeTimeHeadset } from './helpers.js';
+
+describe('ADC model', () => {
+  it('rounds to the step of the gain and clips at ±4.5 V / gain', () => {
+    const data = new Float32Array([0.3, -0.3, 1e9, -1e9, 100]);
+    quantise(data, 1);
+    const lsb = adcLsbMicrovolts(1);
+    expect(lsb).toBeCloseTo(0.536441802978515625, 12);
+    expect(data[0]).toBeCloseTo(lsb, 6);
+    expect(data[1]).toBeCloseTo(-lsb, 6);
+    expect(data[2]).toBeCloseTo((2 ** 23 - 1) * lsb, -1);
+    expect(data[2]).toBeLessThan(4_500_000);
+    expect(data[3]).toBeCloseTo(-4_500_000, -1);
+    expect(Math.abs((data[4] ?? 0) / lsb - Math.round((data[4] ?? 0) / lsb))).toBeLessThan(1e-4);
+    const high = new Float32Array([1e9]);
+    quantise(high, 24);
+    expect(high[0]).toBeCloseTo(4_500_000 / 24, -1);
+  });
+
+  it('frames hold about 10 ms, at least one sample', () => {
+    expect(frameRows(250)).toBe(3);
+    expect(frameRows(1000)).toBe(10);
+    expect(frameRows(16000)).toBe(160);
+    expect(frameRows(50)).toBe(1);
+  });
+});
+
+describe('acquisition on fake time', () => {
+  let headset: SimulatedHeadset;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    headset = fakeTimeHeadset();
+  });
+
+  afterEach(async () => {
+    await headset.close();
+    vi.useRealTimers();
+  });
+
+  it('never drifts: the sample count follows elapsed time however the timers fall', async () => {
+    await headset.eeg.configure({ samplingFrequency: 500 });
+    const frames = collectFrames(headset);
+    await headset.eeg.start('client');
+    const random = new Random(3);
+    let elapsed = 0;
+    while (elapsed < 30_000) {
+      const step = Math.round(random.uniform(1, 400));
+      await vi.advanceTimersByTimeAsync(step);
+      elapsed += step;
+    }
+    const samples = frames.reduce((n, f) => n + f.data.length / f.channels.length, 0);
+    const due = Math.floor((elapsed * 500) / 1000);
+    expect(samples).toBeLessThanOrEqual(due);
+    expect(samples).toBeGreaterThan(due - frameRows(500));
+    expect(headset.eeg.state().samples).toBe(samples);
+  });
+
+  it('applies a new configuration at once while running: next frame has the new rate and a discontinuity', async () => {
+    const frames = collectFrames(headset);
+    await headset.eeg.start('client');
+    await advance(100);
+    await headset.eeg.configure({ samplingFrequency: 2000, channels: ['o1', 'Fp2'], gain: 12 });
+    const before = frames.length;
+    await advance(100);
+    const after = frames.slice(before);
+    expect(after[0]).toMatchObject({ sampleRate: 2000, channels: ['O1', 'FP2'], discontinuity: true });
+    expect(after.slice(1).every((f) => f.discontinuity === undefined && f.sampleRate === 2000)).toBe(true);
+    expect(after[0]!.seq).toBe(frames[before - 1]!.seq + 1);
+    expect(after.reduce((n, f) => n + f.data.length / 2, 0)).toBe(200);
+    expect(headset.eeg.state()).toMatchObject({
+      streaming: true,
+      config: { gain: 12, samplingFrequency: 2000 },
+    });
+  });
+
+  it('refuses out-of-range settings and channels without EEG, naming what is allowed', async () => {
+    await expect(headset.eeg.configure({ gain: 3 })).rejects.toThrow(/1, 2, 4, 6, 8, 12, 24/);
+    await expect(headset.eeg.configure({ samplingFrequency: 300 })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    await expect(headset.eeg.configure({ channels: ['CMS'] })).rejects.toThrow(/no EEG channel/);
+    await expect(headset.eeg.configure({ channels: ['Oz'] })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    expect(headset.eeg.config()).toMatchObject({
+      gain: 24,
+      samplingFrequency: 250,
+      channels: EEG_ELECTRODES,
+    });
+  });
+
+  it("keeps a client's acquisition running when the streams release theirs", async () => {
+    await headset.eeg.start('client');
+    await headset.eeg.start('streams', { samplingFrequency: 1000 });
+    expect(headset.eeg.config().samplingFrequency).toBe(250); // running acquisition keeps its rate
+    expect((await headset.eeg.stop('streams')).streaming).toBe(true);
+    expect((await headset.eeg.stop('client')).streaming).toBe(false);
+  });
+
+  it('starts at the streams’ rate when idle, and stops when the last owner leaves', async () => {
+    const state = await headset.eeg.start('streams', { samplingFrequency: 1000 });
+    expect(state).toMatchObject({
+      streaming: true,
+      owners: ['streams'],
+      config: { samplingFrequency: 1000 },
+    });
+    await advance(1000);
+    expect((await headset.eeg.stop('streams')).samples).toBe(1000);
+  });
+
+  it('emits acquisition_started and acquisition_stopped, and reset stops every owner', async () => {
+    const events = collectEvents(headset);
+    await headset.eeg.configure({ gain: 8 });
+    await headset.eeg.start('client');
+    await headset.eeg.start('streams');
+    expect(headset.status().state).toBe('acquiring');
+    await advance(200);
+    const config = await headset.eeg.reset();
+    expect(config.gain).toBe(24);
+    expect(headset.eeg.state().streaming).toBe(false);
+    const types = events.flatMap((e) => (e.type === 'system' ? [e.eventType] : []));
+    expect(types).toEqual(['acquisition_started', 'acquisition_stopped']);
+  });
+
+  it('sends quality events once a second while acquiring', async () => {
+    const events = collectEvents(headset);
+    await headset.eeg.start('client');
+    await advance(3000);
+    const quality = events.filter((e) => e.type === 'quality');
+    expect(quality.length).toBeGreaterThanOrEqual(2);
+    // Retracted electrodes: unusable.
+    expect(quality[0]).toMatchObject({ data: { overall: 0, channels: { O1: 0 } } });
+  });
+});
+
+describe('real-time pacing', () => {
+  it('delivers 19 channels at 16 kHz in real time without drift', async () => {
+    const headset = createSimulatedHeadset({ seed: 5, clock: systemClock });
+    await headset.eeg.configure({ samplingFrequency: 16000 });
+    const frames: Frame[] = [];
+    headset.eeg.onFrame((f) => frames.push(f));
+    const started = performance.now();
+    await headset.eeg.start('client');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const elapsed = performance.now() - started;
+    const { samples } = await headset.eeg.stop('client');
+    await headset.close();
+    // Generous bounds: timing is the behaviour here, but the machine may be busy.
+    expect(samples).toBeGreaterThan(elapsed * 16 - 16000 * 0.15);
+    expect(samples).toBeLessThanOrEqual(Math.ceil(elapsed * 16) + 160);
+    expect(frames.every((f) => f.data.length === 160 * 19)).toBe(true);
+  });
+
+  it('generates 1 s of 19 channels at 16 kHz in well under a second of CPU', () => {
+    const source = new SimulatedEegSource(new Random(9));
+    source.begin(16000, EEG_ELECTRODES);
+    const block = new Float32Array(160 * 19);
+    const context = { time: 0, impedance: () => 5000 };
+    source.fill(block, 160, context); // warm up the JIT
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) source.fill(block, 160, context);
+    const cost = performance.now() - started;
+    // Half a second of CPU per second of data leaves room on a loaded machine; unloaded it takes ~20 ms.
+    expect(cost).toBeLessThan(500);
+  });
+});
+
+describe('determinism under seed', () => {
+  async function record(seed: number): Promise<Float32Array[]> {
+    vi.useFakeTimers();
+    const headset = createSimulatedHeadset({ seed, clock: dateClock() });
+    const frames = collectFrames(headset);
+    await headset.motors.move([{ electrode: 'O1', movement: 'RELEASE', displacement: 80 }]);
+    await headset.eeg.start('client');
+    await advance(3000, 37);
+    await headset.eeg.stop('client');
+    await headset.close();
+    vi.useRealTimers();
+    return frames.map((f) => f.data);
+  }
+
+  it('gives the same samples for the same seed and calls, other samples for another seed', async () => {
+    const a = await record(11);
+    const b = await record(11);
+    const c = await record(12);
+    expect(a.length).toBeGreaterThan(200);
+    expect(b).toEqual(a);
+    expect(c[0]).not.toEqual(a[0]);
+  });
+
+  it('gives the same contact positions, impedances and IMU readings for the same seed', () => {
+    const one = createSimulatedHeadset({ seed: 99, clock: dateClock() });
+    const two = createSimulatedHeadset({ seed: 99, clock: dateClock() });
+    expect(EEG_ELECTRODES.map((e) => one.simulation.contactPosition(e))).toEqual(
+      EEG_ELECTRODES.map((e) => two.simulation.contactPosition(e)),
+    );
+    expect(one.power.battery()).toEqual(two.power.battery());
+    void one.close();
+    void two.close();
+  });
+});
