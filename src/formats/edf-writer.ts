@@ -131,7 +131,8 @@ export class EdfWriter {
   private constructor(path: string, options: EdfWriterOptions) {
     const { format, sampleRate, channels } = options;
     // Checked at run time too: options may come from untyped JSON.
-    if (!(['edf', 'bdf'] as unknown[]).includes(format)) throw invalid(`Unknown format "${format as string}".`);
+    if (!(['edf', 'bdf'] as unknown[]).includes(format))
+      throw invalid(`Unknown format "${format as string}".`);
     if (channels.length < 1 || channels.length > 639) {
       throw invalid(`An EDF/BDF file holds 1 to 639 channels, not ${channels.length}.`);
     }

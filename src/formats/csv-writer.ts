@@ -1,0 +1,160 @@
+/**
+ * Streaming CSV writer for recordings: a header line (`timestamp` first when asked, then the
+ * channel names, quoted per RFC 4180 §2 when they hold a comma, quote or line break), then one
+ * line per sample. Samples are written with the fewest digits that round-trip float32
+ * (./float32-text.ts); timestamps in milliseconds since the Unix epoch with up to three decimals
+ * (microseconds: the resolution a double keeps at today's epoch values). Lines end with `\n`.
+ *
+ * Same discipline as the EDF writer: lines are held in memory and appended by `flush()`, which
+ * then fdatasyncs, so after each flush the file holds only whole lines. `write` flushes by itself
+ * once `flushIntervalSeconds` (default 1 s) of samples is pending (or 1 MiB of text when no
+ * sample rate is known); `close` flushes and syncs.
+ */
+import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { HeadsetdError } from '../errors.js';
+import { formatFloat32 } from './float32-text.js';
+
+export interface CsvWriterOptions {
+  /** Column names, one per channel. */
+  channels: string[];
+  /** Write a `timestamp` column first (needs `sampleRate`). */
+  includeTimestamps?: boolean;
+  /** Hz: spaces the timestamps within a block and sets the flush cadence. */
+  sampleRate?: number;
+  /** Seconds of samples held in memory before `write` flushes by itself. Default 1. */
+  flushIntervalSeconds?: number;
+  /** Replace an existing file (default false: refuse). */
+  overwrite?: boolean;
+}
+
+/** Bytes of pending text that force a flush when no sample rate sets the cadence. */
+const MAX_PENDING_BYTES = 1 << 20;
+
+/** RFC 4180 §2.6–2.7: quote a field holding a comma, quote or line break; double its quotes. */
+export function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Milliseconds with at most three decimals, trailing zeros dropped. */
+export function formatTimestamp(ms: number): string {
+  return String(Number(ms.toFixed(3)));
+}
+
+export class CsvWriter {
+  readonly path: string;
+  readonly channelCount: number;
+  readonly includeTimestamps: boolean;
+  readonly sampleRate: number | undefined;
+  /** Bytes in the file (after the last flush). */
+  bytesWritten = 0;
+  /** Sample lines in the file (after the last flush). */
+  rowsWritten = 0;
+  private fd: number | undefined;
+  private pending: string[] = [];
+  private pendingRows = 0;
+  private pendingBytes = 0;
+  private samples = 0;
+  private nextTimestamp: number | undefined;
+  private readonly flushRows: number;
+
+  private constructor(path: string, options: CsvWriterOptions) {
+    const { channels, sampleRate } = options;
+    if (channels.length < 1)
+      throw new HeadsetdError('validation_failed', 'A CSV recording needs at least one channel.');
+    if (sampleRate !== undefined && !(sampleRate > 0 && Number.isFinite(sampleRate))) {
+      throw new HeadsetdError(
+        'validation_failed',
+        `The sample rate ${sampleRate} Hz is not a positive number.`,
+      );
+    }
+    this.includeTimestamps = options.includeTimestamps ?? false;
+    if (this.includeTimestamps && sampleRate === undefined) {
+      throw new HeadsetdError('validation_failed', 'CSV timestamps need the sample rate.');
+    }
+    this.path = path;
+    this.channelCount = channels.length;
+    this.sampleRate = sampleRate;
+    this.flushRows =
+      sampleRate === undefined
+        ? Number.POSITIVE_INFINITY
+        : Math.max(1, Math.ceil(sampleRate * (options.flushIntervalSeconds ?? 1)));
+    const names = this.includeTimestamps ? ['timestamp', ...channels] : channels;
+    this.fd = openSync(path, options.overwrite === true ? 'w' : 'wx');
+    this.pending.push(`${names.map(csvField).join(',')}\n`);
+    this.flush();
+  }
+
+  /** Creates the file (refusing an existing one unless `overwrite`) and writes the header line. */
+  static open(path: string, options: CsvWriterOptions): CsvWriter {
+    return new CsvWriter(path, options);
+  }
+
+  /** Seconds of samples accepted (undefined without a sample rate). */
+  get durationSeconds(): number | undefined {
+    return this.sampleRate === undefined ? undefined : this.samples / this.sampleRate;
+  }
+
+  /** Samples per channel accepted by `write` (flushed or not). */
+  get samplesWritten(): number {
+    return this.samples;
+  }
+
+  /**
+   * Appends `samples` rows of interleaved data (`data[s * channels + c]`).
+   * @param timestampMs time of the first sample in ms since the epoch; when omitted, the
+   *   timestamps continue from the previous block. Required on the first block with timestamps.
+   */
+  write(data: Float32Array | Float64Array, samples: number, timestampMs?: number): void {
+    if (this.fd === undefined) throw new Error(`CsvWriter for ${this.path} is closed`);
+    const C = this.channelCount;
+    if (!Number.isInteger(samples) || samples < 0 || samples * C > data.length) {
+      throw new HeadsetdError(
+        'validation_failed',
+        `write: ${samples} samples of ${C} channels need ${samples * C} values, got ${data.length}.`,
+      );
+    }
+    const start = timestampMs ?? this.nextTimestamp;
+    if (this.includeTimestamps && start === undefined) {
+      throw new HeadsetdError(
+        'validation_failed',
+        'The first block of a CSV recording with timestamps needs its timestamp.',
+      );
+    }
+    const period = this.sampleRate === undefined ? 0 : 1000 / this.sampleRate;
+    for (let s = 0; s < samples; s++) {
+      let line = this.includeTimestamps ? `${formatTimestamp((start as number) + s * period)},` : '';
+      for (let c = 0; c < C; c++) line += (c === 0 ? '' : ',') + formatFloat32(data[s * C + c] as number);
+      line += '\n';
+      this.pending.push(line);
+      this.pendingBytes += line.length;
+    }
+    this.pendingRows += samples;
+    this.samples += samples;
+    if (start !== undefined) this.nextTimestamp = start + samples * period;
+    if (this.pendingRows >= this.flushRows || this.pendingBytes >= MAX_PENDING_BYTES) this.flush();
+  }
+
+  /** Appends the pending lines and fdatasyncs: the file then holds only whole lines. */
+  flush(): void {
+    if (this.fd === undefined) throw new Error(`CsvWriter for ${this.path} is closed`);
+    if (this.pending.length === 0) return;
+    const chunk = Buffer.from(this.pending.join(''), 'utf8');
+    let done = 0;
+    while (done < chunk.length)
+      done += writeSync(this.fd, chunk, done, chunk.length - done, this.bytesWritten + done);
+    fdatasyncSync(this.fd);
+    this.bytesWritten += chunk.length;
+    this.rowsWritten += this.pendingRows;
+    this.pending = [];
+    this.pendingRows = 0;
+    this.pendingBytes = 0;
+  }
+
+  /** Flushes, syncs and closes. */
+  close(): void {
+    if (this.fd === undefined) return;
+    this.flush();
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
