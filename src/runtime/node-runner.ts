@@ -145,14 +145,14 @@ export class NodeRunner {
     }
   }
 
-  /** Stops the instance; the node is `terminated`. Safe to call in any state. */
+  /** Stops the instance; the node is `terminated` (a node in `error` stays so). Safe to call in any state. */
   async stop(): Promise<void> {
     this.clearRestartTimer();
     const instance = this.instance;
     this.instance = undefined;
     this.generation++;
     this.pausedByStream = false;
-    if (this.state !== 'terminated') {
+    if (this.state !== 'terminated' && this.state !== 'error') {
       this.state = 'terminated';
       this.env.changed();
     }

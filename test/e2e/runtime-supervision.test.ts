@@ -1,0 +1,133 @@
+/**
+ * Failure isolation through real worker threads: a node that throws is restarted per its policy
+ * while the rest of its stream runs on untouched; a node that never yields takes down only its own
+ * stream's worker, reported as `stream_failed`.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { RuntimeEvent } from '../../src/streams/runtime-port.js';
+import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE, waitFor } from '../runtime/helpers.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
+let runtime: WorkerRuntime | undefined;
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+});
+
+function newRuntime(heartbeatTimeoutMs?: number): { rt: WorkerRuntime; events: RuntimeEvent[] } {
+  const rt = new WorkerRuntime({
+    dataDir,
+    executablesDirs: [],
+    extraExecutableModules: [TEST_NODES_MODULE],
+    ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
+  });
+  runtime = rt;
+  const events: RuntimeEvent[] = [];
+  rt.onEvent((e) => events.push(e));
+  return { rt, events };
+}
+
+const generator = {
+  id: 'gen',
+  executable: 'signal-generator',
+  config: { sampleRate: 250, amplitudes: [1], frequencies: [5] },
+};
+const websocket = { id: 'ws', executable: 'websocket', config: { port: 0 } };
+
+function portOf(rt: WorkerRuntime, streamId: string): number {
+  return rt.status(streamId)!.nodes.ws!.info!.port as number;
+}
+
+describe('supervision', () => {
+  test('a node that throws is restarted with backoff until its crash-loop limit; the others keep running', async () => {
+    const { rt, events } = newRuntime();
+    const stream = definition(
+      [
+        generator,
+        websocket,
+        { id: 'bad', executable: 'test-throw' },
+        { id: 'once', executable: 'test-throw', config: { restart: 'no' } },
+      ],
+      [pipe('p1', 'gen', 'ws'), pipe('p2', 'gen', 'bad'), pipe('p3', 'gen', 'once')],
+    );
+    await rt.start(stream);
+    const client = await FrameClient.connect(portOf(rt, stream.id));
+    const crashesOf = (id: string) => events.filter((e) => e.type === 'node_crashed' && e.nodeId === id);
+
+    // 5 failures: restarts after 250, 500, 1000 and 2000 ms, then the node stays in error.
+    await waitFor(() => rt.status(stream.id)?.nodes.bad?.state === 'error', 15_000, 'bad in error');
+    const bad = rt.status(stream.id)!.nodes.bad!;
+    expect(bad.metrics.restarts).toBe(4);
+    expect(bad.metrics.errorCount).toBe(5);
+    expect(bad.metrics.lastError).toContain('test-throw: deliberate failure');
+    expect(crashesOf('bad').map((e) => e.type === 'node_crashed' && e.willRestart)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+
+    // restart: 'no' → one crash, no restart.
+    const once = rt.status(stream.id)!.nodes.once!;
+    expect(once.state).toBe('error');
+    expect(once.metrics.restarts).toBe(0);
+    expect(crashesOf('once').map((e) => e.type === 'node_crashed' && e.willRestart)).toEqual([false]);
+
+    // The rest of the stream never noticed.
+    const count = client.frames.length;
+    await waitFor(() => client.frames.length > count + 20, 5000, 'frames after the crashes');
+    client.close();
+    expect(seqGaps(client.seqs())).toEqual([]);
+    const status = rt.status(stream.id)!;
+    expect(status.nodes.gen!.state).toBe('running');
+    expect(status.nodes.gen!.metrics.restarts).toBe(0);
+    expect(status.nodes.ws!.metrics.errorCount).toBe(0);
+    expect(events.some((e) => e.type === 'stream_failed')).toBe(false);
+    expect(rt.logs(stream.id, 'bad').some((l) => l.line.includes('crash loop'))).toBe(true);
+
+    // A manual restart gives the node a fresh start.
+    await rt.signalNode(stream.id, 'bad', 'restart', {});
+    expect(['running', 'initialized', 'error']).toContain(rt.status(stream.id)!.nodes.bad!.state);
+  }, 30_000);
+
+  test('a node that loops forever takes down only its own stream, reported as stream_failed', async () => {
+    const { rt, events } = newRuntime(1500);
+    const healthy = definition([generator, websocket], [pipe('p1', 'gen', 'ws')]);
+    const doomed = definition(
+      [generator, { id: 'spin', executable: 'test-loop' }, { id: 'log', executable: 'logger' }],
+      [pipe('p1', 'gen', 'spin'), pipe('p2', 'gen', 'log')],
+    );
+    await rt.start(healthy);
+    const client = await FrameClient.connect(portOf(rt, healthy.id));
+    await rt.start(doomed);
+
+    const failed = await waitFor(
+      () => events.find((e) => e.type === 'stream_failed' && e.streamId === doomed.id),
+      10_000,
+      'stream_failed',
+    );
+    expect(failed.message).toContain('node spin');
+    expect(failed.message).toContain('terminated');
+    const postMortem = rt.status(doomed.id)!;
+    expect(postMortem.nodes.spin!.state).toBe('error');
+    expect(postMortem.nodes.spin!.metrics.lastError).toContain('stopped responding');
+    expect(postMortem.nodes.gen!.state).toBe('terminated');
+    await expect(rt.pause(doomed.id)).rejects.toMatchObject({ code: 'invalid_state' });
+
+    // The other stream runs on.
+    const count = client.frames.length;
+    await waitFor(() => client.frames.length > count + 20, 5000, 'frames after the failure');
+    client.close();
+    expect(seqGaps(client.seqs())).toEqual([]);
+    expect(rt.status(healthy.id)!.nodes.gen!.state).toBe('running');
+
+    await rt.stop(doomed.id);
+    expect(rt.status(doomed.id)).toBeUndefined();
+  }, 30_000);
+});
