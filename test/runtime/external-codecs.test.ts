@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Frame } from '../../src/runtime/frame.js';
 import { BinaryDecoder, encodeBinary } from '../../src/runtime/protocol/binary.js';
 import { createDecoder, encodeMessage } from '../../src/runtime/protocol/codec.js';
-import type { ProtocolEncoding, ProtocolMessage } from '../../src/runtime/protocol/messages.js';
+import {
+  type ProtocolEncoding,
+  ProtocolError,
+  type ProtocolMessage,
+} from '../../src/runtime/protocol/messages.js';
 import { encodeNdjson, NdjsonDecoder } from '../../src/runtime/protocol/ndjson.js';
 
 const name = fc.string({ minLength: 1, maxLength: 12 });
@@ -82,6 +86,19 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the %s codec', (encoding)
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('hands over the messages completed before a fault in the same chunk', () => {
+    const ready = encodeMessage(encoding, { type: 'ready' });
+    const garbage = encoding === 'binary' ? Buffer.from([0xff, 0xff, 0xff, 0xff]) : Buffer.from('garbage\n');
+    let fault: unknown;
+    try {
+      createDecoder(encoding).push(Buffer.concat([ready, garbage]));
+    } catch (error) {
+      fault = error;
+    }
+    expect(fault).toBeInstanceOf(ProtocolError);
+    expect((fault as ProtocolError).decoded).toEqual([{ type: 'ready' }]);
   });
 
   it('refuses a message over the size limit before buffering it whole', () => {

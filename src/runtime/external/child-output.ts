@@ -6,7 +6,12 @@
  * of the stream keep running.
  */
 import { createDecoder } from '../protocol/codec.js';
-import type { ChildMessage, MessageDecoder, ProtocolEncoding } from '../protocol/messages.js';
+import type {
+  ChildMessage,
+  MessageDecoder,
+  ProtocolEncoding,
+  ProtocolMessage,
+} from '../protocol/messages.js';
 import { ProtocolError } from '../protocol/messages.js';
 
 /** Non-frame messages (info, error) are few by nature; more than this waiting means a runaway child. */
@@ -23,7 +28,9 @@ export class ChildOutput {
   private readonly queue: ChildMessage[] = [];
   private queuedFrames = 0;
   private scheduled: NodeJS.Immediate | undefined;
+  /** No more input is decoded: the decoder met a fault, or the output was closed. */
   private failed = false;
+  private fault: ProtocolError | undefined;
   /** Frames dropped because the child wrote faster than the stream could take them. */
   dropped = 0;
 
@@ -43,34 +50,34 @@ export class ChildOutput {
 
   push(chunk: Buffer): void {
     if (this.failed) return;
-    let messages;
+    let messages: ProtocolMessage[];
+    let fault: ProtocolError | undefined;
     try {
       messages = this.decoder.push(chunk);
     } catch (error) {
-      this.failed = true;
-      this.handlers.onProtocolError(
-        error instanceof ProtocolError ? error : new ProtocolError(String(error)),
-      );
-      return;
+      fault = error instanceof ProtocolError ? error : new ProtocolError(String(error));
+      // What the child sent correctly before the fault still counts (a `ready` just before garbage).
+      messages = fault.decoded;
     }
     for (const message of messages) {
       if (message.type === 'config' || message.type === 'signal') {
-        this.failed = true;
-        this.handlers.onProtocolError(new ProtocolError(`a child may not send '${message.type}' messages`));
-        return;
+        fault = new ProtocolError(`a child may not send '${message.type}' messages`);
+        break;
       }
       this.queue.push(message);
       if (this.queue.length > this.maxQueuedFrames + MAX_QUEUED_OTHER) {
-        this.failed = true;
-        this.handlers.onProtocolError(
-          new ProtocolError('the child floods non-frame messages (ready, info, error)'),
-        );
-        return;
+        fault = new ProtocolError('the child floods non-frame messages (ready, info, error)');
+        break;
       }
       if (message.type === 'frame') {
         this.queuedFrames += 1;
         if (this.queuedFrames > this.maxQueuedFrames) this.dropOldestFrame();
       }
+    }
+    if (fault !== undefined) {
+      // Reported after the messages before it have been delivered, in order.
+      this.fault = fault;
+      this.failed = true;
     }
     this.schedule();
   }
@@ -78,6 +85,7 @@ export class ChildOutput {
   /** Stops delivering: nothing queued is handed out after this. */
   close(): void {
     this.failed = true;
+    this.fault = undefined;
     this.queue.length = 0;
     this.queuedFrames = 0;
     if (this.scheduled !== undefined) clearImmediate(this.scheduled);
@@ -85,7 +93,7 @@ export class ChildOutput {
   }
 
   private schedule(): void {
-    if (this.scheduled !== undefined || this.queue.length === 0) return;
+    if (this.scheduled !== undefined || (this.queue.length === 0 && this.fault === undefined)) return;
     this.scheduled = setImmediate(() => {
       this.scheduled = undefined;
       this.deliver();
@@ -93,11 +101,17 @@ export class ChildOutput {
   }
 
   private deliver(): void {
-    for (let n = 0; n < this.batch && !this.failed; n += 1) {
+    for (let n = 0; n < this.batch; n += 1) {
       const message = this.queue.shift();
       if (message === undefined) break;
       if (message.type === 'frame') this.queuedFrames -= 1;
       this.handlers.onMessage(message);
+    }
+    if (this.queue.length === 0 && this.fault !== undefined) {
+      const fault = this.fault;
+      this.fault = undefined;
+      this.handlers.onProtocolError(fault);
+      return;
     }
     this.schedule();
   }

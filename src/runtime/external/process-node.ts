@@ -7,6 +7,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Frame } from '../frame.js';
 import type { NodeContext, NodeInstance } from '../node.js';
+import { NodeEndedError } from '../node-errors.js';
 import { type ChildMessage, PROTOCOL_VERSION, type ProtocolError } from '../protocol/messages.js';
 import { childEnvironment } from './child-env.js';
 import { ChildInput } from './child-input.js';
@@ -118,14 +119,14 @@ class ExternalProcessNode implements NodeInstance {
       });
     });
     this.input = new ChildInput(child.stdin, encoding, this.settings.maxQueuedFrames, () => {
-      this.scheduleDropReport();
+      this.countDrop();
     });
     this.output = new ChildOutput(encoding, this.settings.maxMessageBytes, this.settings.maxQueuedFrames, {
       onMessage: (message) => {
         this.onMessage(message);
       },
       onDrop: () => {
-        this.scheduleDropReport();
+        this.countDrop();
       },
       onProtocolError: (error) => {
         this.onProtocolError(error);
@@ -211,7 +212,8 @@ class ExternalProcessNode implements NodeInstance {
     if (this.startAttempt !== undefined) {
       this.rejectStart(`${describeExit(code, signal)} before announcing 'ready'`, false);
     } else {
-      this.reportFailure(describeExit(code, signal));
+      // Status 0 is an end, not a failure: the supervisor restarts it only under `always`.
+      this.reportFailure(describeExit(code, signal), code === 0 && signal === null);
     }
     // Anything the child left in its group is an orphan now.
     const pgid = this.child?.pid;
@@ -226,12 +228,18 @@ class ExternalProcessNode implements NodeInstance {
     if (kill) void this.stop();
   }
 
-  private reportFailure(reason: string): void {
+  private reportFailure(reason: string, ended = false): void {
     if (this.failed || this.stopping !== undefined) return;
     this.failed = true;
-    this.context.fail(
-      new Error(withStderr(`external node '${this.label}' ${reason}`, this.stderr.lastLines())),
-    );
+    const message = withStderr(`external node '${this.label}' ${reason}`, this.stderr.lastLines());
+    this.context.fail(ended ? new NodeEndedError(message) : new Error(message));
+  }
+
+  /** A frame lost in either direction: counted in the node's framesDropped where the host offers it, and in info. */
+  private countDrop(): void {
+    const counter = (this.context as Partial<{ countDropped(frames: number): void }>).countDropped;
+    if (typeof counter === 'function') counter.call(this.context, 1);
+    this.scheduleDropReport();
   }
 
   private scheduleDropReport(): void {
@@ -255,29 +263,37 @@ class ExternalProcessNode implements NodeInstance {
     const pgid = child?.pid;
     if (child === undefined || pgid === undefined) return;
     const grace = this.settings.stopGraceMs;
+    let forced = false;
     if (!this.hasExited) {
       this.input?.send({ type: 'signal', name: 'stop', payload: {} });
       this.input?.end();
-      if (!(await this.exitWithin(grace))) {
+      // A child that never became ready is not asked twice: SIGTERM at once.
+      if (!(await this.exitWithin(this.ready ? grace : 0))) {
+        forced = true;
         signalGroup(pgid, 'SIGTERM');
         if (!(await this.exitWithin(grace))) signalGroup(pgid, 'SIGKILL');
       }
       await this.exited;
     }
-    await this.endGroup(pgid);
+    await this.endGroup(pgid, forced);
     this.output?.close();
     this.dispose();
     this.startAttempt?.reject(new Error(`external node '${this.label}' was stopped before it became ready`));
     this.startAttempt = undefined;
   }
 
-  /** Ends whatever remains of the group once its leader is gone: SIGTERM, then SIGKILL after the grace. */
-  private async endGroup(pgid: number): Promise<void> {
+  /**
+   * Ends whatever remains of the group once its leader is gone: SIGTERM and a short grace, or
+   * SIGKILL at once when the group was already sent SIGTERM. Bounded so that a whole stop stays
+   * under the runtime's stop limit (node-runner.ts).
+   */
+  private async endGroup(pgid: number, alreadyTerminated = false): Promise<void> {
     if (!(await waitForGroupGone(pgid, 0))) {
-      signalGroup(pgid, 'SIGTERM');
-      if (!(await waitForGroupGone(pgid, this.settings.stopGraceMs))) {
+      if (!alreadyTerminated) signalGroup(pgid, 'SIGTERM');
+      const grace = alreadyTerminated ? 0 : Math.min(this.settings.stopGraceMs, 500);
+      if (!(await waitForGroupGone(pgid, grace))) {
         signalGroup(pgid, 'SIGKILL');
-        await waitForGroupGone(pgid, 1_000);
+        await waitForGroupGone(pgid, 500);
       }
     }
     untrackGroup(pgid);

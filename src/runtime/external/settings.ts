@@ -2,6 +2,7 @@
  * The settings of one external node: what the node's config asks for (`protocol`,
  * `readyTimeoutMs`), what the host passes, and the defaults of docs/node-protocol.md.
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isEncoding, MAX_MESSAGE_BYTES, type ProtocolEncoding } from '../protocol/messages.js';
 
@@ -9,7 +10,7 @@ import { isEncoding, MAX_MESSAGE_BYTES, type ProtocolEncoding } from '../protoco
 export interface ExternalNodeOptions {
   /** Wire encoding; default: the node config's `protocol`, else `ndjson`. */
   encoding?: ProtocolEncoding;
-  /** How long the child has to answer `ready`, ms; default: config `readyTimeoutMs`, else 10 000. */
+  /** How long the child has to answer `ready`, ms; default: config `readyTimeoutMs`, else 9 500. */
   readyTimeoutMs?: number;
   /** How long `stop` waits after the stop message before SIGTERM, and after SIGTERM before SIGKILL, ms. Default 2000. */
   stopGraceMs?: number;
@@ -33,6 +34,12 @@ export interface ExternalNodeSettings {
   env: Readonly<Record<string, string>>;
 }
 
+/**
+ * Just under the runtime's own 10 s start limit (node-runner.ts), so that a slow child fails with
+ * this adapter's message, which carries its last stderr lines.
+ */
+export const DEFAULT_READY_TIMEOUT_MS = 9_500;
+
 /** Programs that run a script named by their first non-option argument (as the registry knows them). */
 const INTERPRETER = /^(node|nodejs|python[0-9.]*|bash|sh|perl|ruby|Rscript|tsx|deno|bun)$/;
 
@@ -45,6 +52,14 @@ export function programFile(argv: readonly string[]): string | undefined {
     if (script !== undefined) return script;
   }
   return program;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function positiveNumber(value: unknown): number | undefined {
@@ -63,14 +78,16 @@ export function resolveSettings(
     );
   }
   const file = options.file ?? programFile(argv);
+  const directory = file !== undefined && isFile(file) ? path.dirname(path.resolve(file)) : undefined;
   return {
     encoding: options.encoding ?? configured ?? 'ndjson',
-    readyTimeoutMs: options.readyTimeoutMs ?? positiveNumber(config.readyTimeoutMs) ?? 10_000,
+    readyTimeoutMs:
+      options.readyTimeoutMs ?? positiveNumber(config.readyTimeoutMs) ?? DEFAULT_READY_TIMEOUT_MS,
     stopGraceMs: options.stopGraceMs ?? 2_000,
     maxMessageBytes: options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
     maxQueuedFrames: options.maxQueuedFrames ?? 256,
-    // A bare program name (found on PATH) has no directory of its own: run it in the service's.
-    cwd: file !== undefined && file.includes('/') ? path.dirname(path.resolve(file)) : process.cwd(),
+    // A bare program name (found on PATH) or inline code has no directory of its own: run it in the service's.
+    cwd: directory ?? process.cwd(),
     env: options.env ?? {},
   };
 }

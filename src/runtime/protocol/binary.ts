@@ -7,6 +7,7 @@ import { endianness } from 'node:os';
 import type { Frame } from '../frame.js';
 import { checkFrameHeader, messageFromJson, messageToJson } from './json-messages.js';
 import {
+  withDecoded,
   type FrameMessage,
   MAX_MESSAGE_BYTES,
   type MessageDecoder,
@@ -199,18 +200,21 @@ export class BinaryDecoder implements MessageDecoder {
       if (this.expected === undefined) {
         if (this.partBytes < LENGTH_BYTES) break;
         const length = this.join().readUInt32LE(0);
-        if (length === 0) throw new ProtocolError('a binary message has length 0');
-        if (length > this.maxMessageBytes) {
-          throw new ProtocolError(
-            `a message of ${length} bytes was refused (the limit is ${this.maxMessageBytes} bytes)`,
-          );
-        }
+        withDecoded(messages, () => {
+          if (length === 0) throw new ProtocolError('a binary message has length 0');
+          if (length > this.maxMessageBytes) {
+            throw new ProtocolError(
+              `a message of ${length} bytes was refused (the limit is ${this.maxMessageBytes} bytes)`,
+            );
+          }
+        });
         this.expected = length;
       }
       if (this.partBytes < LENGTH_BYTES + this.expected) break;
       const all = this.join();
       const end = LENGTH_BYTES + this.expected;
-      messages.push(decodeMessage(all.readUInt8(LENGTH_BYTES), all.subarray(LENGTH_BYTES + 1, end)));
+      const body = all.subarray(LENGTH_BYTES + 1, end);
+      messages.push(withDecoded(messages, () => decodeMessage(all.readUInt8(LENGTH_BYTES), body)));
       const tail = all.subarray(end);
       this.parts = tail.length === 0 ? [] : [tail];
       this.partBytes = tail.length;

@@ -69,6 +69,9 @@ export type ProtocolMessage = ParentMessage | ChildMessage;
 
 /** A message that breaks the protocol (malformed, oversized, unknown type). The stream cannot resync after it. */
 export class ProtocolError extends Error {
+  /** Messages that a decoder completed in the same chunk before it met the error, in order. */
+  decoded: ProtocolMessage[] = [];
+
   constructor(message: string) {
     super(message);
     this.name = 'ProtocolError';
@@ -77,7 +80,10 @@ export class ProtocolError extends Error {
 
 /** Decodes a byte stream chunk by chunk; chunks may split messages anywhere. */
 export interface MessageDecoder {
-  /** Returns every message completed by `chunk`. Throws `ProtocolError`; after that the decoder is dead. */
+  /**
+   * Returns every message completed by `chunk`. Throws `ProtocolError` (carrying in `decoded` the
+   * messages of the chunk that came before the fault); after that the decoder is dead.
+   */
   push(chunk: Uint8Array): ProtocolMessage[];
   /** Bytes held for an incomplete message. */
   readonly pendingBytes: number;
@@ -85,4 +91,14 @@ export interface MessageDecoder {
 
 export function isEncoding(value: unknown): value is ProtocolEncoding {
   return value === 'ndjson' || value === 'binary';
+}
+
+/** Runs `step`; a `ProtocolError` it throws leaves carrying `decoded`, the messages completed before it. */
+export function withDecoded<T>(decoded: ProtocolMessage[], step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof ProtocolError) error.decoded = [...decoded];
+    throw error;
+  }
 }

@@ -3,7 +3,13 @@
  * ended by `\n` (a `\r` before it is ignored, blank lines are skipped).
  */
 import { messageFromJson, messageToJson } from './json-messages.js';
-import { MAX_MESSAGE_BYTES, type MessageDecoder, ProtocolError, type ProtocolMessage } from './messages.js';
+import {
+  MAX_MESSAGE_BYTES,
+  type MessageDecoder,
+  ProtocolError,
+  type ProtocolMessage,
+  withDecoded,
+} from './messages.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -31,13 +37,18 @@ export class NdjsonDecoder implements MessageDecoder {
     for (;;) {
       const end = chunk.indexOf(NEWLINE, start);
       if (end === -1) break;
-      this.hold(chunk.subarray(start, end));
+      withDecoded(messages, () => {
+        this.hold(chunk.subarray(start, end));
+      });
       const line = this.take();
       start = end + 1;
-      const message = this.parseLine(line);
+      const message = withDecoded(messages, () => this.parseLine(line));
       if (message !== undefined) messages.push(message);
     }
-    if (start < chunk.length) this.hold(chunk.subarray(start));
+    if (start < chunk.length)
+      withDecoded(messages, () => {
+        this.hold(chunk.subarray(start));
+      });
     return messages;
   }
 
