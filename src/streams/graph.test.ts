@@ -3,7 +3,6 @@
  * tests with fast-check: random valid DAGs are accepted; each kind of injected defect is refused
  * with its code and a pointer to the right item; findCycle agrees with an independent topological sort.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NodeInput, PipeInput } from '../schemas/stream.js';
 import { findCycle, type GraphContext, graphIssues } from './graph.js';
@@ -37,6 +36,21 @@ describe('graphIssues: examples', () => {
       {
         path: '/pipes/2',
         message: 'the pipes form a cycle: f1 → f2 → f3 → f1; a stream must be acyclic',
+        code: 'validation_failed',
+      },
+    ]);
+  });
+});
+
+describe('graphIssues: regressions', () => {
+  it('duplicate pipe message names the twin by id, not by a pointer into another document', () => {
+    // In an edit the twin is a pipe of the stream while the error is rebased onto the request body:
+    // "/pipes/0" in the message would point into the wrong document.
+    const issues = graphIssues([gen('g'), log('l')], [pipe('p1', 'g', 'l'), pipe('dup', 'g', 'l')], CONTEXT);
+    expect(issues).toEqual([
+      {
+        path: '/pipes/1',
+        message: "pipe 'dup' repeats pipe 'p1' (same source, destination and ports)",
         code: 'validation_failed',
       },
     ]);

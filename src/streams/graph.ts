@@ -257,7 +257,8 @@ export function graphIssues(
     if (twin !== undefined) {
       issues.push({
         path: base,
-        message: `pipe '${pipe.id}' repeats pipe at /pipes/${twin} (same source, destination and ports)`,
+        // By id: in an edit the twin may be a pipe of the stream, not of the request body.
+        message: `pipe '${pipe.id}' repeats pipe '${pipes[twin]?.id ?? ''}' (same source, destination and ports)`,
         code: 'validation_failed',
       });
       return;

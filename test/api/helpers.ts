@@ -93,8 +93,15 @@ export const PREFIXES = ['/stream', ''] as const;
 
 export const OTHER_ID = '0d9a7c1e-2b3f-4a5b-8c6d-7e8f9a0b1c2d';
 
+export interface StreamDoc {
+  id: string;
+  meta: Record<string, unknown>;
+  nodes: { id: string; type?: string; executable: string; config?: Record<string, unknown> }[];
+  pipes: { id: string; source: string; destination: string }[];
+}
+
 /** A small valid graph of built-ins with short ids: gen → filt → log. */
-export function chainStream(id: string) {
+export function chainStream(id: string): StreamDoc {
   return {
     id,
     meta: { name: 'chain' },
