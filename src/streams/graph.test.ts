@@ -55,6 +55,22 @@ describe('graphIssues: regressions', () => {
       },
     ]);
   });
+
+  it('role conflict declared by meta.type points at /meta/type, not at an absent /type', () => {
+    const sinkAsSource: NodeInput = { id: 'l', executable: 'logger', meta: { type: 'SOURCE' } };
+    expect(graphIssues([sinkAsSource], [], CONTEXT)).toEqual([
+      {
+        path: '/nodes/0/meta/type',
+        message: 'logger is a sink; it cannot be declared a source (meta.type SOURCE)',
+        code: 'validation_failed',
+      },
+    ]);
+    const sourceAsOutput: NodeInput = { ...gen('g'), meta: { type: 'OUTPUT' } };
+    expect(graphIssues([sourceAsOutput], [], CONTEXT).map((i) => i.path)).toEqual(['/nodes/0/meta/type']);
+    // Declared by the node type: the pointer stays on /type.
+    const sinkAsProducer: NodeInput = { ...log('l'), type: 'EXECUTABLE_PRODUCER' };
+    expect(graphIssues([sinkAsProducer], [], CONTEXT).map((i) => i.path)).toEqual(['/nodes/0/type']);
+  });
 });
 
 describe('findCycle: examples', () => {

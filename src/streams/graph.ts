@@ -72,7 +72,9 @@ interface NodeFacts {
   builtin: BuiltinDescriptor | undefined;
   acceptsInput: boolean;
   producesOutput: boolean;
-  why: string;
+  /** The declaration that makes the node take no input (or no output); '' when none did. */
+  noInputWhy: string;
+  noOutputWhy: string;
 }
 
 function nodeIssues(node: NodeInput, index: number, context: GraphContext, issues: Issue[]): NodeFacts {
@@ -103,45 +105,55 @@ function nodeIssues(node: NodeInput, index: number, context: GraphContext, issue
   }
 
   const metaType = node.meta?.type;
-  let acceptsInput = true;
-  let producesOutput = true;
-  let why = '';
-  if (node.type === 'EXECUTABLE_PRODUCER' || metaType === 'SOURCE') {
-    acceptsInput = false;
-    why = node.type === 'EXECUTABLE_PRODUCER' ? 'type EXECUTABLE_PRODUCER' : 'meta.type SOURCE';
-  }
-  if (node.type === 'EXECUTABLE_CONSUMER' || metaType === 'OUTPUT' || metaType === 'RECORDER') {
-    producesOutput = false;
-    why = node.type === 'EXECUTABLE_CONSUMER' ? 'type EXECUTABLE_CONSUMER' : `meta.type ${metaType ?? ''}`;
-  }
+  // Which field declared the node a producer or a consumer, if any: errors point at that field.
+  const producerField =
+    node.type === 'EXECUTABLE_PRODUCER' ? 'type' : metaType === 'SOURCE' ? 'meta/type' : undefined;
+  const consumerField =
+    node.type === 'EXECUTABLE_CONSUMER'
+      ? 'type'
+      : metaType === 'OUTPUT' || metaType === 'RECORDER'
+        ? 'meta/type'
+        : undefined;
+  const producerWhy = producerField === 'type' ? 'type EXECUTABLE_PRODUCER' : 'meta.type SOURCE';
+  const consumerWhy = consumerField === 'type' ? 'type EXECUTABLE_CONSUMER' : `meta.type ${metaType ?? ''}`;
+  let acceptsInput = producerField === undefined;
+  let producesOutput = consumerField === undefined;
   if (builtin?.role === 'source') {
-    if (node.type === 'EXECUTABLE_CONSUMER' || metaType === 'OUTPUT' || metaType === 'RECORDER') {
+    if (consumerField !== undefined) {
       issues.push({
-        path: `${base}/type`,
-        message: `${builtin.name} is a source; it cannot be declared a consumer (${why})`,
+        path: `${base}/${consumerField}`,
+        message: `${builtin.name} is a source; it cannot be declared a consumer (${consumerWhy})`,
         code: 'validation_failed',
       });
     }
     acceptsInput = false;
   }
   if (builtin?.role === 'sink') {
-    if (node.type === 'EXECUTABLE_PRODUCER' || metaType === 'SOURCE') {
+    if (producerField !== undefined) {
       issues.push({
-        path: `${base}/type`,
-        message: `${builtin.name} is a sink; it cannot be declared a source (${why})`,
+        path: `${base}/${producerField}`,
+        message: `${builtin.name} is a sink; it cannot be declared a source (${producerWhy})`,
         code: 'validation_failed',
       });
     }
     producesOutput = false;
   }
-  return { index, builtin, acceptsInput, producesOutput, why };
+  return {
+    index,
+    builtin,
+    acceptsInput,
+    producesOutput,
+    noInputWhy: producerField === undefined ? '' : producerWhy,
+    noOutputWhy: consumerField === undefined ? '' : consumerWhy,
+  };
 }
 
 function describeRole(node: NodeInput, facts: NodeFacts, side: 'input' | 'output'): string {
-  if (facts.builtin !== undefined && facts.why === '') {
+  const why = side === 'input' ? facts.noInputWhy : facts.noOutputWhy;
+  if (facts.builtin !== undefined && why === '') {
     return `${facts.builtin.name} is a ${facts.builtin.role} and takes no ${side}`;
   }
-  return `node '${node.id}' (${facts.why || (facts.builtin?.name ?? '')}) takes no ${side}`;
+  return `node '${node.id}' (${why || (facts.builtin?.name ?? '')}) takes no ${side}`;
 }
 
 /** All graph defects of `nodes` and `pipes` (schema-valid), with pointers relative to the stream document. */
