@@ -19,7 +19,7 @@ afterEach(async () => {
 async function measure(names?: string[]): Promise<Record<string, number>> {
   const pending = headset.impedance.measure(names);
   await advance(400, 50);
-  return (await pending);
+  return await pending;
 }
 
 async function moveTo(electrode: string, position: number): Promise<void> {

@@ -97,6 +97,8 @@ export class SimulatedPower implements PowerSupply {
     this.lastDraw = this.drawMilliwatts();
     if (this.charging) {
       this.energy = Math.min(this.maxCapacity, this.energy + (CHARGE_MW - draw) * hours);
+    } else if (this.ac) {
+      // On a full battery with the charger connected the device runs from the charger.
     } else {
       const used = Math.min(this.energy, draw * hours);
       this.energy -= used;
