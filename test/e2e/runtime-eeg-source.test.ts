@@ -1,0 +1,160 @@
+/**
+ * eeg-source across the thread boundary: the device lives on the main thread, frames reach the
+ * stream's worker (copied, so the device's own frame stays intact for its other subscribers), a
+ * different acquisition rate is converted, stopping unsubscribes, and no device is a clear error.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Frame } from '../../src/runtime/frame.js';
+import type { DeviceFrameSource } from '../../src/runtime/node.js';
+import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { definition, FrameClient, pipe, waitFor } from '../runtime/helpers.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
+let runtime: WorkerRuntime | undefined;
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+});
+
+/** A device acquiring a 10 Hz sine of amplitude 100 µV on every channel, in 40 ms frames. */
+class FakeDevice implements DeviceFrameSource {
+  readonly requests: { channels: readonly string[]; sampleRate?: number }[] = [];
+  readonly sent: Frame[] = [];
+  subscribers = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private index = 0;
+  private readonly listeners = new Set<(frame: Frame) => void>();
+
+  constructor(private readonly rate: number) {}
+
+  subscribe(request: { channels: readonly string[]; sampleRate?: number }, onFrame: (frame: Frame) => void) {
+    this.requests.push(request);
+    this.listeners.add(onFrame);
+    this.subscribers++;
+    this.timer ??= setInterval(() => {
+      this.tick(request.channels);
+    }, 40);
+    return Promise.resolve(() => {
+      this.listeners.delete(onFrame);
+      this.subscribers--;
+      if (this.subscribers === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    });
+  }
+
+  private tick(channels: readonly string[]): void {
+    const samples = (this.rate * 40) / 1000;
+    const data = new Float32Array(samples * channels.length);
+    for (let i = 0; i < samples; i++) {
+      const value = 100 * Math.sin((2 * Math.PI * 10 * (this.index + i)) / this.rate);
+      for (let c = 0; c < channels.length; c++) data[i * channels.length + c] = value;
+    }
+    const frame: Frame = {
+      seq: this.sent.length,
+      timestamp: Date.now(),
+      sampleRate: this.rate,
+      channels: [...channels],
+      data,
+    };
+    this.index += samples;
+    this.sent.push(frame);
+    for (const listener of this.listeners) listener(frame);
+  }
+}
+
+function amplitude(x: number[], hz: number, rate: number): number {
+  let s = 0;
+  let c = 0;
+  x.forEach((v, i) => {
+    s += v * Math.sin((2 * Math.PI * hz * i) / rate);
+    c += v * Math.cos((2 * Math.PI * hz * i) / rate);
+  });
+  return (2 * Math.hypot(s, c)) / x.length;
+}
+
+describe('eeg-source', () => {
+  test('frames from the main thread device reach a websocket client; stop unsubscribes', async () => {
+    const device = new FakeDevice(250);
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device });
+    const stream = definition(
+      [
+        { id: 'eeg', executable: 'eeg-source', config: { channels: ['Cz', 'o1'] } },
+        { id: 'ws', executable: 'websocket', config: { port: 0 } },
+      ],
+      [pipe('p1', 'eeg', 'ws')],
+    );
+    await runtime.start(stream);
+    expect(device.requests).toEqual([{ channels: ['CZ', 'O1'] }]);
+    const client = await FrameClient.connect(runtime.status(stream.id)!.nodes.ws!.info!.port as number);
+    await waitFor(() => client.frames.length >= 5, 5000, 'device frames');
+    client.close();
+    const first = client.frames[0]!.frame;
+    expect(first.channels).toEqual(['CZ', 'O1']);
+    expect(first.sampleRate).toBe(250);
+    expect(first.data.length).toBe(10);
+    // The device's frames were copied, not transferred away from it.
+    expect(device.sent.every((f) => f.data.length === 20)).toBe(true);
+    await runtime.stop(stream.id);
+    expect(device.subscribers).toBe(0);
+  });
+
+  test('converts an acquisition running at another rate to the node rate', async () => {
+    const device = new FakeDevice(1000);
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device });
+    const stream = definition(
+      [
+        { id: 'eeg', executable: 'eeg-source', config: { channels: ['Pz'], samplingFrequency: 250 } },
+        { id: 'ws', executable: 'websocket', config: { port: 0 } },
+      ],
+      [pipe('p1', 'eeg', 'ws')],
+    );
+    await runtime.start(stream);
+    const client = await FrameClient.connect(runtime.status(stream.id)!.nodes.ws!.info!.port as number);
+    await waitFor(() => client.samples() >= 500, 10_000, 'two seconds at 250 Hz');
+    client.close();
+    expect(client.frames.every((r) => r.frame.sampleRate === 250)).toBe(true);
+    // Past the resampler's start-up, the 10 Hz tone keeps its 100 µV amplitude.
+    const x = client.frames.flatMap((r) => r.frame.data.map((row) => row[0]!)).slice(100, 350);
+    expect(amplitude(x, 10, 250)).toBeGreaterThan(99);
+    expect(amplitude(x, 10, 250)).toBeLessThan(101);
+  });
+
+  test('without a device the start fails with a clear message', async () => {
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    const stream = definition(
+      [
+        { id: 'eeg', executable: 'eeg-source' },
+        { id: 'log', executable: 'logger' },
+      ],
+      [pipe('p1', 'eeg', 'log')],
+    );
+    await expect(runtime.start(stream)).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringMatching(/^node eeg: no EEG device is attached to this service/),
+    });
+  });
+
+  test('a recorder fails to start: it is not available yet', async () => {
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    const stream = definition(
+      [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 100, amplitudes: [1], frequencies: [1] },
+        },
+        { id: 'rec', executable: 'recorder', config: { filename: 'x.csv' } },
+      ],
+      [pipe('p1', 'gen', 'rec', { policy: 'block' })],
+    );
+    await expect(runtime.start(stream)).rejects.toMatchObject({
+      message: 'node rec: recorder is not available yet',
+    });
+  });
+});
