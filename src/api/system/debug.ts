@@ -59,7 +59,8 @@ export function debugRoutes(app: FastifyInstance, context: SystemContext): void 
       },
     },
     async (request) => {
-      const issues = check(DebugBody, request.body ?? null);
+      const body: unknown = request.body;
+      const issues = check(DebugBody, body ?? null);
       if (issues.length > 0) throw issuesToError(issues, 'The body');
       const response = await deviceCall(() => context.device.bus.command(request.body));
       return { success: true, response };

@@ -102,7 +102,7 @@ export function assertThresholdsAscending(t: ImpedanceThresholds, path: string):
 
 /** The effective configuration of stored overrides (defaults filled in); throws when invalid. */
 export function effectiveConfig(overrides: JsonObject): DeviceConfig {
-  const config = withDefaults(DEFAULT_DEVICE_CONFIG as unknown as JsonObject, overrides);
+  const config = withDefaults(DEFAULT_DEVICE_CONFIG, overrides);
   const issues = check(DeviceConfigSchema, config);
   if (issues.length > 0) throw issuesToError(issues, 'The configuration');
   const valid = config as unknown as DeviceConfig;

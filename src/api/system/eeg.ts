@@ -139,7 +139,10 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
   );
 
   const frames = new SocketFanout(undefined, (active) => {
-    if (active) unsubscribe = device.eeg.onFrame((frame) => frames.send(frameToJson(frame)));
+    if (active)
+      unsubscribe = device.eeg.onFrame((frame) => {
+        frames.send(frameToJson(frame));
+      });
     else {
       unsubscribe?.();
       unsubscribe = undefined;

@@ -9,7 +9,10 @@ import { SocketFanout } from './socket-fanout.js';
 export function eventRoutes(app: FastifyInstance, context: SystemContext): void {
   let unsubscribe: (() => void) | undefined;
   const clients = new SocketFanout(undefined, (active) => {
-    if (active) unsubscribe = context.hub.on((event) => clients.send(event));
+    if (active)
+      unsubscribe = context.hub.on((event) => {
+        clients.send(event);
+      });
     else {
       unsubscribe?.();
       unsubscribe = undefined;

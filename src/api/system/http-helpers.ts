@@ -4,7 +4,7 @@
  * JSON pointer (`details.path`) into the request part they came from.
  */
 import { HeadsetdError, isHeadsetdError } from '../../errors.js';
-import { ELECTRODES, type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import { ELECTRODES, MIXED_CASE } from '../../device/electrodes.js';
 import type { ElectrodeMap } from '../../device/headset.js';
 
 /** Where a pointer starts: the body (`''`) or the query string (`/querystring`, as the route validator says). */
@@ -28,7 +28,7 @@ export const QUERY_BOOLEAN_WORDS = ['true', 'TRUE', 'True', '1', 'false', 'FALSE
 /** A query boolean (`true`/`TRUE`/`1`, `false`/`FALSE`/`0`); `fallback` when absent. */
 export function queryBoolean(value: unknown, name: string, fallback = false): boolean {
   if (value === undefined) return fallback;
-  const text = String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (TRUE_WORDS.has(text)) return true;
   if (FALSE_WORDS.has(text)) return false;
   throw new HeadsetdError(
@@ -175,7 +175,7 @@ export function electrodeMapOf<T>(record: Readonly<Record<string, T>>): Electrod
   const out: ElectrodeMap<T> = {};
   for (const electrode of ELECTRODES) {
     const value = record[electrode];
-    if (value !== undefined) out[electrode as Electrode] = value;
+    if (value !== undefined) out[electrode] = value;
   }
   return out;
 }

@@ -12,12 +12,12 @@ export function isJsonObject(value: unknown): value is JsonObject {
 /** RFC 7386 §2 MergePatch(target, patch); `target` is not modified. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isJsonObject(patch)) return patch;
-  const result: JsonObject = isJsonObject(target) ? { ...target } : {};
+  const result = new Map<string, unknown>(isJsonObject(target) ? Object.entries(target) : []);
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
+    if (value === null) result.delete(key);
+    else result.set(key, mergePatch(result.get(key), value));
   }
-  return result;
+  return Object.fromEntries(result);
 }
 
 /** Deep merge of `overrides` onto `defaults` (objects merge; other values replace). */

@@ -4,7 +4,14 @@
  * whose unsent bytes exceed the limit skips messages until it has caught up, so a slow client loses
  * messages and never slows the source or the other clients.
  */
-import type { WebSocket } from 'ws';
+/** What the fan-out needs of a socket (a `ws` WebSocket has it). */
+export interface ClientSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(text: string): void;
+  close(code?: number, reason?: string): void;
+  on(event: 'close' | 'error', listener: () => void): unknown;
+}
 
 /** About a second of 19-channel 2 kHz EEG in JSON: a client further behind than this loses messages. */
 export const CLIENT_SEND_LIMIT_BYTES = 1024 * 1024;
@@ -13,7 +20,7 @@ export const CLIENT_SEND_LIMIT_BYTES = 1024 * 1024;
 const OPEN = 1;
 
 export class SocketFanout {
-  private readonly clients = new Set<WebSocket>();
+  private readonly clients = new Set<ClientSocket>();
   /** Messages skipped for a client over its limit, all clients together. */
   dropped = 0;
 
@@ -28,7 +35,7 @@ export class SocketFanout {
   }
 
   /** Adds a client until its socket closes; messages from clients are ignored. */
-  add(socket: WebSocket): void {
+  add(socket: ClientSocket): void {
     this.clients.add(socket);
     if (this.clients.size === 1) this.onActive(true);
     const remove = (): void => {

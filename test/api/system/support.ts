@@ -45,7 +45,10 @@ export async function systemApp(
   let port = 42069;
   const common = { device, db, dataDir, httpPort: () => port, version: '0.0.0-test' };
   await app.register(async (scope) => systemPlugin(scope, common));
-  if (options.guides !== false) await app.register(async (scope) => guidesPlugin(scope, common));
+  if (options.guides !== false)
+    await app.register(async (scope) => {
+      guidesPlugin(scope, common);
+    });
   await app.ready();
   return {
     app,

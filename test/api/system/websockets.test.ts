@@ -1,0 +1,119 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { SocketFanout } from '../../../src/api/system/socket-fanout.js';
+import type { SystemApp } from './support.js';
+import { systemApp } from './support.js';
+
+/** Collects the JSON messages of a socket until `done` says enough (or times out). */
+function collect(url: string, done: (messages: Record<string, unknown>[]) => boolean, timeoutMs = 5000) {
+  const socket = new WebSocket(url);
+  const messages: Record<string, unknown>[] = [];
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.once('open', () => {
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+  const finished = new Promise<Record<string, unknown>[]>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error(`timed out with ${messages.length} messages`));
+    }, timeoutMs);
+    socket.on('message', (data: Buffer) => {
+      messages.push(JSON.parse(data.toString()) as Record<string, unknown>);
+      if (done(messages)) {
+        clearTimeout(timer);
+        socket.close();
+        resolve(messages);
+      }
+    });
+  });
+  return { socket, opened, finished };
+}
+
+describe('WebSockets under /system', () => {
+  let s: SystemApp;
+  let base: string;
+  beforeEach(async () => {
+    s = await systemApp({ guides: false });
+    base = await s.listen();
+  });
+  afterEach(async () => {
+    await s.close();
+  });
+
+  it('sends the device frames as JSON while acquisition runs', async () => {
+    const client = collect(`${base}/system/sensors/eeg/stream`, (m) => m.length >= 5);
+    await client.opened;
+    await fetch(`${base.replace('ws', 'http')}/system/sensors/eeg/stream`, { method: 'POST' });
+    const frames = await client.finished;
+    const first = frames[0] as { channels: string[]; data: number[][]; sampleRate: number; seq: number };
+    expect(first.channels).toHaveLength(19);
+    expect(first.sampleRate).toBe(250);
+    expect(first.data.length).toBeGreaterThan(0);
+    expect(first.data[0]).toHaveLength(19);
+    const seqs = frames.map((f) => f.seq as number);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
+  it('sends every device event on /system/events', async () => {
+    const client = collect(`${base}/system/events`, (m) => m.some((e) => e.type === 'impedance'));
+    await client.opened;
+    await fetch(`${base.replace('ws', 'http')}/system/sensors/eeg/stream`, { method: 'POST' });
+    await fetch(`${base.replace('ws', 'http')}/system/sensors/eeg/stream`, { method: 'DELETE' });
+    await fetch(`${base.replace('ws', 'http')}/system/sensors/impedance?channels=O1`);
+    const events = await client.finished;
+    const system = events.filter((e) => e.type === 'system').map((e) => e.eventType);
+    expect(system).toEqual(expect.arrayContaining(['acquisition_started', 'acquisition_stopped']));
+    const impedance = events.find((e) => e.type === 'impedance') as {
+      data: Record<string, number>;
+      timestamp: number;
+    };
+    // kΩ in events: a retracted electrode reads in the MΩ range, i.e. above 1000 kΩ.
+    expect(impedance.data.O1).toBeGreaterThan(1000);
+    expect(impedance.timestamp).toBeGreaterThan(1.6e12);
+  });
+});
+
+describe('SocketFanout', () => {
+  class FakeSocket extends EventEmitter {
+    readyState = 1;
+    bufferedAmount = 0;
+    sent: string[] = [];
+    send(text: string): void {
+      this.sent.push(text);
+    }
+    close(): void {
+      this.emit('close');
+    }
+  }
+
+  it('skips messages for a client over its limit without holding back the others', () => {
+    const fanout = new SocketFanout(100);
+    const fast = new FakeSocket();
+    const slow = new FakeSocket();
+    fanout.add(fast);
+    fanout.add(slow);
+    slow.bufferedAmount = 1000;
+    for (let i = 0; i < 5; i++) fanout.send({ i });
+    expect(fast.sent).toHaveLength(5);
+    expect(slow.sent).toHaveLength(0);
+    expect(fanout.dropped).toBe(5);
+    slow.bufferedAmount = 0;
+    fanout.send({ i: 5 });
+    expect(slow.sent).toEqual(['{"i":5}']);
+  });
+
+  it('reports when the first client arrives and the last leaves', () => {
+    const changes: boolean[] = [];
+    const fanout = new SocketFanout(100, (active) => changes.push(active));
+    const a = new FakeSocket();
+    const b = new FakeSocket();
+    fanout.add(a);
+    fanout.add(b);
+    a.close();
+    b.close();
+    expect(changes).toEqual([true, false]);
+  });
+});
