@@ -142,10 +142,14 @@ export function check(schema: TSchema, value: unknown, basePath = ''): Issue[] {
 
 /**
  * One error for a list of issues: the first malformed one leads (a malformed document is a 400
- * whatever else is wrong), and `details.errors` lists them all.
+ * whatever else is wrong), then the first with a specific code (403, unknown executable), then the
+ * first; `details.errors` lists them all.
  */
 export function issuesToError(issues: readonly Issue[], subject = 'The request'): HeadsetdError {
-  const first = issues.find((i) => i.code !== 'validation_failed') ?? issues[0];
+  const first =
+    issues.find((i) => i.code === 'invalid_request') ??
+    issues.find((i) => i.code !== 'validation_failed') ??
+    issues[0];
   if (first === undefined) return new HeadsetdError('internal_error', 'Validation failed without a reason.');
   const where = first.path === '' ? subject : `${subject} at ${first.path}`;
   const more =
