@@ -69,3 +69,32 @@ export function parseElectrode(name: string): Electrode | undefined {
 export function isEegElectrode(e: Electrode): boolean {
   return e !== 'CMS' && e !== 'DRL';
 }
+
+/**
+ * Approximate 2-D positions for head maps (azimuthal projection of the 10-20 system), in head
+ * radii: x toward the right ear, y toward the nose, CZ at the origin, the circle through FPZ, T3,
+ * OZ and T4 at radius 1. CMS and DRL sit on the mastoids, just outside that circle.
+ */
+export const ELECTRODE_POSITIONS: Readonly<Record<Electrode, { readonly x: number; readonly y: number }>> = {
+  FP1: { x: -0.309, y: 0.951 },
+  FP2: { x: 0.309, y: 0.951 },
+  F7: { x: -0.809, y: 0.588 },
+  F3: { x: -0.405, y: 0.532 },
+  FZ: { x: 0, y: 0.5 },
+  F4: { x: 0.405, y: 0.532 },
+  F8: { x: 0.809, y: 0.588 },
+  T3: { x: -1, y: 0 },
+  C3: { x: -0.5, y: 0 },
+  CZ: { x: 0, y: 0 },
+  C4: { x: 0.5, y: 0 },
+  T4: { x: 1, y: 0 },
+  T5: { x: -0.809, y: -0.588 },
+  P3: { x: -0.405, y: -0.532 },
+  PZ: { x: 0, y: -0.5 },
+  P4: { x: 0.405, y: -0.532 },
+  T6: { x: 0.809, y: -0.588 },
+  O1: { x: -0.309, y: -0.951 },
+  O2: { x: 0.309, y: -0.951 },
+  CMS: { x: -1.05, y: -0.35 },
+  DRL: { x: 1.05, y: -0.35 },
+};
