@@ -10,7 +10,7 @@
  * once `flushIntervalSeconds` (default 1 s) of samples is pending (or 1 MiB of text when no
  * sample rate is known); `close` flushes and syncs.
  */
-import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { HeadsetdError } from '../errors.js';
 import { formatFloat32 } from './float32-text.js';
 
@@ -139,10 +139,21 @@ export class CsvWriter {
     if (this.fd === undefined) throw new Error(`CsvWriter for ${this.path} is closed`);
     if (this.pending.length === 0) return;
     const chunk = Buffer.from(this.pending.join(''), 'utf8');
-    let done = 0;
-    while (done < chunk.length)
-      done += writeSync(this.fd, chunk, done, chunk.length - done, this.bytesWritten + done);
-    fdatasyncSync(this.fd);
+    try {
+      let done = 0;
+      while (done < chunk.length) {
+        done += writeSync(this.fd, chunk, done, chunk.length - done, this.bytesWritten + done);
+      }
+      fdatasyncSync(this.fd);
+    } catch (error) {
+      // Full disk or I/O error: cut the half-written tail so the file ends on a whole line.
+      try {
+        ftruncateSync(this.fd, this.bytesWritten);
+      } catch {
+        // Nothing more to do; a reader drops a torn last line.
+      }
+      throw error;
+    }
     this.bytesWritten += chunk.length;
     this.rowsWritten += this.pendingRows;
     this.pending = [];
@@ -153,8 +164,11 @@ export class CsvWriter {
   /** Flushes, syncs and closes. */
   close(): void {
     if (this.fd === undefined) return;
-    this.flush();
-    closeSync(this.fd);
-    this.fd = undefined;
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
   }
 }

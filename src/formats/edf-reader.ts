@@ -122,22 +122,36 @@ export class EdfReader {
     return this.recordCount * this.header.recordDuration;
   }
 
-  /** Raw bytes of record i (all signals). */
-  private readRecordBytes(i: number): Buffer {
+  private checkRecord(i: number): number {
     if (this.fd === undefined) throw new Error('EdfReader is closed');
     if (!Number.isInteger(i) || i < 0 || i >= this.recordCount) {
       throw new RangeError(`record ${i} is outside 0..${this.recordCount - 1}`);
     }
-    const { recordBytes, headerBytes } = this.header;
-    const buf = Buffer.alloc(recordBytes);
-    const got = readSync(this.fd, buf, 0, recordBytes, headerBytes + i * recordBytes);
-    if (got !== recordBytes) throw readError(this.path, `record ${i} is cut short`);
+    return this.fd;
+  }
+
+  /** Bytes [start, start + length) of record i. */
+  private readBytes(i: number, start: number, length: number): Buffer {
+    const fd = this.checkRecord(i);
+    const buf = Buffer.alloc(length);
+    const got = readSync(fd, buf, 0, length, this.header.headerBytes + i * this.header.recordBytes + start);
+    if (got !== length) throw readError(this.path, `record ${i} is cut short`);
     return buf;
   }
 
-  private decode(buf: Buffer, signal: EdfSignalHeader, out: Int32Array): void {
-    const base = this.header.signalOffsets[signal.index] ?? 0;
-    const n = signal.samplesPerRecord;
+  /** Raw bytes of record i (all signals). */
+  private readRecordBytes(i: number): Buffer {
+    return this.readBytes(i, 0, this.header.recordBytes);
+  }
+
+  /** Raw bytes of one signal in record i: a positioned read of just that slice. */
+  private readSignalBytes(i: number, s: EdfSignalHeader): Buffer {
+    const start = this.header.signalOffsets[s.index] ?? 0;
+    return this.readBytes(i, start, s.samplesPerRecord * this.header.bytesPerSample);
+  }
+
+  /** Decodes one signal's samples; `base` is the signal's byte offset inside `buf`. */
+  private decode(buf: Buffer, base: number, n: number, out: Int32Array): void {
     if (this.header.bytesPerSample === 2) {
       for (let k = 0; k < n; k++) out[k] = buf.readInt16LE(base + 2 * k);
     } else {
@@ -150,7 +164,7 @@ export class EdfReader {
     const buf = this.readRecordBytes(i);
     return this.signals.map((s) => {
       const out = new Int32Array(s.samplesPerRecord);
-      this.decode(buf, s, out);
+      this.decode(buf, this.header.signalOffsets[s.index] ?? 0, s.samplesPerRecord, out);
       return out;
     });
   }
@@ -172,7 +186,7 @@ export class EdfReader {
     const out = new Float64Array(records * s.samplesPerRecord);
     const digital = new Int32Array(s.samplesPerRecord);
     for (let r = 0; r < records; r++) {
-      this.decode(this.readRecordBytes(firstRecord + r), s, digital);
+      this.decode(this.readSignalBytes(firstRecord + r, s), 0, s.samplesPerRecord, digital);
       out.set(toPhysical(digital, s), r * s.samplesPerRecord);
     }
     return out;
@@ -180,11 +194,7 @@ export class EdfReader {
 
   /** The bytes of every annotation signal of record i, concatenated. */
   private annotationBytes(i: number): Uint8Array {
-    const buf = this.readRecordBytes(i);
-    const parts = this.annotationSignals.map((s) => {
-      const start = this.header.signalOffsets[s.index] ?? 0;
-      return buf.subarray(start, start + s.samplesPerRecord * this.header.bytesPerSample);
-    });
+    const parts = this.annotationSignals.map((s) => this.readSignalBytes(i, s));
     return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
   }
 

@@ -30,7 +30,7 @@
  * real one). No real sample is altered. Extra padded records are added the same way only if
  * queued annotations still need room. A file that never got a sample keeps 0 records.
  */
-import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { HeadsetdError } from '../errors.js';
 import { RECORD_COUNT_OFFSET } from './edf-header.js';
 import { checkRecordDuration, chooseRecordDuration } from './edf-record-duration.js';
@@ -293,9 +293,12 @@ export class EdfWriter {
         this.put(c, d);
       }
       this.samples++;
-      if (++this.fill === this.samplesPerRecord) this.completeRecord();
+      if (++this.fill === this.samplesPerRecord) {
+        this.completeRecord();
+        // Inside the loop, so a long block never holds more than the cadence in memory.
+        if (this.pending.length >= this.flushRecords) this.flush();
+      }
     }
-    if (this.pending.length >= this.flushRecords) this.flush();
   }
 
   /**
@@ -346,8 +349,19 @@ export class EdfWriter {
     const fd = this.fd as number;
     if (this.pending.length === 0) return;
     const chunk = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending);
-    writeFully(fd, chunk, this.bytesWritten);
-    fdatasyncSync(fd);
+    try {
+      writeFully(fd, chunk, this.bytesWritten);
+      fdatasyncSync(fd);
+    } catch (error) {
+      // A full disk (ENOSPC) or an I/O error: cut what was half written, so the file stays the
+      // valid file of the last flush; the records stay pending for a retry.
+      try {
+        ftruncateSync(fd, this.bytesWritten);
+      } catch {
+        // The truncation failing too leaves a torn tail that repairEdf removes.
+      }
+      throw error;
+    }
     this.recordsWritten += this.pending.length;
     this.pending = [];
     writeFully(fd, Buffer.from(String(this.recordsWritten).padEnd(8, ' '), 'latin1'), RECORD_COUNT_OFFSET);
@@ -357,14 +371,18 @@ export class EdfWriter {
   /** Completes the last record (see the file comment), flushes, syncs and closes the file. */
   close(): void {
     if (this.fd === undefined) return;
-    if (this.samples > 0) {
-      const end = this.samples / this.sampleRate;
-      if (this.fill > 0 || this.queue.length > 0) this.annotate(end, 'Recording ends');
-      while (this.fill > 0 || this.queue.length > 0) this.padRecord();
+    try {
+      if (this.samples > 0) {
+        const end = this.samples / this.sampleRate;
+        if (this.fill > 0 || this.queue.length > 0) this.annotate(end, 'Recording ends');
+        while (this.fill > 0 || this.queue.length > 0) this.padRecord();
+      }
+      this.flush();
+    } finally {
+      // Closed even when the last flush fails (full disk): the file keeps its last valid state.
+      closeSync(this.fd);
+      this.fd = undefined;
     }
-    this.flush();
-    closeSync(this.fd);
-    this.fd = undefined;
   }
 
   /** Completes the current record with each channel's last value. */
