@@ -33,6 +33,16 @@ describe('check', () => {
     ]);
   });
 
+  it('unknown-field messages list the known fields (needs the parent schema in ajv errors)', () => {
+    expect(check(Shape, { name: 'x', count: 3, extra: 1 })).toEqual([
+      {
+        path: '/extra',
+        message: "'extra' is not a known field; known fields: name, count, kind, items",
+        code: 'invalid_request',
+      },
+    ]);
+  });
+
   it('escapes pointer tokens and prefixes a base path', () => {
     const issues = check(
       Shape,

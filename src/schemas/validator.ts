@@ -25,6 +25,8 @@ export const AJV_OPTIONS = {
   removeAdditional: false,
   coerceTypes: false,
   useDefaults: false,
+  // Errors carry their parent schema, so an unknown-field message can list the known fields.
+  verbose: true,
 } as const;
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
