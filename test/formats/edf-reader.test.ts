@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../../src/errors.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
+import { EdfWriter } from '../../src/formats/edf-writer.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { type MneResult, mneRead } from '../support/mne-check.js';
 import { closeTo, EDF_FIXTURES, fixture } from './fixtures.js';
@@ -169,5 +170,40 @@ describe('EdfReader tolerance and refusal', () => {
     expect((error as HeadsetdError).code).toBe('validation_failed');
     expect((error as HeadsetdError).message).toMatch(message);
     expect((error as HeadsetdError).message).toContain(path);
+  });
+});
+
+describe('EdfReader on EDF+D', () => {
+  it('reads record onsets with a gap from the time-keeping TALs', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'edf-d-')), 'gap.edf');
+    const w = EdfWriter.open(path, {
+      format: 'edf',
+      sampleRate: 10,
+      channels: [{ label: 'Cz', physicalMin: -100, physicalMax: 100 }],
+      startTime: new Date('2026-11-21T10:00:00Z'),
+    });
+    w.annotate(5.5, 'after the gap');
+    w.write(
+      new Float32Array(30).map((_, i) => i),
+      30,
+    );
+    w.close();
+    // Make it EDF+D with record 2 starting at 5 s instead of 2 s (same TAL length).
+    const bytes = readFileSync(path);
+    bytes.write('EDF+D', 192, 'latin1');
+    const tal = w.headerBytes + 2 * w.recordBytes + 10 * 2;
+    expect(bytes.subarray(tal, tal + 5).toString('latin1')).toBe('+2\x14\x14\x00');
+    bytes.write('+5', tal, 'latin1');
+    writeFileSync(path, bytes);
+
+    const r = EdfReader.open(path);
+    expect(r.kind).toEqual({ format: 'edf', variant: 'discontinuous' });
+    expect(Array.from(r.recordOnsets())).toEqual([0, 1, 5]);
+    expect(r.readAnnotations()).toEqual([{ onset: 5.5, duration: undefined, text: 'after the gap' }]);
+    expect(Array.from(r.readSignal(0).subarray(18, 22)).map(Math.round)).toEqual([18, 19, 20, 21]);
+    r.close();
+    // EDFlib refuses every EDF+D (EDFLIB_FILE_IS_DISCONTINUOUS): our reader is the only check here.
+    const e = edflibCheck(path, { samples: false });
+    expect(e.error).toBe(-10);
   });
 });
