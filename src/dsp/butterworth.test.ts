@@ -47,10 +47,10 @@ describe('butterworth matches scipy.signal.butter(output="sos") + sosfilt', () =
     });
   }
   it('reproduces most coefficient sets bit for bit (numpy rounding replicated)', () => {
-    // 534 of 616 on the committed vectors; the rest differ in the last place of numpy's
-    // vectorised tan (pre-warping), which V8's Math.tan rounds correctly and numpy does not.
+    // 547 of 616 on the committed vectors; the rest differ by an ulp or two of numpy's
+    // vectorised (SVML, AVX-512) tan in the pre-warping, which V8's Math.tan does not reproduce.
     expect(total).toBe(616);
-    expect(bitExact / total).toBeGreaterThan(0.8);
+    expect(bitExact / total).toBeGreaterThan(0.85);
   });
 });
 

@@ -12,6 +12,7 @@
  */
 
 import { type Complex, complex, div, expi, mul, neg, prod, sqrt, sub, add } from './complex.js';
+import { powInt } from './fma.js';
 import type { Sos } from './sos.js';
 import { zpk2sos } from './zpk2sos.js';
 
@@ -36,7 +37,7 @@ function buttap(n: number): Zpk {
 
 function lp2lp({ p, k }: Zpk, wo: number): Zpk {
   const w = complex(wo);
-  return { z: [], p: p.map((v) => mul(w, v)), k: k * wo ** p.length };
+  return { z: [], p: p.map((v) => mul(w, v)), k: k * powInt(wo, p.length) };
 }
 
 function lp2hp({ p, k }: Zpk, wo: number): Zpk {
@@ -62,7 +63,7 @@ function lp2bp({ p, k }: Zpk, wo: number, bw: number): Zpk {
   const b = complex(bw);
   const half = complex(2);
   const scaled = p.map((v) => div(mul(v, b), half));
-  return { z: p.map(() => complex(0)), p: bandTransform(scaled, wo), k: k * bw ** p.length };
+  return { z: p.map(() => complex(0)), p: bandTransform(scaled, wo), k: k * powInt(bw, p.length) };
 }
 
 function lp2bs({ p, k }: Zpk, wo: number, bw: number): Zpk {

@@ -53,3 +53,21 @@ export function fma(a: number, b: number, c: number): number {
   const [sh, sl] = twoSum(c, ph);
   return sh + addRoundToOdd(sl, pl);
 }
+
+/**
+ * `x ** n` for a small whole n, correctly rounded like glibc's `pow` (which Python's `float ** int`
+ * calls): the product is carried in double-double and rounded once. V8's Math.pow can be one unit
+ * in the last place off, and scipy's Butterworth gains use `wo ** order`.
+ */
+export function powInt(x: number, n: number): number {
+  if (!Number.isInteger(n) || n < 0) return x ** n;
+  let hi = 1;
+  let lo = 0;
+  for (let i = 0; i < n; i++) {
+    const [p, e] = twoProduct(hi, x);
+    const t = e + lo * x;
+    hi = p + t;
+    lo = t - (hi - p);
+  }
+  return hi + lo;
+}
