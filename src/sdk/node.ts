@@ -61,6 +61,8 @@ export interface NodeHandlers {
 export interface NodeIo {
   stdin: Readable;
   stdout: Writable;
+  /** Where a crashing handler's stack goes (the node's log). */
+  stderr: Writable;
   env: Readonly<Record<string, string | undefined>>;
   exit(code: number): void;
 }
@@ -222,7 +224,7 @@ class NodeRuntime implements NodeHandle {
 
   private crash(error: unknown): void {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`${text}\n`);
+    this.io.stderr.write(`${text}\n`);
     this.fail(error instanceof Error ? error.message : String(error));
   }
 
@@ -242,6 +244,7 @@ export function run(handlers: NodeHandlers, io?: Partial<NodeIo>): NodeHandle {
   const runtime = new NodeRuntime(handlers, {
     stdin: io?.stdin ?? process.stdin,
     stdout: io?.stdout ?? process.stdout,
+    stderr: io?.stderr ?? process.stderr,
     env: io?.env ?? process.env,
     exit:
       io?.exit ??
