@@ -40,17 +40,23 @@ export async function startService(options: { dataDir?: string; args?: string[] 
   const stdout: string[] = [];
   const stderr: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('exit', (code, signal) => {
+      resolve({ code, signal });
+    });
   });
-  createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    stderr.push(line);
+  });
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
-    void exited.then(({ code }) =>
-      reject(new Error(`service exited (${code}) before listening: ${stderr.join('\n')}`)),
-    );
+    void exited.then(({ code }) => {
+      reject(new Error(`service exited (${code}) before listening: ${stderr.join('\n')}`));
+    });
   });
-  lines.on('line', (line) => stdout.push(line));
+  lines.on('line', (line) => {
+    stdout.push(line);
+  });
   const match = /^headsetd listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(first);
   if (match === null) throw new Error(`unexpected first line: ${first}`);
   return {

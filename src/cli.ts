@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+/**
+ * The `headsetd` command: `serve`, `validate FILE`, `token`, `--help`, `--version`.
+ * stdout carries only what a script reads (the listening line, validation results, the token);
+ * logs go to stderr.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
+import { HeadsetdError, isHeadsetdError } from './errors.js';
+import { startServer } from './server.js';
+import { parseCreateDocument } from './streams/validate.js';
+import { parseYaml } from './streams/yaml.js';
+import { ensureToken } from './token.js';
+import { VERSION } from './version.js';
+
+const HELP = `headsetd ${VERSION}: the local HTTP service of a 21-electrode EEG headset
+
+Usage:
+  headsetd serve [options]          serve the API (default http://127.0.0.1:42069)
+  headsetd validate FILE [options]  check a stream definition (YAML or JSON) offline;
+                                    prints what the API would answer, exits 1 when invalid
+  headsetd token [--data-dir DIR]   print the API token (created if missing)
+  headsetd --help | --version
+
+Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_PORT=8080):
+  --host HOST              address to listen on (default 127.0.0.1; beyond loopback a token is required)
+  --port N                 port (default 42069; 0 picks a free one)
+  --data-dir DIR           database, token, recordings, executables (default ~/.local/share/headsetd)
+  --device simulated|replay:FILE
+                           the headset: simulated (default) or an EDF/BDF recording played back
+  --seed N                 seed of the simulated headset, for repeatable signals
+  --log-level LEVEL        fatal, error, warn, info (default), debug, trace, silent
+  --executables-dir DIR    another directory of allowed external executables (repeatable)
+  --allow-origin ORIGIN    allow browser requests from ORIGIN (repeatable)
+  --allow-host NAME        accept requests addressed to host NAME (repeatable)
+  --config FILE            a settings file (JSON or YAML) with the same settings in camelCase
+Flags win over environment variables, which win over the settings file.
+`;
+
+const LIST_FLAGS = new Set(['executables-dir', 'allow-origin', 'allow-host']);
+
+function parse(argv: string[]) {
+  const options = Object.fromEntries(
+    Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const, multiple: LIST_FLAGS.has(flag) }]),
+  );
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      ...options,
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}
+
+function settingsFrom(values: Record<string, unknown>): Settings {
+  const flags: Record<string, string | string[]> = {};
+  for (const flag of Object.keys(FLAGS)) {
+    const value = values[flag];
+    if (typeof value === 'string' || Array.isArray(value)) flags[flag] = value as string | string[];
+  }
+  return loadSettings(flags, process.env, values.config as string | undefined);
+}
+
+function readDocument(file: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  if (path.extname(file).toLowerCase() === '.json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new HeadsetdError(
+        'invalid_request',
+        `The JSON body is malformed: ${(error as Error).message}.`,
+        {},
+      );
+    }
+  }
+  return parseYaml(text);
+}
+
+function validate(file: string, settings: Settings): number {
+  try {
+    const definition = parseCreateDocument(readDocument(file), {
+      executablesDirs: executablesDirs(settings),
+    });
+    process.stdout.write(`${JSON.stringify({ id: definition.id, success: true }, null, 2)}\n`);
+    return 0;
+  } catch (error) {
+    if (!isHeadsetdError(error)) throw error;
+    process.stdout.write(`${JSON.stringify(error.toBody(), null, 2)}\n`);
+    process.stderr.write(`${file}: ${error.message}\n`);
+    return 1;
+  }
+}
+
+async function serve(settings: Settings): Promise<void> {
+  const logger = pino({ level: settings.logLevel, base: { service: 'headsetd' } }, pino.destination(2));
+  const server = await startServer({ settings, logger });
+  if (server.token?.created === true) {
+    process.stderr.write(
+      `headsetd: listening beyond loopback needs a token; it was created in ${path.join(settings.dataDir, 'token')}:\n${server.token.token}\n`,
+    );
+  }
+  process.stdout.write(`headsetd listening on ${server.url}\n`);
+  const stop = (signal: string) => {
+    logger.info(`${signal}: stopping`);
+    // The deadline of the contract is 5 s; leave margin for the process to unwind.
+    const deadline = setTimeout(() => {
+      logger.warn('shutdown took too long; exiting');
+      process.exit(0);
+    }, 4500);
+    deadline.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(0);
+      },
+    );
+  };
+  process.once('SIGINT', () => {
+    stop('SIGINT');
+  });
+  process.once('SIGTERM', () => {
+    stop('SIGTERM');
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    process.stderr.write(`headsetd: ${(error as Error).message}\nRun 'headsetd --help' for usage.\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (values.version === true) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const [command = 'serve', ...rest] = positionals;
+  let settings: Settings;
+  try {
+    settings = settingsFrom(values);
+  } catch (error) {
+    process.stderr.write(`headsetd: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  switch (command) {
+    case 'serve':
+      await serve(settings);
+      return -1;
+    case 'validate': {
+      const file = rest[0];
+      if (file === undefined) {
+        process.stderr.write(
+          'headsetd validate: name the file to check, e.g. headsetd validate stream.yaml\n',
+        );
+        return 2;
+      }
+      try {
+        return validate(file, settings);
+      } catch (error) {
+        process.stderr.write(`headsetd validate: cannot read ${file}: ${(error as Error).message}\n`);
+        return 2;
+      }
+    }
+    case 'token':
+      process.stdout.write(`${ensureToken(settings.dataDir).token}\n`);
+      return 0;
+    default:
+      process.stderr.write(`headsetd: unknown command '${command}'. Run 'headsetd --help' for usage.\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message =
+      code === 'EADDRINUSE'
+        ? `the address is already in use (${(error as Error).message.replace(/^.*EADDRINUSE: /, '')}); choose another with --port`
+        : isHeadsetdError(error) || error instanceof Error
+          ? error.message
+          : String(error);
+    process.stderr.write(`headsetd: ${message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,98 @@
+/**
+ * Wires the service together: settings → store → device → runtime → stream manager → HTTP API,
+ * and takes it apart again in the reverse order.
+ */
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { hostname as osHostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createApp } from './api/app.js';
+import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
+import { WorkerRuntime } from './runtime/worker-runtime.js';
+import { openDatabase } from './store/database.js';
+import { StreamManager } from './streams/manager.js';
+import type { StreamRuntime } from './streams/runtime-port.js';
+import { StreamStore } from './streams/store.js';
+import { ensureToken } from './token.js';
+import { VERSION } from './version.js';
+
+export interface ServerOptions {
+  settings: Settings;
+  logger: Logger;
+  /** Replaces the worker-thread runtime (tests of the control plane). */
+  runtime?: StreamRuntime;
+}
+
+export interface RunningServer {
+  /** `http://host:port` as actually bound. */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  manager: StreamManager;
+  /** Set when the service listens beyond loopback. */
+  token: { token: string; created: boolean } | undefined;
+  /** Stops streams, closes sockets and the store. Desired states are kept, so a restart resumes. */
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { settings, logger } = options;
+  const dirs = executablesDirs(settings);
+  mkdirSync(dirs[0] ?? settings.dataDir, { recursive: true });
+  const token = isLoopbackHost(settings.host) ? undefined : ensureToken(settings.dataDir);
+
+  const db = openDatabase(settings.dataDir);
+  const runtime =
+    options.runtime ?? new WorkerRuntime({ dataDir: settings.dataDir, executablesDirs: dirs, logger });
+  const manager = new StreamManager(new StreamStore(db), runtime, {
+    context: { executablesDirs: dirs },
+    onError: (message, error) => logger.error({ err: error }, message),
+    onRuntimeEvent: (event) => logger.info({ event }, `runtime: ${event.type}`),
+  });
+
+  let port = settings.port;
+  const app = await createApp({
+    manager,
+    logger,
+    version: VERSION,
+    security: {
+      token: token?.token,
+      allowedOrigins: settings.allowedOrigins,
+      allowedHosts: settings.allowedHosts,
+      hostname: () => osHostname(),
+      port: () => port,
+    },
+  });
+
+  try {
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (error) {
+    await manager.close();
+    db.close();
+    throw error;
+  }
+  port = (app.server.address() as AddressInfo).port;
+  manager.restore();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(settings.host)}:${port}`,
+    port,
+    app,
+    manager,
+    token,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await manager.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The `headsetd` command as a user runs it: the listening line, help and version, `validate` giving
+ * exactly the API's answer, a clean SIGTERM, and streams surviving `kill -9`.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { CLI, eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+
+const running: Service[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
+});
+
+async function start(options?: Parameters<typeof startService>[0]): Promise<Service> {
+  const service = await startService(options);
+  running.push(service);
+  return service;
+}
+
+function cli(...args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+}
+
+const GENERATOR_TO_LOGGER = (id: string) => `
+id: ${id}
+meta: { name: gen-to-logger }
+nodes:
+  - { id: gen, executable: signal-generator, config: { sampleRate: 100, amplitudes: [1], frequencies: [5] } }
+  - { id: log, executable: logger }
+pipes:
+  - { id: p, source: gen, destination: log }
+`;
+
+describe('headsetd serve', () => {
+  test('prints exactly one line to stdout when ready, and serves the API there', async () => {
+    const service = await start();
+    const { status, body } = await json(`${service.url}/stream/streams`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ success: true, streams: [] });
+    expect(service.stdout).toEqual([]);
+  });
+
+  test('SIGTERM stops the service with exit code 0', async () => {
+    const service = await start();
+    await json(`${service.url}/stream/streams/yaml`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/yaml' },
+      body: GENERATOR_TO_LOGGER('11111111-2222-4333-8444-555555555555'),
+    });
+    await json(`${service.url}/stream/streams/11111111-2222-4333-8444-555555555555/signal`, {
+      method: 'POST',
+      body: new URLSearchParams({ signal: 'start' }),
+    });
+    const exit = await service.stop('SIGTERM');
+    expect(exit).toEqual({ code: 0, signal: null });
+  });
+
+  test('streams survive kill -9, and the running one runs again after restart', async () => {
+    const dataDir = tempDataDir();
+    const first = await start({ dataDir });
+    const runningId = 'aaaaaaaa-0000-4000-8000-000000000001';
+    const idleId = 'aaaaaaaa-0000-4000-8000-000000000002';
+    for (const id of [runningId, idleId]) {
+      const created = await json(`${first.url}/stream/streams/yaml`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/yaml' },
+        body: GENERATOR_TO_LOGGER(id),
+      });
+      expect(created.body).toEqual({ id, success: true });
+    }
+    await json(`${first.url}/stream/streams/${runningId}/signal`, {
+      method: 'POST',
+      body: new URLSearchParams({ signal: 'start' }),
+    });
+    await eventually(async () => {
+      const { body } = await json(`${first.url}/stream/streams/${runningId}/status`);
+      return body.status.state === 'running' ? true : undefined;
+    });
+    await first.stop('SIGKILL');
+
+    const second = await start({ dataDir });
+    const list = await json(`${second.url}/stream/streams`);
+    expect(list.body.streams.map((s: { id: string }) => s.id).sort()).toEqual([runningId, idleId].sort());
+    const state = await eventually(async () => {
+      const { body } = await json(`${second.url}/stream/streams/${runningId}/status`);
+      return body.status.state === 'running' ? body.status : undefined;
+    });
+    expect(state.nodes.map((n: { state: string }) => n.state)).toEqual(['running', 'running']);
+    const idle = await json(`${second.url}/stream/streams/${idleId}/status`);
+    expect(idle.body.status.state).toBe('created');
+  });
+
+  test('a port in use is a clear error, not a crash trace', async () => {
+    const first = await start();
+    const result = spawnSync(
+      process.execPath,
+      [CLI, 'serve', '--port', String(first.port), '--data-dir', tempDataDir(), '--log-level', 'silent'],
+      {
+        encoding: 'utf8',
+        timeout: 15_000,
+      },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/EADDRINUSE|in use/);
+  });
+});
+
+describe('headsetd validate', () => {
+  const documents: Record<string, string> = {
+    valid: GENERATOR_TO_LOGGER('bbbbbbbb-0000-4000-8000-000000000001'),
+    cycle: `
+id: bbbbbbbb-0000-4000-8000-000000000002
+nodes:
+  - { id: a, executable: filter, config: { lowpass: 10 } }
+  - { id: b, executable: filter, config: { lowpass: 10 } }
+pipes:
+  - { id: p1, source: a, destination: b }
+  - { id: p2, source: b, destination: a }
+`,
+    badConfig: `
+id: bbbbbbbb-0000-4000-8000-000000000003
+nodes:
+  - { id: g, executable: signal-generator, config: { sampleRate: 0, amplitudes: [1], frequencies: [5] } }
+`,
+    malformed: 'id: x\n  nodes: [',
+    unknownField: '{"id": "bbbbbbbb-0000-4000-8000-000000000004", "nodez": []}',
+  };
+
+  test.each(Object.keys(documents))('gives the same answer as the API for the %s document', async (name) => {
+    const service = await start();
+    const file = path.join(service.dataDir, `${name}.yaml`);
+    writeFileSync(file, documents[name] ?? '');
+    const offline = cli('validate', file, '--data-dir', service.dataDir);
+    const online = await json(`${service.url}/stream/streams/yaml`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/yaml' },
+      body: documents[name],
+    });
+    expect(JSON.parse(offline.stdout)).toEqual(online.body);
+    expect(offline.status).toBe(online.status === 200 ? 0 : 1);
+  });
+});
+
+describe('headsetd --help and --version', () => {
+  test('--version prints the package version', () => {
+    const result = cli('--version');
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  test('--help lists the commands and every flag', () => {
+    const result = cli('--help');
+    expect(result.status).toBe(0);
+    for (const word of [
+      'serve',
+      'validate',
+      'token',
+      '--host',
+      '--port',
+      '--data-dir',
+      '--device',
+      '--seed',
+      '--log-level',
+    ]) {
+      expect(result.stdout).toContain(word);
+    }
+  });
+
+  test('an unknown flag exits 2 with a hint', () => {
+    const result = cli('serve', '--prot', '1');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--help');
+  });
+});
