@@ -22,6 +22,7 @@ const init = workerData as HostInit;
 const busy = new Int32Array(init.busy);
 const nodeOrder: string[] = [];
 const nodeIndex = new Map<string, number>();
+Atomics.add(busy, 1, 1); // alive
 
 function post(message: FromHost): void {
   port?.postMessage(message);
@@ -71,6 +72,7 @@ function schedulePush(): void {
 }
 
 const heartbeat = setInterval(() => {
+  Atomics.add(busy, 1, 1);
   post({ kind: 'snapshot', ...snapshot() });
 }, init.snapshotIntervalMs);
 

@@ -13,7 +13,12 @@ export interface HostInit {
   executablesDirs: string[];
   hasDevice: boolean;
   extraModules: string[];
-  /** Int32Array[0] = 1 + index (in `nodeOrder` of snapshots) of the node running code now; 0 none. */
+  /**
+   * Two Int32 cells shared with the main thread: [0] = 1 + index (in the snapshots' `nodeOrder`) of
+   * the node running code now, 0 for none; [1] = heartbeat counter, incremented every snapshot
+   * period. Shared memory lets the watchdog see the worker alive even when the main thread was too
+   * busy to read its messages.
+   */
   busy: SharedArrayBuffer;
   /** Status push period, ms. */
   snapshotIntervalMs: number;

@@ -1,8 +1,10 @@
 /**
  * The main thread's handle on one stream's worker: spawns it, sends commands and matches replies,
- * keeps the latest status push, serves its device subscriptions, and watches its heartbeat. A
- * worker that stops pushing for `heartbeatTimeoutMs` (a node loops forever), crashes or exits on
- * its own is terminated and reported once through `onDeath`.
+ * keeps the latest status push, serves its device subscriptions, and watches its heartbeat: a
+ * counter in shared memory that the worker bumps every snapshot period (shared memory, not
+ * messages, so that a busy main thread never mistakes queued messages for silence). A worker whose
+ * counter stands still for `heartbeatTimeoutMs` (a node loops forever), that crashes or exits on its
+ * own is terminated and reported once through `onDeath`.
  */
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -64,10 +66,12 @@ export class StreamWorker {
   private readonly pending = new Map<number, PendingCommand>();
   private nextId = 1;
   private readonly spawnedAt = performance.now();
-  private lastHeard = 0;
+  /** Last heartbeat count seen, and when it was seen to change (performance.now(), ms). */
+  private lastBeat = 0;
+  private lastBeatChange = 0;
   private readonly watchdog: NodeJS.Timeout;
   private readonly forwarder: DeviceForwarder;
-  private readonly busy = new SharedArrayBuffer(4);
+  private readonly busy = new SharedArrayBuffer(8);
   private nodeOrder: string[] = [];
   private ended = false;
 
@@ -135,7 +139,6 @@ export class StreamWorker {
   }
 
   private onMessage(message: FromHost): void {
-    this.lastHeard = performance.now();
     if (this.forwarder.handle(message)) return;
     switch (message.kind) {
       case 'snapshot':
@@ -175,12 +178,19 @@ export class StreamWorker {
 
   private checkHeartbeat(): void {
     const now = performance.now();
-    if (this.lastHeard === 0) {
-      if (now - this.spawnedAt > WORKER_BOOT_TIMEOUT_MS)
-        this.die(`its worker did not start within ${WORKER_BOOT_TIMEOUT_MS / 1000} s`);
+    const beat = Atomics.load(new Int32Array(this.busy), 1);
+    if (beat !== this.lastBeat) {
+      this.lastBeat = beat;
+      this.lastBeatChange = now;
       return;
     }
-    const silent = now - this.lastHeard;
+    if (beat === 0) {
+      if (now - this.spawnedAt > WORKER_BOOT_TIMEOUT_MS) {
+        this.die(`its worker did not start within ${WORKER_BOOT_TIMEOUT_MS / 1000} s`);
+      }
+      return;
+    }
+    const silent = now - this.lastBeatChange;
     if (silent <= this.options.heartbeatTimeoutMs) return;
     const node = this.busyNode();
     const where = node === undefined ? '' : ` while node ${node} was running`;

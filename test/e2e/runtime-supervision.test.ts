@@ -130,4 +130,18 @@ describe('supervision', () => {
     await rt.stop(doomed.id);
     expect(rt.status(doomed.id)).toBeUndefined();
   }, 30_000);
+
+  test('a main thread too busy to read messages never mistakes a healthy worker for a hung one', async () => {
+    const { rt, events } = newRuntime(1000);
+    const stream = definition([generator, { id: 'log', executable: 'logger' }], [pipe('p1', 'gen', 'log')]);
+    await rt.start(stream);
+    // Block this thread well past the heartbeat timeout; the worker keeps beating meanwhile.
+    const end = Date.now() + 2500;
+    while (Date.now() < end) {
+      // busy
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(events.filter((e) => e.type === 'stream_failed')).toEqual([]);
+    expect(rt.status(stream.id)!.nodes.gen!.state).toBe('running');
+  }, 30_000);
 });

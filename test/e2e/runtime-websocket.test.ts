@@ -8,7 +8,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { WebSocket } from 'ws';
 import { HeadsetdError } from '../../src/errors.js';
+import { decodeFrameBinary } from '../../src/runtime/frame-binary.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { definition, FrameClient, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
 
@@ -106,6 +108,41 @@ describe('generator → websocket', () => {
     const gen = rt.status(stream.id)!.nodes.gen!.metrics;
     expect(gen.framesDropped).toBe(0);
   }, 40_000);
+
+  test("the reference examples' command lines run the built-ins; binary format decodes", async () => {
+    const rt = newRuntime();
+    const stream = definition(
+      [
+        {
+          id: 'gen',
+          type: 'EXECUTABLE_PRODUCER',
+          executable: 'node /usr/share/engines/worker-scripts/SignalGenerator.js',
+          config: { sampleRate: 100, amplitudes: [1], frequencies: [1], channels: 3 },
+        },
+        {
+          id: 'out',
+          type: 'EXECUTABLE_CONSUMER',
+          executable: 'node /usr/share/engines/worker-scripts/WebSocket.js',
+          config: { port: 0, format: 'binary' },
+        },
+      ],
+      [pipe('p1', 'gen', 'out')],
+    );
+    await rt.start(stream);
+    const port = rt.status(stream.id)!.nodes.out!.info!.port as number;
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/`);
+    const message = await new Promise<Buffer>((resolve, reject) => {
+      socket.once('message', (data) => {
+        resolve(data as Buffer);
+      });
+      socket.once('error', reject);
+    });
+    socket.terminate();
+    const frame = decodeFrameBinary(new Uint8Array(message));
+    expect(frame.channels).toEqual(['ch1', 'ch2', 'ch3']);
+    expect(frame.sampleRate).toBe(100);
+    expect(frame.data.length % 3).toBe(0);
+  });
 
   test('a port in use fails the start with a message naming the node and the port', async () => {
     const blocker = createServer();
