@@ -1,9 +1,9 @@
 /**
- * YAML in and out for stream documents. YAML 1.2 core schema only: no custom tags, no merge keys,
+ * YAML in and out for stream documents. YAML 1.2 core schema only: no custom or 1.1 tags, no merge keys,
  * one document per body, duplicate keys refused, and a cap on alias expansion so that a
  * "billion laughs" document is refused instead of exhausting memory.
  */
-import { parseDocument, stringify, YAMLError } from 'yaml';
+import { LineCounter, parseDocument, stringify, visit, YAMLError } from 'yaml';
 import { HeadsetdError } from '../errors.js';
 
 /** Alias dereferences allowed per document: plenty for hand-written YAML, far below a bomb. */
@@ -14,9 +14,35 @@ function positionOf(error: YAMLError): { line?: number; column?: number } {
   return pos === undefined ? {} : { line: pos.line, column: pos.col };
 }
 
+/**
+ * The tags of the YAML 1.2 core schema. The parser also resolves explicit YAML 1.1 tags (!!binary,
+ * !!set, !!timestamp ...) into Buffers, Sets and Dates, which are not JSON: those are refused too.
+ */
+const CORE_TAGS = new Set(
+  ['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`),
+);
+
+/** The first explicit tag outside the core schema, with its offset in the text. */
+function foreignTag(document: ReturnType<typeof parseDocument>): { tag: string; offset: number } | undefined {
+  let found: { tag: string; offset: number } | undefined;
+  visit(document, {
+    Node(_key, node) {
+      const tag = 'tag' in node ? node.tag : undefined;
+      if (tag !== undefined && !CORE_TAGS.has(tag)) {
+        found = { tag, offset: node.range?.[0] ?? 0 };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
 /** Parses one YAML document; malformed text is a 400 with the parser's message, line and column. */
 export function parseYaml(text: string): unknown {
+  const lineCounter = new LineCounter();
   const document = parseDocument(text, {
+    lineCounter,
     version: '1.2',
     schema: 'core',
     merge: false,
@@ -35,6 +61,15 @@ export function parseYaml(text: string): unknown {
       {
         ...(line === undefined ? {} : { line, column }),
       },
+    );
+  }
+  const tagged = foreignTag(document);
+  if (tagged !== undefined) {
+    const { line, col } = lineCounter.linePos(tagged.offset);
+    throw new HeadsetdError(
+      'invalid_request',
+      `The YAML body is refused at line ${line}, column ${col}: the tag '${tagged.tag}' is not allowed; only plain YAML 1.2 (core schema) is accepted.`,
+      { line, column: col },
     );
   }
   try {
