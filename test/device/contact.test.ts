@@ -165,3 +165,22 @@ describe('acquisition and impedance are exclusive', () => {
     await expect(headset.eeg.start('client')).resolves.toMatchObject({ streaming: true });
   });
 });
+
+describe('power-on positions', () => {
+  it("'scalp' starts every electrode on the scalp, under 30 kΩ, idle", async () => {
+    const onScalp = fakeTimeHeadset({ initialMotorPosition: 'scalp' });
+    for (const electrode of ELECTRODES) {
+      expect(onScalp.simulation.trueImpedance(electrode)).toBeLessThan(30_000);
+      expect(onScalp.motors.states([electrode])[electrode]).toBe(0);
+    }
+    await onScalp.close();
+  });
+
+  it('starts stalled at the safe force when asked to start past it', async () => {
+    const pressed = fakeTimeHeadset({ initialMotorPosition: 100 });
+    expect(Object.values(pressed.motors.states()).every((s) => s === 3)).toBe(true);
+    expect(pressed.simulation.force('O1')).toBeCloseTo(FORCE_LIMIT, 6);
+    await pressed.close();
+    expect(() => fakeTimeHeadset({ initialMotorPosition: 101 })).toThrow(/initialMotorPosition/);
+  });
+});

@@ -47,16 +47,21 @@ export class MotorArray {
     private readonly clock: DeviceClock,
     private readonly contact: ContactModel,
     private readonly hooks: MotorArrayHooks,
-    initialPosition = MOTOR_MIN_POSITION,
+    initialPosition: number | ((electrode: Electrode) => number) = MOTOR_MIN_POSITION,
   ) {
     const now = clock.now();
     for (const electrode of ELECTRODES) {
+      const wanted = typeof initialPosition === 'number' ? initialPosition : initialPosition(electrode);
+      // A motor cannot start pressing harder than the safe force: it is stalled at the limit.
+      const stallAt = contact.stallPosition(electrode);
+      const position = Math.min(wanted, stallAt);
+      const state = wanted >= stallAt ? MOTOR_STATE.stalled : MOTOR_STATE.idle;
       this.motors.set(electrode, {
-        origin: initialPosition,
+        origin: position,
         since: now,
-        target: initialPosition,
-        endState: MOTOR_STATE.idle,
-        state: MOTOR_STATE.idle,
+        target: position,
+        endState: state,
+        state,
         timer: undefined,
       });
     }

@@ -41,14 +41,20 @@ import { signalQuality } from './quality.js';
 
 /** Housekeeping period (ms): battery integration, low-battery check, quality events. */
 const HOUSEKEEPING_MS = 1000;
+/** Steps past contact of `initialMotorPosition: 'scalp'`. */
+const SCALP_DEPTH = 15;
 
 export interface SimulatedHeadsetOptions {
   /** Seed of every random stream (default 1). */
   readonly seed?: number;
   /** Time source (default the system clock); tests pass `dateClock()` under fake timers. */
   readonly clock?: DeviceClock;
-  /** Every motor's position at power-on, 0..100 steps (default 0, fully retracted). */
-  readonly initialMotorPosition?: number;
+  /**
+   * Every motor's position at power-on: 0..100 steps (default 0, fully retracted; past the safe
+   * force an electrode starts stalled at it), or `'scalp'`: each electrode 15 steps past its own
+   * contact, about 20 kΩ and settling (handy for app development without a preparation step).
+   */
+  readonly initialMotorPosition?: number | 'scalp';
   /** 50 (default) or 60 Hz. */
   readonly mainsFrequency?: number;
   readonly battery?: BatteryOptions;
@@ -96,14 +102,17 @@ export class SimulatedHeadset implements Headset {
     const clock = options.clock ?? systemClock;
     this.clock = clock;
     this.events = new ListenerSet<DeviceEvent>(options.onListenerError);
-    const initialPosition = numberInRangeOrThrow(
-      options.initialMotorPosition ?? MOTOR_MIN_POSITION,
-      'initialMotorPosition',
-      MOTOR_MIN_POSITION,
-      MOTOR_MAX_POSITION,
-    );
-
     this.contact = new ContactModel(random.fork('contact'), clock.now());
+    const initialPosition =
+      options.initialMotorPosition === 'scalp'
+        ? (e: Electrode) => this.contact.contactPosition(e) + SCALP_DEPTH
+        : numberInRangeOrThrow(
+            options.initialMotorPosition ?? MOTOR_MIN_POSITION,
+            'initialMotorPosition',
+            MOTOR_MIN_POSITION,
+            MOTOR_MAX_POSITION,
+          );
+
     this.motorArray = new MotorArray(
       clock,
       this.contact,
