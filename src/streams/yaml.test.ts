@@ -53,6 +53,14 @@ describe('parseYaml', () => {
     });
   });
 
+  it('more than one document is refused with a message for a person', () => {
+    const error = refusal('a: 1\n---\nb: 2\n');
+    expect(error.code).toBe('invalid_request');
+    expect(error.details).toEqual({ line: 2, column: 1 });
+    expect(error.message).toMatch(/more than one document/);
+    expect(error.message).not.toMatch(/parseAllDocuments/);
+  });
+
   it('duplicate keys and alias bombs are refused', () => {
     expect(refusal('a: 1\na: 2\n').details).toEqual({ line: 2, column: 1 });
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];

@@ -38,6 +38,14 @@ function foreignTag(document: ReturnType<typeof parseDocument>): { tag: string; 
   return found;
 }
 
+/** The parser's message for a person: first line, position removed (it is given apart). */
+function reasonOf(error: YAMLError): string {
+  // The parser's own text for this one advises a library call, which means nothing to a client.
+  if (error.code === 'MULTIPLE_DOCS')
+    return "the body holds more than one document; send exactly one (no '---' separator)";
+  return (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+}
+
 /** Parses one YAML document; malformed text is a 400 with the parser's message, line and column. */
 export function parseYaml(text: string): unknown {
   const lineCounter = new LineCounter();
@@ -55,13 +63,9 @@ export function parseYaml(text: string): unknown {
   if (error !== undefined) {
     const { line, column } = positionOf(error);
     const where = line === undefined ? '' : ` at line ${line}, column ${column ?? 0}`;
-    throw new HeadsetdError(
-      'invalid_request',
-      `The YAML body is malformed${where}: ${(error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`,
-      {
-        ...(line === undefined ? {} : { line, column }),
-      },
-    );
+    throw new HeadsetdError('invalid_request', `The YAML body is malformed${where}: ${reasonOf(error)}`, {
+      ...(line === undefined ? {} : { line, column }),
+    });
   }
   const tagged = foreignTag(document);
   if (tagged !== undefined) {
