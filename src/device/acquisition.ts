@@ -95,7 +95,15 @@ export class AcquisitionEngine implements EegAcquisition {
 
   configure(change: EegConfigChange): Promise<EegConfig> {
     return Promise.resolve().then(() => {
-      this.current = this.validated(change);
+      const next = this.validated(change);
+      const unchanged =
+        next.gain === this.current.gain &&
+        next.samplingFrequency === this.current.samplingFrequency &&
+        next.channels.length === this.current.channels.length &&
+        next.channels.every((e, i) => e === this.current.channels[i]);
+      if (unchanged) return this.current;
+      this.current = next;
+      // Running: restart at once with the new settings; the next frame says `discontinuity`.
       if (this.run !== undefined) this.restart();
       return this.current;
     });
