@@ -12,9 +12,10 @@ import { type ChildMessage, PROTOCOL_VERSION, type ProtocolError } from '../prot
 import { childEnvironment } from './child-env.js';
 import { ChildInput } from './child-input.js';
 import { ChildOutput } from './child-output.js';
-import { signalGroup, trackGroup, untrackGroup, waitForGroupGone } from './process-group.js';
+import { trackGroup } from './process-group.js';
 import { type ExternalNodeOptions, type ExternalNodeSettings, resolveSettings } from './settings.js';
 import { StderrLines } from './stderr-lines.js';
+import { endGroup, stopProcessGroup } from './stop-sequence.js';
 
 export type { ExternalNodeOptions } from './settings.js';
 
@@ -217,7 +218,7 @@ class ExternalProcessNode implements NodeInstance {
     }
     // Anything the child left in its group is an orphan now.
     const pgid = this.child?.pid;
-    if (pgid !== undefined) void this.endGroup(pgid);
+    if (pgid !== undefined) void endGroup(pgid, this.settings.stopGraceMs);
   }
 
   private rejectStart(reason: string, kill: boolean): void {
@@ -259,56 +260,24 @@ class ExternalProcessNode implements NodeInstance {
 
   /** Stop message and EOF, then SIGTERM to the group, then SIGKILL; resolves once the process and its group are gone. */
   private async terminate(): Promise<void> {
-    const child = this.child;
-    const pgid = child?.pid;
-    if (child === undefined || pgid === undefined) return;
-    const grace = this.settings.stopGraceMs;
-    let forced = false;
-    if (!this.hasExited) {
-      this.input?.send({ type: 'signal', name: 'stop', payload: {} });
-      this.input?.end();
+    const pgid = this.child?.pid;
+    if (pgid === undefined) return;
+    await stopProcessGroup({
+      pgid,
+      exited: this.exited,
+      hasExited: () => this.hasExited,
+      askToStop: () => {
+        this.input?.send({ type: 'signal', name: 'stop', payload: {} });
+        this.input?.end();
+      },
       // A child that never became ready is not asked twice: SIGTERM at once.
-      if (!(await this.exitWithin(this.ready ? grace : 0))) {
-        forced = true;
-        signalGroup(pgid, 'SIGTERM');
-        if (!(await this.exitWithin(grace))) signalGroup(pgid, 'SIGKILL');
-      }
-      await this.exited;
-    }
-    await this.endGroup(pgid, forced);
+      politeGraceMs: this.ready ? this.settings.stopGraceMs : 0,
+      graceMs: this.settings.stopGraceMs,
+    });
     this.output?.close();
     this.dispose();
     this.startAttempt?.reject(new Error(`external node '${this.label}' was stopped before it became ready`));
     this.startAttempt = undefined;
-  }
-
-  /**
-   * Ends whatever remains of the group once its leader is gone: SIGTERM and a short grace, or
-   * SIGKILL at once when the group was already sent SIGTERM. Bounded so that a whole stop stays
-   * under the runtime's stop limit (node-runner.ts).
-   */
-  private async endGroup(pgid: number, alreadyTerminated = false): Promise<void> {
-    if (!(await waitForGroupGone(pgid, 0))) {
-      if (!alreadyTerminated) signalGroup(pgid, 'SIGTERM');
-      const grace = alreadyTerminated ? 0 : Math.min(this.settings.stopGraceMs, 500);
-      if (!(await waitForGroupGone(pgid, grace))) {
-        signalGroup(pgid, 'SIGKILL');
-        await waitForGroupGone(pgid, 500);
-      }
-    }
-    untrackGroup(pgid);
-  }
-
-  private async exitWithin(ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => {
-        resolve(false);
-      }, ms);
-    });
-    const result = await Promise.race([this.exited.then(() => true), timedOut]);
-    clearTimeout(timer);
-    return result;
   }
 }
 
