@@ -13,13 +13,13 @@ import { butterworth, MAX_BUTTERWORTH_ORDER } from './butterworth.js';
 import { cascade, notch } from './notch.js';
 import type { Sos } from './sos.js';
 
-/** The `filter` node's settings, in Hz. */
+/** The `filter` node's settings, in Hz; an `undefined` field counts as absent. */
 export interface FilterSpec {
-  highpass?: number;
-  lowpass?: number;
-  order?: number;
-  notch?: number;
-  notchQ?: number;
+  highpass?: number | undefined;
+  lowpass?: number | undefined;
+  order?: number | undefined;
+  notch?: number | undefined;
+  notchQ?: number | undefined;
 }
 
 export const DEFAULT_FILTER_ORDER = 4;

@@ -9,6 +9,10 @@
  * - `design.ts`: `designFilter()`, the `filter` node's spec (highpass/lowpass/order/notch) → sections.
  * - `spectrum.ts`: Welch PSD, tone amplitude, band power.
  * - `resample.ts`: streaming rational polyphase resampler.
+ * - `index.ts`: re-exports the public surface above.
+ * - internals: `zpk2sos.ts` (scipy's pairing), `complex.ts` + `fma.ts` (numpy-exact rounding),
+ *   `fft.ts` (any-length real DFT on fft.js).
+ * Golden vectors: test/fixtures/dsp (make_golden.py writes them with scipy; tests only read them).
  * dsp/ imports nothing of the service; invalid designs throw `RangeError` with a message for a person
  * and the calling node turns it into its API error.
  *
