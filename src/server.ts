@@ -4,11 +4,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { hostname as osHostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
+import { systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
+import { headsetFrameSource } from './device/frame-source.js';
+import type { Headset } from './device/headset.js';
+import { SettingsStore } from './device/settings-store.js';
+import { createSimulatedHeadset } from './device/simulated/index.js';
+import { HeadsetdError } from './errors.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
@@ -22,6 +27,8 @@ export interface ServerOptions {
   logger: Logger;
   /** Replaces the worker-thread runtime (tests of the control plane). */
   runtime?: StreamRuntime;
+  /** Replaces the device chosen by `settings.device` (tests). */
+  device?: Headset;
 }
 
 export interface RunningServer {
@@ -30,10 +37,22 @@ export interface RunningServer {
   port: number;
   app: FastifyInstance;
   manager: StreamManager;
+  device: Headset;
   /** Set when the service listens beyond loopback. */
   token: { token: string; created: boolean } | undefined;
   /** Stops streams, closes sockets and the store. Desired states are kept, so a restart resumes. */
   close(): Promise<void>;
+}
+
+/** The headset named by `--device`: the simulated one, or a recording played back. */
+function openDevice(settings: Settings): Headset {
+  if (settings.device === 'simulated') {
+    return createSimulatedHeadset(settings.seed === undefined ? {} : { seed: settings.seed });
+  }
+  throw new HeadsetdError(
+    'invalid_request',
+    `The device '${settings.device}' is not available in this build.`,
+  );
 }
 
 function urlHost(host: string): string {
@@ -46,9 +65,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   mkdirSync(dirs[0] ?? settings.dataDir, { recursive: true });
   const token = isLoopbackHost(settings.host) ? undefined : ensureToken(settings.dataDir);
 
+  const startedAt = Date.now();
+  const device = options.device ?? openDevice(settings);
   const db = openDatabase(settings.dataDir);
+  const deviceSettings = new SettingsStore(db);
   const runtime =
-    options.runtime ?? new WorkerRuntime({ dataDir: settings.dataDir, executablesDirs: dirs, logger });
+    options.runtime ??
+    new WorkerRuntime({
+      dataDir: settings.dataDir,
+      executablesDirs: dirs,
+      device: headsetFrameSource(device),
+      logger,
+    });
   const manager = new StreamManager(new StreamStore(db), runtime, {
     context: { executablesDirs: dirs },
     onError: (message, error) => logger.error({ err: error }, message),
@@ -64,15 +92,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       token: token?.token,
       allowedOrigins: settings.allowedOrigins,
       allowedHosts: settings.allowedHosts,
-      hostname: () => osHostname(),
+      hostname: () => deviceSettings.hostname(),
       port: () => port,
     },
+    extraPlugins: [
+      (scope) =>
+        systemPlugin(scope, {
+          device,
+          db,
+          dataDir: settings.dataDir,
+          httpPort: () => port,
+          version: VERSION,
+          settings: deviceSettings,
+          streams: () => ({
+            total: manager.list().length,
+            running: manager.list().filter((e) => e.state === 'running').length,
+          }),
+          startedAt,
+        }),
+    ],
   });
 
   try {
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
+    await app.close();
     await manager.close();
+    await device.close();
     db.close();
     throw error;
   }
@@ -85,11 +131,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     app,
     manager,
+    device,
     token,
     close() {
       closing ??= (async () => {
         await app.close();
         await manager.close();
+        await device.close();
         db.close();
       })();
       return closing;

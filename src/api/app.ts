@@ -18,7 +18,7 @@ export interface AppOptions {
   logger: Logger;
   version: string;
   security: SecurityOptions;
-  /** Plugins of later resources (systems, recordings, events), registered after the streams. */
+  /** Plugins of the other resources (systems, guides, recordings), registered after the streams. */
   extraPlugins?: ((app: FastifyInstance) => Promise<void> | void)[];
 }
 
@@ -50,12 +50,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (scope) => {
     streamsPlugin(scope, { manager: options.manager, tag: 'streams (guide aliases)' });
   });
-
-  app.get(
-    '/system/version',
-    { schema: { tags: ['service'], summary: 'API, service and hardware versions' } },
-    async () => ({ success: true, version: { api: '1', service: options.version, hardware: 'simulated' } }),
-  );
 
   for (const plugin of options.extraPlugins ?? []) await app.register(async (scope) => plugin(scope));
   return app;
