@@ -127,6 +127,9 @@ class NodeRuntime implements NodeHandle {
     this.nextSeq.set(port, seq + 1);
     const width = frame.channels.length;
     const data = frame.data instanceof Float32Array ? frame.data : samplesFromRows(frame.data, width);
+    if (width === 0 ? data.length !== 0 : data.length % width !== 0) {
+      throw new RangeError(`${data.length} samples do not fill rows of ${width} channels`);
+    }
     const gap = this.afterGap.delete(port);
     const out: Frame = {
       seq,

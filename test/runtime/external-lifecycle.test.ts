@@ -56,6 +56,11 @@ describe('starting an external node', () => {
     await expect(node.start()).rejects.toThrow(/could not be started: .*ENOENT/);
   });
 
+  it('rejects an unknown protocol in the config', async () => {
+    const { node } = launch([process.execPath, MOVING_AVERAGE], { protocol: 'xml' });
+    await expect(node.start()).rejects.toThrow(/'protocol' must be 'ndjson' or 'binary'/);
+  });
+
   it('explains a node that prints to stdout', async () => {
     const { node } = launch(
       pythonNode("@node.on_start\ndef start(config):\n    print('hello from the node')"),

@@ -137,6 +137,9 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the TypeScript SDK over %
       ['out', 2, false],
     ]);
     expect(frames[0] && frameRows(frames[0].frame)).toEqual([[1], [2]]);
+    expect(() =>
+      h.node.send('out', { sampleRate: 1, channels: ['a', 'b'], data: Float32Array.of(1, 2, 3) }),
+    ).toThrow(/do not fill rows/);
   });
 
   it('reports an exception in a handler as an error message and exits with status 1', async () => {

@@ -290,5 +290,11 @@ export function createExternalNode(
   argv: readonly string[],
   options: ExternalNodeOptions = {},
 ): NodeInstance {
-  return new ExternalProcessNode(context, argv, options);
+  try {
+    return new ExternalProcessNode(context, argv, options);
+  } catch (error) {
+    // A bad setting (an unknown `protocol`) fails the start, where the runtime reports it.
+    const reason = new Error(`external node '${argv.join(' ')}': ${(error as Error).message}`);
+    return { start: () => Promise.reject(reason), stop: () => Promise.resolve() };
+  }
 }
