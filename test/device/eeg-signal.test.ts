@@ -72,6 +72,12 @@ describe('simulated EEG signal', () => {
     expect(mainsC3).toBeGreaterThan(20 * bandPower(c3, RATE, 44.5, 45.5));
   });
 
+  it('has more broadband noise on a high-impedance electrode', () => {
+    const c3 = channelSamples(frames, 'C3');
+    const c4 = channelSamples(frames, 'C4');
+    expect(bandPower(c3, RATE, 300, 400)).toBeGreaterThan(3 * bandPower(c4, RATE, 300, 400));
+  });
+
   it('shows eye blinks of about 100 µV on FP1/FP2 every few seconds, decaying toward central sites', () => {
     const fp1 = channelSamples(frames, 'FP1');
     // Blink onsets: FP1 crossing 60 µV, at least 0.5 s after the previous one.

@@ -79,7 +79,7 @@ const BLINK_AMPLITUDE = [80, 130] as const;
 /** Artefacts per kΩ of effective impedance: mains peak, white noise RMS and drift RMS (µV). */
 const MAINS_PER_KOHM = 0.1;
 const NOISE_FLOOR = 0.7;
-const NOISE_PER_KOHM = 0.01;
+const NOISE_PER_KOHM = 0.03;
 const DRIFT_PER_KOHM = 0.2;
 /** Caps that keep a floating input in the tens of mV. */
 const ARTEFACT_CAP = 50_000;
