@@ -20,6 +20,36 @@ export const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
 /** 1 MiB (API-NOTES.md §Errors payload_too_large). */
 export const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * Deepest nesting of objects and arrays a body may have. 1 MiB of `[` is 10^6 levels, which
+ * overflows the stack of the recursive code that later stores and answers the value
+ * (JSON.stringify); no stream document needs more than a handful.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** Refuses a parsed body nested deeper than MAX_BODY_DEPTH; iterative, so it cannot overflow itself. */
+export function assertDepth(value: unknown): void {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '' }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (item.value === null || typeof item.value !== 'object') continue;
+    const depth = item.depth + 1;
+    if (depth > MAX_BODY_DEPTH) {
+      throw new HeadsetdError(
+        'invalid_request',
+        `The body is nested more than ${MAX_BODY_DEPTH} levels deep; flatten it.`,
+        { path: item.path },
+      );
+    }
+    for (const [key, child] of Object.entries(item.value)) {
+      stack.push({
+        value: child,
+        depth,
+        path: `${item.path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      });
+    }
+  }
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Body kinds this route accepts; routes without it take none. */
@@ -68,7 +98,9 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     { parseAs: 'string', bodyLimit: BODY_LIMIT },
     (_req, body, done) => {
       try {
-        done(null, parseJson(body as string));
+        const value = parseJson(body as string);
+        assertDepth(value);
+        done(null, value);
       } catch (error) {
         done(error as Error, undefined);
       }
@@ -80,7 +112,9 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     (_req, body, done) => {
       try {
         const text = body as string;
-        done(null, text.trim() === '' ? undefined : parseYaml(text));
+        const value = text.trim() === '' ? undefined : parseYaml(text);
+        assertDepth(value);
+        done(null, value);
       } catch (error) {
         done(error as Error, undefined);
       }
