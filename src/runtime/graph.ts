@@ -26,6 +26,8 @@ export interface StreamGraphOptions {
   onEvent?(event: RuntimeEvent): void;
   /** The node now running code on this thread (undefined: none); the watchdog names it on a hang. */
   onEnter?(nodeId: string | undefined): void;
+  /** A node's child process group started or ended (see RuntimeNodeContext.trackProcessGroup). */
+  onProcessGroup?(pgid: number, alive: boolean): void;
 }
 
 /** The error `start` and `update` reject with: names the node and keeps the catalog code when there is one. */
@@ -63,6 +65,7 @@ export class StreamGraph {
         this.scheduler.wake();
         options.onChange?.();
       },
+      processGroup: (pgid, alive) => options.onProcessGroup?.(pgid, alive),
       crashed: (nodeId, message, willRestart) =>
         options.onEvent?.({ type: 'node_crashed', streamId: options.streamId, nodeId, message, willRestart }),
     };

@@ -50,6 +50,9 @@ const graph = new StreamGraph({
   onEvent: (event) => {
     post({ kind: 'event', event });
   },
+  onProcessGroup: (pgid, alive) => {
+    post({ kind: 'process-group', pgid, alive });
+  },
   onEnter: (nodeId) => {
     Atomics.store(busy, 0, nodeId === undefined ? 0 : indexOf(nodeId) + 1);
   },

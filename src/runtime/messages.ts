@@ -66,5 +66,6 @@ export type FromHost =
   | { kind: 'reply'; id: number; ok: true; push: StatusPush }
   | { kind: 'reply'; id: number; ok: false; error: SerializedError; push: StatusPush }
   | { kind: 'event'; event: RuntimeEvent }
+  | { kind: 'process-group'; pgid: number; alive: boolean }
   | { kind: 'device-subscribe'; subscription: number; channels: string[]; sampleRate?: number }
   | { kind: 'device-unsubscribe'; subscription: number };

@@ -25,6 +25,14 @@ export const NODE_STOP_TIMEOUT_MS = 5_000;
 export interface RuntimeNodeContext extends NodeContext {
   /** Counts frames the node itself lost (a websocket's slow client) in its `framesDropped`. */
   countDropped(frames: number): void;
+  /**
+   * Declares a child process group the node leads (external nodes), so that the main thread can
+   * SIGKILL it if this stream's worker dies or is terminated without stopping its nodes: a
+   * terminated worker runs no exit hooks of its own.
+   */
+  trackProcessGroup(pgid: number): void;
+  /** The group is gone (the node reaped it). */
+  untrackProcessGroup(pgid: number): void;
 }
 
 /** What a runner needs from its graph. */
@@ -42,6 +50,8 @@ export interface RunnerEnvironment {
   /** The node's state or info changed: status should be pushed. */
   changed(): void;
   crashed(nodeId: string, message: string, willRestart: boolean): void;
+  /** A node's child process group started (true) or ended (false). */
+  processGroup(pgid: number, alive: boolean): void;
 }
 
 export interface NodeCounters {
@@ -362,6 +372,12 @@ export class NodeRunner {
       },
       countDropped: (frames) => {
         if (current()) this.counters.framesDropped += frames;
+      },
+      trackProcessGroup: (pgid) => {
+        this.env.processGroup(pgid, true);
+      },
+      untrackProcessGroup: (pgid) => {
+        this.env.processGroup(pgid, false);
       },
     };
   }

@@ -73,6 +73,8 @@ export class StreamWorker {
   private readonly forwarder: DeviceForwarder;
   private readonly busy = new SharedArrayBuffer(8);
   private nodeOrder: string[] = [];
+  /** Child process groups of the worker's external nodes, killed if the worker ends with them alive. */
+  private readonly processGroups = new Set<number>();
   private ended = false;
 
   constructor(private readonly options: StreamWorkerOptions) {
@@ -147,6 +149,10 @@ export class StreamWorker {
       case 'event':
         this.options.onEvent(message.event);
         return;
+      case 'process-group':
+        if (message.alive) this.processGroups.add(message.pgid);
+        else this.processGroups.delete(message.pgid);
+        return;
       case 'reply': {
         this.accept(message.push);
         const waiter = this.pending.get(message.id);
@@ -209,6 +215,14 @@ export class StreamWorker {
 
   private end(error: Error): void {
     this.ended = true;
+    for (const pgid of this.processGroups) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    this.processGroups.clear();
     clearInterval(this.watchdog);
     void this.forwarder.close();
     for (const waiter of this.pending.values()) {

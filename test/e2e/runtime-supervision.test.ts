@@ -3,13 +3,23 @@
  * while the rest of its stream runs on untouched; a node that never yields takes down only its own
  * stream's worker, reported as `stream_failed`.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RuntimeEvent } from '../../src/streams/runtime-port.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE, waitFor } from '../runtime/helpers.js';
+
+/** True while `pid` exists and is not a zombie. */
+function processRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
 let runtime: WorkerRuntime | undefined;
@@ -100,12 +110,20 @@ describe('supervision', () => {
     const { rt, events } = newRuntime(1500);
     const healthy = definition([generator, websocket], [pipe('p1', 'gen', 'ws')]);
     const doomed = definition(
-      [generator, { id: 'spin', executable: 'test-loop' }, { id: 'log', executable: 'logger' }],
+      [
+        generator,
+        { id: 'spin', executable: 'test-loop' },
+        { id: 'log', executable: 'logger' },
+        { id: 'parent', executable: 'test-spawn-loop' },
+      ],
       [pipe('p1', 'gen', 'spin'), pipe('p2', 'gen', 'log')],
     );
     await rt.start(healthy);
     const client = await FrameClient.connect(portOf(rt, healthy.id));
     await rt.start(doomed);
+    const childLine = rt.logs(doomed.id, 'parent').find((l) => l.line.startsWith('child pid '));
+    const childPid = Number(childLine?.line.slice('child pid '.length));
+    expect(processRunning(childPid)).toBe(true);
 
     const failed = await waitFor(
       () => events.find((e) => e.type === 'stream_failed' && e.streamId === doomed.id),
@@ -119,6 +137,8 @@ describe('supervision', () => {
     expect(postMortem.nodes.spin!.metrics.lastError).toContain('stopped responding');
     expect(postMortem.nodes.gen!.state).toBe('terminated');
     await expect(rt.pause(doomed.id)).rejects.toMatchObject({ code: 'invalid_state' });
+    // The hung worker could not stop its node's child: the main thread killed its process group.
+    await waitFor(() => !processRunning(childPid), 3000, 'the child process gone');
 
     // The other stream runs on.
     const count = client.frames.length;
