@@ -143,6 +143,20 @@ describe('acquisition on fake time', () => {
     expect(types).toEqual(['acquisition_started', 'acquisition_stopped']);
   });
 
+  it('keeps delivering to other listeners when one throws', async () => {
+    const errors: unknown[] = [];
+    const sturdy = fakeTimeHeadset({ onListenerError: (error) => errors.push(error) });
+    sturdy.eeg.onFrame(() => {
+      throw new Error('listener bug');
+    });
+    const frames = collectFrames(sturdy);
+    await sturdy.eeg.start('client');
+    await advance(100);
+    expect(frames.length).toBeGreaterThan(5);
+    expect(errors.length).toBe(frames.length);
+    await sturdy.close();
+  });
+
   it('sends quality events once a second while acquiring', async () => {
     const events = collectEvents(headset);
     await headset.eeg.start('client');
@@ -187,13 +201,20 @@ describe('real-time pacing', () => {
 });
 
 describe('determinism under seed', () => {
-  async function record(seed: number): Promise<Float32Array[]> {
+  async function record(seed: number, readOthers = false): Promise<Float32Array[]> {
     vi.useFakeTimers();
     const headset = createSimulatedHeadset({ seed, clock: dateClock() });
     const frames = collectFrames(headset);
     await headset.motors.move([{ electrode: 'O1', movement: 'RELEASE', displacement: 80 }]);
     await headset.eeg.start('client');
-    await advance(3000, 37);
+    for (let t = 0; t < 3000; t += 37) {
+      if (readOthers) {
+        headset.imu.primary();
+        headset.imu.node(2);
+        headset.power.battery();
+      }
+      await vi.advanceTimersByTimeAsync(37);
+    }
     await headset.eeg.stop('client');
     await headset.close();
     vi.useRealTimers();
@@ -207,6 +228,10 @@ describe('determinism under seed', () => {
     expect(a.length).toBeGreaterThan(200);
     expect(b).toEqual(a);
     expect(c[0]).not.toEqual(a[0]);
+  });
+
+  it('gives the same samples when other parts of the device are read in between', async () => {
+    expect(await record(11, true)).toEqual(await record(11));
   });
 
   it('gives the same contact positions, impedances and IMU readings for the same seed', () => {
