@@ -79,8 +79,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   const manager = new StreamManager(new StreamStore(db), runtime, {
     context: { executablesDirs: dirs },
-    onError: (message, error) => logger.error({ err: error }, message),
-    onRuntimeEvent: (event) => logger.info({ event }, `runtime: ${event.type}`),
+    onError: (message, error) => {
+      logger.error({ err: error }, message);
+    },
+    onRuntimeEvent: (event) => {
+      logger.info({ event }, `runtime: ${event.type}`);
+    },
   });
 
   let port = settings.port;
