@@ -134,6 +134,9 @@ class ExternalProcessNode implements NodeInstance {
       },
     });
     child.stdout.on('data', (chunk: Buffer) => this.output?.push(chunk));
+    // A read error on a pipe ends it; the process's exit is what gets reported. Never crash the worker.
+    child.stdout.on('error', () => undefined);
+    child.stderr.on('error', () => undefined);
     this.input.send({
       type: 'config',
       version: PROTOCOL_VERSION,
