@@ -5,7 +5,8 @@
  * `samplingFrequency` when it was idle and stops it when its last subscriber leaves.
  *
  * When acquisition already runs at another rate, the frames are converted to the node's own rate
- * (runtime/rate-converter.ts documents the method). Pause keeps the subscription (acquisition is
+ * with dsp/resample.ts (polyphase, linear-phase FIR; the method is documented there and in
+ * runtime/rate-converter.ts). Pause keeps the subscription (acquisition is
  * shared) and drops frames; the runtime marks the first frame after resume as a discontinuity.
  */
 import { EEG_ELECTRODES } from '../device/electrodes.js';
