@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { StreamManager } from '../streams/manager.js';
 import { BODY_LIMIT, registerBodyParsers } from './body.js';
-import { installErrorHandling } from './error-handler.js';
+import { HeadsetdError } from '../errors.js';
+import { installErrorHandling, sendError } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';
 import { streamsPlugin } from './streams.js';
@@ -31,6 +32,19 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // Query arrays: `?channels=O1&channels=O2` arrive as arrays; comma lists are split per route.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
+    // Errors raised by the router before any route or hook runs (a malformed percent-encoding, a
+    // path segment longer than maxParamLength): without this Fastify answers them in its own
+    // shape (and 414 for the latter), not the envelope.
+    frameworkErrors: (error, _request, reply) => {
+      const known =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new HeadsetdError(
+              'not_found',
+              'A path segment is longer than 256 characters; no stream, node or pipe has such an id.',
+            )
+          : new HeadsetdError('invalid_request', 'The URL is malformed (bad percent-encoding).');
+      void sendError(reply, known);
+    },
   }) as unknown as FastifyInstance;
 
   installErrorHandling(app);
