@@ -49,6 +49,16 @@ describe('Resampler amplitude and anti-aliasing', () => {
     }
   });
 
+  it('attenuates content above the new Nyquist by at least 40 dB (16000 → 250 Hz)', () => {
+    for (const f of [130, 1000, 3010]) {
+      const r = new Resampler(16000, 250, 1);
+      const y = channel(r.process(sine(64000, 16000, f)), 1, 0, 2 * r.delaySamples);
+      let alias = f % 250;
+      if (alias > 125) alias = 250 - alias;
+      expect(db(toneAmplitude(y, 250, alias)), `${f} Hz → alias ${alias} Hz`).toBeLessThan(-40);
+    }
+  });
+
   it('suppresses the image when upsampling (250 → 500 Hz: 10 Hz leaves no 240 Hz image)', () => {
     const r = new Resampler(250, 500, 1);
     const y = channel(r.process(sine(2000, 250, 10)), 1, 0, 2 * r.delaySamples);
