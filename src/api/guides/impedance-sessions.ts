@@ -1,0 +1,193 @@
+/**
+ * Impedance sessions of the guide paths (API-NOTES.md §Guide paths; docs/systems.md §Impedance
+ * sessions): one measurement (`single`) or measurements every `updateInterval` ms (`continuous`)
+ * until stopped. One session runs at a time: starting one stops the one running. Readings (kΩ)
+ * go to the history store and, for continuous sessions, to the live WebSocket clients. A session
+ * that meets EEG acquisition ends `failed` (the two are exclusive on this hardware).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Electrode } from '../../device/electrodes.js';
+import type { ElectrodeMap, Headset } from '../../device/headset.js';
+import { toKiloohms } from '../../device/impedance-levels.js';
+import type { ImpedanceReading, ImpedanceStore } from '../../device/impedance-store.js';
+import { HeadsetdError } from '../../errors.js';
+
+export type SessionStatus = 'running' | 'completed' | 'stopped' | 'failed';
+export type SessionMode = 'continuous' | 'single';
+
+/** Sessions kept in memory for GET after they end. */
+const KEPT_SESSIONS = 50;
+
+export interface SessionRequest {
+  readonly continuous: boolean;
+  readonly channels: readonly Electrode[];
+  /** ms, ≥ 100. */
+  readonly updateInterval: number;
+  readonly testSignal?: { readonly frequency: number; readonly amplitude: number };
+}
+
+export interface Session {
+  readonly id: string;
+  readonly mode: SessionMode;
+  readonly channels: readonly Electrode[];
+  readonly updateInterval: number;
+  readonly testSignal: { readonly frequency: number; readonly amplitude: number } | undefined;
+  readonly startedAt: number;
+  status: SessionStatus;
+  error: string | undefined;
+  latest: ImpedanceReading | undefined;
+  readings: number;
+}
+
+export function ohmsToKiloohms(values: ElectrodeMap<number>): ElectrodeMap<number> {
+  const out: ElectrodeMap<number> = {};
+  for (const [electrode, ohms] of Object.entries(values) as [Electrode, number][])
+    out[electrode] = toKiloohms(ohms);
+  return out;
+}
+
+/** Read through a call: the status changes while a measurement is awaited (stop). */
+function isRunning(session: Session): boolean {
+  return session.status === 'running';
+}
+
+export class ImpedanceSessions {
+  private readonly sessions = new Map<string, Session>();
+  private current: Session | undefined;
+  /** Wakes the running session's wait early (stop). */
+  private wake: (() => void) | undefined;
+  private readonly firstReading = new Map<string, (() => void)[]>();
+
+  constructor(
+    private readonly device: Headset,
+    private readonly store: ImpedanceStore,
+    private readonly onReading: (session: Session, reading: ImpedanceReading) => void,
+  ) {}
+
+  /** Starts a session (stopping the running one); 409 device_busy while EEG is acquired. */
+  start(request: SessionRequest): Session {
+    if (this.device.eeg.state().streaming) {
+      throw new HeadsetdError(
+        'device_busy',
+        'EEG acquisition is running; stop it (DELETE /system/sensors/eeg/stream and any eeg-source) before checking impedance.',
+      );
+    }
+    if (this.current?.status === 'running') this.finish(this.current, 'stopped');
+    const session: Session = {
+      id: randomUUID(),
+      mode: request.continuous ? 'continuous' : 'single',
+      channels: request.channels,
+      updateInterval: request.updateInterval,
+      testSignal: request.testSignal,
+      startedAt: Date.now(),
+      status: 'running',
+      error: undefined,
+      latest: undefined,
+      readings: 0,
+    };
+    this.sessions.set(session.id, session);
+    this.current = session;
+    this.forgetOld();
+    void this.run(session);
+    return session;
+  }
+
+  /** A session by id, else the latest one; session_not_found when there is none. */
+  get(id?: string, pointer = '/querystring/sessionId'): Session {
+    const session = id === undefined ? this.current : this.sessions.get(id);
+    if (session === undefined) {
+      throw new HeadsetdError(
+        'session_not_found',
+        id === undefined
+          ? 'No impedance session has been started; POST /electrodes/impedance/start first.'
+          : `No impedance session has the id ${JSON.stringify(id)}.`,
+        id === undefined ? {} : { path: pointer },
+      );
+    }
+    return session;
+  }
+
+  /** Resolves when the session has its first reading or has ended (at most `timeoutMs`). */
+  async firstReadingOf(session: Session, timeoutMs = 2000): Promise<void> {
+    if (session.latest !== undefined || session.status !== 'running') return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      const waiting = this.firstReading.get(session.id) ?? [];
+      waiting.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.firstReading.set(session.id, waiting);
+    });
+  }
+
+  stop(id?: string, pointer = '/sessionId'): Session {
+    const session = this.get(id, pointer);
+    if (session.status === 'running') this.finish(session, 'stopped');
+    return session;
+  }
+
+  /** The running continuous session, if any. */
+  running(): Session | undefined {
+    return this.current?.status === 'running' ? this.current : undefined;
+  }
+
+  close(): void {
+    if (this.current?.status === 'running') this.finish(this.current, 'stopped');
+  }
+
+  private finish(session: Session, status: SessionStatus, error?: string): void {
+    session.status = status;
+    session.error = error;
+    if (session === this.current) {
+      this.wake?.();
+      this.wake = undefined;
+    }
+    this.notifyFirst(session);
+  }
+
+  private notifyFirst(session: Session): void {
+    const waiting = this.firstReading.get(session.id);
+    this.firstReading.delete(session.id);
+    for (const resolve of waiting ?? []) resolve();
+  }
+
+  private async run(session: Session): Promise<void> {
+    while (session.status === 'running') {
+      const began = Date.now();
+      try {
+        const ohms = await this.device.impedance.measure(session.channels);
+        // Stopped while measuring: the reading belongs to no one.
+        if (!isRunning(session)) return;
+        const reading = { timestamp: Date.now(), values: ohmsToKiloohms(ohms) };
+        session.latest = reading;
+        session.readings++;
+        this.store.record(session.id, reading);
+        this.onReading(session, reading);
+        this.notifyFirst(session);
+      } catch (error) {
+        if (isRunning(session)) this.finish(session, 'failed', (error as Error).message);
+        return;
+      }
+      if (session.mode === 'single') {
+        this.finish(session, 'completed');
+        return;
+      }
+      const wait = Math.max(0, session.updateInterval - (Date.now() - began));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  private forgetOld(): void {
+    for (const id of this.sessions.keys()) {
+      if (this.sessions.size <= KEPT_SESSIONS) break;
+      if (this.sessions.get(id) !== this.current) this.sessions.delete(id);
+    }
+  }
+}

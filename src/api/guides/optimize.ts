@@ -1,0 +1,201 @@
+/**
+ * POST /electrodes/impedance/optimize and POST /electrodes/adjust (API-NOTES.md §Guide paths):
+ * the closed loop of optimizer.ts with a strategy profile of strategies.ts. Answers per electrode
+ * `{before, after, attempts, reached}` in kΩ (plus `position` and `reason`).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ELECTRODES, type Electrode } from '../../device/electrodes.js';
+import { toKiloohms } from '../../device/impedance-levels.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { mixedCaseMap } from '../system/http-helpers.js';
+import { assertNotAcquiring, electrodesFrom, type GuidesContext } from './context.js';
+import { type ElectrodeResult, optimizeElectrodes, relieveElectrodes, retractBy } from './optimizer.js';
+import { STRATEGIES, STRATEGY_NAMES, type StrategyName } from './strategies.js';
+
+const tags = ['guides: electrodes'];
+
+/** Steps a reseat lifts an electrode before approaching the scalp again. */
+export const RESEAT_LIFT_STEPS = 10;
+
+const Names = Type.Union([Type.String(), Type.Array(Type.String())], {
+  description: '"all" or electrode names, any case.',
+});
+const Strategy = Type.Enum(STRATEGY_NAMES, {
+  description: Object.entries(STRATEGIES)
+    .map(
+      ([name, p]) =>
+        `${name}: step ${p.stepSize}, limit ${p.pressureLimit} steps past contact, settle ${p.settleMs} ms`,
+    )
+    .join('; '),
+});
+
+const Result = Type.Object({
+  before: Type.Number({ description: 'kΩ.' }),
+  after: Type.Number({ description: 'kΩ.' }),
+  attempts: Type.Integer(),
+  reached: Type.Boolean(),
+  position: Type.Number({ description: 'Steps at the end.' }),
+  reason: Type.String(),
+});
+const ResultsAnswer = Type.Object({
+  success: Type.Literal(true),
+  strategy: Type.String(),
+  targetImpedance: Type.Number(),
+  results: Type.Record(Type.String(), Result),
+});
+
+type OptimizeBody = {
+  channels?: string | string[];
+  priorityChannels?: string | string[];
+  targetImpedance?: number;
+  maxAttempts?: number;
+  strategy?: StrategyName;
+};
+
+type AdjustBody = {
+  electrodes: string | string[];
+  action: 'increase_pressure' | 'decrease_pressure' | 'reseat';
+  target?: { impedance: number };
+  strategy?: StrategyName;
+  maxAttempts?: number;
+};
+
+function answer(strategy: string, target: number, results: Map<Electrode, ElectrodeResult>) {
+  return {
+    success: true,
+    strategy,
+    targetImpedance: target,
+    results: mixedCaseMap(Object.fromEntries(results)),
+  };
+}
+
+export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): void {
+  const { device, locks } = context;
+
+  app.post<{ Body: OptimizeBody | undefined }>(
+    '/electrodes/impedance/optimize',
+    {
+      config: { accepts: ['json', 'yaml'] },
+      schema: {
+        tags,
+        summary:
+          'Press electrodes in closed loop until each is under the target impedance or out of attempts',
+        body: Type.Object(
+          {
+            channels: Type.Optional(Names),
+            priorityChannels: Type.Optional(Names),
+            targetImpedance: Type.Optional(
+              Type.Number({
+                exclusiveMinimum: 0,
+                maximum: 1000,
+                description: 'kΩ (default: the good threshold, 10).',
+              }),
+            ),
+            maxAttempts: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: 50,
+                description: 'Press moves per electrode after contact (default 15).',
+              }),
+            ),
+            strategy: Type.Optional(Strategy),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: ResultsAnswer, ...errorResponses(400, 409, 415, 422) },
+      },
+    },
+    async (request) => {
+      const body = request.body ?? {};
+      const channels = electrodesFrom(body.channels, '/channels');
+      const priority =
+        body.priorityChannels === undefined ? [] : electrodesFrom(body.priorityChannels, '/priorityChannels');
+      const strategy = body.strategy ?? 'gentle';
+      const target = body.targetImpedance ?? context.config().impedance.thresholds.good;
+      assertNotAcquiring(device, 'optimizing electrodes');
+      const all = [...new Set([...priority, ...channels])];
+      const options = {
+        targetKohms: target,
+        maxAttempts: body.maxAttempts ?? 15,
+        profile: STRATEGIES[strategy],
+      };
+      const results = await locks.with(all, 'optimization', async () => {
+        // Priority channels first, alone, so that they get the meter and the settle time to themselves.
+        const first =
+          priority.length > 0
+            ? await optimizeElectrodes(device, priority, options)
+            : new Map<Electrode, ElectrodeResult>();
+        const rest = all.filter((e) => !first.has(e));
+        const second =
+          rest.length > 0
+            ? await optimizeElectrodes(device, rest, options)
+            : new Map<Electrode, ElectrodeResult>();
+        return new Map(
+          ELECTRODES.filter((e) => all.includes(e)).map((e) => [
+            e,
+            (first.get(e) ?? second.get(e)) as ElectrodeResult,
+          ]),
+        );
+      });
+      return answer(strategy, target, results);
+    },
+  );
+
+  app.post<{ Body: AdjustBody }>(
+    '/electrodes/adjust',
+    {
+      config: { accepts: ['json', 'yaml'] },
+      schema: {
+        tags,
+        summary:
+          'Increase or decrease the pressure of a few electrodes, or reseat them, toward a target impedance',
+        body: Type.Object(
+          {
+            electrodes: Names,
+            action: Type.Enum(['increase_pressure', 'decrease_pressure', 'reseat']),
+            target: Type.Optional(
+              Type.Object(
+                { impedance: Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'kΩ.' }) },
+                { additionalProperties: false },
+              ),
+            ),
+            strategy: Type.Optional(Strategy),
+            maxAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: ResultsAnswer, ...errorResponses(400, 409, 415, 422) },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const electrodes = electrodesFrom(body.electrodes, '/electrodes');
+      const strategy = body.strategy ?? 'gentle';
+      const target = body.target?.impedance ?? context.config().impedance.thresholds.good;
+      assertNotAcquiring(device, 'adjusting electrodes');
+      const options = {
+        targetKohms: target,
+        maxAttempts: body.maxAttempts ?? 15,
+        profile: STRATEGIES[strategy],
+      };
+      const results = await locks.with(electrodes, body.action, async () => {
+        switch (body.action) {
+          case 'decrease_pressure':
+            return relieveElectrodes(device, electrodes, options);
+          case 'reseat': {
+            const before = await device.impedance.measure(electrodes);
+            await retractBy(device, electrodes, RESEAT_LIFT_STEPS);
+            const results = await optimizeElectrodes(device, electrodes, options);
+            // `before` is the value before the lift, not the air reading after it.
+            for (const [e, r] of results) r.before = toKiloohms(before[e] ?? Number.POSITIVE_INFINITY);
+            return results;
+          }
+          case 'increase_pressure':
+            return optimizeElectrodes(device, electrodes, options);
+        }
+      });
+      return answer(strategy, target, results);
+    },
+  );
+}

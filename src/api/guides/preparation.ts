@@ -1,0 +1,260 @@
+/**
+ * Electrode preparation of the guide paths (API-NOTES.md §Guide paths): POST /electrodes/prepare
+ * (retract, release, seat), GET /electrodes/preparation-guidance (a level and one instruction per
+ * electrode) and POST /electrodes/diagnose (motor, impedance, signal figures, verdict, advice).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import { impedanceLevel, toKiloohms } from '../../device/impedance-levels.js';
+import { HeadsetdError } from '../../errors.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { listParam, mixedCaseMap } from '../system/http-helpers.js';
+import { instructionFor, verdictFor } from './advice.js';
+import { assertNotAcquiring, electrodeFrom, electrodesFrom, type GuidesContext } from './context.js';
+import { retractBy, seatElectrodes } from './optimizer.js';
+import { sampleChannel } from './signal-check.js';
+import { STRATEGIES } from './strategies.js';
+
+const tags = ['guides: electrodes'];
+const Names = Type.Union([Type.String(), Type.Array(Type.String())], {
+  description: '"all" or electrode names, any case.',
+});
+/** Steps pressed past contact by `seat` when `amount` is omitted. */
+export const DEFAULT_SEAT_PRESS = 6;
+
+type PrepareBody = { electrodes: string | string[]; action: 'retract' | 'release' | 'seat'; amount?: number };
+
+/** Parses `currentImpedance`, a JSON map name → kΩ given in the query. */
+function parseCurrentImpedance(text: string | undefined): Map<Electrode, number> | undefined {
+  if (text === undefined) return undefined;
+  const path = '/querystring/currentImpedance';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new HeadsetdError(
+      'invalid_request',
+      'currentImpedance must be a JSON object of electrode name → kΩ, e.g. {"Fp1":12.5}.',
+      { path },
+    );
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new HeadsetdError(
+      'invalid_request',
+      'currentImpedance must be a JSON object of electrode name → kΩ.',
+      { path },
+    );
+  }
+  const map = new Map<Electrode, number>();
+  for (const [name, value] of Object.entries(parsed)) {
+    const electrode = electrodeFrom(name, `${path}/${name}`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new HeadsetdError(
+        'validation_failed',
+        `currentImpedance.${name} must be a number of kΩ, 0 or more.`,
+        { path: `${path}/${name}` },
+      );
+    }
+    map.set(electrode, value);
+  }
+  return map;
+}
+
+export function preparationRoutes(app: FastifyInstance, context: GuidesContext): void {
+  const { device, locks } = context;
+
+  app.post<{ Body: PrepareBody }>(
+    '/electrodes/prepare',
+    {
+      config: { accepts: ['json', 'yaml'] },
+      schema: {
+        tags,
+        summary:
+          'Retract or release electrodes by amount steps, or seat them (to the scalp, then amount steps further)',
+        body: Type.Object(
+          {
+            electrodes: Names,
+            action: Type.Enum(['retract', 'release', 'seat']),
+            amount: Type.Optional(
+              Type.Number({
+                minimum: 0,
+                maximum: 100,
+                description:
+                  'Steps (0.1 mm). retract/release: default 100 (to the end); seat: steps pressed past contact, default 6.',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            action: Type.String(),
+            electrodes: Type.Record(
+              Type.String(),
+              Type.Object({
+                position: Type.Number(),
+                state: Type.Integer(),
+                impedance: Type.Optional(Type.Number({ description: 'kΩ (seat).' })),
+              }),
+            ),
+          }),
+          ...errorResponses(400, 409, 415, 422),
+        },
+      },
+    },
+    async (request) => {
+      const { action, amount } = request.body;
+      const electrodes = electrodesFrom(request.body.electrodes, '/electrodes');
+      if (action === 'seat') assertNotAcquiring(device, 'seating electrodes');
+      const impedance = await locks.with(electrodes, `prepare ${action}`, async () => {
+        if (action === 'retract') await retractBy(device, electrodes, amount ?? 100);
+        else if (action === 'release') {
+          const positions = device.motors.positions(electrodes);
+          const commands = electrodes
+            .map((e) => ({
+              electrode: e,
+              movement: 'RELEASE',
+              displacement: Math.min(amount ?? 100, 100 - (positions[e] ?? 0)),
+            }))
+            .filter((c) => c.displacement > 0);
+          if (commands.length > 0) {
+            await device.motors.move(commands);
+            await device.motors.waitUntilComplete(electrodes);
+          }
+        } else {
+          const results = await seatElectrodes(
+            device,
+            electrodes,
+            () => amount ?? DEFAULT_SEAT_PRESS,
+            STRATEGIES.research,
+          );
+          return new Map([...results].map(([e, r]) => [e, r.after]));
+        }
+        return undefined;
+      });
+      const positions = device.motors.positions(electrodes);
+      const states = device.motors.states(electrodes);
+      const out: Partial<Record<Electrode, { position: number; state: number; impedance?: number }>> = {};
+      for (const e of electrodes) {
+        const kohms = impedance?.get(e);
+        out[e] = {
+          position: positions[e] ?? 0,
+          state: states[e] ?? 0,
+          ...(kohms === undefined ? {} : { impedance: kohms }),
+        };
+      }
+      return { success: true, action, electrodes: mixedCaseMap(out) };
+    },
+  );
+
+  app.get<{ Querystring: { electrodes?: string[]; currentImpedance?: string } }>(
+    '/electrodes/preparation-guidance',
+    {
+      schema: {
+        tags,
+        summary:
+          'Per electrode a quality level and one concrete instruction (from currentImpedance or the latest measurement)',
+        querystring: Type.Object({
+          electrodes: Type.Optional(Type.Array(Type.String(), { description: 'Names; all when omitted.' })),
+          currentImpedance: Type.Optional(
+            Type.String({ description: 'JSON object name → kΩ, e.g. {"Fp1":12.5}.' }),
+          ),
+        }),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            guidance: Type.Record(
+              Type.String(),
+              Type.Object({
+                impedance: Type.Union([Type.Number(), Type.Null()], { description: 'kΩ.' }),
+                level: Type.Union([Type.String(), Type.Null()]),
+                instruction: Type.String(),
+              }),
+            ),
+          }),
+          ...errorResponses(400, 422),
+        },
+      },
+    },
+    async (request) => {
+      const given = parseCurrentImpedance(request.query.currentImpedance);
+      const electrodes = electrodesFrom(listParam(request.query.electrodes), '/querystring/electrodes');
+      const thresholds = context.config().impedance.thresholds;
+      const guidance: Partial<
+        Record<Electrode, { impedance: number | null; level: string | null; instruction: string }>
+      > = {};
+      for (const e of electrodes) {
+        const kohms = given?.get(e) ?? context.latest.get(e);
+        const level = kohms === undefined ? undefined : impedanceLevel(kohms, thresholds);
+        guidance[e] = {
+          impedance: kohms ?? null,
+          level: level ?? null,
+          instruction: instructionFor(e, level),
+        };
+      }
+      return { success: true, guidance: mixedCaseMap(guidance) };
+    },
+  );
+
+  app.post<{ Body: { electrode: string; diagnosticLevel?: 'basic' | 'full' } }>(
+    '/electrodes/diagnose',
+    {
+      config: { accepts: ['json', 'yaml', 'form'] },
+      schema: {
+        tags,
+        summary:
+          'Diagnose one electrode: motor, impedance (kΩ), and with level full about a second of its EEG',
+        body: Type.Object(
+          {
+            electrode: Type.String(),
+            diagnosticLevel: Type.Optional(Type.Enum(['basic', 'full'], { description: 'Default basic.' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            electrode: Type.String(),
+            diagnosticLevel: Type.String(),
+            motor: Type.Object({ position: Type.Number(), state: Type.Integer() }),
+            impedance: Type.Union([Type.Number(), Type.Null()], {
+              description: 'kΩ; null when EEG acquisition prevents measuring and none is known.',
+            }),
+            noiseRms: Type.Union([Type.Number(), Type.Null()], { description: 'µV (full, EEG electrodes).' }),
+            lineNoise: Type.Union([Type.Number(), Type.Null()], { description: 'µV of 50/60 Hz (full).' }),
+            verdict: Type.String(),
+            advice: Type.String(),
+          }),
+          ...errorResponses(400, 409, 415, 422),
+        },
+      },
+    },
+    async (request) => {
+      const electrode = electrodeFrom(request.body.electrode, '/electrode');
+      const level = request.body.diagnosticLevel ?? 'basic';
+      const acquiring = device.eeg.state().streaming;
+      const impedance = acquiring
+        ? (context.latest.get(electrode) ?? null)
+        : toKiloohms((await device.impedance.measure([electrode]))[electrode] ?? Number.NaN);
+      const figures = level === 'full' ? await sampleChannel(device, electrode) : undefined;
+      const position = device.motors.positions([electrode])[electrode] ?? 0;
+      const state = device.motors.states([electrode])[electrode] ?? 0;
+      const quality =
+        impedance === null ? undefined : impedanceLevel(impedance, context.config().impedance.thresholds);
+      const { verdict, advice } = verdictFor(impedance, quality, state, figures?.lineNoise ?? null);
+      return {
+        success: true,
+        electrode: MIXED_CASE[electrode],
+        diagnosticLevel: level,
+        motor: { position, state },
+        impedance,
+        noiseRms: figures?.noiseRms ?? null,
+        lineNoise: figures?.lineNoise ?? null,
+        verdict,
+        advice,
+      };
+    },
+  );
+}
