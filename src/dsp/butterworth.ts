@@ -11,7 +11,7 @@
  * Why bit-identity matters: some legal designs are numerically ill-conditioned in sections — e.g.
  * an order-8 band-stop from 0.2 Hz to 0.45·fs — and there a last-place change in one coefficient
  * moves scipy's own `sosfilt` output by up to 1e-3. Those cases match only because the coefficients
- * match exactly; the same design in scipy on a CPU without AVX-512 differs from scipy here by as much.
+ * match exactly; the same design in scipy on a CPU without AVX-512 can differ from scipy here as much.
  *
  * Orders 1..8 (the `filter` node's range, API-NOTES §Built-in executables). A band filter of order
  * N has 2N poles: N sections; a low/high-pass of order N has ⌈N/2⌉ sections.
