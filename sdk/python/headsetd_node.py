@@ -161,7 +161,8 @@ class _Wire:
         self.encoding = encoding
         self.stdin = stdin
         self.stdout = stdout
-        self.lock = threading.Lock()
+        # Re-entrant: Node.send holds it across numbering and writing, so seq order is wire order.
+        self.lock = threading.RLock()
 
     def read(self) -> Optional[Dict[str, Any]]:
         """The next message, or None at EOF."""
@@ -287,14 +288,15 @@ class Node:
         if isinstance(frame, Mapping):
             frame = Frame(frame['channels'], frame['data'], frame.get('sample_rate', frame.get('sampleRate')),
                           frame.get('timestamp'), frame.get('seq'), bool(frame.get('discontinuity', False)))
-        seq = frame.seq if frame.seq is not None else self._next_seq.get(port, 0)
-        self._next_seq[port] = seq + 1
-        gap = port in self._after_gap
-        self._after_gap.discard(port)
-        out = Frame(frame.channels, frame.data, frame.sample_rate,
-                    frame.timestamp if frame.timestamp is not None else time.time() * 1000.0,
-                    seq, frame.discontinuity or gap)
-        self._wire.write({'type': 'frame', 'port': port, 'frame': out})
+        with self._wire.lock:
+            seq = frame.seq if frame.seq is not None else self._next_seq.get(port, 0)
+            self._next_seq[port] = seq + 1
+            gap = port in self._after_gap
+            self._after_gap.discard(port)
+            out = Frame(frame.channels, frame.data, frame.sample_rate,
+                        frame.timestamp if frame.timestamp is not None else time.time() * 1000.0,
+                        seq, frame.discontinuity or gap)
+            self._wire.write({'type': 'frame', 'port': port, 'frame': out})
 
     def info(self, **fields: Any) -> None:
         """Fields shown in the node's status."""
@@ -346,7 +348,8 @@ class Node:
                 self.paused = True
             elif name == 'resume':
                 self.paused = False
-                self._after_gap.update(self._next_seq.keys())
+                with self._wire.lock:
+                    self._after_gap.update(self._next_seq.keys())
             if 'signal' in self._handlers:
                 self._handlers['signal'](name, message.get('payload') or {})
         else:
