@@ -111,10 +111,17 @@ async function execute(command: HostCommand): Promise<void> {
   }
 }
 
+/** Commands run one at a time, in order: a stop never interleaves with a start still in progress. */
+let queue: Promise<void> = Promise.resolve();
+
 port.on('message', (message: ToHost) => {
   if (device?.handle(message) === true || message.kind !== 'command') return;
   const { id, command } = message;
-  execute(command).then(
+  queue = queue.then(() => run(id, command));
+});
+
+function run(id: number, command: HostCommand): Promise<void> {
+  return execute(command).then(
     () => {
       post({ kind: 'reply', id, ok: true, push: snapshot() });
     },
@@ -122,4 +129,4 @@ port.on('message', (message: ToHost) => {
       post({ kind: 'reply', id, ok: false, error: serialize(error), push: snapshot() });
     },
   );
-});
+}

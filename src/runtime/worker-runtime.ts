@@ -97,7 +97,7 @@ export class WorkerRuntime implements StreamRuntime {
       entry.started = true;
       this.options.logger?.info({ streamId }, 'stream started');
     } catch (error) {
-      this.streams.delete(streamId);
+      if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
       await entry.worker.terminate();
       throw error;
     }
@@ -116,7 +116,7 @@ export class WorkerRuntime implements StreamRuntime {
         'stream did not stop cleanly; terminating its worker',
       );
     } finally {
-      this.streams.delete(streamId);
+      if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
       await entry.worker.terminate();
     }
     this.options.logger?.info({ streamId }, 'stream stopped');

@@ -4,6 +4,7 @@
  * the sources and resume continues seq with a discontinuity; node signals, custom ones included.
  */
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -21,6 +22,14 @@ afterEach(async () => {
 function newRuntime(): WorkerRuntime {
   runtime = new WorkerRuntime({ dataDir, executablesDirs: [], extraExecutableModules: [TEST_NODES_MODULE] });
   return runtime;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
 const generator = {
@@ -160,5 +169,28 @@ describe('pause, resume and node signals', () => {
     expect(rt.status(stream.id)).toBeUndefined();
     // Logs outlive the stream until its next start.
     expect(rt.logs(stream.id, 'pass').length).toBeGreaterThan(0);
+  });
+
+  test('a stop while the start is still in progress leaves nothing running and frees the port', async () => {
+    const rt = newRuntime();
+    const port = await freePort();
+    const stream = definition(
+      [generator, { id: 'ws', executable: 'websocket', config: { port } }],
+      [pipe('p1', 'gen', 'ws')],
+    );
+    const started = rt.start(stream).then(
+      () => 'started',
+      () => 'refused',
+    );
+    await rt.stop(stream.id);
+    expect(['started', 'refused']).toContain(await started);
+    expect(rt.status(stream.id)).toBeUndefined();
+    // The port is free again: the websocket node was stopped, not abandoned.
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    server.close();
   });
 });
