@@ -6,15 +6,40 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childEnvironment } from '../../src/runtime/external/child-env.js';
 import { createExternalNode } from '../../src/runtime/external/process-node.js';
+import type { Frame } from '../../src/runtime/frame.js';
 import type { NodeInstance } from '../../src/runtime/node.js';
 import { processAlive, recordingContext, until } from './fake-node-context.js';
 
 const example = (name: string): string =>
   fileURLToPath(new URL(`../../examples/nodes/${name}`, import.meta.url));
 const PYTHON = '/usr/bin/python3';
+
+/** Frames with awkward content: unicode names, NaN, extremes of float32, empty frames, flags. */
+const frameArb: fc.Arbitrary<Frame> = fc
+  .record({
+    seq: fc.nat(),
+    timestamp: fc.double({ min: 0, max: 4e12, noNaN: true }),
+    sampleRate: fc.double({ min: 0.01, max: 20_000, noNaN: true }),
+    channels: fc.array(fc.string({ minLength: 1, maxLength: 6, unit: 'grapheme' }), {
+      minLength: 1,
+      maxLength: 4,
+    }),
+    rows: fc.nat({ max: 5 }),
+    values: fc.array(fc.float({ noDefaultInfinity: true }), { minLength: 20, maxLength: 20 }),
+    discontinuity: fc.boolean(),
+  })
+  .map(({ seq, timestamp, sampleRate, channels, rows, values, discontinuity }) => {
+    const data = new Float32Array(rows * channels.length);
+    for (let i = 0; i < data.length; i += 1) {
+      const value = values[i % values.length] ?? 0;
+      data[i] = Object.is(value, -0) ? 0 : value;
+    }
+    return { seq, timestamp, sampleRate, channels, data, ...(discontinuity ? { discontinuity: true } : {}) };
+  });
 
 const running: NodeInstance[] = [];
 afterEach(async () => {
@@ -88,6 +113,31 @@ describe('the Python SDK', () => {
     });
     await until(() => recorder.emitted.length === 1, 'the frame');
     expect(Array.from(recorder.emitted[0]!.frame.data)).toEqual([Number.NaN, 0.5]);
+  });
+});
+
+describe.each(['ndjson', 'binary'] as const)('the Python SDK over %s', (protocol) => {
+  it("passes any frame through unchanged (its codec agrees with headsetd's)", async () => {
+    const script = [
+      'from headsetd_node import Node',
+      'node = Node()',
+      '@node.on_data',
+      'def on_data(port, frame):',
+      "    node.send('echo-' + port, frame)",
+      'node.run()',
+    ].join('\n');
+    const recorder = recordingContext({ protocol });
+    const node = createExternalNode(recorder.context, [PYTHON, '-c', script]);
+    running.push(node);
+    await node.start();
+    const sent: Frame[] = fc.sample(frameArb, { numRuns: 40, seed: 42 });
+    sent.forEach((frame, i) => node.onFrame?.(`p${i % 3}`, frame));
+    await until(() => recorder.emitted.length === sent.length, 'every frame echoed');
+    recorder.emitted.forEach(({ port, frame }, i) => {
+      expect(port).toBe(`echo-p${i % 3}`);
+      const { createdAt: _createdAt, ...echoed } = frame;
+      expect(echoed).toEqual(sent[i]);
+    });
   });
 });
 
