@@ -187,12 +187,16 @@ export class AcquisitionEngine implements EegAcquisition {
 
   private begin(): void {
     const config = this.current;
-    this.source.begin(config.samplingFrequency, config.channels);
+    // A source may lack channels (a recording without them): those are absent from the frames.
+    const available = this.source.available;
+    const channels =
+      available === undefined ? config.channels : config.channels.filter((e) => available.includes(e));
+    this.source.begin(config.samplingFrequency, channels);
     this.run = {
       startedAt: this.clock.now(),
       startedAtWall: this.clock.wallNow(),
       config,
-      channelNames: Object.freeze([...config.channels]),
+      channelNames: Object.freeze([...channels]),
       rows: frameRows(config.samplingFrequency),
       emitted: 0,
       discontinuity: true,
@@ -243,7 +247,7 @@ export class AcquisitionEngine implements EegAcquisition {
   private emitFrame(run: Run): void {
     const { config, rows } = run;
     const rate = config.samplingFrequency;
-    const data = new Float32Array(rows * config.channels.length);
+    const data = new Float32Array(rows * run.channelNames.length);
     const offsetMs = (run.emitted * 1000) / rate;
     const gap = this.source.fill(data, rows, {
       time: run.startedAt + offsetMs,

@@ -14,8 +14,13 @@ export interface SignalContext {
 
 export interface EegSignalSource {
   /**
-   * Prepares a run at `sampleRate` (Hz) for `channels` (EEG electrodes, in column order). Called at
-   * every start of acquisition and every configuration change.
+   * The EEG electrodes this source can deliver (a replayed file's channels); all when absent.
+   * Configured channels outside it are left out of the frames.
+   */
+  readonly available?: readonly Electrode[];
+  /**
+   * Prepares a run at `sampleRate` (Hz) for `channels` (configured EEG electrodes that the source
+   * has, in column order). Called at every start of acquisition and every configuration change.
    */
   begin(sampleRate: number, channels: readonly Electrode[]): void;
   /**

@@ -8,6 +8,7 @@ import {
   SimulatedEegSource,
   type SimulatedHeadset,
 } from '../../src/device/simulated/index.js';
+import type { EegSignalSource } from '../../src/device/signal-source.js';
 import type { Frame } from '../../src/runtime/frame.js';
 import { advance, collectEvents, collectFrames, fakeTimeHeadset } from './helpers.js';
 
@@ -168,6 +169,43 @@ describe('acquisition on fake time', () => {
   });
 });
 
+describe('acquisition from another signal source (the replay device)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('leaves out channels the source lacks and flags the gaps it reports', async () => {
+    vi.useFakeTimers();
+    let block = 0;
+    const source: EegSignalSource = {
+      available: ['O1', 'CZ'],
+      begin: (_rate, channels) => {
+        expect(channels).toEqual(['CZ', 'O1']);
+      },
+      fill: (out, count) => {
+        out.fill(block % 3);
+        block++;
+        return count > 0 && block === 5; // a loop back to the file's start
+      },
+    };
+    const replay = createSimulatedHeadset({
+      clock: dateClock(),
+      signalSource: source,
+      info: { kind: 'replay' },
+    });
+    await replay.eeg.configure({ channels: ['CZ', 'FP1', 'O1'] });
+    const frames = collectFrames(replay);
+    await replay.eeg.start('client');
+    await advance(100);
+    expect(frames[0]?.channels).toEqual(['CZ', 'O1']);
+    expect(frames.map((f) => f.discontinuity === true)).toEqual(frames.map((_f, i) => i === 0 || i === 4));
+    // Quantised by the ADC: within one count (0.022 µV at gain 24) of what the source gave.
+    for (const value of frames[1]!.data) expect(value).toBeCloseTo(1, 1);
+    expect(replay.info().kind).toBe('replay');
+    await replay.close();
+  });
+});
+
 describe('real-time pacing', () => {
   it('delivers 19 channels at 16 kHz in real time without drift', async () => {
     const headset = createSimulatedHeadset({ seed: 5, clock: systemClock });
@@ -201,6 +239,10 @@ describe('real-time pacing', () => {
 });
 
 describe('determinism under seed', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   async function record(seed: number, readOthers = false): Promise<Float32Array[]> {
     vi.useFakeTimers();
     const headset = createSimulatedHeadset({ seed, clock: dateClock() });
