@@ -57,7 +57,7 @@ describe('splitCommandLine', () => {
     const word = fc.string({ minLength: 1, maxLength: 12 });
     fc.assert(
       fc.property(fc.array(word, { maxLength: 6 }), (words) => {
-        const line = words.map((w) => [...w].map((c) => `\\${c}`).join('')).join(' ');
+        const line = words.map((w) => w.replace(/[\s\S]/g, (c) => `\\${c}`)).join(' ');
         expect(splitCommandLine(line)).toEqual(words);
       }),
     );

@@ -89,16 +89,19 @@ describe('resolveExecutable', () => {
     for (const line of [
       path.join(outside, 'evil.sh'),
       `python3 ${path.join(outside, 'evil.py')}`,
-      `${path.join(allowed, '..', 'elsewhere', 'evil.sh')}`,
+      path.join(allowed, '..', 'elsewhere', 'evil.sh'),
       'ls',
-      'sh -c true',
+      'ls -l /',
     ]) {
       const error = refusal(line);
       expect(error.code, line).toBe('executable_not_allowed');
       expect(error.status).toBe(403);
     }
-    // A relative path climbing out of the directory is refused too (it names nothing inside it).
-    expect(['executable_not_allowed', 'unknown_executable']).toContain(refusal('../elsewhere/evil.sh').code);
+    // Refused too, though classed as naming nothing: a relative path climbing out of the directory,
+    // and an interpreter given code instead of a script file.
+    for (const line of ['../elsewhere/evil.sh', 'sh -c true', 'python3 -c "print(1)"']) {
+      expect(['executable_not_allowed', 'unknown_executable'], line).toContain(refusal(line).code);
+    }
   });
 
   it('never lets a symlink lead out of the allowed directory', () => {
