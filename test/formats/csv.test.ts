@@ -12,7 +12,33 @@ const dir = tempDir('csv');
 let fileNo = 0;
 const nextPath = (): string => join(dir, `f${fileNo++}.csv`);
 
+/** The obvious, slow definition: fewest toPrecision digits that round-trip, normalised. */
+function reference(value: number): string {
+  const v = Math.fround(value);
+  for (let digits = 1; digits <= 9; digits++) {
+    const text = v.toPrecision(digits);
+    if (Math.fround(Number(text)) === v) return String(Number(text));
+  }
+  return 'unreachable';
+}
+
 describe('formatFloat32', () => {
+  it('equals the toPrecision definition on any float32, quantised EEG-like values included', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.float({ noNaN: true, noDefaultInfinity: true }),
+          fc.integer({ min: -8388608, max: 8388607 }).map((d) => Math.fround(d * 0.0223517)),
+          fc.double({ min: -1000, max: 1000, noNaN: true }).map(Math.fround),
+        ),
+        (value) => {
+          expect(formatFloat32(value)).toBe(value === 0 ? '0' : reference(value));
+        },
+      ),
+      { numRuns: 20000 },
+    );
+  });
+
   it('round-trips every float32 with the fewest significant digits', () => {
     fc.assert(
       fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (value) => {
@@ -101,6 +127,17 @@ describe('CsvWriter', () => {
   it('formats timestamps with sub-millisecond decimals', () => {
     expect(formatTimestamp(1_763_712_000_000)).toBe('1763712000000');
     expect(formatTimestamp(1_763_712_000_000 + 1000 / 3)).toBe('1763712000333.333');
+    expect(formatTimestamp(1_763_712_000_000.05)).toBe('1763712000000.05');
+    expect(formatTimestamp(1_763_712_000_000.007)).toBe('1763712000000.007');
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 4e12, noNaN: true }), (ms) => {
+        // Within half a microsecond (ties may round either way), at most three decimals.
+        const text = formatTimestamp(ms);
+        expect(Math.abs(Number(text) - ms)).toBeLessThanOrEqual(0.0005 + 1e-12 * ms);
+        expect(text).toMatch(/^\d+(\.\d{0,2}[1-9])?$/);
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('holds only whole lines after each flush, and flushes by itself every second of data', () => {
