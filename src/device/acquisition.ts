@@ -22,6 +22,7 @@ import {
   type EegAcquisition,
   type EegConfig,
   type EegConfigChange,
+  type EegSamplingFrequency,
 } from './headset.js';
 import type { EegSignalSource } from './signal-source.js';
 import { eegChannelListOrThrow, oneOfOrThrow } from './validate.js';
@@ -73,7 +74,14 @@ interface Run {
 }
 
 export class AcquisitionEngine implements EegAcquisition {
-  private current: EegConfig = DEFAULT_EEG_CONFIG;
+  /**
+   * `DEFAULT_EEG_CONFIG`, except for a source with its own channels or rate (a replayed file):
+   * then the channels it has and its native rate.
+   */
+  private readonly defaults: EegConfig;
+  /** The standard rates, plus the source's native rate when it has one. */
+  private readonly rates: readonly EegSamplingFrequency[];
+  private current: EegConfig;
   private readonly owners = new Set<AcquisitionOwner>();
   private readonly listeners: ListenerSet<Frame>;
   private run: Run | undefined;
@@ -87,6 +95,22 @@ export class AcquisitionEngine implements EegAcquisition {
     private readonly hooks: AcquisitionHooks,
   ) {
     this.listeners = new ListenerSet<Frame>(hooks.onListenerError);
+    // A native rate may lie outside the standard set (a 160 Hz recording): reported as it is.
+    const native = source.nativeRate as EegSamplingFrequency | undefined;
+    this.rates =
+      native === undefined || EEG_SAMPLING_FREQUENCIES.includes(native)
+        ? EEG_SAMPLING_FREQUENCIES
+        : [...EEG_SAMPLING_FREQUENCIES, native];
+    const available = source.available;
+    this.defaults = Object.freeze({
+      channels:
+        available === undefined || available.length === 0
+          ? DEFAULT_EEG_CONFIG.channels
+          : Object.freeze([...available]),
+      gain: DEFAULT_EEG_CONFIG.gain,
+      samplingFrequency: native ?? DEFAULT_EEG_CONFIG.samplingFrequency,
+    });
+    this.current = this.defaults;
   }
 
   config(): EegConfig {
@@ -113,7 +137,7 @@ export class AcquisitionEngine implements EegAcquisition {
     return Promise.resolve().then(() => {
       this.owners.clear();
       this.halt();
-      this.current = DEFAULT_EEG_CONFIG;
+      this.current = this.defaults;
       return this.current;
     });
   }
@@ -181,7 +205,7 @@ export class AcquisitionEngine implements EegAcquisition {
       samplingFrequency:
         change.samplingFrequency === undefined
           ? this.current.samplingFrequency
-          : oneOfOrThrow(change.samplingFrequency, EEG_SAMPLING_FREQUENCIES, 'samplingFrequency', ' Hz'),
+          : oneOfOrThrow(change.samplingFrequency, this.rates, 'samplingFrequency', ' Hz'),
     };
   }
 
@@ -253,7 +277,8 @@ export class AcquisitionEngine implements EegAcquisition {
       time: run.startedAt + offsetMs,
       impedance: (electrode) => this.hooks.impedance(electrode),
     });
-    quantise(data, config.gain);
+    // Recorded values (replay) are already what an ADC gave: the gain does not touch them.
+    if (this.source.recorded !== true) quantise(data, config.gain);
     const discontinuity = run.discontinuity || gap;
     run.discontinuity = false;
     const frame: Frame = {

@@ -19,6 +19,16 @@ export interface EegSignalSource {
    */
   readonly available?: readonly Electrode[];
   /**
+   * The rate (Hz) at which the source's samples are its own (a replayed file's rate): the
+   * acquisition's default rate, accepted besides the standard ones. Absent: the standard default.
+   */
+  readonly nativeRate?: number;
+  /**
+   * True when the samples are recorded values (a replayed file): the acquisition delivers them as
+   * they are, without the ADC's quantisation and clipping at the gain.
+   */
+  readonly recorded?: boolean;
+  /**
    * Prepares a run at `sampleRate` (Hz) for `channels` (configured EEG electrodes that the source
    * has, in column order). Called at every start of acquisition and every configuration change.
    */
