@@ -17,7 +17,7 @@ import { frameToJson } from '../runtime/frame.js';
 import type { Frame } from '../runtime/frame.js';
 import { encodeFrameBinary } from '../runtime/frame-binary.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
-import type { RuntimeNodeContext } from '../runtime/node-runner.js';
+import type { RuntimeNodeContext } from '../runtime/runner-support.js';
 
 export const DEFAULT_WEBSOCKET_HOST = '127.0.0.1';
 /** About a second of a 64-channel 2 kHz stream in JSON: a client further behind loses frames. */

@@ -6,83 +6,25 @@
  * Every instance gets a context bound to a *generation*: after a restart or stop, the old
  * instance's late emits, logs and failures are ignored, so a dying node cannot disturb its successor.
  */
-import { HeadsetdError } from '../errors.js';
 import type { NodeDef, NodeState } from '../streams/model.js';
 import type { Frame } from './frame.js';
 import { frameSamples } from './frame.js';
 import { LogRing } from './log-ring.js';
-import type { DeviceFrameSource, NodeContext, NodeFactory, NodeInstance, NodeLogLine } from './node.js';
+import type { NodeInstance, NodeLogLine } from './node.js';
 import { errorMessage, failureKind } from './node-errors.js';
+import { applyNodeSignal } from './node-signals.js';
+import {
+  NODE_START_TIMEOUT_MS,
+  NODE_STOP_TIMEOUT_MS,
+  type NodeCounters,
+  type RunnerEnvironment,
+  type RuntimeNodeContext,
+  withTimeout,
+} from './runner-support.js';
 import { PortSequencer } from './seal-frame.js';
 import { RestartTracker, restartPolicyOf } from './supervisor.js';
 
-/** A node that is not ready after this long fails to start. */
-export const NODE_START_TIMEOUT_MS = 10_000;
-/** A node's stop() that takes longer is abandoned (its worker is terminated with the stream anyway). */
-export const NODE_STOP_TIMEOUT_MS = 5_000;
-
-/** Extensions of {@link NodeContext} that built-ins may use when present. */
-export interface RuntimeNodeContext extends NodeContext {
-  /** Counts frames the node itself lost (a websocket's slow client) in its `framesDropped`. */
-  countDropped(frames: number): void;
-  /**
-   * Declares a child process group the node leads (external nodes), so that the main thread can
-   * SIGKILL it if this stream's worker dies or is terminated without stopping its nodes: a
-   * terminated worker runs no exit hooks of its own.
-   */
-  trackProcessGroup(pgid: number): void;
-  /** The group is gone (the node reaped it). */
-  untrackProcessGroup(pgid: number): void;
-}
-
-/** What a runner needs from its graph. */
-export interface RunnerEnvironment {
-  readonly streamId: string;
-  readonly dataDir: string;
-  readonly device?: DeviceFrameSource;
-  resolveFactory(node: NodeDef): Promise<NodeFactory>;
-  /** Routes a sealed frame to every pipe leaving `nodeId` at `port`. */
-  route(nodeId: string, port: string, frame: Frame): void;
-  /** True when a pipe arrives at the node: a node without inputs counts emitted frames as processed. */
-  hasInputs(nodeId: string): boolean;
-  /** Marks which node runs code on the thread right now (undefined: none), for the watchdog. */
-  enter(nodeId: string | undefined): void;
-  /** The node's state or info changed: status should be pushed. */
-  changed(): void;
-  crashed(nodeId: string, message: string, willRestart: boolean): void;
-  /** A node's child process group started (true) or ended (false). */
-  processGroup(pgid: number, alive: boolean): void;
-}
-
-export interface NodeCounters {
-  itemsProcessed: number;
-  samplesProcessed: number;
-  errorCount: number;
-  /** Frames the node itself lost (its input pipes' drops are added by the graph). */
-  framesDropped: number;
-  restarts: number;
-  lastError: string | null;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(message));
-    }, ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(errorMessage(error)));
-      },
-    );
-  });
-}
-
-const NODE_SIGNALS = ['start', 'stop', 'pause', 'resume', 'restart'] as const;
+export type { NodeCounters, RunnerEnvironment, RuntimeNodeContext } from './runner-support.js';
 
 export class NodeRunner {
   state: NodeState = 'created';
@@ -199,90 +141,48 @@ export class NodeRunner {
   }
 
   /** start, stop, pause, resume, restart; anything else goes to the instance as a custom signal. */
-  async signal(name: string, payload: Readonly<Record<string, unknown>>): Promise<void> {
-    switch (name) {
-      case 'start':
-        if (this.state === 'running' || this.state === 'paused') return;
-        this.tracker.reset();
-        return this.start();
-      case 'stop':
-        return this.stop();
-      case 'pause':
-        if (this.state === 'paused') return;
-        this.requireState(name, ['running']);
-        this.pause();
-        return;
-      case 'resume':
-        if (this.state === 'running') return;
-        this.requireState(name, ['paused']);
-        this.resume();
-        return;
-      case 'restart':
-        await this.stop();
-        this.tracker.reset();
-        this.counters.restarts++;
-        this.sequencer.markGap();
-        return this.start();
-      default:
-        return this.customSignal(name, payload);
-    }
+  signal(name: string, payload: Readonly<Record<string, unknown>>): Promise<void> {
+    return applyNodeSignal(this, name, payload);
   }
 
-  private async customSignal(name: string, payload: Readonly<Record<string, unknown>>): Promise<void> {
-    this.requireState(name, ['running', 'paused']);
+  /** Manual restart (node signal `restart`): a fresh start, crash history forgotten. */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.tracker.reset();
+    this.counters.restarts++;
+    this.sequencer.markGap();
+    return this.start();
+  }
+
+  /** Manual start (node signal `start`): crash history forgotten. */
+  startBySignal(): Promise<void> {
+    this.tracker.reset();
+    return this.start();
+  }
+
+  /** Passes a custom signal to the instance; false when the executable takes no custom signals. */
+  async customSignal(name: string, payload: Readonly<Record<string, unknown>>): Promise<boolean> {
     const instance = this.instance;
-    if (instance?.signal === undefined) {
-      throw new HeadsetdError(
-        'invalid_request',
-        `node ${this.id} does not accept the signal '${name}'; every node accepts ${NODE_SIGNALS.join(', ')}.`,
-        { node: this.id, signal: name },
-      );
-    }
+    if (instance?.signal === undefined) return false;
     this.env.enter(this.id);
     try {
       await instance.signal(name, payload);
-      this.log(`signal ${name} handled`);
-    } catch (error) {
-      throw new HeadsetdError(
-        'validation_failed',
-        `node ${this.id}: signal '${name}' failed: ${errorMessage(error)}`,
-        {
-          node: this.id,
-          signal: name,
-        },
-      );
     } finally {
       this.env.enter(undefined);
     }
+    this.log(`signal ${name} handled`);
+    return true;
   }
 
-  private requireState(signal: string, allowed: NodeState[]): void {
-    if (allowed.includes(this.state)) return;
-    throw new HeadsetdError(
-      'invalid_state',
-      `node ${this.id} is ${this.state}; '${signal}' is possible when it is ${allowed.join(' or ')}.`,
-      { state: this.state, signal, allowed: this.allowedSignals() },
-    );
-  }
-
-  private allowedSignals(): string[] {
-    switch (this.state) {
-      case 'running':
-        return ['stop', 'pause', 'restart'];
-      case 'paused':
-        return ['stop', 'resume', 'restart'];
-      default:
-        return ['start', 'stop', 'restart'];
-    }
-  }
-
-  private pause(): void {
+  /** Node signal `pause` (or a stream pause of a source). */
+  pause(): void {
     this.state = 'paused';
     this.callInstance((instance) => instance.pause?.());
     this.env.changed();
   }
 
-  private resume(): void {
+  /** Node signal `resume` (or a stream resume); the next frame marks the gap. */
+  resume(): void {
     this.pausedByStream = false;
     this.state = 'running';
     this.sequencer.markGap();

@@ -1,0 +1,75 @@
+/**
+ * What a node runner shares with its surroundings: the environment the graph gives it, the
+ * extended context built-ins may use, the counters it keeps, and its timeouts.
+ */
+import type { NodeDef } from '../streams/model.js';
+import type { Frame } from './frame.js';
+import type { DeviceFrameSource, NodeContext, NodeFactory } from './node.js';
+import { errorMessage } from './node-errors.js';
+
+/** A node that is not ready after this long fails to start. */
+export const NODE_START_TIMEOUT_MS = 10_000;
+/** A node's stop() that takes longer is abandoned (its worker is terminated with the stream anyway). */
+export const NODE_STOP_TIMEOUT_MS = 5_000;
+
+/** Extensions of {@link NodeContext} that built-ins may use when present. */
+export interface RuntimeNodeContext extends NodeContext {
+  /** Counts frames the node itself lost (a websocket's slow client) in its `framesDropped`. */
+  countDropped(frames: number): void;
+  /**
+   * Declares a child process group the node leads (external nodes), so that the main thread can
+   * SIGKILL it if this stream's worker dies or is terminated without stopping its nodes: a
+   * terminated worker runs no exit hooks of its own.
+   */
+  trackProcessGroup(pgid: number): void;
+  /** The group is gone (the node reaped it). */
+  untrackProcessGroup(pgid: number): void;
+}
+
+/** What a runner needs from its graph. */
+export interface RunnerEnvironment {
+  readonly streamId: string;
+  readonly dataDir: string;
+  readonly device?: DeviceFrameSource;
+  resolveFactory(node: NodeDef): Promise<NodeFactory>;
+  /** Routes a sealed frame to every pipe leaving `nodeId` at `port`. */
+  route(nodeId: string, port: string, frame: Frame): void;
+  /** True when a pipe arrives at the node: a node without inputs counts emitted frames as processed. */
+  hasInputs(nodeId: string): boolean;
+  /** Marks which node runs code on the thread right now (undefined: none), for the watchdog. */
+  enter(nodeId: string | undefined): void;
+  /** The node's state or info changed: status should be pushed. */
+  changed(): void;
+  crashed(nodeId: string, message: string, willRestart: boolean): void;
+  /** A node's child process group started (true) or ended (false). */
+  processGroup(pgid: number, alive: boolean): void;
+}
+
+export interface NodeCounters {
+  itemsProcessed: number;
+  samplesProcessed: number;
+  errorCount: number;
+  /** Frames the node itself lost (its input pipes' drops are added by the graph). */
+  framesDropped: number;
+  restarts: number;
+  lastError: string | null;
+}
+
+/** Rejects with `message` when `promise` has not settled within `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(message));
+    }, ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(errorMessage(error)));
+      },
+    );
+  });
+}
