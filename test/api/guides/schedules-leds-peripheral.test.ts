@@ -43,7 +43,7 @@ describe('schedules, LED visualization and hardware variants', () => {
     expect(created).toMatchObject({ success: true, scheduleId: expect.any(String) });
     const id = String(created.scheduleId);
     await waitFor(
-      () => s.device.impedance.measuring() === false && events.some((e) => e.type === 'impedance'),
+      () => !s.device.impedance.measuring() && events.some((e) => e.type === 'impedance'),
       3000,
     );
     await s.app.inject({
