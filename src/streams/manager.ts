@@ -94,7 +94,7 @@ export class StreamManager {
       this.#entries.set(definition.id, entry);
       if (desired === 'running' || desired === 'paused') {
         this.#start(entry);
-        if (desired === 'paused') this.#pause(entry);
+        if (desired === 'paused') this.#pauseOnceStarted(entry);
       }
     }
   }
@@ -357,6 +357,21 @@ export class StreamManager {
     this.#setDesired(entry, 'paused');
     void this.#enqueue(entry, async () => {
       if (entry.state !== 'pausing') return;
+      await this.#runtime.pause(entry.definition.id);
+      if (stateOf(entry) === 'pausing') entry.state = 'paused';
+    }).catch(() => undefined);
+  }
+
+  /**
+   * A restored paused stream: pause once the queued start has completed. Setting `pausing` at once
+   * (as #pause does) made that start see a state other than `starting` and skip the runtime, so the
+   * stream read `paused` while nothing ran and a resume answered `running` over nothing.
+   */
+  #pauseOnceStarted(entry: StreamEntry): void {
+    this.#setDesired(entry, 'paused');
+    void this.#enqueue(entry, async () => {
+      if (entry.state !== 'running') return;
+      entry.state = 'pausing';
       await this.#runtime.pause(entry.definition.id);
       if (stateOf(entry) === 'pausing') entry.state = 'paused';
     }).catch(() => undefined);
