@@ -1,0 +1,223 @@
+/**
+ * What the replay device plays from a recording: the file's EEG channels mapped to the headset's
+ * electrodes, their scale to µV, the playback rate and the positions where the recording is not
+ * continuous. Built once when the device is created, from the header alone (plus, for EDF+D/BDF+D,
+ * the time-keeping annotations of every record); samples are read later, on demand (./sample-cursor.ts).
+ *
+ * Mapping rules (docs/device.md §Replay device):
+ * - a signal maps by its label through `matchElectrode` (case-insensitive; `EEG ` prefixes, `-Ref`
+ *   suffixes, dot padding, 10-10 synonyms T7/T8/P7/P8); CMS and DRL have no EEG channel and are
+ *   not mapped; unmatched signals are dropped; the first signal naming an electrode wins;
+ * - mapped signals must have one sample rate: when they differ, the rate most of them share
+ *   (ties: the first mapped signal's) is kept and the others are dropped with a warning;
+ * - physical dimensions nV, uV/µV, mV and V are scaled to µV; any other makes the file refused;
+ * - a file with no mapped signal is refused, naming the labels it has.
+ */
+import { basename, resolve } from 'node:path';
+import { HeadsetdError } from '../../errors.js';
+import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
+import { matchElectrode } from '../../formats/labels.js';
+import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../electrodes.js';
+
+/** One file signal played as one electrode's channel. */
+export interface ReplayChannel {
+  readonly electrode: Electrode;
+  /** The signal's label as written in the file (trimmed). */
+  readonly label: string;
+  /** The signal's physical dimension as written in the file (trimmed). */
+  readonly unit: string;
+  /** Multiplier from the file's physical unit to µV. */
+  readonly toMicrovolts: number;
+  /** The signal's header, for reading its samples. */
+  readonly signal: EdfSignalHeader;
+}
+
+/** What the replay device tells about the file it plays (`ReplayHeadset.recording`). */
+export interface ReplayRecordingInfo {
+  /** Absolute path of the file. */
+  readonly path: string;
+  readonly fileName: string;
+  /** `edf` or `bdf`, and `plain`, `continuous` (EDF+C/BDF+C) or `discontinuous` (EDF+D/BDF+D). */
+  readonly format: 'edf' | 'bdf';
+  readonly variant: 'plain' | 'continuous' | 'discontinuous';
+  /** The playback rate: the mapped signals' own rate, Hz. */
+  readonly sampleRate: number;
+  /** Samples per channel in one pass of the file (a loop). */
+  readonly samples: number;
+  /** Seconds of one pass (samples / rate; gaps of EDF+D not counted). */
+  readonly durationSeconds: number;
+  /** The played channels, in the device's electrode order. */
+  readonly channels: readonly { electrode: Electrode; label: string; unit: string }[];
+  /** Labels of the file's data signals that are not played. */
+  readonly droppedLabels: readonly string[];
+  /** Tolerated flaws of the file and dropped duplicates, one sentence each. */
+  readonly warnings: readonly string[];
+}
+
+/** The file read for replay: its header, the mapped channels and where the playback jumps. */
+export interface ReplayRecording {
+  readonly header: EdfHeader;
+  /** Mapped channels in the device's electrode order (EEG_ELECTRODES). */
+  readonly channels: readonly ReplayChannel[];
+  readonly sampleRate: number;
+  readonly samplesPerRecord: number;
+  readonly recordCount: number;
+  /**
+   * Records (index > 0) whose first sample does not follow the previous record in time (EDF+D
+   * gaps): playback flags a discontinuity there.
+   */
+  readonly gapRecords: ReadonlySet<number>;
+  readonly info: ReplayRecordingInfo;
+}
+
+/** µV per unit, by physical dimension (lower case; `µ` as the micro sign or Greek mu). */
+const MICROVOLTS_PER_UNIT: Readonly<Record<string, number>> = {
+  nv: 1e-3,
+  uv: 1,
+  µv: 1,
+  μv: 1,
+  microv: 1,
+  microvolt: 1,
+  mv: 1e3,
+  v: 1e6,
+};
+
+/** The multiplier from `unit` to µV, or undefined for a unit that is not a voltage we know. */
+export function microvoltsPerUnit(unit: string): number | undefined {
+  return MICROVOLTS_PER_UNIT[unit.trim().toLowerCase()];
+}
+
+function refuse(message: string, details?: Record<string, unknown>): never {
+  throw new HeadsetdError('validation_failed', message, details);
+}
+
+/** The rate most mapped signals share; ties go to the earliest signal's rate. */
+function prevailingRate(signals: readonly EdfSignalHeader[]): number {
+  const counts = new Map<number, number>();
+  for (const s of signals) counts.set(s.sampleRate, (counts.get(s.sampleRate) ?? 0) + 1);
+  let best = signals[0]?.sampleRate ?? 0;
+  for (const [rate, count] of counts) if (count > (counts.get(best) ?? 0)) best = rate;
+  return best;
+}
+
+/** Maps the reader's data signals to electrodes; refuses a file with none or with an unknown unit. */
+function mapChannels(
+  reader: EdfReader,
+  warnings: string[],
+): { channels: ReplayChannel[]; dropped: string[] } {
+  const dropped: string[] = [];
+  const byElectrode = new Map<Electrode, EdfSignalHeader>();
+  for (const signal of reader.signals) {
+    const electrode = matchElectrode(signal.label);
+    if (electrode === undefined || !isEegElectrode(electrode)) {
+      dropped.push(signal.label.trim());
+      continue;
+    }
+    const first = byElectrode.get(electrode);
+    if (first !== undefined) {
+      warnings.push(
+        `signal "${signal.label.trim()}" names ${electrode} like "${first.label.trim()}" before it; only the first is played`,
+      );
+      dropped.push(signal.label.trim());
+      continue;
+    }
+    byElectrode.set(electrode, signal);
+  }
+  if (byElectrode.size === 0) {
+    const labels = reader.signals.map((s) => s.label.trim());
+    refuse(
+      `${reader.path} has no channel the headset can play: none of its labels (${labels.map((l) => JSON.stringify(l)).join(', ') || 'none'}) names one of the EEG electrodes ${EEG_ELECTRODES.join(', ')} (10-20 names, 10-10 T7/T8/P7/P8 accepted).`,
+      { labels },
+    );
+  }
+  const rate = prevailingRate([...byElectrode.values()].sort((a, b) => a.index - b.index));
+  const channels: ReplayChannel[] = [];
+  for (const electrode of EEG_ELECTRODES) {
+    const signal = byElectrode.get(electrode);
+    if (signal === undefined) continue;
+    const label = signal.label.trim();
+    if (signal.sampleRate !== rate) {
+      warnings.push(
+        `signal "${label}" runs at ${signal.sampleRate} Hz, not at the ${rate} Hz of the other EEG channels; it is not played`,
+      );
+      dropped.push(label);
+      continue;
+    }
+    const unit = signal.physicalDimension.trim();
+    const toMicrovolts = microvoltsPerUnit(unit);
+    if (toMicrovolts === undefined) {
+      refuse(
+        `${reader.path}: signal "${label}" (${electrode}) is in ${JSON.stringify(unit)}, not a voltage unit the replay device knows; use nV, uV (µV), mV or V.`,
+        { label, unit, allowed: ['nV', 'uV', 'µV', 'mV', 'V'] },
+      );
+    }
+    channels.push({ electrode, label, unit, toMicrovolts, signal });
+  }
+  return { channels, dropped };
+}
+
+/** Records after a gap in an EDF+D/BDF+D file (onset later than the previous record's end). */
+function findGaps(reader: EdfReader): Set<number> {
+  const gaps = new Set<number>();
+  if (reader.kind.variant !== 'discontinuous') return gaps;
+  const onsets = reader.recordOnsets();
+  const duration = reader.header.recordDuration;
+  const first = reader.signals[0];
+  // Half a sample of slack: onsets are written to finite precision.
+  const slack = first === undefined ? 1e-6 : 0.5 / first.sampleRate;
+  for (let r = 1; r < onsets.length; r++) {
+    if (Math.abs((onsets[r] ?? 0) - ((onsets[r - 1] ?? 0) + duration)) > slack) gaps.add(r);
+  }
+  return gaps;
+}
+
+/**
+ * Reads `file`'s header (and an EDF+D file's record onsets) for replay; the file is closed again.
+ * Throws `HeadsetdError('validation_failed')` when the file cannot be
+ * read, holds no data record, has no channel the headset can play, or a played channel's unit is
+ * not a voltage.
+ */
+export function openRecording(file: string): ReplayRecording {
+  const path = resolve(file);
+  let reader: EdfReader;
+  try {
+    reader = EdfReader.open(path);
+  } catch (error) {
+    if (error instanceof HeadsetdError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    refuse(`Cannot open the recording to replay (${path}): ${reason}.`);
+  }
+  try {
+    const warnings = [...reader.warnings];
+    const { channels, dropped } = mapChannels(reader, warnings);
+    if (reader.recordCount === 0) refuse(`${path} holds no data record: there is nothing to replay.`);
+    const first = channels[0] as ReplayChannel;
+    const samplesPerRecord = first.signal.samplesPerRecord;
+    const sampleRate = first.signal.sampleRate;
+    const samples = samplesPerRecord * reader.recordCount;
+    const gapRecords = findGaps(reader);
+    const info: ReplayRecordingInfo = {
+      path,
+      fileName: basename(path),
+      format: reader.kind.format,
+      variant: reader.kind.variant,
+      sampleRate,
+      samples,
+      durationSeconds: samples / sampleRate,
+      channels: channels.map(({ electrode, label, unit }) => ({ electrode, label, unit })),
+      droppedLabels: dropped,
+      warnings,
+    };
+    return {
+      header: reader.header,
+      channels,
+      sampleRate,
+      samplesPerRecord,
+      recordCount: reader.recordCount,
+      gapRecords,
+      info,
+    };
+  } finally {
+    reader.close();
+  }
+}
