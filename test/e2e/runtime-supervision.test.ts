@@ -164,4 +164,17 @@ describe('supervision', () => {
     expect(events.filter((e) => e.type === 'stream_failed')).toEqual([]);
     expect(rt.status(stream.id)!.nodes.gen!.state).toBe('running');
   }, 30_000);
+
+  test('an exception escaping every handler ends only its stream, reported with its message', async () => {
+    const { rt, events } = newRuntime();
+    const stream = definition([{ id: 'bomb', executable: 'test-timer-throw' }], []);
+    await rt.start(stream);
+    const failed = await waitFor(
+      () => events.find((e) => e.type === 'stream_failed' && e.streamId === stream.id),
+      10_000,
+      'stream_failed',
+    );
+    expect(failed.message).toContain('test-timer-throw: escaped every handler');
+    expect(rt.status(stream.id)!.nodes.bomb!.state).toBe('error');
+  });
 });

@@ -1,0 +1,99 @@
+/** The signal generator in-process: paced by the clock without drift, values, names, seeded noise. */
+import { describe, expect, test } from 'vitest';
+import { createSignalGenerator } from '../../src/executables/signal-generator.js';
+import type { Frame } from '../../src/runtime/frame.js';
+import type { NodeContext } from '../../src/runtime/node.js';
+
+function run(config: Record<string, unknown>) {
+  const frames: Frame[] = [];
+  const context: NodeContext = {
+    streamId: 's',
+    nodeId: 'gen',
+    config,
+    dataDir: '/tmp',
+    emit: (_port, frame) => frames.push(frame),
+    log: () => undefined,
+    fail: (error) => {
+      throw error;
+    },
+    setInfo: () => undefined,
+  };
+  return { node: createSignalGenerator(context), frames };
+}
+
+const samples = (frames: Frame[]) => frames.reduce((n, f) => n + f.data.length / f.channels.length, 0);
+
+describe('signal-generator', () => {
+  test('emits the samples due on the clock in ~10 ms frames: no drift over a second', async () => {
+    const { node, frames } = run({ sampleRate: 1000, amplitudes: [1], frequencies: [10] });
+    await node.start();
+    const started = performance.now();
+    await new Promise((r) => setTimeout(r, 1000));
+    const elapsed = performance.now() - started;
+    await node.stop();
+    // Every sample due by now, give or take the one frame in flight.
+    expect(Math.abs(samples(frames) - elapsed)).toBeLessThanOrEqual(20);
+    expect(frames.every((f) => f.data.length >= 1 && f.data.length <= 20)).toBe(true);
+    // Timestamps follow the sample count exactly.
+    const first = frames[0]!;
+    let count = 0;
+    for (const f of frames) {
+      expect(f.timestamp).toBeCloseTo(first.timestamp + count, 6);
+      count += f.data.length;
+    }
+  });
+
+  test('every channel carries the sum of the sines; names default to ch1..chN', async () => {
+    const { node, frames } = run({
+      sampleRate: 100,
+      amplitudes: [2, 1],
+      frequencies: [25, 12.5],
+      channels: 3,
+    });
+    await node.start();
+    await new Promise((r) => setTimeout(r, 80));
+    await node.stop();
+    expect(frames[0]!.channels).toEqual(['ch1', 'ch2', 'ch3']);
+    const data = frames.flatMap((f) => Array.from(f.data)).slice(0, 12);
+    // t = 0, 10, 20, 30 ms: 2·sin(2π·25·t) + sin(2π·12.5·t) → 0, 2 + √½, 1, −2 + √½
+    const expected = [0, 2 + Math.SQRT1_2, 1, -2 + Math.SQRT1_2].flatMap((v) => [v, v, v]);
+    expect(data).toEqual(expected.map((v) => expect.closeTo(v, 5)));
+  });
+
+  test('noise is independent per channel and repeatable with a seed; channelNames are used', async () => {
+    const config = {
+      sampleRate: 1000,
+      amplitudes: [0],
+      frequencies: [1],
+      channels: 2,
+      noise: 1,
+      seed: 7,
+      channelNames: ['a', 'b'],
+    };
+    const one = run(config);
+    const two = run(config);
+    await Promise.all([one.node.start(), two.node.start()]);
+    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all([one.node.stop(), two.node.stop()]);
+    const a = one.frames[0]!;
+    const b = two.frames[0]!;
+    expect(a.channels).toEqual(['a', 'b']);
+    expect(Array.from(a.data)).toEqual(Array.from(b.data));
+    expect(a.data[0]).not.toBe(a.data[1]);
+  });
+
+  test('pause stops emitting; resume starts a new epoch', async () => {
+    const { node, frames } = run({ sampleRate: 1000, amplitudes: [1], frequencies: [10] });
+    await node.start();
+    await new Promise((r) => setTimeout(r, 50));
+    node.pause?.();
+    const count = frames.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(frames.length).toBe(count);
+    node.resume?.();
+    await new Promise((r) => setTimeout(r, 50));
+    await node.stop();
+    expect(frames.length).toBeGreaterThan(count);
+    expect(frames[count]!.timestamp - frames[count - 1]!.timestamp).toBeGreaterThan(90);
+  });
+});
