@@ -1,0 +1,160 @@
+/**
+ * Service settings (src/config.ts; issue 2 §Deliver 3): flags > HEADSETD_* environment > settings
+ * file > defaults, and clear errors for bad values.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULTS, defaultDataDir, executablesDirs, loadSettings } from '../../src/config.js';
+import { HeadsetdError } from '../../src/errors.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'headsetd-config-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function file(name: string, text: string): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+function refusal(run: () => unknown): HeadsetdError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof HeadsetdError) return error;
+    throw error;
+  }
+  throw new Error('accepted');
+}
+
+describe('loadSettings', () => {
+  it('gives the defaults when nothing is set', () => {
+    const settings = loadSettings({}, {});
+    expect(settings).toEqual({ ...DEFAULTS, dataDir: path.resolve(defaultDataDir()) });
+    expect(settings.host).toBe('127.0.0.1');
+    expect(settings.port).toBe(42069);
+    expect(settings.device).toBe('simulated');
+    expect(settings.logLevel).toBe('info');
+  });
+
+  it('the default data dir follows XDG_DATA_HOME', () => {
+    const saved = process.env.XDG_DATA_HOME;
+    process.env.XDG_DATA_HOME = '/var/lib/xdg';
+    try {
+      expect(defaultDataDir()).toBe('/var/lib/xdg/headsetd');
+    } finally {
+      if (saved === undefined) delete process.env.XDG_DATA_HOME;
+      else process.env.XDG_DATA_HOME = saved;
+    }
+  });
+
+  it('precedence: flags > env > file > defaults, key by key', () => {
+    const settingsFile = file('p.yaml', 'port: 1111\nhost: 0.0.0.0\nlogLevel: debug\nseed: 1\n');
+    const env = { HEADSETD_PORT: '2222', HEADSETD_HOST: '127.0.0.2' };
+    const flags = { port: '3333' };
+    const all = loadSettings(flags, env, settingsFile);
+    expect(all.port).toBe(3333); // flag
+    expect(all.host).toBe('127.0.0.2'); // env over file
+    expect(all.logLevel).toBe('debug'); // file over default
+    expect(all.seed).toBe(1);
+    expect(all.device).toBe('simulated'); // default
+    expect(loadSettings({}, env, settingsFile).port).toBe(2222);
+    expect(loadSettings({}, {}, settingsFile).port).toBe(1111);
+  });
+
+  it('every flag has its HEADSETD_ environment variable', () => {
+    const settings = loadSettings(
+      {},
+      {
+        HEADSETD_HOST: '0.0.0.0',
+        HEADSETD_PORT: '0',
+        HEADSETD_DATA_DIR: path.join(dir, 'data'),
+        HEADSETD_DEVICE: 'replay:/tmp/x.edf',
+        HEADSETD_SEED: '-7',
+        HEADSETD_LOG_LEVEL: 'warn',
+        HEADSETD_EXECUTABLES_DIR: '/opt/a, /opt/b',
+        HEADSETD_ALLOW_ORIGIN: 'http://a.example',
+        HEADSETD_ALLOW_HOST: 'headset.lan,other.lan',
+      },
+    );
+    expect(settings).toEqual({
+      host: '0.0.0.0',
+      port: 0,
+      dataDir: path.join(dir, 'data'),
+      device: 'replay:/tmp/x.edf',
+      seed: -7,
+      logLevel: 'warn',
+      executablesDirs: ['/opt/a', '/opt/b'],
+      allowedOrigins: ['http://a.example'],
+      allowedHosts: ['headset.lan', 'other.lan'],
+    });
+  });
+
+  it('list flags repeat or join with commas; flags replace the env list', () => {
+    const settings = loadSettings(
+      { 'executables-dir': ['/x', '/y,/z'], 'allow-host': 'h1' },
+      { HEADSETD_EXECUTABLES_DIR: '/env', HEADSETD_ALLOW_HOST: 'h0' },
+    );
+    expect(settings.executablesDirs).toEqual(['/x', '/y', '/z']);
+    expect(settings.allowedHosts).toEqual(['h1']);
+  });
+
+  it('an empty environment variable counts as unset', () => {
+    expect(loadSettings({}, { HEADSETD_PORT: '', HEADSETD_HOST: '' }).port).toBe(42069);
+  });
+
+  it('the settings file may be JSON, and may be named by HEADSETD_CONFIG', () => {
+    const json = file('s.json', JSON.stringify({ port: 4444, allowedOrigins: ['http://x'] }));
+    expect(loadSettings({}, { HEADSETD_CONFIG: json })).toMatchObject({
+      port: 4444,
+      allowedOrigins: ['http://x'],
+    });
+    // An explicit --config wins over HEADSETD_CONFIG.
+    const other = file('o.yaml', 'port: 5555\n');
+    expect(loadSettings({}, { HEADSETD_CONFIG: json }, other).port).toBe(5555);
+  });
+
+  it('the data dir is made absolute', () => {
+    expect(path.isAbsolute(loadSettings({ 'data-dir': 'relative/dir' }, {}).dataDir)).toBe(true);
+    const settings = loadSettings({ 'data-dir': '/srv/headsetd', 'executables-dir': 'extra' }, {});
+    expect(executablesDirs(settings)).toEqual(['/srv/headsetd/executables', path.resolve('extra')]);
+  });
+
+  it.each([
+    [{ port: 'abc' }, {}, '--port must be a whole number'],
+    [{ port: '1.5' }, {}, '--port must be a whole number'],
+    [{}, { HEADSETD_PORT: '80a' }, 'HEADSETD_PORT must be a whole number'],
+    [{}, { HEADSETD_SEED: 'x' }, 'HEADSETD_SEED must be a whole number'],
+    [{ port: '70000' }, {}, '/port'],
+    [{ port: '-1' }, {}, '/port'],
+    [{ 'log-level': 'loud' }, {}, '/logLevel'],
+    [{ device: 'hardware' }, {}, '/device'],
+    [{ device: 'replay:' }, {}, '/device'],
+    [{ host: '' }, {}, '/host'],
+  ])('refuses flags %j env %j: %s', (flags, env, message) => {
+    const error = refusal(() => loadSettings(flags, env));
+    expect(error.message).toContain(message);
+    expect(['invalid_request', 'validation_failed']).toContain(error.code);
+  });
+
+  it('refuses a bad settings file with the file named', () => {
+    const missing = path.join(dir, 'missing.yaml');
+    expect(refusal(() => loadSettings({}, {}, missing)).message).toContain(missing);
+    const broken = file('broken.yaml', 'port: [1\n');
+    expect(refusal(() => loadSettings({}, {}, broken)).message).toContain(broken);
+    const list = file('list.yaml', '- 1\n- 2\n');
+    expect(refusal(() => loadSettings({}, {}, list)).message).toContain('must hold an object');
+    const unknown = file('unknown.yaml', 'prot: 80\n');
+    const error = refusal(() => loadSettings({}, {}, unknown));
+    expect(error.message).toContain('/prot');
+    expect(error.details).toMatchObject({ path: '/prot' });
+    const typed = file('typed.yaml', 'port: "8080"\n');
+    expect(refusal(() => loadSettings({}, {}, typed)).message).toContain('/port');
+  });
+});
