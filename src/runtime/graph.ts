@@ -60,6 +60,7 @@ export class StreamGraph {
         this.route(nodeId, port, frame);
       },
       hasInputs: (nodeId) => (this.incoming.get(nodeId)?.length ?? 0) > 0,
+      streamPaused: () => this.streamPaused,
       enter: (nodeId) => options.onEnter?.(nodeId),
       changed: () => {
         this.scheduler.wake();

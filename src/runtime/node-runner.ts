@@ -233,6 +233,7 @@ export class NodeRunner {
     if (generation !== this.generation) return; // stopped while starting
     this.state = 'running';
     this.env.changed();
+    if (this.env.streamPaused()) this.pauseForStream();
   }
 
   private async release(instance: NodeInstance | undefined): Promise<void> {

@@ -61,7 +61,8 @@ export class Pipe {
   /** Creation-to-handling latency of the frames this pipe delivered. */
   readonly latency = new LatencyWindow();
 
-  private items: Frame[] = [];
+  /** Queued frames from `head` on; slots before `head` are cleared so dropped frames can be collected. */
+  private items: (Frame | undefined)[] = [];
   private head = 0;
 
   constructor(options: PipeOptions) {
@@ -96,6 +97,7 @@ export class Pipe {
       this.overflows++;
       return 'refused';
     }
+    this.items[this.head] = undefined;
     this.head++;
     this.items.push(frame);
     this.framesSent++;
@@ -106,6 +108,7 @@ export class Pipe {
   shift(): Frame | undefined {
     if (this.head >= this.items.length) return undefined;
     const frame = this.items[this.head];
+    this.items[this.head] = undefined;
     this.head++;
     this.compact();
     return frame;

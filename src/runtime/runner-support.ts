@@ -36,6 +36,8 @@ export interface RunnerEnvironment {
   route(nodeId: string, port: string, frame: Frame): void;
   /** True when a pipe arrives at the node: a node without inputs counts emitted frames as processed. */
   hasInputs(nodeId: string): boolean;
+  /** True while the stream is paused: a source that (re)starts meanwhile starts paused. */
+  streamPaused(): boolean;
   /** Marks which node runs code on the thread right now (undefined: none), for the watchdog. */
   enter(nodeId: string | undefined): void;
   /** The node's state or info changed: status should be pushed. */

@@ -166,4 +166,31 @@ describe('StreamGraph', () => {
     expect(graph.status().nodes.bad!.state).toBe('error');
     expect(graph.status().nodes.bad!.metrics.lastError).toBe('no missing');
   });
+
+  test('a source restarted by its supervisor while the stream is paused comes back paused', async () => {
+    let context: NodeContext | undefined;
+    const flaky: NodeFactory = (c) => {
+      context = c;
+      return { start: () => Promise.resolve(), stop: () => Promise.resolve() };
+    };
+    const a = recorder();
+    const graph = graphOf({ flaky, a: a.factory });
+    await graph.start(
+      definition(
+        [
+          { id: 'src', executable: 'flaky' },
+          { id: 'a', executable: 'a' },
+        ],
+        [pipe('pa', 'src', 'a')],
+      ),
+    );
+    graph.pause();
+    context?.fail(new Error('boom'));
+    expect(graph.status().nodes.src!.state).toBe('initialized');
+    await waitFor(() => graph.status().nodes.src!.metrics.restarts === 1, 3000, 'the restart');
+    await waitFor(() => graph.status().nodes.src!.state === 'paused', 1000, 'paused after restart');
+    graph.resume();
+    expect(graph.status().nodes.src!.state).toBe('running');
+    await graph.stop();
+  });
 });
