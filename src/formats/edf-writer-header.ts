@@ -6,6 +6,18 @@
 import { HeadsetdError } from '../errors.js';
 import { FIXED_HEADER_BYTES } from './edf-header.js';
 
+/** One data channel as the writer's caller describes it. */
+export interface EdfChannel {
+  /** At most 16 characters are kept (the header field's width). */
+  label: string;
+  /** Default `uV`. */
+  physicalDimension?: string;
+  physicalMin: number;
+  physicalMax: number;
+  prefiltering?: string;
+  transducer?: string;
+}
+
 export interface HeaderSignal {
   label: string;
   transducer: string;
@@ -125,4 +137,67 @@ export function buildHeader(input: HeaderInput): Buffer {
   // BDF's version field is the byte 0xFF followed by "BIOSEMI" (BioSemi BDF format).
   if (input.format === 'bdf') header[0] = 0xff;
   return header;
+}
+
+/** The format's full digital range, used for every data channel and the annotation signal. */
+export const DIGITAL_RANGE = {
+  edf: { min: -32768, max: 32767, bytes: 2 },
+  bdf: { min: -8388608, max: 8388607, bytes: 3 },
+} as const;
+
+/**
+ * The header signals (channels, then the annotation signal) and the per-channel scaling the
+ * writer quantises with: computed from the limits as written, so that a reader applying the EDF
+ * formula to the header gets back exactly the writer's map.
+ */
+export function planSignals(
+  format: 'edf' | 'bdf',
+  channels: readonly EdfChannel[],
+  samplesPerRecord: number,
+  annotationSamples: number,
+): { signals: HeaderSignal[]; physicalMins: Float64Array; gains: Float64Array } {
+  const { min, max } = DIGITAL_RANGE[format];
+  const physicalMins = new Float64Array(channels.length);
+  const gains = new Float64Array(channels.length);
+  const signals: HeaderSignal[] = channels.map((c, i) => {
+    if (
+      !(c.physicalMin < c.physicalMax) ||
+      !Number.isFinite(c.physicalMin) ||
+      !Number.isFinite(c.physicalMax)
+    ) {
+      throw new HeadsetdError(
+        'validation_failed',
+        `Channel ${c.label}: the physical minimum must be below the maximum, both finite.`,
+        { channel: i },
+      );
+    }
+    const physicalMin = formatLimit(c.physicalMin, 'down');
+    const physicalMax = formatLimit(c.physicalMax, 'up');
+    physicalMins[i] = Number(physicalMin);
+    gains[i] = (max - min) / (Number(physicalMax) - Number(physicalMin));
+    return {
+      label: c.label,
+      transducer: c.transducer ?? '',
+      physicalDimension: c.physicalDimension ?? 'uV',
+      physicalMin,
+      physicalMax,
+      digitalMin: min,
+      digitalMax: max,
+      prefiltering: c.prefiltering ?? '',
+      samplesPerRecord,
+    };
+  });
+  // EDF+ §2.2.1: the annotation signal; EDFlib's own writer uses -1/1 as its physical range.
+  signals.push({
+    label: format === 'bdf' ? 'BDF Annotations' : 'EDF Annotations',
+    transducer: '',
+    physicalDimension: '',
+    physicalMin: '-1',
+    physicalMax: '1',
+    digitalMin: min,
+    digitalMax: max,
+    prefiltering: '',
+    samplesPerRecord: annotationSamples,
+  });
+  return { signals, physicalMins, gains };
 }

@@ -30,7 +30,7 @@
  * real one). No real sample is altered. Extra padded records are added the same way only if
  * queued annotations still need room. A file that never got a sample keeps 0 records.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { HeadsetdError } from '../errors.js';
 import { RECORD_COUNT_OFFSET } from './edf-header.js';
 import { checkRecordDuration, chooseRecordDuration } from './edf-record-duration.js';
@@ -44,26 +44,19 @@ import {
 } from './edf-tal.js';
 import {
   buildHeader,
-  formatLimit,
-  type HeaderSignal,
+  DIGITAL_RANGE,
+  type EdfChannel,
   patientField,
+  planSignals,
   recordingField,
 } from './edf-writer-header.js';
+
+export type { EdfChannel } from './edf-writer-header.js';
 
 /** Target bytes of the annotation signal per record. */
 export const ANNOTATION_BYTES_TARGET = 512;
 /** Longest annotation text written (UTF-8 bytes); longer texts are cut. */
 export const MAX_ANNOTATION_TEXT_BYTES = 400;
-
-export interface EdfChannel {
-  label: string;
-  /** Default `uV`. */
-  physicalDimension?: string;
-  physicalMin: number;
-  physicalMax: number;
-  prefiltering?: string;
-  transducer?: string;
-}
 
 export interface EdfWriterOptions {
   format: 'edf' | 'bdf';
@@ -87,11 +80,6 @@ export interface EdfWriterOptions {
 interface QueuedAnnotation {
   tal: Uint8Array;
 }
-
-const DIGITAL = {
-  edf: { min: -32768, max: 32767, bytes: 2 },
-  bdf: { min: -8388608, max: 8388607, bytes: 3 },
-};
 
 function invalid(message: string, details?: Record<string, unknown>): HeadsetdError {
   return new HeadsetdError('validation_failed', message, details);
@@ -138,12 +126,12 @@ export class EdfWriter {
     }
     const start = options.startTime;
     if (Number.isNaN(start.getTime())) throw invalid('The start time is not a valid date.');
-    const spec = DIGITAL[format];
+    const spec = DIGITAL_RANGE[format];
     this.path = path;
     this.format = format;
     this.sampleRate = sampleRate;
     this.channelCount = channels.length;
-    this.bytesPerSample = spec.bytes as 2 | 3;
+    this.bytesPerSample = spec.bytes;
     this.digitalMin = spec.min;
     this.digitalMax = spec.max;
     const annotationSamples = Math.ceil(ANNOTATION_BYTES_TARGET / spec.bytes);
@@ -168,45 +156,9 @@ export class EdfWriter {
       Math.floor((options.flushIntervalSeconds ?? 1) / duration.seconds + 1e-9),
     );
 
-    this.gains = new Float64Array(channels.length);
-    this.physicalMins = new Float64Array(channels.length);
-    const signals: HeaderSignal[] = channels.map((c, i) => {
-      if (
-        !(c.physicalMin < c.physicalMax) ||
-        !Number.isFinite(c.physicalMin) ||
-        !Number.isFinite(c.physicalMax)
-      ) {
-        throw invalid(`Channel ${c.label}: the physical minimum must be below the maximum.`, { channel: i });
-      }
-      const physicalMin = formatLimit(c.physicalMin, 'down');
-      const physicalMax = formatLimit(c.physicalMax, 'up');
-      // Scale with the limits as written, so a reader computes exactly the same map.
-      const pmin = Number(physicalMin);
-      this.physicalMins[i] = pmin;
-      this.gains[i] = (spec.max - spec.min) / (Number(physicalMax) - pmin);
-      return {
-        label: c.label,
-        transducer: c.transducer ?? '',
-        physicalDimension: c.physicalDimension ?? 'uV',
-        physicalMin,
-        physicalMax,
-        digitalMin: spec.min,
-        digitalMax: spec.max,
-        prefiltering: c.prefiltering ?? '',
-        samplesPerRecord: duration.samplesPerRecord,
-      };
-    });
-    signals.push({
-      label: format === 'bdf' ? 'BDF Annotations' : 'EDF Annotations',
-      transducer: '',
-      physicalDimension: '',
-      physicalMin: '-1',
-      physicalMax: '1',
-      digitalMin: spec.min,
-      digitalMax: spec.max,
-      prefiltering: '',
-      samplesPerRecord: annotationSamples,
-    });
+    const plan = planSignals(format, channels, duration.samplesPerRecord, annotationSamples);
+    this.gains = plan.gains;
+    this.physicalMins = plan.physicalMins;
     const startSecond = new Date(startSecondMs);
     const header = buildHeader({
       format,
@@ -214,7 +166,7 @@ export class EdfWriter {
       recording: recordingField(startSecond, options.recording),
       startSecond,
       recordDuration: String(duration.seconds),
-      signals,
+      signals: plan.signals,
     });
     this.headerBytes = header.length;
     this.annotationOffset = channels.length * duration.samplesPerRecord * spec.bytes;
@@ -227,7 +179,9 @@ export class EdfWriter {
       writeSync(fd, header, 0, header.length, 0);
       fdatasyncSync(fd);
     } catch (error) {
+      // Leave no header-less file behind (the name was free: 'wx', or is being replaced).
       closeSync(fd);
+      rmSync(path, { force: true });
       throw error;
     }
     this.fd = fd;
