@@ -8,6 +8,7 @@ import { errorResponses } from '../../schemas/responses.js';
 import { mixedCaseMap } from '../system/http-helpers.js';
 import type { SocketFanout } from '../system/socket-fanout.js';
 import { electrodesFrom, type GuidesContext } from './context.js';
+import { socketRoute } from '../system/socket-route.js';
 import type { Session } from './impedance-sessions.js';
 
 const tags = ['guides: impedance'];
@@ -157,14 +158,12 @@ export function impedanceSessionRoutes(
     },
   );
 
-  app.get(
+  socketRoute(
+    app,
     '/electrodes/impedance/live',
     {
-      websocket: true,
-      schema: {
-        tags,
-        summary: 'WebSocket: {timestamp, values (kΩ)} at every reading of a continuous session',
-      },
+      tags,
+      summary: 'WebSocket: {timestamp, values (kΩ)} at every reading of a continuous session',
     },
     (socket) => {
       live.add(socket);

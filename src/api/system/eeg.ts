@@ -12,6 +12,7 @@ import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { effectiveConfig } from './device-config.js';
 import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from './http-helpers.js';
+import { socketRoute } from './socket-route.js';
 import type { SystemContext } from './index.js';
 import { EegConfigShape, ElectrodeListQuery } from './schemas.js';
 import { SocketFanout } from './socket-fanout.js';
@@ -154,16 +155,14 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
     frames.closeAll();
   });
 
-  app.get(
+  socketRoute(
+    app,
     '/system/sensors/eeg/stream',
     {
-      websocket: true,
-      schema: {
-        tags,
-        summary:
-          'WebSocket: the device frames as JSON ({seq, timestamp, sampleRate, channels, data[row][channel] µV, discontinuity?}) while acquisition runs',
-        hide: false,
-      },
+      tags,
+      summary:
+        'WebSocket: the device frames as JSON ({seq, timestamp, sampleRate, channels, data[row][channel] µV, discontinuity?}) while acquisition runs',
+      hide: false,
     },
     (socket) => {
       frames.add(socket);

@@ -3,6 +3,7 @@
  * kΩ, quality 0..1, system events), plus the events the API raises (impedance schedules).
  */
 import type { FastifyInstance } from 'fastify';
+import { socketRoute } from './socket-route.js';
 import type { SystemContext } from './index.js';
 import { SocketFanout } from './socket-fanout.js';
 
@@ -23,15 +24,13 @@ export function eventRoutes(app: FastifyInstance, context: SystemContext): void 
     clients.closeAll();
   });
 
-  app.get(
+  socketRoute(
+    app,
     '/system/events',
     {
-      websocket: true,
-      schema: {
-        tags: ['system: device'],
-        summary:
-          'WebSocket: device events as JSON: {type:"impedance",timestamp,data:{electrode:kΩ}}, {type:"quality",timestamp,data:{overall,channels}}, {type:"system",timestamp,eventType,level,message}',
-      },
+      tags: ['system: device'],
+      summary:
+        'WebSocket: device events as JSON: {type:"impedance",timestamp,data:{electrode:kΩ}}, {type:"quality",timestamp,data:{overall,channels}}, {type:"system",timestamp,eventType,level,message}',
     },
     (socket) => {
       clients.add(socket);

@@ -117,3 +117,18 @@ describe('SocketFanout', () => {
     expect(changes).toEqual([true, false]);
   });
 });
+
+describe('WebSocket paths asked for without an upgrade', () => {
+  it('answer the error envelope saying how to connect', async () => {
+    const s = await systemApp();
+    try {
+      for (const url of ['/system/events', '/system/sensors/eeg/stream', '/electrodes/impedance/live']) {
+        const res = await s.app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(400);
+        expect((JSON.parse(res.body) as { error: { message: string } }).error.message).toContain('WebSocket');
+      }
+    } finally {
+      await s.close();
+    }
+  });
+});
