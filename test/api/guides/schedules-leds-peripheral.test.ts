@@ -42,10 +42,7 @@ describe('schedules, LED visualization and hardware variants', () => {
     );
     expect(created).toMatchObject({ success: true, scheduleId: expect.any(String) });
     const id = String(created.scheduleId);
-    await waitFor(
-      () => !s.device.impedance.measuring() && events.some((e) => e.type === 'impedance'),
-      3000,
-    );
+    await waitFor(() => !s.device.impedance.measuring() && events.some((e) => e.type === 'impedance'), 3000);
     await s.app.inject({
       method: 'POST',
       url: '/electrodes/prepare',
