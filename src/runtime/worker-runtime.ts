@@ -6,9 +6,10 @@
  * `status()` is synchronous: it answers the latest snapshot the worker pushed (every
  * `snapshotIntervalMs`, soon after every state change, and with every command's reply, so after
  * any awaited call it reflects that call). Logs are kept here, per node, the last 500 lines, from a
- * stream's start until its next start. After a stream failed, `status()` keeps answering its last
- * known status (the culprit node in `error`, the others `terminated`) until `stop()` or the next
- * `start()`; after `stop()` it answers undefined.
+ * stream's start until its next start. A stream that is not running answers undefined, with one
+ * exception: while `stream_failed` listeners run, `status()` answers the failed stream's last known
+ * status (the culprit node in `error` with the reason as `lastError`, the others `terminated`), so
+ * a listener can keep it; the stream's nodes' logs also get the reason.
  */
 import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors.js';
@@ -51,6 +52,7 @@ interface RunningStream {
 
 export class WorkerRuntime implements StreamRuntime {
   private readonly streams = new Map<string, RunningStream>();
+  /** Post-mortem statuses, present only while `stream_failed` listeners run. */
   private readonly failed = new Map<string, RuntimeStreamStatus>();
   private readonly logRings = new Map<string, Map<string, LogRing>>();
   private readonly listeners: ((event: RuntimeEvent) => void)[] = [];
@@ -66,7 +68,6 @@ export class WorkerRuntime implements StreamRuntime {
         allowed: ['stop', 'pause'],
       });
     }
-    this.failed.delete(streamId);
     this.logRings.set(streamId, new Map());
     const entry: RunningStream = {
       status: undefined,
@@ -104,7 +105,6 @@ export class WorkerRuntime implements StreamRuntime {
   }
 
   async stop(streamId: string): Promise<void> {
-    this.failed.delete(streamId);
     const entry = this.streams.get(streamId);
     if (entry === undefined) return;
     entry.stopping = true;
@@ -167,7 +167,7 @@ export class WorkerRuntime implements StreamRuntime {
     const entry = this.streams.get(streamId);
     if (entry === undefined || !entry.started || entry.stopping) {
       throw new HeadsetdError('invalid_state', `stream ${streamId} is not running.`, {
-        state: this.failed.has(streamId) ? 'error' : 'stopped',
+        state: 'stopped',
         signal,
         allowed: ['start'],
       });
@@ -205,7 +205,11 @@ export class WorkerRuntime implements StreamRuntime {
       ring?.push({ timestamp: Date.now(), stream: 'event', line: text });
     }
     this.options.logger?.error({ streamId, nodeId }, text);
-    this.emit({ type: 'stream_failed', streamId, message: text });
+    try {
+      this.emit({ type: 'stream_failed', streamId, message: text });
+    } finally {
+      this.failed.delete(streamId);
+    }
   }
 
   private emit(event: RuntimeEvent): void {
