@@ -70,12 +70,18 @@ export interface ReplayRecording {
   readonly info: ReplayRecordingInfo;
 }
 
-/** µV per unit, by physical dimension (lower case; `µ` as the micro sign or Greek mu). */
+/**
+ * µV per unit, by physical dimension (lower case; `µ` as the micro sign or Greek mu). The header
+ * is ASCII and the reader shows any other byte as `?`: a µ written in Latin-1 (one byte) or UTF-8
+ * (two) arrives as `?V` or `??V`, and nothing else plausible does.
+ */
 const MICROVOLTS_PER_UNIT: Readonly<Record<string, number>> = {
   nv: 1e-3,
   uv: 1,
   µv: 1,
   μv: 1,
+  '?v': 1,
+  '??v': 1,
   microv: 1,
   microvolt: 1,
   mv: 1e3,
