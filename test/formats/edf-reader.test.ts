@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../../src/errors.js';
@@ -8,6 +7,7 @@ import { EdfWriter } from '../../src/formats/edf-writer.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { type MneResult, mneRead } from '../support/mne-check.js';
 import { closeTo, EDF_FIXTURES, fixture } from './fixtures.js';
+import { tempDir } from './writer-support.js';
 
 describe('EdfReader on the real fixtures', () => {
   let mne: Map<string, MneResult>;
@@ -117,7 +117,7 @@ describe('EdfReader on the real fixtures', () => {
 });
 
 describe('EdfReader tolerance and refusal', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'edf-reader-'));
+  const dir = tempDir('edf-reader');
   const original = readFileSync(fixture('test_bdf_stim_channel.bdf'));
   const variant = (name: string, edit: (b: Buffer) => Buffer): string => {
     const path = join(dir, name);
@@ -174,8 +174,9 @@ describe('EdfReader tolerance and refusal', () => {
 });
 
 describe('EdfReader on EDF+D', () => {
+  const dir = tempDir('edf-d');
   it('reads record onsets with a gap from the time-keeping TALs', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'edf-d-')), 'gap.edf');
+    const path = join(dir, 'gap.edf');
     const w = EdfWriter.open(path, {
       format: 'edf',
       sampleRate: 10,

@@ -1,11 +1,17 @@
 /** Shared helpers of the EDF writer tests: temp dirs, deterministic data, tolerance checks. */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { EdfSignalHeader } from '../../src/formats/edf-reader.js';
 
+/** A fresh temp dir, removed after the calling file's (or describe block's) tests. */
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
 }
 
 /** mulberry32: a small seeded PRNG, so failing property cases replay exactly. */
