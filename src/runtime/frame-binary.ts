@@ -28,6 +28,8 @@ const FIXED_HEADER = 40;
 const FLAG_DISCONTINUITY = 1;
 
 const encoder = new TextEncoder();
+/** On little-endian hosts (all the headset's) samples are copied as a block instead of one by one. */
+const LITTLE_ENDIAN_HOST = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Encodes a frame (see the layout above). */
@@ -56,8 +58,11 @@ export function encodeFrameBinary(frame: Frame): Uint8Array {
     bytes.set(name, offset + 2);
     offset += 2 + name.length;
   }
-  for (let i = 0; i < frame.data.length; i++) {
-    view.setFloat32(headerLength + i * 4, frame.data[i] ?? 0, true);
+  if (LITTLE_ENDIAN_HOST) {
+    new Float32Array(bytes.buffer, headerLength, frame.data.length).set(frame.data);
+  } else {
+    for (let i = 0; i < frame.data.length; i++)
+      view.setFloat32(headerLength + i * 4, frame.data[i] ?? 0, true);
   }
   return bytes;
 }

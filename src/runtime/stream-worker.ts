@@ -19,7 +19,7 @@ import type { RuntimeEvent } from '../streams/runtime-port.js';
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
 /** Heap limit of a stream's worker: a node that floods memory kills its stream, not the service. */
-export const WORKER_HEAP_LIMIT_MB = 1024;
+export const WORKER_HEAP_LIMIT_MB = 512;
 
 export interface StreamWorkerOptions {
   streamId: string;
