@@ -115,6 +115,15 @@ describe.each(PREFIXES)('nodes and pipes under "%s/streams"', (prefix) => {
     expect((await readStream(cp, ID)).pipes).toEqual([]);
   });
 
+  it('removes pipes from a YAML list', async () => {
+    expect(ok(await text(cp, 'DELETE', `${url}/pipes`, '- p1\n'))).toEqual({
+      id: ID,
+      pipes: ['p1'],
+      success: true,
+    });
+    expect((await readStream(cp, ID)).pipes.map((p) => p.id)).toEqual(['p2']);
+  });
+
   it('edits of a running stream are applied live through runtime.update', async () => {
     await start();
     ok(await json(cp, 'POST', `${url}/nodes`, [{ id: 'log2', executable: 'logger' }]));

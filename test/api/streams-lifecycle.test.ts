@@ -281,6 +281,30 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
     ]);
   });
 
+  it('a paused stream reads PAUSED on the stream and its nodes, paused in status', async () => {
+    ok(await json(cp, 'POST', `${prefix}/streams`, chainStream(ID)));
+    ok(await signal(cp, ID, 'start', prefix));
+    await settle();
+    ok(await signal(cp, ID, 'pause', prefix));
+    await settle();
+    const read = await readStream(cp, ID);
+    expect([read.status, ...read.nodes.map((n) => n.status)]).toEqual([
+      'PAUSED',
+      'PAUSED',
+      'PAUSED',
+      'PAUSED',
+    ]);
+    const status = ok<{ status: { state: string; nodes: { state: string }[] } }>(
+      await json(cp, 'GET', `${url}/status`),
+    );
+    expect([status.status.state, ...status.status.nodes.map((n) => n.state)]).toEqual([
+      'paused',
+      'paused',
+      'paused',
+      'paused',
+    ]);
+  });
+
   it('a node that fails to start puts the stream in error with the node lastError', async () => {
     ok(await json(cp, 'POST', `${prefix}/streams`, chainStream(ID)));
     cp.runtime.failStart.set('filt', 'the filter cannot start');
