@@ -37,6 +37,13 @@ export function repairEdf(path: string): RepairResult {
         `${path}: the file is torn inside its header; it cannot be repaired.`,
       );
     }
+    // The count is what repair rewrites: parse the rest even when the field itself is garbage.
+    const countField = bytes
+      .subarray(RECORD_COUNT_OFFSET, RECORD_COUNT_OFFSET + 8)
+      .toString('latin1')
+      .trim();
+    const countKnown = /^-?\d+$/.test(countField);
+    if (!countKnown) bytes.write('-1      ', RECORD_COUNT_OFFSET, 'latin1');
     const header = parseEdfHeader(bytes);
     const records = Math.floor((size - headerBytes) / header.recordBytes);
     const truncatedBytes = size - headerBytes - records * header.recordBytes;
@@ -45,7 +52,7 @@ export function repairEdf(path: string): RepairResult {
       ftruncateSync(fd, headerBytes + records * header.recordBytes);
       repaired = true;
     }
-    if (header.recordCountField !== records) {
+    if (!countKnown || header.recordCountField !== records) {
       const field = Buffer.from(String(records).padEnd(8, ' '), 'latin1');
       writeSync(fd, field, 0, 8, RECORD_COUNT_OFFSET);
       repaired = true;

@@ -79,6 +79,24 @@ describe('repairEdf', () => {
     },
   );
 
+  it('rewrites a record count field that is not a number', () => {
+    const path = join(dir, 'garbage-count.edf');
+    const w = EdfWriter.open(path, {
+      format: 'edf',
+      sampleRate: 10,
+      channels: [{ label: 'C', physicalMin: -1, physicalMax: 1 }],
+      startTime: new Date('2026-11-21T10:00:00Z'),
+    });
+    w.write(new Float32Array(30), 30);
+    w.close();
+    const bytes = readFileSync(path);
+    bytes.write('3\x00\x00x    ', 236, 'latin1');
+    writeFileSync(path, bytes);
+    expect(() => EdfReader.open(path)).toThrow(/number of data records/);
+    expect(repairEdf(path)).toEqual({ repaired: true, records: 3, truncatedBytes: 0 });
+    expect(EdfReader.open(path).recordCount).toBe(3);
+  });
+
   it('refuses a file torn inside its header', () => {
     const path = join(dir, 'torn-header.edf');
     const w = EdfWriter.open(path, {
