@@ -64,12 +64,21 @@ describe('parseYaml', () => {
   it('duplicate keys and alias bombs are refused', () => {
     expect(refusal('a: 1\na: 2\n').details).toEqual({ line: 2, column: 1 });
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 8; i++) bomb.push(`l${i}: &l${i} [${Array(10).fill(i === 1 ? '*a' : `*l${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 8; i++)
+      bomb.push(
+        `l${i}: &l${i} [${Array(10)
+          .fill(i === 1 ? '*a' : `*l${i - 1}`)
+          .join(', ')}]`,
+      );
     expect(refusal(bomb.join('\n')).message).toMatch(/alias/i);
   });
 
   it('round-trips what toYaml writes', () => {
-    const value = { id: 'x', meta: { tags: ['a', 'yes'], n: 1, empty: null }, nodes: [{ id: 'n', config: {} }] };
+    const value = {
+      id: 'x',
+      meta: { tags: ['a', 'yes'], n: 1, empty: null },
+      nodes: [{ id: 'n', config: {} }],
+    };
     expect(parseYaml(toYaml(value))).toEqual(value);
   });
 });
