@@ -1,28 +1,41 @@
 /**
  * The worker-thread side of one running stream (DESIGN.md §Runtime): runs the stream's graph,
  * answers the main thread's commands, and pushes a status snapshot (with new log lines) every
- * `snapshotIntervalMs` and soon after every state change. The periodic push doubles as the
- * heartbeat: when a node blocks this thread, pushes stop and the main thread terminates the worker.
+ * `snapshotIntervalMs` and soon after every state change.
  *
- * Before calling into a node the graph writes the node's index into the shared `busy` cell, so
- * the main thread can name the node that hung the thread. An exception escaping every handler
- * (a node's own timer callback throwing) ends the worker; the main thread reports `stream_failed`.
+ * A worker boots before it knows its stream: it loads the runtime and the built-ins' code, starts
+ * its heartbeat, and waits for an `init` message. The main thread keeps one such warm worker in
+ * reserve, so starting a stream does not wait for module loading.
+ *
+ * Heartbeat: a counter in shared memory bumped every snapshot period; when a node blocks this
+ * thread the counter stands still and the main thread terminates the worker. Before calling into a
+ * node the graph writes the node's index into the shared `busy` cell, so the main thread can name
+ * the node that hung the thread. An exception escaping every handler (a node's own timer callback
+ * throwing) ends the worker; the main thread reports `stream_failed`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isHeadsetdError } from '../errors.js';
+import { IMPLEMENTED_BUILTINS, loadBuiltinFactory } from '../executables/factories.js';
 import { DeviceProxy } from './device-bridge.js';
 import { StreamGraph } from './graph.js';
-import type { FromHost, HostCommand, HostInit, SerializedError, StatusPush, ToHost } from './messages.js';
+import type {
+  FromHost,
+  HostBoot,
+  HostCommand,
+  HostInit,
+  SerializedError,
+  StatusPush,
+  ToHost,
+} from './messages.js';
 import { errorMessage } from './node-errors.js';
 import { createFactoryResolver } from './resolve-node.js';
 
 const port = parentPort;
 if (port === null) throw new Error('host.ts runs only as a worker thread (see worker-runtime.ts)');
-const init = workerData as HostInit;
-const busy = new Int32Array(init.busy);
+const boot = workerData as HostBoot;
+const busy = new Int32Array(boot.busy);
 const nodeOrder: string[] = [];
 const nodeIndex = new Map<string, number>();
-Atomics.add(busy, 1, 1); // alive
 
 function post(message: FromHost): void {
   port?.postMessage(message);
@@ -37,28 +50,14 @@ function indexOf(nodeId: string): number {
   return index;
 }
 
-const device = init.hasDevice ? new DeviceProxy(post) : undefined;
-const graph = new StreamGraph({
-  streamId: init.streamId,
-  dataDir: init.dataDir,
-  ...(device === undefined ? {} : { device }),
-  resolveFactory: createFactoryResolver({
-    executablesDirs: init.executablesDirs,
-    extraModules: init.extraModules,
-  }),
-  onChange: schedulePush,
-  onEvent: (event) => {
-    post({ kind: 'event', event });
-  },
-  onProcessGroup: (pgid, alive) => {
-    post({ kind: 'process-group', pgid, alive });
-  },
-  onEnter: (nodeId) => {
-    Atomics.store(busy, 0, nodeId === undefined ? 0 : indexOf(nodeId) + 1);
-  },
-});
+/** The stream this worker runs, once `init` arrived. */
+interface Running {
+  graph: StreamGraph;
+  device: DeviceProxy | undefined;
+}
+let running: Running | undefined;
 
-function snapshot(): StatusPush {
+function snapshot(graph: StreamGraph): StatusPush {
   const status = graph.status();
   for (const id of Object.keys(status.nodes)) indexOf(id);
   return { status, nodeOrder: [...nodeOrder], logs: graph.collectLogs() };
@@ -70,14 +69,43 @@ function schedulePush(): void {
   pushQueued = true;
   setImmediate(() => {
     pushQueued = false;
-    post({ kind: 'snapshot', ...snapshot() });
+    if (running !== undefined) post({ kind: 'snapshot', ...snapshot(running.graph) });
   });
 }
 
+Atomics.add(busy, 1, 1); // alive
 const heartbeat = setInterval(() => {
   Atomics.add(busy, 1, 1);
-  post({ kind: 'snapshot', ...snapshot() });
-}, init.snapshotIntervalMs);
+  if (running !== undefined) post({ kind: 'snapshot', ...snapshot(running.graph) });
+}, boot.snapshotIntervalMs);
+
+// Warm up: load every built-in's code now, while no stream waits for it. A failure here shows up
+// again, with its message, when a node of that kind starts.
+for (const name of IMPLEMENTED_BUILTINS) void loadBuiltinFactory(name).catch(() => undefined);
+
+function begin(init: HostInit): Running {
+  const device = init.hasDevice ? new DeviceProxy(post) : undefined;
+  const graph = new StreamGraph({
+    streamId: init.streamId,
+    dataDir: init.dataDir,
+    ...(device === undefined ? {} : { device }),
+    resolveFactory: createFactoryResolver({
+      executablesDirs: init.executablesDirs,
+      extraModules: init.extraModules,
+    }),
+    onChange: schedulePush,
+    onEvent: (event) => {
+      post({ kind: 'event', event });
+    },
+    onProcessGroup: (pgid, alive) => {
+      post({ kind: 'process-group', pgid, alive });
+    },
+    onEnter: (nodeId) => {
+      Atomics.store(busy, 0, nodeId === undefined ? 0 : indexOf(nodeId) + 1);
+    },
+  });
+  return { graph, device };
+}
 
 function serialize(error: unknown): SerializedError {
   if (isHeadsetdError(error)) {
@@ -90,7 +118,7 @@ function serialize(error: unknown): SerializedError {
   return { code: 'internal_error', message: errorMessage(error) };
 }
 
-async function execute(command: HostCommand): Promise<void> {
+async function execute(graph: StreamGraph, command: HostCommand): Promise<void> {
   switch (command.op) {
     case 'start':
       return graph.start(command.definition);
@@ -115,18 +143,24 @@ async function execute(command: HostCommand): Promise<void> {
 let queue: Promise<void> = Promise.resolve();
 
 port.on('message', (message: ToHost) => {
-  if (device?.handle(message) === true || message.kind !== 'command') return;
+  if (message.kind === 'init') {
+    running ??= begin(message.init);
+    return;
+  }
+  const current = running;
+  if (current === undefined) return; // the main thread always sends init first
+  if (current.device?.handle(message) === true || message.kind !== 'command') return;
   const { id, command } = message;
-  queue = queue.then(() => run(id, command));
+  queue = queue.then(() => run(current.graph, id, command));
 });
 
-function run(id: number, command: HostCommand): Promise<void> {
-  return execute(command).then(
+function run(graph: StreamGraph, id: number, command: HostCommand): Promise<void> {
+  return execute(graph, command).then(
     () => {
-      post({ kind: 'reply', id, ok: true, push: snapshot() });
+      post({ kind: 'reply', id, ok: true, push: snapshot(graph) });
     },
     (error: unknown) => {
-      post({ kind: 'reply', id, ok: false, error: serialize(error), push: snapshot() });
+      post({ kind: 'reply', id, ok: false, error: serialize(error), push: snapshot(graph) });
     },
   );
 }

@@ -6,13 +6,8 @@ import type { StreamDefinition } from '../streams/model.js';
 import type { RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
 import type { NodeLogLine } from './node.js';
 
-/** What the worker is started with (`workerData`). */
-export interface HostInit {
-  streamId: string;
-  dataDir: string;
-  executablesDirs: string[];
-  hasDevice: boolean;
-  extraModules: string[];
+/** What every worker is started with (`workerData`), before it knows its stream. */
+export interface HostBoot {
   /**
    * Two Int32 cells shared with the main thread: [0] = 1 + index (in the snapshots' `nodeOrder`) of
    * the node running code now, 0 for none; [1] = heartbeat counter, incremented every snapshot
@@ -20,8 +15,17 @@ export interface HostInit {
    * busy to read its messages.
    */
   busy: SharedArrayBuffer;
-  /** Status push period, ms. */
+  /** Status push (and heartbeat) period, ms. */
   snapshotIntervalMs: number;
+}
+
+/** The stream a booted worker is given (first message). */
+export interface HostInit {
+  streamId: string;
+  dataDir: string;
+  executablesDirs: string[];
+  hasDevice: boolean;
+  extraModules: string[];
 }
 
 export type HostCommand =
@@ -44,6 +48,7 @@ export interface WireFrame {
 }
 
 export type ToHost =
+  | { kind: 'init'; init: HostInit }
   | { kind: 'command'; id: number; command: HostCommand }
   | { kind: 'device-subscribed'; subscription: number; error?: string }
   | { kind: 'device-frame'; subscription: number; frame: WireFrame };

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type ErrorCode, HeadsetdError } from '../errors.js';
 import { DeviceForwarder } from './device-bridge.js';
-import type { FromHost, HostCommand, HostInit, StatusPush, ToHost } from './messages.js';
+import type { FromHost, HostBoot, HostCommand, StatusPush, ToHost } from './messages.js';
 import type { DeviceFrameSource } from './node.js';
 import type { RuntimeEvent } from '../streams/runtime-port.js';
 
@@ -21,14 +21,19 @@ export const WORKER_BOOT_TIMEOUT_MS = 30_000;
 /** Heap limit of a stream's worker: a node that floods memory kills its stream, not the service. */
 export const WORKER_HEAP_LIMIT_MB = 512;
 
-export interface StreamWorkerOptions {
+/** How a worker is spawned: the same for every stream of a runtime. */
+export interface WorkerSpawnOptions {
+  device: DeviceFrameSource | undefined;
+  heartbeatTimeoutMs: number;
+  snapshotIntervalMs: number;
+}
+
+/** The stream a booted worker is given. */
+export interface StreamBinding {
   streamId: string;
   dataDir: string;
   executablesDirs: readonly string[];
-  device: DeviceFrameSource | undefined;
   extraModules: readonly string[];
-  heartbeatTimeoutMs: number;
-  snapshotIntervalMs: number;
   onPush(push: StatusPush): void;
   onEvent(event: RuntimeEvent): void;
   /** Called once when the worker died without being asked to (message for a person; busy node if known). */
@@ -40,11 +45,11 @@ export interface StreamWorkerOptions {
  * TypeScript sources (tests, `tsx`), host.ts through tsx's loader, registered inside the worker
  * because Node 20 does not apply `--import` from a worker's execArgv.
  */
-function spawnHost(init: HostInit): Worker {
+function spawnHost(boot: HostBoot): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_LIMIT_MB };
   const here = import.meta.url;
   if (!here.endsWith('.ts'))
-    return new Worker(new URL('./host.js', here), { workerData: init, resourceLimits });
+    return new Worker(new URL('./host.js', here), { workerData: boot, resourceLimits });
   const tsxApi = createRequire(here)
     .resolve('tsx/esm/api')
     .replace(/\.cjs$/, '.mjs');
@@ -52,7 +57,7 @@ function spawnHost(init: HostInit): Worker {
   const bootstrap = `import(${JSON.stringify(pathToFileURL(tsxApi).href)})
     .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })
     .catch((error) => { setImmediate(() => { throw error; }); });`;
-  return new Worker(bootstrap, { eval: true, workerData: init, resourceLimits });
+  return new Worker(bootstrap, { eval: true, workerData: boot, resourceLimits });
 }
 
 interface PendingCommand {
@@ -76,17 +81,11 @@ export class StreamWorker {
   /** Child process groups of the worker's external nodes, killed if the worker ends with them alive. */
   private readonly processGroups = new Set<number>();
   private ended = false;
+  /** Undefined while the worker waits in reserve. */
+  private binding: StreamBinding | undefined;
 
-  constructor(private readonly options: StreamWorkerOptions) {
-    this.worker = spawnHost({
-      streamId: options.streamId,
-      dataDir: options.dataDir,
-      executablesDirs: [...options.executablesDirs],
-      hasDevice: options.device !== undefined,
-      extraModules: [...options.extraModules],
-      busy: this.busy,
-      snapshotIntervalMs: options.snapshotIntervalMs,
-    });
+  constructor(private readonly options: WorkerSpawnOptions) {
+    this.worker = spawnHost({ busy: this.busy, snapshotIntervalMs: options.snapshotIntervalMs });
     this.forwarder = new DeviceForwarder(options.device, (message, transfer) => {
       if (!this.ended) this.worker.postMessage(message, transfer);
     });
@@ -103,18 +102,41 @@ export class StreamWorker {
     this.watchdog = setInterval(() => {
       this.checkHeartbeat();
     }, period);
+    // A worker in reserve never keeps the process alive; one running a stream does (see bind).
+    this.watchdog.unref();
+    this.worker.unref();
   }
 
   get alive(): boolean {
     return !this.ended;
   }
 
+  private get streamId(): string {
+    return this.binding?.streamId ?? '(unassigned)';
+  }
+
+  /** Gives the worker its stream (once). Commands may follow at once. */
+  bind(binding: StreamBinding): void {
+    if (this.binding !== undefined) throw new Error('a stream worker runs one stream only');
+    this.binding = binding;
+    this.worker.ref();
+    const message: ToHost = {
+      kind: 'init',
+      init: {
+        streamId: binding.streamId,
+        dataDir: binding.dataDir,
+        executablesDirs: [...binding.executablesDirs],
+        hasDevice: this.options.device !== undefined,
+        extraModules: [...binding.extraModules],
+      },
+    };
+    this.worker.postMessage(message);
+  }
+
   /** Sends a command; resolves with the status push that came with its reply. */
   command(command: HostCommand, timeoutMs: number): Promise<StatusPush> {
     if (this.ended) {
-      return Promise.reject(
-        new HeadsetdError('invalid_state', `stream ${this.options.streamId} is not running.`),
-      );
+      return Promise.reject(new HeadsetdError('invalid_state', `stream ${this.streamId} is not running.`));
     }
     const id = this.nextId++;
     return new Promise<StatusPush>((resolve, reject) => {
@@ -123,7 +145,7 @@ export class StreamWorker {
         reject(
           new HeadsetdError(
             'internal_error',
-            `stream ${this.options.streamId} did not answer '${command.op}' within ${timeoutMs / 1000} s.`,
+            `stream ${this.streamId} did not answer '${command.op}' within ${timeoutMs / 1000} s.`,
           ),
         );
       }, timeoutMs);
@@ -135,8 +157,7 @@ export class StreamWorker {
 
   /** Ends the worker (no death is reported). Resolves when the thread is gone. */
   async terminate(): Promise<void> {
-    if (!this.ended)
-      this.end(new HeadsetdError('invalid_state', `stream ${this.options.streamId} was stopped.`));
+    if (!this.ended) this.end(new HeadsetdError('invalid_state', `stream ${this.streamId} was stopped.`));
     await this.worker.terminate();
   }
 
@@ -147,7 +168,7 @@ export class StreamWorker {
         this.accept(message);
         return;
       case 'event':
-        this.options.onEvent(message.event);
+        this.binding?.onEvent(message.event);
         return;
       case 'process-group':
         if (message.alive) this.processGroups.add(message.pgid);
@@ -174,7 +195,7 @@ export class StreamWorker {
 
   private accept(push: StatusPush): void {
     this.nodeOrder = push.nodeOrder;
-    this.options.onPush(push);
+    this.binding?.onPush(push);
   }
 
   private busyNode(): string | undefined {
@@ -208,9 +229,9 @@ export class StreamWorker {
   private die(reason: string): void {
     if (this.ended) return;
     const node = this.busyNode();
-    this.end(new HeadsetdError('internal_error', `stream ${this.options.streamId} failed: ${reason}.`));
+    this.end(new HeadsetdError('internal_error', `stream ${this.streamId} failed: ${reason}.`));
     void this.worker.terminate();
-    this.options.onDeath(reason, node);
+    this.binding?.onDeath(reason, node);
   }
 
   private end(error: Error): void {

@@ -34,10 +34,16 @@ export interface WorkerRuntimeOptions {
   heartbeatTimeoutMs?: number;
   /** Status push period (default 250 ms). */
   snapshotIntervalMs?: number;
+  /**
+   * Workers kept booted in reserve (default 1): a start takes one and does not wait for the
+   * runtime's modules to load (about a second on the headset). 0 spawns a worker per start.
+   */
+  warmWorkers?: number;
 }
 
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3000;
 export const DEFAULT_SNAPSHOT_INTERVAL_MS = 250;
+export const DEFAULT_WARM_WORKERS = 1;
 /** Starting may wait for external programs and devices; each node has 10 s of its own (node-runner.ts). */
 const START_TIMEOUT_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
@@ -57,7 +63,13 @@ export class WorkerRuntime implements StreamRuntime {
   private readonly logRings = new Map<string, Map<string, LogRing>>();
   private readonly listeners: ((event: RuntimeEvent) => void)[] = [];
 
-  constructor(private readonly options: WorkerRuntimeOptions) {}
+  /** Booted workers waiting for a stream, so that a start does not wait for module loading. */
+  private readonly spares: StreamWorker[] = [];
+  private closed = false;
+
+  constructor(private readonly options: WorkerRuntimeOptions) {
+    this.fillReserve();
+  }
 
   async start(stream: StreamDefinition): Promise<void> {
     const streamId = stream.id;
@@ -73,25 +85,23 @@ export class WorkerRuntime implements StreamRuntime {
       status: undefined,
       started: false,
       stopping: false,
-      worker: new StreamWorker({
-        streamId,
-        dataDir: this.options.dataDir,
-        executablesDirs: this.options.executablesDirs,
-        device: this.options.device,
-        extraModules: this.options.extraExecutableModules ?? [],
-        heartbeatTimeoutMs: this.options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
-        snapshotIntervalMs: this.options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS,
-        onPush: (push) => {
-          this.accept(streamId, entry, push);
-        },
-        onEvent: (event) => {
-          this.emit(event);
-        },
-        onDeath: (message, nodeId) => {
-          this.onDeath(streamId, entry, message, nodeId);
-        },
-      }),
+      worker: this.takeWorker(),
     };
+    entry.worker.bind({
+      streamId,
+      dataDir: this.options.dataDir,
+      executablesDirs: this.options.executablesDirs,
+      extraModules: this.options.extraExecutableModules ?? [],
+      onPush: (push) => {
+        this.accept(streamId, entry, push);
+      },
+      onEvent: (event) => {
+        this.emit(event);
+      },
+      onDeath: (message, nodeId) => {
+        this.onDeath(streamId, entry, message, nodeId);
+      },
+    });
     this.streams.set(streamId, entry);
     try {
       await entry.worker.command({ op: 'start', definition: stream }, START_TIMEOUT_MS);
@@ -160,7 +170,37 @@ export class WorkerRuntime implements StreamRuntime {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.streams.keys()].map((id) => this.stop(id)));
+    this.closed = true;
+    const spares = this.spares.splice(0);
+    await Promise.all([
+      ...[...this.streams.keys()].map((id) => this.stop(id)),
+      ...spares.map((worker) => worker.terminate()),
+    ]);
+  }
+
+  /** A booted worker from the reserve (a new one if none is alive); the reserve is refilled. */
+  private takeWorker(): StreamWorker {
+    let worker: StreamWorker | undefined;
+    while (worker === undefined && this.spares.length > 0) {
+      const candidate = this.spares.shift();
+      if (candidate?.alive === true) worker = candidate;
+    }
+    worker ??= this.spawnWorker();
+    this.fillReserve();
+    return worker;
+  }
+
+  private spawnWorker(): StreamWorker {
+    return new StreamWorker({
+      device: this.options.device,
+      heartbeatTimeoutMs: this.options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+      snapshotIntervalMs: this.options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS,
+    });
+  }
+
+  private fillReserve(): void {
+    const wanted = this.options.warmWorkers ?? DEFAULT_WARM_WORKERS;
+    while (!this.closed && this.spares.length < wanted) this.spares.push(this.spawnWorker());
   }
 
   private running(streamId: string, signal: string): RunningStream {
