@@ -193,28 +193,28 @@ export class StreamManager {
   async addNodes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
     const { graph, added } = edits.addNodes(entry.definition, body);
-    await this.#commitGraph(entry, graph, 'nodes', entry.definition.nodes.length);
+    await this.#commitGraph(entry, graph, { collection: 'nodes', offset: entry.definition.nodes.length });
     return added;
   }
 
   async removeNodes(id: string, body: unknown): Promise<{ nodes: string[]; pipes: string[] }> {
     const entry = this.get(id);
     const { graph, removed, removedPipes } = edits.removeNodes(entry.definition, body);
-    await this.#commitGraph(entry, graph, 'nodes', 0);
+    await this.#commitGraph(entry, graph);
     return { nodes: removed, pipes: removedPipes };
   }
 
   async addPipes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
     const { graph, added } = edits.addPipes(entry.definition, body);
-    await this.#commitGraph(entry, graph, 'pipes', entry.definition.pipes.length);
+    await this.#commitGraph(entry, graph, { collection: 'pipes', offset: entry.definition.pipes.length });
     return added;
   }
 
   async removePipes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
     const { graph, removed } = edits.removePipes(entry.definition, body);
-    await this.#commitGraph(entry, graph, 'pipes', 0);
+    await this.#commitGraph(entry, graph);
     return removed;
   }
 
@@ -383,16 +383,21 @@ export class StreamManager {
     void this.#enqueue(entry, () => this.#runtime.resume(entry.definition.id)).catch(() => undefined);
   }
 
+  /**
+   * Validates and commits an edited graph. `added` says where the request's items sit in it, so
+   * that their errors point into the request body; a removal adds nothing, and any error it meets
+   * concerns the stream's remaining items (an executable that vanished since), so it is left
+   * pointing into the stream.
+   */
   async #commitGraph(
     entry: StreamEntry,
     graph: edits.Graph,
-    collection: 'nodes' | 'pipes',
-    offset: number,
+    added?: { collection: 'nodes' | 'pipes'; offset: number },
   ): Promise<void> {
     try {
       assertGraph(graph.nodes, graph.pipes, this.context);
     } catch (error) {
-      throw rebaseError(error, collection, offset);
+      throw added === undefined ? error : rebaseError(error, added.collection, added.offset);
     }
     const definition: StreamDefinition = {
       ...entry.definition,

@@ -186,4 +186,28 @@ describe('executables', () => {
       }),
     );
   });
+
+  it('a removal refused because another node broke meanwhile points into the stream, not the body', async () => {
+    // The program of node 'x' loses its execute bit after the stream was created: the whole graph
+    // no longer validates. Removing 'log' is refused, and the pointer must name the stream's node
+    // (/nodes/0/executable), not the first id of the request body (/0/executable).
+    const file = script('flaky.sh', 0o755);
+    ok(await json(cp, 'POST', '/stream/streams', withExecutable('flaky.sh', true)));
+    chmodSync(file, 0o644);
+    const error = expectError(
+      await json(cp, 'DELETE', `/stream/streams/${STREAM_ID}/nodes`, ['log']),
+      422,
+      'validation_failed',
+    );
+    expect(error.error.details?.path).toBe('/nodes/0/executable');
+    expect(error.error.message).toMatch(/^The stream at \/nodes\/0\/executable/);
+    const pipes = expectError(
+      await json(cp, 'DELETE', `/stream/streams/${STREAM_ID}/pipes`, ['p']),
+      422,
+      'validation_failed',
+    );
+    expect(pipes.error.details?.path).toBe('/nodes/0/executable');
+    // Removing the broken node itself works.
+    ok(await json(cp, 'DELETE', `/stream/streams/${STREAM_ID}/nodes`, ['x']));
+  });
 });
