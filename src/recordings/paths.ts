@@ -11,6 +11,14 @@ export function recordingsDir(dataDir: string): string {
   return path.join(dataDir, 'recordings');
 }
 
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 /** True for a plain file name a recording may have (see the file comment). */
 export function isPlainName(name: string): boolean {
   return (
@@ -20,7 +28,7 @@ export function isPlainName(name: string): boolean {
     !name.includes('..') &&
     !name.includes('/') &&
     !name.includes('\\') &&
-    ![...name].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)
+    !hasControlCharacter(name)
   );
 }
 
