@@ -20,6 +20,13 @@ export interface Frame {
   /** True on the first frame after a gap (pause, restart, rate change, lost samples). */
   readonly discontinuity?: boolean;
   /**
+   * The largest magnitude (same unit as the samples, µV for EEG) the source can ever produce on any
+   * channel; absent when unknown. Processors scale it by their gain bound (executables/frame-range.ts);
+   * recorders take their physical range from it. Not part of the JSON text form nor of the binary
+   * form of external nodes (a frame from an external node has no range).
+   */
+  readonly range?: number;
+  /**
    * Monotonic creation time at the source (`performance.timeOrigin + performance.now()`, ms), used
    * for per-pipe latency. Not part of the JSON text form.
    */
