@@ -31,6 +31,7 @@ export class PortSequencer {
       channels,
       data: frame.data,
       ...(discontinuity ? { discontinuity: true } : {}),
+      ...(frame.range === undefined ? {} : { range: frame.range }),
       createdAt: frame.createdAt ?? frameClock(),
     });
   }
