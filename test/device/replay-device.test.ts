@@ -306,6 +306,46 @@ describe('rate, gain and channels', () => {
   });
 });
 
+describe('rates of real files', () => {
+  test('a fractional file rate (100 samples per 0.3 s) plays natively and resamples exactly', async () => {
+    const rate = 1000 / 3;
+    const file = writeEdf(
+      'fractional.edf',
+      [{ label: 'P4', samplesPerRecord: 100, value: (k) => 40 * Math.sin((2 * Math.PI * 10 * k) / rate) }],
+      { records: 10, duration: 0.3 },
+    );
+    const { clock, frames, device } = start(file);
+    expect(device.eeg.config().samplingFrequency).toBeCloseTo(rate, 9);
+    await device.eeg.start('client', { samplingFrequency: 250 });
+    clock.advance(2000);
+    expect(frames.every((f) => f.sampleRate === 250)).toBe(true);
+    const { amplitude, phase } = tone(column(frames, 'P4').slice(125, 500), 10, 250, 125);
+    expect(amplitude).toBeGreaterThan(39.6);
+    expect(amplitude).toBeLessThan(40.4);
+    expect(Math.abs(phase)).toBeLessThan(0.02);
+  });
+
+  test('on the system clock the file plays in real time', async () => {
+    const file = writeEdf('realtime.edf', [{ label: 'Fz', samplesPerRecord: 200, value: ramp }], {
+      records: 2,
+    });
+    const device = createReplayHeadset(file);
+    headset = device;
+    let rows = 0;
+    device.eeg.onFrame((frame) => {
+      rows += frame.data.length;
+    });
+    await device.eeg.start('client');
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const elapsed = performance.now() - started;
+    await device.eeg.stop('client');
+    // Timing is the behaviour here: generous bounds around 200 rows per second of elapsed time.
+    expect(rows).toBeGreaterThan((elapsed / 1000) * 200 * 0.5);
+    expect(rows).toBeLessThanOrEqual(Math.ceil(((elapsed + 50) / 1000) * 200));
+  });
+});
+
 describe('file structure', () => {
   test('EDF+D: a record after a gap starts with a discontinuity', async () => {
     const onsets = [0, 1, 5, 6];

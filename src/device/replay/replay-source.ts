@@ -18,6 +18,7 @@
  *   that point (the filter smooths across the jump).
  */
 import { Resampler } from '../../dsp/resample.js';
+import { HeadsetdError } from '../../errors.js';
 import type { Electrode } from '../electrodes.js';
 import type { EegSignalSource } from '../signal-source.js';
 import type { ReplayRecording } from './recording.js';
@@ -62,7 +63,7 @@ export class ReplaySource implements EegSignalSource {
       this.resampler = undefined;
       this.toDiscard = 0;
     } else {
-      this.resampler = new Resampler(this.nativeRate, sampleRate, channels.length);
+      this.resampler = this.resamplerTo(sampleRate, channels.length);
       this.toDiscard = this.resampler.delaySamples;
     }
   }
@@ -83,6 +84,29 @@ export class ReplaySource implements EegSignalSource {
     const jumped = this.jumps.some((n) => n >= first && n < this.delivered);
     this.jumps = this.jumps.filter((n) => n >= this.delivered);
     return jumped;
+  }
+
+  /**
+   * A resampler from the file's rate to `rate`. A fractional file rate (100 samples per 0.3-s
+   * record) is exact as samples per record over the record's duration: when the rates' own ratio
+   * needs factors too large, the same ratio is tried as samplesPerRecord : rate × duration.
+   */
+  private resamplerTo(rate: number, channels: number): Resampler {
+    try {
+      return new Resampler(this.nativeRate, rate, channels);
+    } catch (error) {
+      const perRecord = this.recording.samplesPerRecord;
+      const duration = this.recording.header.recordDuration;
+      try {
+        return new Resampler(perRecord, rate * duration, channels);
+      } catch {
+        throw new HeadsetdError(
+          'validation_failed',
+          `The recording's rate (${this.nativeRate} Hz) cannot be resampled to ${rate} Hz: ${error instanceof Error ? error.message : String(error)}. Use the file's own rate.`,
+          { field: 'samplingFrequency', value: rate },
+        );
+      }
+    }
   }
 
   /** Closes the file. */
