@@ -119,6 +119,11 @@ export class DeviceForwarder {
       })
       .then(
         (stop) => {
+          if (this.closed) {
+            // The worker ended while the device was still subscribing.
+            stop();
+            return undefined;
+          }
           this.post({ kind: 'device-subscribed', subscription });
           return stop;
         },
