@@ -1,0 +1,73 @@
+/**
+ * The `range` of frames (runtime/frame.ts): the largest magnitude a source can ever produce, and
+ * how processors carry it. The recorder turns it into the file's physical range so that no sample
+ * clips (docs/recording.md §Physical range).
+ *
+ * - eeg-source / device frames: the ADC's full scale at the configured gain, 4.5 V / gain in µV
+ *   (device/acquisition.ts).
+ * - signal-generator: Σ|amplitudes| + 6 × noise RMS (its Gaussian noise is clamped at ±6σ).
+ * - filter: range_in × ‖h‖₁, the ℓ1 norm of the cascade's impulse response (for any input bounded
+ *   by R, |y[n]| = |Σ h[k]·x[n−k]| ≤ R·Σ|h[k]|), computed once per design by {@link sosL1Norm}.
+ */
+
+/** The signal generator clamps its standard normal deviates at ± this many σ. */
+export const NOISE_CLAMP_SIGMA = 6;
+
+/** Relative margin added to a computed ℓ1 norm: covers the truncated tail and float32 output rounding. */
+const L1_MARGIN = 1e-3;
+/** The impulse response is summed until the slowest pole's envelope ρ^n falls under this. */
+const TAIL_ENVELOPE = 1e-15;
+/** At most this many samples are summed (a pole at ρ = 1 − 1e-5 needs 3.5 million). */
+const MAX_L1_SAMPLES = 1 << 23;
+
+/** Largest pole magnitude of a second-order section with denominator 1 + a1·z⁻¹ + a2·z⁻². */
+function sectionPoleRadius(a1: number, a2: number): number {
+  const discriminant = a1 * a1 - 4 * a2;
+  if (discriminant < 0) return Math.sqrt(Math.abs(a2));
+  const root = Math.sqrt(discriminant);
+  return Math.max(Math.abs((-a1 + root) / 2), Math.abs((-a1 - root) / 2));
+}
+
+/**
+ * ‖h‖₁ of a cascade of second-order sections (scipy's sos layout: b0 b1 b2 a0 a1 a2, a0 = 1), plus
+ * a 0.1 % margin: an upper bound on |output| / max|input| for any input. Summed in float64 until
+ * the slowest pole's envelope is under 1e-15 (at most 2^23 samples).
+ */
+export function sosL1Norm(sos: Float64Array): number {
+  const sections = Math.floor(sos.length / 6);
+  let radius = 0;
+  for (let s = 0; s < sections; s++) {
+    radius = Math.max(radius, sectionPoleRadius(sos[s * 6 + 4] ?? 0, sos[s * 6 + 5] ?? 0));
+  }
+  if (!(radius < 1)) return Number.POSITIVE_INFINITY; // unstable: no bound
+  const samples =
+    radius === 0
+      ? 3 * sections + 1
+      : Math.min(MAX_L1_SAMPLES, Math.ceil(Math.log(TAIL_ENVELOPE) / Math.log(radius)) + 3 * sections);
+  const z0 = new Float64Array(sections);
+  const z1 = new Float64Array(sections);
+  let sum = 0;
+  for (let n = 0; n < samples; n++) {
+    let x = n === 0 ? 1 : 0;
+    for (let s = 0; s < sections; s++) {
+      const o = s * 6;
+      // Direct Form II transposed, as dsp/sos.ts.
+      const y = (sos[o] as number) * x + (z0[s] as number);
+      z0[s] = (sos[o + 1] as number) * x - (sos[o + 4] as number) * y + (z1[s] as number);
+      z1[s] = (sos[o + 2] as number) * x - (sos[o + 5] as number) * y;
+      x = y;
+    }
+    sum += Math.abs(x);
+  }
+  return sum * (1 + L1_MARGIN);
+}
+
+/** The range of a signal generator's output: Σ|amplitudes| + 6σ of its noise. */
+export function generatorRange(amplitudes: readonly number[], noiseRms: number): number {
+  return amplitudes.reduce((sum, a) => sum + Math.abs(a), 0) + NOISE_CLAMP_SIGMA * noiseRms;
+}
+
+/** The range after a processor of gain bound `l1`; undefined stays undefined (unknown). */
+export function scaledRange(range: number | undefined, l1: number): number | undefined {
+  return range === undefined || !Number.isFinite(range * l1) ? undefined : range * l1;
+}
