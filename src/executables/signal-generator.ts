@@ -1,7 +1,8 @@
 /**
  * The `signal-generator` built-in (API-NOTES.md §Built-in executables): every channel carries the
  * sum of the configured sines, plus white Gaussian noise of RMS `noise` (independent per channel,
- * repeatable with `seed`).
+ * repeatable with `seed`). The noise is clamped at ±6σ (NOISE_CLAMP_SIGMA; a deviate beyond it has
+ * probability 2·10⁻⁹), so every frame's `range` (Σ|amplitudes| + 6·noise) truly bounds its samples.
  *
  * Pacing: sample k of the current run is due at `epoch + k / sampleRate` on the monotonic clock
  * (performance.now()). Each wake-up emits every sample due so far, so timer lateness never
@@ -13,6 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Frame } from '../runtime/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import { generatorRange, NOISE_CLAMP_SIGMA } from './frame-range.js';
 
 export const FRAME_DURATION_MS = 10;
 export const MAX_BACKLOG_MS = 1000;
@@ -39,12 +41,13 @@ function uniform(seed: number): () => number {
   };
 }
 
-/** Standard normal deviates (Box–Muller). */
+/** Standard normal deviates (Box–Muller), clamped at ±NOISE_CLAMP_SIGMA. */
 function gaussian(seed: number): () => number {
   const next = uniform(seed);
   return () => {
     const u = 1 - next(); // (0, 1]: log(0) is never taken
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
+    const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
+    return Math.min(NOISE_CLAMP_SIGMA, Math.max(-NOISE_CLAMP_SIGMA, z));
   };
 }
 
@@ -56,6 +59,8 @@ class SignalGenerator implements NodeInstance {
   private readonly maxBacklog: number;
   private readonly normal: (() => number) | undefined;
   private readonly noise: number;
+  /** Bound on |sample| (Frame.range). */
+  private readonly range: number;
   /** Sample index since the node started: the sines' phase (continues across pause). */
   private sampleIndex = 0;
   private epochMonotonic = 0;
@@ -79,6 +84,7 @@ class SignalGenerator implements NodeInstance {
     this.frameSamples = Math.max(1, Math.round((this.rate * FRAME_DURATION_MS) / 1000));
     this.maxBacklog = Math.max(this.frameSamples, Math.round((this.rate * MAX_BACKLOG_MS) / 1000));
     this.noise = config.noise ?? 0;
+    this.range = generatorRange(config.amplitudes, this.noise);
     this.normal = this.noise > 0 ? gaussian(config.seed ?? Math.floor(Math.random() * 2 ** 32)) : undefined;
   }
 
@@ -168,6 +174,7 @@ class SignalGenerator implements NodeInstance {
       channels: this.channels,
       data,
       ...(this.skipped ? { discontinuity: true } : {}),
+      range: this.range,
     };
     this.skipped = false;
     this.sampleIndex += samples;
