@@ -8,17 +8,23 @@
  * frame with `discontinuity: true` clears the state: samples on either side of a gap are not one
  * signal. A design impossible at the incoming rate (a lowpass above Nyquist) puts the node in
  * `error` with the design's message; a restart would not cure it.
+ *
+ * Output `range` (runtime/frame.ts): the input's range × ‖h‖₁ of the design (./frame-range.ts), a
+ * bound on the output's magnitude; absent when the input's is.
  */
 import { designFilter, type FilterSpec } from '../dsp/design.js';
 import { SosFilter } from '../dsp/sos.js';
 import type { Frame } from '../runtime/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
 import { FatalNodeError } from '../runtime/node-errors.js';
+import { scaledRange, sosL1Norm } from './frame-range.js';
 
 class FilterNode implements NodeInstance {
   private filter: SosFilter | undefined;
   private sampleRate = 0;
   private width = 0;
+  /** ‖h‖₁ of the current design: the filter's gain bound for `range`. */
+  private l1 = 1;
 
   constructor(
     private readonly context: NodeContext,
@@ -44,6 +50,7 @@ class FilterNode implements NodeInstance {
     if (filter === undefined) return;
     const data = new Float32Array(frame.data.length);
     filter.process(frame.data, data);
+    const range = scaledRange(frame.range, this.l1);
     this.context.emit('out', {
       seq: frame.seq,
       timestamp: frame.timestamp,
@@ -51,6 +58,7 @@ class FilterNode implements NodeInstance {
       channels: frame.channels,
       data,
       ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+      ...(range === undefined ? {} : { range }),
       // Latency is measured from the frame's creation at its source, across processors.
       ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
     });
@@ -71,6 +79,7 @@ class FilterNode implements NodeInstance {
     }
     const first = this.filter === undefined;
     this.filter = new SosFilter(sos, width);
+    this.l1 = sosL1Norm(sos);
     this.sampleRate = sampleRate;
     this.width = width;
     this.context.log(
