@@ -37,6 +37,11 @@ export function adcLsbMicrovolts(gain: number): number {
   return (2 * ADC_REFERENCE_MICROVOLTS) / gain / 2 ** 24;
 }
 
+/** The ADC's full scale at a gain, µV: every sample lies in ±this (a frame's `range`). */
+export function adcFullScaleMicrovolts(gain: number): number {
+  return ADC_REFERENCE_MICROVOLTS / gain;
+}
+
 /** Rows per frame at a rate: about 10 ms, at least one. */
 export function frameRows(sampleRate: number): number {
   return Math.max(1, Math.round(sampleRate / 100));
@@ -288,6 +293,8 @@ export class AcquisitionEngine implements EegAcquisition {
       channels: run.channelNames,
       data,
       ...(discontinuity ? { discontinuity: true } : {}),
+      // A recorded source's values are what some other ADC gave: their bound is not known here.
+      ...(this.source.recorded === true ? {} : { range: adcFullScaleMicrovolts(config.gain) }),
       createdAt: performance.timeOrigin + performance.now(),
     };
     run.emitted += rows;
