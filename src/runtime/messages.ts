@@ -44,6 +44,7 @@ export interface WireFrame {
   channels: string[];
   data: Float32Array;
   discontinuity?: boolean;
+  range?: number;
   createdAt?: number;
 }
 
