@@ -68,6 +68,7 @@ function toWire(frame: Frame): WireFrame {
     channels: [...frame.channels],
     data: frame.data.slice(),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+    ...(frame.range === undefined ? {} : { range: frame.range }),
     ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
   };
 }
