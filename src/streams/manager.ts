@@ -65,7 +65,13 @@ function rebaseError(error: unknown, collection: 'nodes' | 'pipes', offset: numb
     const index = Number(n) - offset;
     return index >= 0 ? `/${index}` : whole;
   });
-  return new HeadsetdError(error.code, message.replace(/^The stream at/, 'The body at'), details);
+  // The subject follows the lead pointer: an existing item's error still concerns the stream.
+  const leadRebased = details.path !== error.details.path;
+  return new HeadsetdError(
+    error.code,
+    leadRebased ? message.replace(/^The stream at/, 'The body at') : message,
+    details,
+  );
 }
 
 export class StreamManager {

@@ -210,4 +210,28 @@ describe('executables', () => {
     // Removing the broken node itself works.
     ok(await json(cp, 'DELETE', `/stream/streams/${STREAM_ID}/nodes`, ['x']));
   });
+
+  it('an addition refused because an existing node broke names the stream, not the body, as the subject', async () => {
+    const file = script('flaky2.sh', 0o755);
+    ok(await json(cp, 'POST', '/stream/streams', withExecutable('flaky2.sh', true)));
+    chmodSync(file, 0o644);
+    const error = expectError(
+      await json(cp, 'POST', `/stream/streams/${STREAM_ID}/nodes`, [{ id: 'more', executable: 'logger' }]),
+      422,
+      'validation_failed',
+    );
+    expect(error.error.details?.path).toBe('/nodes/0/executable');
+    expect(error.error.message).toMatch(/^The stream at \/nodes\/0\/executable/);
+    // An error of the added item itself is answered relative to the body.
+    chmodSync(file, 0o755);
+    const own = expectError(
+      await json(cp, 'POST', `/stream/streams/${STREAM_ID}/nodes`, [
+        { id: 'more', executable: 'filter', config: {} },
+      ]),
+      422,
+      'validation_failed',
+    );
+    expect(own.error.details?.path).toBe('/0/config');
+    expect(own.error.message).toMatch(/^The body at \/0\/config/);
+  });
 });
