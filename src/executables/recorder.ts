@@ -1,0 +1,349 @@
+/**
+ * The `recorder` built-in (issue 5; API-NOTES.md §Built-in executables): writes the frames it
+ * receives to `<data-dir>/recordings/<filename>` as EDF+C, BDF+C or CSV. docs/recording.md is the
+ * user's account of every rule below.
+ *
+ * - Name: `filename` plus `.<format>` when it lacks that extension; `format` defaults to the
+ *   extension of `filename` (`.edf`, `.bdf`, `.csv`), else `edf`. A name that exists is refused at
+ *   start, unless its sidecar says this same stream and node wrote it (a restart after a crash, a
+ *   service restart): then the recording continues in the next free segment `<stem>-2.<ext>`, …
+ * - Header: labels = channel names, unit uV, rate from the frames, start = first frame's
+ *   timestamp; physical range from the frames' `range` (./recorder-range.ts).
+ * - A frame whose rate or channels differ from the file's, or whose range exceeds it (a gain
+ *   change), closes the file (annotated) and continues in the next segment.
+ * - Annotations: `Recording starts`, gaps (a `discontinuity` frame: the wall-clock gap's length),
+ *   frames lost upstream (`seq` gaps), markers (custom signal `marker` {text}) and `annotate`
+ *   {text, onset? ms epoch, duration? s}, placed on the sample clock by ./recorder-clock.ts.
+ * - Crash safety: the writers flush (append, fdatasync, patch count, fdatasync) every second of
+ *   data; the sidecar says `complete: false` until a clean stop. A full disk stops the node for
+ *   good (FatalNodeError) with the file valid up to its last flush.
+ * - Status info: `{recording, format, clippedSamples}` while writing.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { HeadsetdError } from '../errors.js';
+import { formatOfName, recordingsDir, sidecarPath } from '../recordings/paths.js';
+import { type RecordingFormat, readSidecar } from '../recordings/sidecar.js';
+import type { Frame } from '../runtime/frame.js';
+import { frameSamples } from '../runtime/frame.js';
+import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import { errorMessage, FatalNodeError } from '../runtime/node-errors.js';
+import { type PendingMark, SampleClock } from './recorder-clock.js';
+import { isDiskFull, RecordingFile } from './recorder-file.js';
+import { physicalMaxFor } from './recorder-range.js';
+
+export interface RecorderConfig {
+  filename: string;
+  format?: RecordingFormat;
+  includeTimestamps?: boolean;
+}
+
+interface Mark {
+  text: string;
+  durationSeconds?: number;
+}
+
+/** Unflagged timestamp jumps shorter than this are clock jitter, not gaps. */
+const UNFLAGGED_GAP_MS = 100;
+
+/** The file name and format of a config; see the file comment. */
+export function recordingName(config: RecorderConfig): { name: string; format: RecordingFormat } {
+  const fromName = formatOfName(config.filename);
+  const format = config.format ?? fromName ?? 'edf';
+  if (fromName !== undefined && fromName !== format) {
+    throw new HeadsetdError(
+      'validation_failed',
+      `filename "${config.filename}" names a ${fromName.toUpperCase()} file but format is ${format}; change one of them.`,
+    );
+  }
+  const name = fromName === undefined ? `${config.filename}.${format}` : config.filename;
+  return { name, format };
+}
+
+/** `<stem>-<k>.<ext>` for k = 2, 3, …: the first name with neither file nor sidecar. */
+export function nextSegmentName(dir: string, name: string): string {
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const ext = dot > 0 ? name.slice(dot) : '';
+  for (let k = 2; ; k++) {
+    const candidate = `${stem}-${k}${ext}`;
+    if (!existsSync(`${dir}/${candidate}`) && !existsSync(sidecarPath(dir, candidate))) return candidate;
+  }
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+class Recorder implements NodeInstance {
+  private readonly dir: string;
+  private readonly format: RecordingFormat;
+  /** The name the next segment gets (the base name, or its first free segment). */
+  private nextName: string;
+  private file: RecordingFile | undefined;
+  private clock: SampleClock<Mark> | undefined;
+  private lastSeq: number | undefined;
+  /** Timestamp the next frame's first sample should have, ms. */
+  private expected: number | undefined;
+  private reportedClipped = 0;
+  private readonly early: PendingMark<Mark>[] = [];
+  private failed = false;
+
+  constructor(
+    private readonly context: NodeContext,
+    private readonly config: RecorderConfig,
+  ) {
+    this.dir = recordingsDir(context.dataDir);
+    const { name, format } = recordingName(config);
+    this.format = format;
+    this.nextName = name;
+  }
+
+  start(): Promise<void> {
+    mkdirSync(this.dir, { recursive: true });
+    const base = this.nextName;
+    if (existsSync(`${this.dir}/${base}`) || existsSync(sidecarPath(this.dir, base))) {
+      const meta = readSidecar(this.dir, base);
+      if (meta?.streamId !== this.context.streamId || meta.nodeId !== this.context.nodeId) {
+        return Promise.reject(
+          new HeadsetdError(
+            'validation_failed',
+            `the recording "${base}" already exists; choose another filename or delete it (DELETE /system/recordings/${base}).`,
+          ),
+        );
+      }
+      this.nextName = nextSegmentName(this.dir, base);
+      this.context.log(
+        `"${base}" was written by this node before (restart): continuing in "${this.nextName}"`,
+      );
+    }
+    return Promise.resolve();
+  }
+
+  onFrame(_port: string, frame: Frame): void {
+    if (this.failed) return;
+    const samples = frameSamples(frame);
+    if (samples === 0) return;
+    try {
+      this.record(frame, samples);
+    } catch (error) {
+      this.failWith(error);
+    }
+  }
+
+  signal(name: string, payload: Readonly<Record<string, unknown>>): void {
+    if (name !== 'marker' && name !== 'annotate') {
+      throw new HeadsetdError(
+        'invalid_request',
+        `the recorder takes the signals marker and annotate, not '${name}'.`,
+      );
+    }
+    const arrival = Date.now();
+    const text = single(payload.text);
+    if (typeof text !== 'string' || text.trim() === '') {
+      throw new HeadsetdError('validation_failed', `signal ${name} needs a non-empty 'text'.`);
+    }
+    let time = arrival;
+    let durationSeconds: number | undefined;
+    if (name === 'annotate') {
+      const onset = numeric(single(payload.onset));
+      const duration = numeric(single(payload.duration));
+      if (onset === null || duration === null) {
+        throw new HeadsetdError(
+          'validation_failed',
+          "annotate: 'onset' (ms since the epoch) and 'duration' (s) must be numbers.",
+        );
+      }
+      if (onset !== undefined) time = onset;
+      if (duration !== undefined) {
+        if (duration < 0) throw new HeadsetdError('validation_failed', "annotate: 'duration' must be ≥ 0 s.");
+        durationSeconds = duration;
+      }
+    }
+    this.mark(time, { text, ...(durationSeconds === undefined ? {} : { durationSeconds }) });
+  }
+
+  stop(): Promise<void> {
+    if (!this.failed) {
+      try {
+        this.closeSegment();
+      } catch (error) {
+        this.context.log(`close failed: ${errorMessage(error)}`);
+        this.file?.abort(errorMessage(error));
+        this.file = undefined;
+      }
+    }
+    return Promise.resolve();
+  }
+
+  private mark(time: number, mark: Mark): void {
+    if (this.failed) return;
+    const clock = this.clock;
+    if (clock === undefined) {
+      // Before the first frame: placed when the first segment opens.
+      this.early.push({ time, item: mark });
+      return;
+    }
+    const index = clock.place(time, mark);
+    if (index === undefined) return;
+    try {
+      this.annotateAt(index, mark);
+    } catch (error) {
+      try {
+        this.failWith(error);
+      } catch (fatal) {
+        this.context.fail(fatal as Error);
+      }
+    }
+  }
+
+  private annotateAt(index: number, mark: Mark): void {
+    const file = this.file;
+    if (file === undefined) return;
+    file.annotate(index / file.spec.sampleRate, mark.text, mark.durationSeconds);
+  }
+
+  private record(frame: Frame, samples: number): void {
+    let file = this.file;
+    const notes: string[] = [];
+    if (file !== undefined) {
+      const change = this.changeOf(file, frame);
+      if (change !== undefined) {
+        this.closeSegment(`${change}; continued in "${this.nextName}"`);
+        file = this.openSegment(frame, `continues "${file.name}": ${change}`);
+      } else {
+        const lost = this.lastSeq === undefined ? 0 : frame.seq - this.lastSeq - 1;
+        const gapMs = frame.timestamp - (this.expected ?? frame.timestamp);
+        if (frame.discontinuity === true) {
+          notes.push(
+            gapMs * file.spec.sampleRate > 500
+              ? `Gap of ${seconds(gapMs)} s (paused or interrupted)`
+              : 'Discontinuity',
+          );
+        } else if (lost <= 0 && Math.abs(gapMs) > UNFLAGGED_GAP_MS) {
+          notes.push(`Timestamp jump of ${seconds(gapMs)} s`);
+        }
+        if (lost > 0) notes.push(`${lost} frame(s) lost upstream (${seconds(Math.max(0, gapMs))} s)`);
+      }
+    } else {
+      file = this.openSegment(frame);
+    }
+    const start = file.samples;
+    for (const text of notes) file.annotate(start / file.spec.sampleRate, text);
+    file.write(frame.data, samples, frame.timestamp);
+    const afterGap = frame.discontinuity === true || notes.length > 0;
+    for (const { index, item } of this.clock?.frame(start, frame.timestamp, samples, afterGap) ?? []) {
+      this.annotateAt(index, item);
+    }
+    this.lastSeq = frame.seq;
+    this.expected = frame.timestamp + (samples * 1000) / frame.sampleRate;
+    if (file.clippedSamples !== this.reportedClipped) this.reportClipping(file);
+  }
+
+  /** Why a frame cannot go on in the current file, or undefined. */
+  private changeOf(file: RecordingFile, frame: Frame): string | undefined {
+    const { spec } = file;
+    if (frame.sampleRate !== spec.sampleRate)
+      return `sampling changed from ${spec.sampleRate} Hz to ${frame.sampleRate} Hz`;
+    const same =
+      frame.channels.length === spec.channels.length &&
+      frame.channels.every((c, i) => c === spec.channels[i]);
+    if (!same) return `channels changed to ${frame.channels.join(' ')}`;
+    if (
+      spec.format !== 'csv' &&
+      frame.range !== undefined &&
+      physicalMaxFor(frame.range) > spec.physicalMax
+    ) {
+      return `range grew from ±${spec.physicalMax} to ±${physicalMaxFor(frame.range)} uV`;
+    }
+    return undefined;
+  }
+
+  private openSegment(frame: Frame, continues?: string): RecordingFile {
+    const name = this.nextName;
+    const physicalMax = physicalMaxFor(frame.range);
+    const file = RecordingFile.open({
+      dir: this.dir,
+      name,
+      format: this.format,
+      channels: frame.channels,
+      sampleRate: frame.sampleRate,
+      startTime: frame.timestamp,
+      physicalMax,
+      includeTimestamps: this.config.includeTimestamps ?? false,
+      streamId: this.context.streamId,
+      nodeId: this.context.nodeId,
+    });
+    this.file = file;
+    this.nextName = nextSegmentName(this.dir, name);
+    this.clock = new SampleClock<Mark>(frame.sampleRate);
+    // Marks that arrived before the first frame wait for it (and land at its first sample).
+    for (const { time, item } of this.early.splice(0)) this.clock.place(time, item);
+    this.lastSeq = undefined;
+    this.expected = undefined;
+    this.reportedClipped = 0;
+    file.annotate(0, continues === undefined ? 'Recording starts' : `Recording starts (${continues})`);
+    const range = frame.range === undefined ? 'unknown range: default' : 'range';
+    this.context.log(
+      `recording "${name}": ${this.format}, ${frame.channels.length} channel(s) at ${frame.sampleRate} Hz` +
+        (this.format === 'csv' ? '' : `, ${range} ±${physicalMax} uV`),
+    );
+    this.context.setInfo({ recording: name, format: this.format, clippedSamples: 0 });
+    return file;
+  }
+
+  /** Places waiting marks at the end, closes the file cleanly. */
+  private closeSegment(endNote?: string): void {
+    const file = this.file;
+    if (file === undefined) return;
+    const last = Math.max(0, file.samples - 1);
+    for (const { item } of this.clock?.drain(last) ?? []) this.annotateAt(last, item);
+    if (endNote !== undefined)
+      file.annotate(file.samples / file.spec.sampleRate, `Recording ends (${endNote})`);
+    this.file = undefined;
+    file.close();
+    this.context.log(
+      `recording "${file.name}" closed: ${(file.samples / file.spec.sampleRate).toFixed(3)} s` +
+        (file.clippedSamples > 0 ? `, ${file.clippedSamples} sample(s) clipped` : ''),
+    );
+  }
+
+  private reportClipping(file: RecordingFile): void {
+    if (this.reportedClipped === 0) {
+      this.context.log(
+        `samples beyond ±${file.spec.physicalMax} uV are clipped in "${file.name}" (the frames carry no range)`,
+      );
+    }
+    this.reportedClipped = file.clippedSamples;
+    this.context.setInfo({ clippedSamples: file.clippedSamples });
+  }
+
+  /** A write failed: a full disk ends the node for good, anything else is an ordinary failure. */
+  private failWith(error: unknown): never {
+    const file = this.file;
+    this.failed = true;
+    this.file = undefined;
+    if (isDiskFull(error) && file !== undefined) {
+      const kept = file.flushedSeconds;
+      const message = `disk full: recording ${file.name} stopped after ${Math.round(kept)} s; the file is valid up to there`;
+      file.abort('disk full');
+      throw new FatalNodeError(message);
+    }
+    file?.abort(errorMessage(error));
+    if (error instanceof HeadsetdError) throw new FatalNodeError(error.message);
+    throw error;
+  }
+}
+
+function single(value: unknown): unknown {
+  return Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
+}
+
+/** undefined when absent, null when not a number (form fields arrive as strings). */
+function numeric(value: unknown): number | undefined | null {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}
+
+export const createRecorder: NodeFactory = (context) =>
+  new Recorder(context, context.config as unknown as RecorderConfig);
