@@ -6,19 +6,13 @@ import type { NodeFactory } from '../runtime/node.js';
 
 type FactoryLoader = () => Promise<NodeFactory>;
 
-/** The recorder arrives with a later issue; until then a node naming it fails to start, clearly. */
-const recorderUnavailable: NodeFactory = () => ({
-  start: () => Promise.reject(new Error('recorder is not available yet')),
-  stop: () => Promise.resolve(),
-});
-
 const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   'signal-generator': async () => (await import('./signal-generator.js')).createSignalGenerator,
   'eeg-source': async () => (await import('./eeg-source.js')).createEegSource,
   filter: async () => (await import('./filter.js')).createFilter,
   websocket: async () => (await import('./websocket.js')).createWebSocketOutput,
   logger: async () => (await import('./logger.js')).createLogger,
-  recorder: () => Promise.resolve(recorderUnavailable),
+  recorder: async () => (await import('./recorder.js')).createRecorder,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */
