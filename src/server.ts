@@ -12,6 +12,7 @@ import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
 import { SettingsStore } from './device/settings-store.js';
+import { createReplayHeadset } from './device/replay/index.js';
 import { createSimulatedHeadset } from './device/simulated/index.js';
 import { HeadsetdError } from './errors.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
@@ -46,12 +47,14 @@ export interface RunningServer {
 
 /** The headset named by `--device`: the simulated one, or a recording played back. */
 function openDevice(settings: Settings): Headset {
-  if (settings.device === 'simulated') {
-    return createSimulatedHeadset(settings.seed === undefined ? {} : { seed: settings.seed });
+  const seed = settings.seed === undefined ? {} : { seed: settings.seed };
+  if (settings.device === 'simulated') return createSimulatedHeadset(seed);
+  if (settings.device.startsWith('replay:')) {
+    return createReplayHeadset(settings.device.slice('replay:'.length), seed);
   }
   throw new HeadsetdError(
     'invalid_request',
-    `The device '${settings.device}' is not available in this build.`,
+    `The device '${settings.device}' is unknown; use simulated or replay:FILE.`,
   );
 }
 
