@@ -41,8 +41,28 @@ export class FakeRuntime implements StreamRuntime {
     return this.calls.filter((c) => c.streamId === streamId).map((c) => c.op);
   }
 
+  /** Like the real runtime: operations on a stream it does not run are refused. */
+  #mustRun(streamId: string, signal: string) {
+    const r = this.running.get(streamId);
+    if (r === undefined) {
+      throw new HeadsetdError('invalid_state', `stream ${streamId} is not running.`, {
+        state: 'stopped',
+        signal,
+        allowed: ['start'],
+      });
+    }
+    return r;
+  }
+
   async start(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'start', streamId: stream.id, detail: stream.nodes.map((n) => n.id) });
+    if (this.running.has(stream.id)) {
+      throw new HeadsetdError('invalid_state', `stream ${stream.id} is already running.`, {
+        state: 'running',
+        signal: 'start',
+        allowed: ['stop', 'pause'],
+      });
+    }
     if (this.gate !== undefined) await this.gate;
     await this.gates.get('start');
     for (const node of stream.nodes) {
@@ -63,22 +83,20 @@ export class FakeRuntime implements StreamRuntime {
   async pause(streamId: string): Promise<void> {
     this.calls.push({ op: 'pause', streamId });
     await this.gates.get('pause');
-    const r = this.running.get(streamId);
-    if (r) r.paused = true;
+    this.#mustRun(streamId, 'pause').paused = true;
   }
 
   async resume(streamId: string): Promise<void> {
     this.calls.push({ op: 'resume', streamId });
-    const r = this.running.get(streamId);
-    if (r) r.paused = false;
+    this.#mustRun(streamId, 'resume').paused = false;
   }
 
   async update(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'update', streamId: stream.id, detail: stream });
     await this.gates.get('update');
+    const r = this.#mustRun(stream.id, 'update');
     if (this.failUpdate !== undefined) throw new HeadsetdError('validation_failed', this.failUpdate);
-    const r = this.running.get(stream.id);
-    if (r) r.definition = stream;
+    r.definition = stream;
   }
 
   async signalNode(
@@ -88,6 +106,7 @@ export class FakeRuntime implements StreamRuntime {
     payload: Record<string, unknown>,
   ): Promise<void> {
     this.calls.push({ op: 'signalNode', streamId, detail: { nodeId, signal, payload } });
+    this.#mustRun(streamId, signal);
   }
 
   status(streamId: string): RuntimeStreamStatus | undefined {
