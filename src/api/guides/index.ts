@@ -22,7 +22,8 @@ import { mapRoutes } from './map.js';
 import { MotorLocks } from './motor-locks.js';
 import { guideMotorRoutes } from './motors.js';
 import { optimizeRoutes } from './optimize.js';
-import { peripheralRoutes } from './peripheral.js';
+import { peripheralDeviceRoutes } from './peripheral-devices.js';
+import { peripheralElectrodeRoutes } from './peripheral-electrodes.js';
 import { preparationRoutes } from './preparation.js';
 import { scheduleRoutes } from './schedule-routes.js';
 import { ImpedanceSchedules } from './schedules.js';
@@ -70,5 +71,6 @@ export function guidesPlugin(app: FastifyInstance, options: GuidesPluginOptions)
   preparationRoutes(app, context);
   guideMotorRoutes(app, context);
   ledVisualizationRoutes(app, context);
-  peripheralRoutes(app, context);
+  peripheralElectrodeRoutes(app, context);
+  peripheralDeviceRoutes(app, context);
 }
