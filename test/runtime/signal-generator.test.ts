@@ -31,8 +31,9 @@ describe('signal-generator', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const elapsed = performance.now() - started;
     await node.stop();
-    // Every sample due by now, give or take the one frame in flight.
-    expect(Math.abs(samples(frames) - elapsed)).toBeLessThanOrEqual(20);
+    // Never ahead of the clock; behind by at most a late timer's worth (timing band: load may delay it).
+    expect(samples(frames)).toBeLessThanOrEqual(Math.ceil(elapsed) + 1);
+    expect(samples(frames)).toBeGreaterThan(elapsed - 60);
     expect(frames.every((f) => f.data.length >= 1 && f.data.length <= 20)).toBe(true);
     // Timestamps follow the sample count exactly.
     const first = frames[0]!;
@@ -75,11 +76,14 @@ describe('signal-generator', () => {
     await Promise.all([one.node.start(), two.node.start()]);
     await new Promise((r) => setTimeout(r, 100));
     await Promise.all([one.node.stop(), two.node.stop()]);
-    const a = one.frames[0]!;
-    const b = two.frames[0]!;
-    expect(a.channels).toEqual(['a', 'b']);
-    expect(Array.from(a.data)).toEqual(Array.from(b.data));
-    expect(a.data[0]).not.toBe(a.data[1]);
+    expect(one.frames[0]!.channels).toEqual(['a', 'b']);
+    // Frames may split differently with timing; the sample sequence is what the seed fixes.
+    const a = one.frames.flatMap((f) => Array.from(f.data));
+    const b = two.frames.flatMap((f) => Array.from(f.data));
+    const common = Math.min(a.length, b.length);
+    expect(common).toBeGreaterThan(100);
+    expect(a.slice(0, common)).toEqual(b.slice(0, common));
+    expect(a[0]).not.toBe(a[1]);
   });
 
   test('pause stops emitting; resume starts a new epoch', async () => {
