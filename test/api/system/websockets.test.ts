@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { eventHubFor } from '../../../src/api/system/event-hub.js';
 import { SocketFanout } from '../../../src/api/system/socket-fanout.js';
 import type { SystemApp } from './support.js';
 import { systemApp } from './support.js';
@@ -73,6 +74,24 @@ describe('WebSockets under /system', () => {
     // kΩ in events: a retracted electrode reads in the MΩ range, i.e. above 1000 kΩ.
     expect(impedance.data.O1).toBeGreaterThan(1000);
     expect(impedance.timestamp).toBeGreaterThan(1.6e12);
+  });
+});
+
+describe('events raised by the API', () => {
+  it('reach /system/events like device events', async () => {
+    const s = await systemApp({ guides: false });
+    try {
+      const base = await s.listen();
+      const client = collect(`${base}/system/events`, (m) =>
+        m.some((e) => e.eventType === 'impedance_increase'),
+      );
+      await client.opened;
+      eventHubFor(s.device).system('impedance_increase', 'warning', 'O1 rose.');
+      const events = await client.finished;
+      expect(events.at(-1)).toMatchObject({ type: 'system', level: 'warning', message: 'O1 rose.' });
+    } finally {
+      await s.close();
+    }
   });
 });
 
