@@ -11,7 +11,6 @@
  * (the thread was stalled) is skipped rather than flooded downstream, and the next frame says
  * `discontinuity: true`. Pause stops the timer; resume starts a new epoch (the runtime marks the gap).
  */
-import { performance } from 'node:perf_hooks';
 import type { Frame } from '../runtime/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
 import { generatorRange, NOISE_CLAMP_SIGMA } from './frame-range.js';

@@ -139,22 +139,4 @@ describe('eeg-source', () => {
       message: expect.stringMatching(/^node eeg: no EEG device is attached to this service/),
     });
   });
-
-  test('a recorder fails to start: it is not available yet', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
-    const stream = definition(
-      [
-        {
-          id: 'gen',
-          executable: 'signal-generator',
-          config: { sampleRate: 100, amplitudes: [1], frequencies: [1] },
-        },
-        { id: 'rec', executable: 'recorder', config: { filename: 'x.csv' } },
-      ],
-      [pipe('p1', 'gen', 'rec', { policy: 'block' })],
-    );
-    await expect(runtime.start(stream)).rejects.toMatchObject({
-      message: 'node rec: recorder is not available yet',
-    });
-  });
 });

@@ -1,5 +1,5 @@
 /** The signal generator in-process: paced by the clock without drift, values, names, seeded noise. */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createSignalGenerator } from '../../src/executables/signal-generator.js';
 import type { Frame } from '../../src/runtime/frame.js';
 import type { NodeContext } from '../../src/runtime/node.js';
@@ -24,23 +24,32 @@ function run(config: Record<string, unknown>) {
 const samples = (frames: Frame[]) => frames.reduce((n, f) => n + f.data.length / f.channels.length, 0);
 
 describe('signal-generator', () => {
-  test('emits the samples due on the clock in ~10 ms frames: no drift over a second', async () => {
-    const { node, frames } = run({ sampleRate: 1000, amplitudes: [1], frequencies: [10] });
-    await node.start();
-    const started = performance.now();
-    await new Promise((r) => setTimeout(r, 1000));
-    const elapsed = performance.now() - started;
-    await node.stop();
-    // Never ahead of the clock; behind by at most a late timer's worth (timing band: load may delay it).
-    expect(samples(frames)).toBeLessThanOrEqual(Math.ceil(elapsed) + 1);
-    expect(samples(frames)).toBeGreaterThan(elapsed - 60);
-    expect(frames.every((f) => f.data.length >= 1 && f.data.length <= 20)).toBe(true);
-    // Timestamps follow the sample count exactly.
-    const first = frames[0]!;
-    let count = 0;
-    for (const f of frames) {
-      expect(f.timestamp).toBeCloseTo(first.timestamp + count, 6);
-      count += f.data.length;
+  test('emits exactly the samples due on the clock in ~10 ms frames, however late its timers fire', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    try {
+      const { node, frames } = run({ sampleRate: 1000, amplitudes: [1], frequencies: [10] });
+      await node.start();
+      // 10 s in irregular steps: timers fire late by up to 37 ms, as on a busy thread.
+      let elapsed = 0;
+      const steps = [3, 11, 37, 1, 10, 25, 9, 14];
+      for (let i = 0; elapsed < 10_000; i++) {
+        const step = steps[i % steps.length]!;
+        vi.advanceTimersByTime(step);
+        elapsed += step;
+      }
+      await node.stop();
+      // No drift: every sample due by now and not one more.
+      expect(samples(frames)).toBe(Math.floor(elapsed));
+      expect(frames.every((f) => f.data.length >= 1 && f.data.length <= 10)).toBe(true);
+      // Timestamps follow the sample count exactly.
+      const first = frames[0]!;
+      let count = 0;
+      for (const f of frames) {
+        expect(f.timestamp).toBeCloseTo(first.timestamp + count, 6);
+        count += f.data.length;
+      }
+    } finally {
+      vi.useRealTimers();
     }
   });
 
