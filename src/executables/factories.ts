@@ -1,6 +1,7 @@
 /**
- * The runtime side of the built-ins: name (as in builtins.ts) → NodeFactory. Each implementation
- * is imported when first needed, so that a stream loads only what it runs.
+ * The runtime side of the built-ins: name (as in builtins.ts) → NodeFactory. Implementations are
+ * imported on demand; a stream's worker loads them all while it waits in reserve (runtime/host.ts),
+ * so a start does not wait for module loading.
  */
 import type { NodeFactory } from '../runtime/node.js';
 
