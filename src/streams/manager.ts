@@ -25,6 +25,8 @@ export interface StreamEntry {
   /** The runtime's last status before it stopped, so metrics stay readable after a stop. */
   lastStatus: RuntimeStreamStatus | undefined;
   queue: Promise<void>;
+  /** Edits of the definition, one after the other: each starts from the one before, once applied. */
+  edits: Promise<void>;
 }
 
 export interface ManagerOptions {
@@ -145,10 +147,12 @@ export class StreamManager {
   /** PUT: replaces the definition; a running stream gets the difference applied live. */
   async replace(id: string, document: unknown): Promise<StreamDefinition> {
     const entry = this.get(id);
-    const body = parseReplaceDocument(document, entry.definition.id, this.context);
-    const definition = this.#withMeta(body, entry.definition.meta.created, new Date().toISOString());
-    await this.#commit(entry, definition);
-    return definition;
+    return this.#edit(entry, async () => {
+      const body = parseReplaceDocument(document, entry.definition.id, this.context);
+      const definition = this.#withMeta(body, entry.definition.meta.created, new Date().toISOString());
+      await this.#commit(entry, definition);
+      return definition;
+    });
   }
 
   async remove(id: string): Promise<void> {
@@ -198,30 +202,38 @@ export class StreamManager {
 
   async addNodes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
-    const { graph, added } = edits.addNodes(entry.definition, body);
-    await this.#commitGraph(entry, graph, { collection: 'nodes', offset: entry.definition.nodes.length });
-    return added;
+    return this.#edit(entry, async () => {
+      const { graph, added } = edits.addNodes(entry.definition, body);
+      await this.#commitGraph(entry, graph, { collection: 'nodes', offset: entry.definition.nodes.length });
+      return added;
+    });
   }
 
   async removeNodes(id: string, body: unknown): Promise<{ nodes: string[]; pipes: string[] }> {
     const entry = this.get(id);
-    const { graph, removed, removedPipes } = edits.removeNodes(entry.definition, body);
-    await this.#commitGraph(entry, graph);
-    return { nodes: removed, pipes: removedPipes };
+    return this.#edit(entry, async () => {
+      const { graph, removed, removedPipes } = edits.removeNodes(entry.definition, body);
+      await this.#commitGraph(entry, graph);
+      return { nodes: removed, pipes: removedPipes };
+    });
   }
 
   async addPipes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
-    const { graph, added } = edits.addPipes(entry.definition, body);
-    await this.#commitGraph(entry, graph, { collection: 'pipes', offset: entry.definition.pipes.length });
-    return added;
+    return this.#edit(entry, async () => {
+      const { graph, added } = edits.addPipes(entry.definition, body);
+      await this.#commitGraph(entry, graph, { collection: 'pipes', offset: entry.definition.pipes.length });
+      return added;
+    });
   }
 
   async removePipes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
-    const { graph, removed } = edits.removePipes(entry.definition, body);
-    await this.#commitGraph(entry, graph);
-    return removed;
+    return this.#edit(entry, async () => {
+      const { graph, removed } = edits.removePipes(entry.definition, body);
+      await this.#commitGraph(entry, graph);
+      return removed;
+    });
   }
 
   async signalNode(
@@ -301,6 +313,7 @@ export class StreamManager {
       failedNode: null,
       lastStatus: undefined,
       queue: Promise.resolve(),
+      edits: Promise.resolve(),
     };
   }
 
@@ -313,6 +326,21 @@ export class StreamManager {
     entry.queue = run.catch((error: unknown) => {
       this.#options.onError?.(`stream ${entry.definition.id}: runtime operation failed`, error);
     });
+    return run;
+  }
+
+  /**
+   * Runs an edit after the previous edit of the stream has ended, live update included. Without
+   * this, a second edit committed while the first one's live update was in flight, and the first
+   * one's rollback then restored a definition that the second had built on (or the second's
+   * rollback restored the first's failed one): an edit answered as refused could stay stored.
+   */
+  #edit<T>(entry: StreamEntry, work: () => Promise<T>): Promise<T> {
+    const run = entry.edits.then(work);
+    entry.edits = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 

@@ -3,7 +3,7 @@
  * node signals and logs. Each edit is validated as a whole and applied atomically, with error
  * pointers relative to the request body.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ControlPlane, controlPlane } from '../support/control-plane.js';
 import {
   chainStream,
@@ -149,6 +149,37 @@ describe.each(PREFIXES)('nodes and pipes under "%s/streams"', (prefix) => {
     expectError(await json(cp, 'DELETE', `${url}/pipes`, ['p2']), 422, 'validation_failed');
     await cp.manager.settle();
     expect(await readStream(cp, ID)).toEqual(before);
+  });
+
+  it('two edits during one live update: each is applied or refused whole, never stored after a refusal', async () => {
+    await start();
+    const release = cp.runtime.hold('update');
+    const first = json(cp, 'POST', `${url}/nodes`, [{ id: 'A', executable: 'logger' }]);
+    const second = json(cp, 'POST', `${url}/nodes`, [{ id: 'B', executable: 'logger' }]);
+    // Both requests are in: the first waits on its live update, the second on the first.
+    await vi.waitFor(() => {
+      expect(cp.runtime.ops(ID)).toContain('update');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    cp.runtime.failUpdate = 'the runtime refuses';
+    release();
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((r) => r.statusCode)).toEqual([422, 422]);
+    await cp.manager.settle();
+    // Refused means not stored: the definition read back and the runtime's are the original one.
+    expect((await readStream(cp, ID)).nodes.map((n) => n.id)).toEqual(['gen', 'filt', 'log']);
+    expect(cp.runtime.running.get(ID)!.definition.nodes.map((n) => n.id)).toEqual(['gen', 'filt', 'log']);
+    expect(cp.manager.get(ID).definition.nodes.map((n) => n.id)).toEqual(['gen', 'filt', 'log']);
+
+    // The same two edits, the first succeeding: the second builds on it.
+    cp.runtime.failUpdate = undefined;
+    const hold = cp.runtime.hold('update');
+    const third = json(cp, 'POST', `${url}/nodes`, [{ id: 'A', executable: 'logger' }]);
+    const fourth = json(cp, 'POST', `${url}/pipes`, [{ id: 'pA', source: 'filt', destination: 'A' }]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    hold();
+    expect((await Promise.all([third, fourth])).map((r) => r.statusCode)).toEqual([200, 200]);
+    expect((await readStream(cp, ID)).pipes.map((p) => p.id)).toEqual(['p1', 'p2', 'pA']);
   });
 
   it('node_exists and pipe_exists (409) point into the body', async () => {
