@@ -37,7 +37,9 @@ export class StreamStore {
     );
     this.#setDesired = db.prepare('UPDATE streams SET desired = ? WHERE id = ?');
     this.#remove = db.prepare('DELETE FROM streams WHERE id = ?');
-    this.#all = db.prepare('SELECT id, definition, desired FROM streams ORDER BY created, id');
+    // Insertion order (rowid), as the list answered before a restart: `created` has only
+    // millisecond resolution, and ties broken by id reordered streams created together.
+    this.#all = db.prepare('SELECT id, definition, desired FROM streams ORDER BY rowid');
   }
 
   insert(definition: StreamDefinition, desired: DesiredState = 'created'): void {

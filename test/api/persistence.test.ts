@@ -4,7 +4,7 @@
  * (and pauses again those that were paused), and leaves the others alone.
  */
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ControlPlane, controlPlane, referenceStream, STREAM_ID } from '../support/control-plane.js';
 import { chainStream, json, ok, readStream, signal, stateOf } from './helpers.js';
 
@@ -102,6 +102,28 @@ describe('restart on the same data dir', () => {
     ok(await signal(second, PAUSED, 'resume'));
     await second.manager.settle();
     expect(second.runtime.running.get(PAUSED)?.paused).toBe(false);
+  });
+
+  it('the stream list keeps its order across a restart, even for streams created in the same millisecond', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00.000Z'));
+    try {
+      const first = await plane();
+      // Created in this order, within one millisecond, ids not in sorted order.
+      for (const id of [STOPPED, RUNNING, FAILED, PAUSED])
+        ok(await json(first, 'POST', '/stream/streams', chainStream(id)));
+      const ids = (cp: ControlPlane) =>
+        json(cp, 'GET', '/stream/streams').then((r) =>
+          ok<{ streams: { id: string }[] }>(r).streams.map((s) => s.id),
+        );
+      expect(await ids(first)).toEqual([STOPPED, RUNNING, FAILED, PAUSED]);
+      open = [];
+      await first.close({ keepData: true });
+      const second = await plane(first.dataDir);
+      expect(await ids(second)).toEqual([STOPPED, RUNNING, FAILED, PAUSED]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a deleted stream stays deleted, a stopped one stays stopped across two restarts', async () => {
