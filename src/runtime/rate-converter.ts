@@ -48,6 +48,9 @@ export class RateConverter {
       channels: frame.channels,
       data,
       ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+      // The FIR has unit DC gain; its overshoot on full-scale steps is a few per cent, negligible
+      // against an ADC full-scale range (dsp/resample.ts does not expose its exact gain bound).
+      ...(frame.range === undefined ? {} : { range: frame.range }),
       ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
     };
   }
