@@ -175,7 +175,7 @@ export class ImpedanceSessions {
       }
       const wait = Math.max(0, session.updateInterval - (Date.now() - began));
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
+        const timer = setTimeout(resolve, wait).unref();
         this.wake = () => {
           clearTimeout(timer);
           resolve();

@@ -107,11 +107,12 @@ export class ImpedanceSchedules {
         return;
       }
       void this.check(schedule).finally(() => {
-        if (this.schedules.has(schedule.id)) schedule.timer = setTimeout(tick, intervalMs);
+        // Unref'd: a schedule alone never keeps the process alive.
+        if (this.schedules.has(schedule.id)) schedule.timer = setTimeout(tick, intervalMs).unref();
       });
     };
     // The first check (the baseline) runs at once.
-    schedule.timer = setTimeout(tick, 0);
+    schedule.timer = setTimeout(tick, 0).unref();
     return this.view(schedule);
   }
 
