@@ -208,7 +208,7 @@ class Recorder implements NodeInstance {
     if (file !== undefined) {
       const change = this.changeOf(file, frame);
       if (change !== undefined) {
-        this.closeSegment(`${change}; continued in "${this.nextName}"`);
+        this.closeSegment(`Continued in "${this.nextName}": ${change}`);
         file = this.openSegment(frame, `continues "${file.name}": ${change}`);
       } else {
         const lost = this.lastSeq === undefined ? 0 : frame.seq - this.lastSeq - 1;
@@ -297,8 +297,7 @@ class Recorder implements NodeInstance {
     if (file === undefined) return;
     const last = Math.max(0, file.samples - 1);
     for (const { item } of this.clock?.drain(last) ?? []) this.annotateAt(last, item);
-    if (endNote !== undefined)
-      file.annotate(file.samples / file.spec.sampleRate, `Recording ends (${endNote})`);
+    if (endNote !== undefined) file.annotate(file.samples / file.spec.sampleRate, endNote); // the writer adds `Recording ends`
     this.file = undefined;
     file.close();
     this.context.log(
