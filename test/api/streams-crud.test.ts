@@ -309,6 +309,41 @@ describe.each(PREFIXES)('streams CRUD under "%s/streams"', (prefix) => {
     expectError(await json(cp, 'DELETE', `${base}/${OTHER_ID}`), 404, 'stream_not_found');
   });
 
+  it('PUT on a paused stream updates it live and it stays paused', async () => {
+    ok(await json(cp, 'POST', base, chainStream(STREAM_ID)));
+    ok(await signal(cp, STREAM_ID, 'start', prefix));
+    await cp.manager.settle();
+    ok(await signal(cp, STREAM_ID, 'pause', prefix));
+    await cp.manager.settle();
+    const next = chainStream(STREAM_ID);
+    next.nodes[1]!.config = { highpass: 1 };
+    ok(await json(cp, 'PUT', `${base}/${STREAM_ID}`, next));
+    expect(cp.runtime.ops(STREAM_ID)).toEqual(['start', 'pause', 'update']);
+    expect((await readStream(cp, STREAM_ID)).status).toBe('PAUSED');
+    expect(cp.runtime.running.get(STREAM_ID)!.definition.nodes[1]!.config).toEqual({ highpass: 1 });
+  });
+
+  it('DELETE stops a paused stream, and one still starting once its start ends', async () => {
+    ok(await json(cp, 'POST', base, chainStream(STREAM_ID)));
+    ok(await json(cp, 'POST', base, chainStream(OTHER_ID)));
+    ok(await signal(cp, STREAM_ID, 'start', prefix));
+    await cp.manager.settle();
+    ok(await signal(cp, STREAM_ID, 'pause', prefix));
+    await cp.manager.settle();
+    expect(ok(await json(cp, 'DELETE', `${base}/${STREAM_ID}`))).toEqual({ success: true });
+    expect(cp.runtime.ops(STREAM_ID)).toEqual(['start', 'pause', 'stop']);
+
+    const release = cp.runtime.hold('start');
+    ok(await signal(cp, OTHER_ID, 'start', prefix));
+    const deleting = json(cp, 'DELETE', `${base}/${OTHER_ID}`);
+    // Gone from the API at once, stopped in the runtime once the start it waits for has ended.
+    expectError(await json(cp, 'GET', `${base}/${OTHER_ID}`), 404, 'stream_not_found');
+    release();
+    expect(ok(await deleting)).toEqual({ success: true });
+    expect(cp.runtime.ops(OTHER_ID)).toEqual(['start', 'stop']);
+    expect(cp.runtime.running.size).toBe(0);
+  });
+
   it('404 stream_not_found on every per-stream route for an unknown id', async () => {
     const unknown = `${base}/${OTHER_ID}`;
     const cases: [string, string, unknown][] = [
