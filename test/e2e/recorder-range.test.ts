@@ -1,0 +1,98 @@
+/**
+ * `range` through a real worker: device frames (ADC full scale at gain 24) cross the thread
+ * boundary to eeg-source and become the recording's physical range (±187 500 µV, BDF), and a
+ * filter between generator and recorder widens the range by its ‖h‖₁.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { adcFullScaleMicrovolts } from '../../src/device/acquisition.js';
+import { designFilter } from '../../src/dsp/design.js';
+import { sosL1Norm } from '../../src/executables/frame-range.js';
+import { tidyUp } from '../../src/executables/recorder-range.js';
+import type { Frame } from '../../src/runtime/frame.js';
+import type { DeviceFrameSource } from '../../src/runtime/node.js';
+import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { readEdf, tempDataDir } from '../recordings/support.js';
+import { definition, pipe, waitFor } from '../runtime/helpers.js';
+import { edflibCheck } from '../support/edf-check.js';
+
+const dataDir = tempDataDir('headsetd-recorder-range');
+const recordings = path.join(dataDir, 'recordings');
+let runtime: WorkerRuntime | undefined;
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+});
+
+/** A device sending 250 Hz frames of 10 samples with the range of gain 24. */
+function fakeDevice(): DeviceFrameSource {
+  return {
+    subscribe(request, onFrame) {
+      let seq = 0;
+      const start = Date.now();
+      const timer = setInterval(() => {
+        const data = new Float32Array(10 * request.channels.length).map((_, i) => 150_000 * Math.sin(i / 7));
+        const frame: Frame = {
+          seq,
+          timestamp: start + seq * 40,
+          sampleRate: 250,
+          channels: request.channels,
+          data,
+          range: adcFullScaleMicrovolts(24),
+        };
+        seq++;
+        onFrame(frame);
+      }, 40);
+      return Promise.resolve(() => {
+        clearInterval(timer);
+      });
+    },
+  };
+}
+
+describe('range through the runtime', () => {
+  test('device → eeg-source → recorder: BDF physical range is the ADC full scale', async () => {
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device: fakeDevice() });
+    const stream = definition(
+      [
+        { id: 'eeg', executable: 'eeg-source', config: { channels: ['Cz', 'Pz'] } },
+        { id: 'rec', executable: 'recorder', config: { filename: 'device', format: 'bdf' } },
+      ],
+      [pipe('p', 'eeg', 'rec', { policy: 'block' })],
+    );
+    await runtime.start(stream);
+    const rt = runtime;
+    await waitFor(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 300);
+    await rt.stop(stream.id);
+    const edf = readEdf(path.join(recordings, 'device.bdf'));
+    expect(edf.labels).toEqual(['CZ', 'PZ']);
+    expect(edf.physicalMax).toEqual([187_500, 187_500]);
+    // 24-bit steps of 2 × 187 500 / (2^24 − 1) µV: 0.022 µV.
+    expect(edf.halfStep[0]! * 2).toBeCloseTo(0.02235, 5);
+    expect(edflibCheck(path.join(recordings, 'device.bdf'), { samples: false }).ok).toBe(true);
+  });
+
+  test('generator → filter → recorder: physical range = Σ|amplitudes| × ‖h‖₁, rounded up', async () => {
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    const stream = definition(
+      [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 250, amplitudes: [80, 20], frequencies: [10, 60] },
+        },
+        { id: 'bp', executable: 'filter', config: { highpass: 1, lowpass: 40, order: 4 } },
+        { id: 'rec', executable: 'recorder', config: { filename: 'filtered', format: 'edf' } },
+      ],
+      [pipe('p1', 'gen', 'bp'), pipe('p2', 'bp', 'rec', { policy: 'block' })],
+    );
+    await runtime.start(stream);
+    const rt = runtime;
+    await waitFor(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 300);
+    await rt.stop(stream.id);
+    const expected = tidyUp(100 * sosL1Norm(designFilter({ highpass: 1, lowpass: 40, order: 4 }, 250)));
+    expect(expected).toBeGreaterThan(300);
+    expect(readEdf(path.join(recordings, 'filtered.edf')).physicalMax).toEqual([expected]);
+  });
+});
