@@ -43,6 +43,16 @@ export interface NodeContext {
   readonly device?: DeviceFrameSource;
   /** Directory of the service's data (`--data-dir`). */
   readonly dataDir: string;
+  /** Counts frames the node itself lost (a slow client, a flooding child) in its `framesDropped`. */
+  countDropped?(frames: number): void;
+  /**
+   * Declares a child process group the node leads, so that the main thread can SIGKILL it if the
+   * stream's worker dies or is terminated before the node could stop it (a terminated worker runs
+   * no exit hooks).
+   */
+  trackProcessGroup?(pgid: number): void;
+  /** The group the node declared is gone. */
+  untrackProcessGroup?(pgid: number): void;
 }
 
 export interface NodeInstance {

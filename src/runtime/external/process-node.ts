@@ -109,6 +109,8 @@ class ExternalProcessNode implements NodeInstance {
     });
     if (child.pid === undefined) return started;
     trackGroup(child.pid);
+    // Also with the main thread: if this worker is terminated, it kills the group for us.
+    this.context.trackProcessGroup?.(child.pid);
 
     this.stderrEnded = new Promise((resolve) => {
       child.stderr.on('data', (chunk: Buffer) => {
@@ -221,7 +223,11 @@ class ExternalProcessNode implements NodeInstance {
     }
     // Anything the child left in its group is an orphan now.
     const pgid = this.child?.pid;
-    if (pgid !== undefined) void endGroup(pgid, this.settings.stopGraceMs);
+    if (pgid !== undefined) {
+      void endGroup(pgid, this.settings.stopGraceMs).then(() => {
+        this.context.untrackProcessGroup?.(pgid);
+      });
+    }
   }
 
   private rejectStart(reason: string, kill: boolean): void {
@@ -241,8 +247,7 @@ class ExternalProcessNode implements NodeInstance {
 
   /** A frame lost in either direction: counted in the node's framesDropped where the host offers it, and in info. */
   private countDrop(): void {
-    const counter = (this.context as Partial<{ countDropped(frames: number): void }>).countDropped;
-    if (typeof counter === 'function') counter.call(this.context, 1);
+    this.context.countDropped?.(1);
     this.scheduleDropReport();
   }
 
@@ -279,6 +284,7 @@ class ExternalProcessNode implements NodeInstance {
     });
     this.output?.close();
     this.dispose();
+    this.context.untrackProcessGroup?.(pgid);
     this.startAttempt?.reject(new Error(`external node '${this.label}' was stopped before it became ready`));
     this.startAttempt = undefined;
   }
