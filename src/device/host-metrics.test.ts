@@ -9,11 +9,12 @@ describe('host metrics', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'thermal-'));
     try {
       expect(cpuTemperature(root)).toBeNull();
-      for (const [zone, milli] of [
+      const zones: [string, string][] = [
         ['thermal_zone0', '41500'],
         ['thermal_zone1', '55250'],
         ['cooling_device0', '99000'],
-      ]) {
+      ];
+      for (const [zone, milli] of zones) {
         mkdirSync(path.join(root, zone));
         writeFileSync(path.join(root, zone, 'temp'), `${milli}\n`);
       }
