@@ -1,0 +1,39 @@
+/**
+ * One benchmark's outcome: a ratio to a reference measured in the same run, the documented
+ * threshold it is checked against (docs/performance.md), and absolute numbers for context.
+ */
+
+/**
+ * @param {object} spec
+ * @param {string} spec.id        stable identifier (used in the baseline JSON and the docs table)
+ * @param {string} spec.title     what is measured, for a person
+ * @param {number} spec.ratio     subject ÷ reference (its meaning in `spec.ratioOf`)
+ * @param {string} spec.ratioOf   how the ratio is formed, e.g. "SosFilter ns ÷ naive ns"
+ * @param {number} [spec.max]     pass when ratio ≤ max
+ * @param {number} [spec.min]     pass when ratio ≥ min
+ * @param {Record<string, number|string>} [spec.absolute] absolute numbers, units in the key names
+ */
+export function result(spec) {
+  const { id, title, ratio, ratioOf, max, min, absolute = {} } = spec;
+  const okMax = max === undefined || ratio <= max;
+  const okMin = min === undefined || ratio >= min;
+  const threshold = max !== undefined ? `≤ ${max}` : min !== undefined ? `≥ ${min}` : 'none';
+  return {
+    id,
+    title,
+    ratio: round(ratio),
+    ratioOf,
+    threshold,
+    pass: Number.isFinite(ratio) && okMax && okMin,
+    absolute: Object.fromEntries(
+      Object.entries(absolute).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v]),
+    ),
+  };
+}
+
+/** Three significant digits (enough for numbers this noisy). */
+export function round(value) {
+  if (!Number.isFinite(value) || value === 0) return value;
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
+  return Number(value.toFixed(Math.min(digits, 6)));
+}

@@ -1,0 +1,73 @@
+/**
+ * headsetd benchmarks: `npm run bench` (builds, then runs this file).
+ *
+ * Usage: node bench/run.js [--check] [--only dsp,runtime,codecs,formats,api] [--json FILE]
+ *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0)
+ *   --only    run only the named suites
+ *   --json    write the results (with machine, date, node version) to FILE
+ *
+ * Every benchmark reports a ratio to a reference measured in the same run (the team rule: no
+ * wall-clock assertions, ratios only), absolute numbers for context, and pass/fail against the
+ * threshold documented in docs/performance.md. Everything is bounded in time and iterations; the
+ * API suite starts the real service on 127.0.0.1 with a free port and stops it.
+ */
+import { writeFileSync } from 'node:fs';
+import { machineInfo } from './lib/machine.js';
+import { formatLine, formatTable } from './lib/report.js';
+import { runApi } from './suites/api.js';
+import { runCodecs } from './suites/codecs.js';
+import { runDsp } from './suites/dsp.js';
+import { runFormats } from './suites/formats.js';
+import { runRuntime } from './suites/runtime.js';
+
+const SUITES = { dsp: runDsp, runtime: runRuntime, codecs: runCodecs, formats: runFormats, api: runApi };
+
+function parseArgs(argv) {
+  const args = { check: false, only: Object.keys(SUITES), json: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--check') args.check = true;
+    else if (arg === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
+    else if (arg.startsWith('--only=')) args.only = arg.slice(7).split(',').filter(Boolean);
+    else if (arg === '--json') args.json = argv[++i];
+    else if (arg.startsWith('--json=')) args.json = arg.slice(7);
+    else throw new Error(`unknown argument ${arg} (see the header of bench/run.js)`);
+  }
+  for (const name of args.only) {
+    if (!(name in SUITES)) throw new Error(`unknown suite ${name}; suites: ${Object.keys(SUITES).join(', ')}`);
+  }
+  return args;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const machine = machineInfo();
+  console.log(`headsetd benchmarks: ${machine.cpu} × ${machine.cores}, node ${machine.node}, load ${machine.loadAverage1m}`);
+  const started = performance.now();
+  const results = [];
+  for (const name of args.only) {
+    console.log(`\n## ${name}`);
+    const suiteStart = performance.now();
+    const suiteResults = await SUITES[name]((r) => console.log(formatLine(r)));
+    results.push(...suiteResults.map((r) => ({ suite: name, ...r })));
+    console.log(`   (${((performance.now() - suiteStart) / 1000).toFixed(1)} s)`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`\n${formatTable(results)}`);
+  const failed = results.filter((r) => !r.pass);
+  console.log(
+    `\n${results.length - failed.length}/${results.length} within thresholds in ${seconds.toFixed(1)} s` +
+      (failed.length > 0 ? `; missed: ${failed.map((r) => r.id).join(', ')}` : ''),
+  );
+  if (args.json !== undefined) {
+    const report = { ...machine, date: new Date().toISOString(), durationSeconds: Math.round(seconds), results };
+    writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`results written to ${args.json}`);
+  }
+  if (args.check && failed.length > 0) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 2;
+});
