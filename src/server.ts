@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
-import { systemPlugin } from './api/system/index.js';
+import { guidesPlugin } from './api/guides/index.js';
+import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
@@ -91,6 +92,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   let port = settings.port;
+  const systemOptions: SystemPluginOptions = {
+    device,
+    db,
+    dataDir: settings.dataDir,
+    httpPort: () => port,
+    version: VERSION,
+    settings: deviceSettings,
+    streams: () => ({
+      total: manager.list().length,
+      running: manager.list().filter((e) => e.state === 'running').length,
+    }),
+    startedAt,
+  };
   const app = await createApp({
     manager,
     logger,
@@ -103,20 +117,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       port: () => port,
     },
     extraPlugins: [
-      (scope) =>
-        systemPlugin(scope, {
-          device,
-          db,
-          dataDir: settings.dataDir,
-          httpPort: () => port,
-          version: VERSION,
-          settings: deviceSettings,
-          streams: () => ({
-            total: manager.list().length,
-            running: manager.list().filter((e) => e.state === 'running').length,
-          }),
-          startedAt,
-        }),
+      (scope) => systemPlugin(scope, systemOptions),
+      (scope) => {
+        guidesPlugin(scope, systemOptions);
+      },
     ],
   });
 

@@ -11,7 +11,7 @@ import { parseYaml } from '../streams/yaml.js';
 export type BodyKind = 'json' | 'yaml' | 'form' | 'text';
 
 export const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
-  json: ['application/json'],
+  json: ['application/json', 'application/merge-patch+json'],
   yaml: ['text/yaml', 'application/yaml', 'application/x-yaml'],
   form: ['application/x-www-form-urlencoded'],
   text: ['text/plain'],
@@ -94,7 +94,7 @@ export function parseForm(text: string): Record<string, string | string[]> {
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(
-    'application/json',
+    [...MEDIA_TYPES.json],
     { parseAs: 'string', bodyLimit: BODY_LIMIT },
     (_req, body, done) => {
       try {

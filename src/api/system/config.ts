@@ -38,7 +38,8 @@ export function configRoutes(app: FastifyInstance, context: SystemContext): void
     },
     async (request) => {
       const { overrides, config } = patchConfig(context.settings.configOverrides(), request.body);
-      await applyConfig(context.device, config);
+      const touchesEeg = typeof request.body === 'object' && request.body !== null && 'eeg' in request.body;
+      await applyConfig(context.device, config, overrides, touchesEeg);
       context.settings.setConfigOverrides(overrides);
       return { success: true, config };
     },

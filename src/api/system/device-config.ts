@@ -129,10 +129,35 @@ export function patchConfig(
 }
 
 /**
- * Hands the configuration to the device: the low-battery threshold always; the EEG defaults only
- * while nothing acquires (a running acquisition keeps what its owner configured).
+ * The EEG settings the user set (`eeg` keys present in the stored overrides), taken from the
+ * effective configuration. Keys the user never set are left to the device's own defaults, so a
+ * replayed recording keeps its file's channels and rate unless the configuration says otherwise.
  */
-export async function applyConfig(device: Headset, config: DeviceConfig): Promise<void> {
+export function configuredEeg(overrides: JsonObject, config: DeviceConfig): Partial<DeviceConfig['eeg']> {
+  const set = overrides.eeg;
+  if (!isJsonObject(set)) return {};
+  return Object.fromEntries(
+    Object.keys(set)
+      .filter((key) => key in config.eeg)
+      .map((key) => [key, config.eeg[key as keyof DeviceConfig['eeg']]]),
+  );
+}
+
+/**
+ * Hands the configuration to the device: the low-battery threshold always; the EEG settings the
+ * user set only while nothing acquires (a running acquisition keeps what its owner configured).
+ * With `resetEeg` (the patch touched `eeg`), the device's own EEG defaults are restored first, so
+ * that a key set back to null takes the device's default again.
+ */
+export async function applyConfig(
+  device: Headset,
+  config: DeviceConfig,
+  overrides: JsonObject,
+  resetEeg = false,
+): Promise<void> {
   device.power.setLowBatteryThreshold(config.lowBatteryThreshold);
-  if (!device.eeg.state().streaming) await device.eeg.configure(config.eeg);
+  if (device.eeg.state().streaming) return;
+  if (resetEeg) await device.eeg.reset();
+  const eeg = configuredEeg(overrides, config);
+  if (Object.keys(eeg).length > 0) await device.eeg.configure(eeg);
 }

@@ -10,7 +10,7 @@ import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../..
 import { frameToJson } from '../../runtime/frame.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
-import { effectiveConfig } from './device-config.js';
+import { configuredEeg, effectiveConfig } from './device-config.js';
 import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from './http-helpers.js';
 import { socketRoute } from './socket-route.js';
 import type { SystemContext } from './index.js';
@@ -133,8 +133,10 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
     },
     async () => {
       await device.eeg.reset();
-      const defaults = effectiveConfig(context.settings.configOverrides()).eeg;
-      const config = await device.eeg.configure(defaults);
+      const overrides = context.settings.configOverrides();
+      const configured = configuredEeg(overrides, effectiveConfig(overrides));
+      const config =
+        Object.keys(configured).length > 0 ? await device.eeg.configure(configured) : device.eeg.config();
       return { success: true, config };
     },
   );

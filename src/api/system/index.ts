@@ -79,12 +79,14 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
   });
 
   let config = DEFAULT_DEVICE_CONFIG;
+  let overrides = context.settings.configOverrides();
   try {
-    config = effectiveConfig(context.settings.configOverrides());
+    config = effectiveConfig(overrides);
   } catch (error) {
     app.log.warn({ err: error }, 'The stored device configuration is invalid; using the defaults.');
+    overrides = {};
   }
-  await applyConfig(options.device, config);
+  await applyConfig(options.device, config, overrides);
 
   eegRoutes(app, context);
   impedanceRoutes(app, context);
