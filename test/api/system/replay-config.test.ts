@@ -42,7 +42,9 @@ async function appOn(dataDir: string) {
 
 test('a replayed file keeps its own rate at start and after reset when the user set none', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-config-'));
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
   const { app, device } = await appOn(dataDir);
   expect(device.eeg.config().samplingFrequency).toBe(128);
   const reset = await app.inject({ method: 'DELETE', url: '/system/sensors/eeg' });
@@ -52,7 +54,9 @@ test('a replayed file keeps its own rate at start and after reset when the user 
 
 test('a rate the user set in the configuration applies, and null gives the file its rate back', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-config-'));
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
   const { app, device } = await appOn(dataDir);
   const set = await app.inject({
     method: 'PATCH',
