@@ -5,6 +5,7 @@
  * Real-time factor = seconds of signal processed per second of CPU.
  */
 import { designFilter, Resampler, SosFilter } from '../../dist/dsp/index.js';
+import { sosL1Norm } from '../../dist/executables/frame-range.js';
 import { compare, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 
@@ -156,6 +157,40 @@ async function resamplerVsNaive(inRate, outRate) {
   });
 }
 
+/**
+ * What a filter (re)design costs the stream's thread: the filter node designs its sections and
+ * their gain bound ‖h‖₁ (executables/frame-range.ts) synchronously when the first frame or a new
+ * rate arrives. Compared with filtering one second of the same data, because a design is a stall
+ * of the worker: it must stay far below the runtime's 3 s heartbeat watchdog even when the thread
+ * gets a small share of a loaded CPU.
+ */
+async function designVsFiltering(rate) {
+  const spec = { highpass: 1, lowpass: 40, order: 8, notch: 50 };
+  const sos = designFilter(spec, rate);
+  const filter = new SosFilter(sos, CHANNELS);
+  const second = signalBlock(rate, rate);
+  const out = new Float32Array(second.length);
+  const r = await compare(
+    (n) => {
+      for (let k = 0; k < n; k++) sink.value += sosL1Norm(designFilter(spec, rate));
+    },
+    (n) => {
+      for (let k = 0; k < n; k++) filter.process(second, out);
+      sink.value += out[0];
+    },
+    { rounds: 3, minRoundMs: 50, maxMs: 6000 },
+  );
+  return result({
+    id: `dsp.filter-design.${rate}`,
+    title: `filter node (re)design at ${rate} Hz: designFilter + sosL1Norm, order-8 band-pass 1–40 Hz + notch`,
+    ratio: r.ratio,
+    ratioOf: `design CPU ÷ CPU of filtering 1 s of ${CHANNELS}-ch data with it`,
+    // A design may cost a few seconds' worth of filtering, not more: it blocks the worker.
+    max: 10,
+    absolute: { designCpuMs: r.subjectNs / 1e6, filterOneSecondCpuMs: r.referenceNs / 1e6 },
+  });
+}
+
 /** Runs the DSP suite; returns its results. */
 export async function runDsp(log) {
   const out = [];
@@ -170,5 +205,7 @@ export async function runDsp(log) {
     out.push(await resamplerVsNaive(inRate, outRate));
     log(out.at(-1));
   }
+  out.push(await designVsFiltering(16000));
+  log(out.at(-1));
   return out;
 }

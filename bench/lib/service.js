@@ -1,0 +1,67 @@
+/**
+ * Starts the real service (`node dist/cli.js serve`) on 127.0.0.1 with a free port and a temporary
+ * data directory, and stops it: SIGTERM, then SIGKILL if it has not exited within 8 s. The data
+ * directory is removed afterwards.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
+const START_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 8_000;
+
+/** Resolves with `{ url, pid, cpuSeconds(), stop() }` once the service prints its listening line. */
+export async function startService() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-api-'));
+  const child = spawn(
+    process.execPath,
+    [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`headsetd did not start in ${START_TIMEOUT_MS} ms: ${stderr}`)), START_TIMEOUT_MS);
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk.toString('utf8');
+      const match = /headsetd listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`headsetd exited with ${code} before listening: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid,
+    /** CPU seconds (user + system, all threads) the service has used so far; undefined off Linux. */
+    cpuSeconds() {
+      try {
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        // Fields 14 and 15 of proc(5) (utime, stime), in clock ticks (100 per second on Linux).
+        return (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        return undefined;
+      }
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
