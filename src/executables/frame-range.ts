@@ -8,7 +8,10 @@
  * - signal-generator: Σ|amplitudes| + 6 × noise RMS (its Gaussian noise is clamped at ±6σ).
  * - filter: range_in × ‖h‖₁, the ℓ1 norm of the cascade's impulse response (for any input bounded
  *   by R, |y[n]| = |Σ h[k]·x[n−k]| ≤ R·Σ|h[k]|), computed once per design by {@link sosL1Norm}.
+ * - eeg-source converting rates: range_in × the largest ℓ1 norm of the resampler's polyphase
+ *   branches ({@link resamplerL1}).
  */
+import { Resampler } from '../dsp/resample.js';
 
 /** The signal generator clamps its standard normal deviates at ± this many σ. */
 export const NOISE_CLAMP_SIGMA = 6;
@@ -70,4 +73,30 @@ export function generatorRange(amplitudes: readonly number[], noiseRms: number):
 /** The range after a processor of gain bound `l1`; undefined stays undefined (unknown). */
 export function scaledRange(range: number | undefined, l1: number): number | undefined {
   return range === undefined || !Number.isFinite(range * l1) ? undefined : range * l1;
+}
+
+/**
+ * The largest ℓ1 norm among the polyphase branches of dsp/resample.ts's converter from `inRate` to
+ * `outRate` (plus the 0.1 % margin): a bound on |output| / max|input|. Measured through the
+ * converter itself: output n uses branch (n·M) mod L, so M impulse responses (impulse at input
+ * 0 … M−1) hold every coefficient of every branch exactly once, summed per branch.
+ */
+export function resamplerL1(inRate: number, outRate: number): number {
+  const probe = new Resampler(inRate, outRate, 1);
+  const L = probe.up;
+  const M = probe.down;
+  if (L === 1 && M === 1) return 1;
+  // Inputs one output depends on: taps = ⌈length/L⌉ with length ≤ 2M·delay; twice that for room.
+  const span = Math.ceil((4 * M * (probe.delaySamples + 1)) / L) + 4;
+  const sums = new Float64Array(L);
+  for (let k0 = 0; k0 < M; k0++) {
+    probe.reset();
+    const input = new Float32Array(k0 + span);
+    input[k0] = 1;
+    const out = probe.process(input);
+    for (let n = 0; n < out.length; n++) sums[(n * M) % L] = (sums[(n * M) % L] ?? 0) + Math.abs(out[n] ?? 0);
+  }
+  let max = 0;
+  for (const sum of sums) max = Math.max(max, sum);
+  return max * (1 + L1_MARGIN);
 }
