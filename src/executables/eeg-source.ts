@@ -6,13 +6,15 @@
  *
  * When acquisition already runs at another rate, the frames are converted to the node's own rate
  * with dsp/resample.ts (polyphase, linear-phase FIR; the method is documented there and in
- * runtime/rate-converter.ts). Pause keeps the subscription (acquisition is
+ * runtime/rate-converter.ts); their `range` is the device's × the converter's gain bound
+ * (./frame-range.ts, about 2). Pause keeps the subscription (acquisition is
  * shared) and drops frames; the runtime marks the first frame after resume as a discontinuity.
  */
 import { EEG_ELECTRODES } from '../device/electrodes.js';
 import type { Frame } from '../runtime/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
 import { RateConverter } from '../runtime/rate-converter.js';
+import { resamplerL1, scaledRange } from './frame-range.js';
 
 export interface EegSourceConfig {
   channels?: string[];
@@ -26,6 +28,8 @@ class EegSource implements NodeInstance {
   private unsubscribe: (() => void) | undefined;
   private paused = false;
   private converter: RateConverter | undefined;
+  /** The converter's gain bound: a converted frame's range is the device's × this. */
+  private converterL1 = 1;
 
   constructor(
     private readonly context: NodeContext,
@@ -74,10 +78,13 @@ class EegSource implements NodeInstance {
     }
     if (this.converter?.matches(frame.sampleRate, wanted, frame.channels.length) !== true) {
       this.converter = new RateConverter(frame.sampleRate, wanted, frame.channels.length);
+      this.converterL1 = resamplerL1(frame.sampleRate, wanted);
       this.context.log(`acquisition runs at ${frame.sampleRate} Hz: converting to ${wanted} Hz`);
     }
     const converted = this.converter.process(frame);
-    if (converted !== undefined) this.context.emit('out', converted);
+    if (converted === undefined) return;
+    const range = scaledRange(frame.range, this.converterL1);
+    this.context.emit('out', range === undefined ? converted : { ...converted, range });
   }
 }
 
