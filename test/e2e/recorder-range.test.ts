@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { adcFullScaleMicrovolts } from '../../src/device/acquisition.js';
 import { designFilter } from '../../src/dsp/design.js';
-import { sosL1Norm } from '../../src/executables/frame-range.js';
+import { resamplerL1, sosL1Norm } from '../../src/executables/frame-range.js';
 import { tidyUp } from '../../src/executables/recorder-range.js';
 import type { Frame } from '../../src/runtime/frame.js';
 import type { DeviceFrameSource } from '../../src/runtime/node.js';
@@ -71,6 +71,24 @@ describe('range through the runtime', () => {
     // 24-bit steps of 2 × 187 500 / (2^24 − 1) µV: 0.022 µV.
     expect(edf.halfStep[0]! * 2).toBeCloseTo(0.02235, 5);
     expect(edflibCheck(path.join(recordings, 'device.bdf'), { samples: false }).ok).toBe(true);
+  });
+
+  test('eeg-source converting 250 → 500 Hz widens the range by the converter’s bound', async () => {
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device: fakeDevice() });
+    const stream = definition(
+      [
+        { id: 'eeg', executable: 'eeg-source', config: { channels: ['O1'], samplingFrequency: 500 } },
+        { id: 'rec', executable: 'recorder', config: { filename: 'converted', format: 'bdf' } },
+      ],
+      [pipe('p', 'eeg', 'rec', { policy: 'block' })],
+    );
+    await runtime.start(stream);
+    const rt = runtime;
+    await waitFor(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 600);
+    await rt.stop(stream.id);
+    const edf = readEdf(path.join(recordings, 'converted.bdf'));
+    expect(edf.rate).toBe(500);
+    expect(edf.physicalMax).toEqual([tidyUp(187_500 * resamplerL1(250, 500))]);
   });
 
   test('generator → filter → recorder: physical range = Σ|amplitudes| × ‖h‖₁, rounded up', async () => {

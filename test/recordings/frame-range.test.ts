@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { designFilter, type FilterSpec } from '../../src/dsp/design.js';
 import { createFilter } from '../../src/executables/filter.js';
-import { generatorRange, sosL1Norm } from '../../src/executables/frame-range.js';
+import { generatorRange, resamplerL1, sosL1Norm } from '../../src/executables/frame-range.js';
+import { Resampler } from '../../src/dsp/resample.js';
 import { createSignalGenerator } from '../../src/executables/signal-generator.js';
 import { adcFullScaleMicrovolts, adcLsbMicrovolts } from '../../src/device/acquisition.js';
 import type { Frame } from '../../src/runtime/frame.js';
@@ -107,5 +108,29 @@ describe('range', () => {
     // Unknown in, unknown out.
     node.onFrame?.('in', { ...input, range: undefined } as unknown as Frame);
     expect(rc.emitted[1]!.frame.range).toBeUndefined();
+  });
+
+  test('the rate converter’s bound holds for ±1 inputs of every sign pattern tried; equal rates give 1', () => {
+    expect(resamplerL1(250, 250)).toBe(1);
+    for (const [from, to] of [
+      [500, 250],
+      [250, 1000],
+      [160, 250],
+      [1000, 250],
+    ] as const) {
+      const bound = resamplerL1(from, to);
+      expect(bound).toBeGreaterThan(1);
+      expect(bound).toBeLessThan(3);
+      let seed = 7;
+      const x = new Float32Array(50_000).map(() => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % 3 === 0 ? -1 : 1;
+      });
+      const y = new Resampler(from, to, 1).process(x);
+      let peak = 0;
+      for (const v of y) peak = Math.max(peak, Math.abs(v));
+      expect(peak).toBeLessThanOrEqual(bound);
+      expect(peak).toBeGreaterThan(1);
+    }
   });
 });
