@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
+import { eventHubFor } from './api/system/event-hub.js';
 import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { headsetFrameSource } from './device/frame-source.js';
@@ -86,8 +87,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     onError: (message, error) => {
       logger.error({ err: error }, message);
     },
+    // Stream failures and node crashes are system events too (API-NOTES.md §Systems, events).
     onRuntimeEvent: (event) => {
-      logger.info({ event }, `runtime: ${event.type}`);
+      logger.warn({ event }, `runtime: ${event.type}`);
+      const hub = eventHubFor(device);
+      if (event.type === 'stream_failed') {
+        hub.system('stream_failed', 'error', `Stream ${event.streamId} failed: ${event.message}`);
+      } else {
+        const what = event.willRestart ? 'it is restarted' : 'it stays in error';
+        hub.system(
+          'node_crashed',
+          event.willRestart ? 'warning' : 'error',
+          `Node ${event.nodeId} of stream ${event.streamId} crashed (${what}): ${event.message}`,
+        );
+      }
     },
   });
 
