@@ -391,9 +391,31 @@ export class StreamManager {
     this.#setDesired(entry, 'paused');
     void this.#enqueue(entry, async () => {
       if (entry.state !== 'pausing') return;
-      await this.#runtime.pause(entry.definition.id);
+      try {
+        await this.#runtime.pause(entry.definition.id);
+      } catch (error) {
+        this.#transitionFailed(entry, 'pausing', 'running', error);
+        throw error;
+      }
       if (stateOf(entry) === 'pausing') entry.state = 'paused';
     }).catch(() => undefined);
+  }
+
+  /**
+   * A pause or resume the runtime refused. The stream either still runs, in the state it was in
+   * before (`previous`), or is gone (its host died mid-transition: the runtime's stream_failed
+   * came while the state was transitional and was not applied), and then it is in `error`.
+   * Without this the stream stayed `pausing` forever, or `running` over nothing after a resume.
+   */
+  #transitionFailed(entry: StreamEntry, during: StreamState, previous: StreamState, error: unknown): void {
+    if (stateOf(entry) !== during) return;
+    if (this.#runtime.status(entry.definition.id) === undefined) {
+      entry.state = 'error';
+      entry.error = messageOf(error);
+    } else {
+      entry.state = previous;
+      this.#setDesired(entry, previous === 'paused' ? 'paused' : 'running');
+    }
   }
 
   /**
@@ -406,7 +428,12 @@ export class StreamManager {
     void this.#enqueue(entry, async () => {
       if (entry.state !== 'running') return;
       entry.state = 'pausing';
-      await this.#runtime.pause(entry.definition.id);
+      try {
+        await this.#runtime.pause(entry.definition.id);
+      } catch (error) {
+        this.#transitionFailed(entry, 'pausing', 'running', error);
+        throw error;
+      }
       if (stateOf(entry) === 'pausing') entry.state = 'paused';
     }).catch(() => undefined);
   }
@@ -414,7 +441,14 @@ export class StreamManager {
   #resume(entry: StreamEntry): void {
     entry.state = 'running';
     this.#setDesired(entry, 'running');
-    void this.#enqueue(entry, () => this.#runtime.resume(entry.definition.id)).catch(() => undefined);
+    void this.#enqueue(entry, async () => {
+      try {
+        await this.#runtime.resume(entry.definition.id);
+      } catch (error) {
+        this.#transitionFailed(entry, 'running', 'paused', error);
+        throw error;
+      }
+    }).catch(() => undefined);
   }
 
   /**

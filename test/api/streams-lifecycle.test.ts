@@ -342,6 +342,64 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
     expect(again.status.nodes.map((n) => n.state)).toEqual(['running', 'running', 'running']);
   });
 
+  it('a stream that dies while pausing ends in error, not stuck in pausing', async () => {
+    ok(await json(cp, 'POST', `${prefix}/streams`, chainStream(ID)));
+    ok(await signal(cp, ID, 'start', prefix));
+    await settle();
+    const release = cp.runtime.hold('pause');
+    ok(await signal(cp, ID, 'pause', prefix));
+    expect(await stateOf(cp, ID)).toBe('pausing');
+    // The stream's host dies mid-transition (WorkerRuntime: it forgets the stream, then reports it).
+    cp.runtime.running.delete(ID);
+    cp.runtime.emit({ type: 'stream_failed', streamId: ID, message: 'the host died' });
+    release();
+    await settle();
+    const body = ok<{ status: { state: string; error: string | null } }>(
+      await json(cp, 'GET', `${url}/status`),
+    );
+    expect(body.status.state).toBe('error');
+    expect(body.status.error).toContain('not running');
+    // From error, the way on is a start.
+    ok(await signal(cp, ID, 'start', prefix));
+    await settle();
+    expect(await stateOf(cp, ID)).toBe('running');
+  });
+
+  it('a stream that died while paused ends in error on resume, not running over nothing', async () => {
+    ok(await json(cp, 'POST', `${prefix}/streams`, chainStream(ID)));
+    ok(await signal(cp, ID, 'start', prefix));
+    await settle();
+    ok(await signal(cp, ID, 'pause', prefix));
+    await settle();
+    // Gone from the runtime without an event reaching the manager (e.g. the event came while
+    // another transition was under way).
+    cp.runtime.running.delete(ID);
+    ok(await signal(cp, ID, 'resume', prefix));
+    await settle();
+    expect(await stateOf(cp, ID)).toBe('error');
+  });
+
+  it('a pause the runtime refuses while the stream still runs leaves it running', async () => {
+    ok(await json(cp, 'POST', `${prefix}/streams`, chainStream(ID)));
+    ok(await signal(cp, ID, 'start', prefix));
+    await settle();
+    const pause = cp.runtime.pause.bind(cp.runtime);
+    cp.runtime.pause = async () => {
+      throw new Error('pause timed out');
+    };
+    ok(await signal(cp, ID, 'pause', prefix));
+    await settle();
+    cp.runtime.pause = pause;
+    const body = ok<{ status: { state: string; error: string | null } }>(
+      await json(cp, 'GET', `${url}/status`),
+    );
+    // Still running: `error` stays null (it explains the error state only); the cause goes to the log.
+    expect(body.status).toMatchObject({ state: 'running', error: null });
+    ok(await signal(cp, ID, 'pause', prefix));
+    await settle();
+    expect(await stateOf(cp, ID)).toBe('paused');
+  });
+
   it('a stream that fails while running (runtime event) is in error', async () => {
     ok(await json(cp, 'POST', `${prefix}/streams`, chainStream(ID)));
     ok(await signal(cp, ID, 'start', prefix));
