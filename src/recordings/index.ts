@@ -2,6 +2,7 @@
  * Recordings on disk: names and paths, metadata sidecars, the listing of the recordings API and
  * startup repair. Imports formats/ (readers, repair) and nothing of HTTP or the runtime.
  */
+export { activeRecordingNames, type NodeStatusLike } from './active.js';
 export { describeRecording, listRecordings, type RecordingSummary, type SkipLog } from './listing.js';
 export {
   eventsNameOf,
