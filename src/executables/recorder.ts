@@ -298,8 +298,9 @@ class Recorder implements NodeInstance {
     const last = Math.max(0, file.samples - 1);
     for (const { item } of this.clock?.drain(last) ?? []) this.annotateAt(last, item);
     if (endNote !== undefined) file.annotate(file.samples / file.spec.sampleRate, endNote); // the writer adds `Recording ends`
-    this.file = undefined;
+    // A failing close (full disk) leaves this.file set, so failWith reports it as the disk-full stop.
     file.close();
+    this.file = undefined;
     this.context.log(
       `recording "${file.name}" closed: ${(file.samples / file.spec.sampleRate).toFixed(3)} s` +
         (file.clippedSamples > 0 ? `, ${file.clippedSamples} sample(s) clipped` : ''),
