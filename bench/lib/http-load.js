@@ -3,6 +3,9 @@
  * a fixed concurrency over keep-alive sockets, a per-request timeout and an overall deadline.
  * Latency is wall time from request to the end of the response body (what a client sees).
  */
+import { Buffer } from 'node:buffer';
+import { performance } from 'node:perf_hooks';
+import { URL } from 'node:url';
 import http from 'node:http';
 
 /** JSON request helper for setting up the service (POST/DELETE bodies, small answers). */
@@ -15,7 +18,10 @@ export function requestJson(baseUrl, method, path, body, agent) {
         method,
         agent,
         timeout: 10_000,
-        headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': payload.length },
+        headers:
+          payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': payload.length },
       },
       (res) => {
         const chunks = [];

@@ -1,4 +1,5 @@
 /** What the numbers were measured on: they mean little without it. */
+import process from 'node:process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 
 export function machineInfo() {

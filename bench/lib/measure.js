@@ -12,6 +12,9 @@
  * of a pair rather than skewing one median, and a single bad round cannot move the result.
  */
 
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+
 /** CPU time of this process in nanoseconds (user + system; µs resolution). */
 export function cpuNs() {
   const { user, system } = process.cpuUsage();

@@ -8,12 +8,15 @@ function absoluteText(absolute) {
 
 /** One result, printed as soon as it is measured. */
 export function formatLine(r) {
-  return `${r.pass ? 'ok  ' : 'MISS'} ${r.id}: ratio ${r.ratio} (${r.threshold}) — ${r.title}\n       ${r.ratioOf}\n       ${absoluteText(r.absolute)}`;
+  return `${r.pass ? 'ok  ' : 'MISS'} ${r.id}${r.advisory ? ' (advisory)' : ''}: ratio ${r.ratio} (${r.threshold}) — ${r.title}\n       ${r.ratioOf}\n       ${absoluteText(r.absolute)}`;
 }
 
 /** The summary table (Markdown, so it can be pasted into docs/performance.md). */
 export function formatTable(results) {
   const lines = ['| benchmark | ratio | threshold | pass |', '|---|---:|---|---|'];
-  for (const r of results) lines.push(`| ${r.id} | ${r.ratio} | ${r.threshold} | ${r.pass ? 'yes' : '**no**'} |`);
+  for (const r of results)
+    lines.push(
+      `| ${r.id} | ${r.ratio} | ${r.threshold} | ${r.pass ? 'yes' : '**no**'}${r.advisory ? ' (advisory)' : ''} |`,
+    );
   return lines.join('\n');
 }

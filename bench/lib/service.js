@@ -3,6 +3,9 @@
  * data directory, and stops it: SIGTERM, then SIGKILL if it has not exited within 8 s. The data
  * directory is removed afterwards.
  */
+import process from 'node:process';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { URL } from 'node:url';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +30,10 @@ export async function startService() {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = await new Promise((resolve, reject) => {
     let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`headsetd did not start in ${START_TIMEOUT_MS} ms: ${stderr}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`headsetd did not start in ${START_TIMEOUT_MS} ms: ${stderr}`)),
+      START_TIMEOUT_MS,
+    );
     child.stdout.on('data', (chunk) => {
       stdout += chunk.toString('utf8');
       const match = /headsetd listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);

@@ -6,6 +6,7 @@
  *   `encodeFrameBinary` (format `binary`), and the client's matching decode.
  * The ratio (text ÷ binary) is the point: it is what choosing the binary form saves.
  */
+import { Buffer } from 'node:buffer';
 import { createDecoder, encodeMessage } from '../../dist/runtime/protocol/codec.js';
 import { frameFromJson, frameToJson } from '../../dist/runtime/frame.js';
 import { decodeFrameBinary, encodeFrameBinary } from '../../dist/runtime/frame-binary.js';
@@ -33,7 +34,8 @@ function protocolOps(encoding, frame) {
   return {
     bytes: bytes.length,
     encode: (n) => {
-      for (let k = 0; k < n; k++) sink.value += encodeMessage(encoding, { type: 'frame', port: 'in', frame }).length;
+      for (let k = 0; k < n; k++)
+        sink.value += encodeMessage(encoding, { type: 'frame', port: 'in', frame }).length;
     },
     decode: (n) => {
       for (let k = 0; k < n; k++) sink.value += decoder.push(bytes).length;
@@ -55,7 +57,12 @@ async function protocol(frame) {
         ratioOf: `NDJSON ${side} CPU ÷ binary ${side} CPU`,
         // The binary form exists to be cheaper than text: it must stay clearly so.
         min: 3,
-        absolute: { ndjsonNs: r.subjectNs, binaryNs: r.referenceNs, ndjsonBytes: ndjson.bytes, binaryBytes: binary.bytes },
+        absolute: {
+          ndjsonNs: r.subjectNs,
+          binaryNs: r.referenceNs,
+          ndjsonBytes: ndjson.bytes,
+          binaryBytes: binary.bytes,
+        },
       }),
     );
   }

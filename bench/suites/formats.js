@@ -10,6 +10,7 @@
  * The ratio shows what the real writer adds (channel-major records, annotation signal, exact
  * scaling, clipping counts; shortest float32 text for CSV). CPU time excludes the wait in fdatasync.
  */
+import { Buffer } from 'node:buffer';
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,8 @@ function frame() {
   const data = new Float32Array(FRAME * CHANNELS);
   for (let i = 0; i < FRAME; i++) {
     for (let c = 0; c < CHANNELS; c++) {
-      data[i * CHANNELS + c] = 80 * Math.sin((2 * Math.PI * 10 * i) / RATE + c) + ((i * 31 + c * 7) % 17) * 0.37;
+      data[i * CHANNELS + c] =
+        80 * Math.sin((2 * Math.PI * 10 * i) / RATE + c) + ((i * 31 + c * 7) % 17) * 0.37;
     }
   }
   return data;

@@ -21,7 +21,13 @@ const CHAIN_HOPS = 4;
 const names = Array.from({ length: CHANNELS }, (_, c) => `ch${c}`);
 
 function makeFrame(samples) {
-  return { seq: 0, timestamp: Date.now(), sampleRate: 1000, channels: names, data: new Float32Array(samples * CHANNELS) };
+  return {
+    seq: 0,
+    timestamp: Date.now(),
+    sampleRate: 1000,
+    channels: names,
+    data: new Float32Array(samples * CHANNELS),
+  };
 }
 
 function definition(nodes, pipes) {
@@ -149,7 +155,11 @@ async function fanout() {
         ratioOf: `CPU per emitted frame with ${n} consumers ÷ with 1 consumer`,
         // At most linear in consumers, with room for noise: nothing per frame may be copied per consumer.
         max: n * 1.25,
-        absolute: { nsPerFrame: r.subjectNs, nsPerDelivery: r.subjectNs / n, nsPerFrameOneConsumer: r.referenceNs },
+        absolute: {
+          nsPerFrame: r.subjectNs,
+          nsPerDelivery: r.subjectNs / n,
+          nsPerFrameOneConsumer: r.referenceNs,
+        },
       }),
     );
   }
@@ -174,7 +184,8 @@ async function fanout() {
     dropped += g.dropped();
     await g.graph.stop();
   }
-  if (dropped > 0) throw new Error(`fan-out benchmark dropped ${dropped} frames: the batch exceeds a pipe's capacity`);
+  if (dropped > 0)
+    throw new Error(`fan-out benchmark dropped ${dropped} frames: the batch exceeds a pipe's capacity`);
   return out;
 }
 
