@@ -29,6 +29,7 @@ import type {
 } from './messages.js';
 import { errorMessage } from './node-errors.js';
 import { createFactoryResolver } from './resolve-node.js';
+import { deliverIngestFrame, installTapChannel } from './tap-channel.js';
 
 const port = parentPort;
 if (port === null) throw new Error('host.ts runs only as a worker thread (see worker-runtime.ts)');
@@ -84,6 +85,11 @@ const heartbeat = setInterval(() => {
 for (const name of IMPLEMENTED_BUILTINS) void loadBuiltinFactory(name).catch(() => undefined);
 
 function begin(init: HostInit): Running {
+  installTapChannel({
+    post: (message, transfer) => {
+      port?.postMessage(message satisfies FromHost, transfer);
+    },
+  });
   const device = init.hasDevice ? new DeviceProxy(post) : undefined;
   const graph = new StreamGraph({
     streamId: init.streamId,
@@ -149,6 +155,11 @@ port.on('message', (message: ToHost) => {
   }
   const current = running;
   if (current === undefined) return; // the main thread always sends init first
+  if (message.kind === 'ingest-frame') {
+    // An ingest node that is gone (stopped, removed by an edit) simply misses the frame.
+    deliverIngestFrame(message.nodeId, message.frame);
+    return;
+  }
   if (current.device?.handle(message) === true || message.kind !== 'command') return;
   const { id, command } = message;
   queue = queue.then(() => run(current.graph, id, command));

@@ -52,7 +52,9 @@ export type ToHost =
   | { kind: 'init'; init: HostInit }
   | { kind: 'command'; id: number; command: HostCommand }
   | { kind: 'device-subscribed'; subscription: number; error?: string }
-  | { kind: 'device-frame'; subscription: number; frame: WireFrame };
+  | { kind: 'device-frame'; subscription: number; frame: WireFrame }
+  /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */
+  | { kind: 'ingest-frame'; nodeId: string; frame: WireFrame };
 
 export interface SerializedError {
   code: string;
@@ -74,4 +76,6 @@ export type FromHost =
   | { kind: 'event'; event: RuntimeEvent }
   | { kind: 'process-group'; pgid: number; alive: boolean }
   | { kind: 'device-subscribe'; subscription: number; channels: string[]; sampleRate?: number }
-  | { kind: 'device-unsubscribe'; subscription: number };
+  | { kind: 'device-unsubscribe'; subscription: number }
+  /** A tap node's frame for the main thread (StreamRuntime.tap); its buffer is transferred. */
+  | { kind: 'tap-frame'; nodeId: string; frame: WireFrame };

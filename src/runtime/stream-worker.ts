@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type ErrorCode, HeadsetdError } from '../errors.js';
 import { DeviceForwarder } from './device-bridge.js';
-import type { FromHost, HostBoot, HostCommand, StatusPush, ToHost } from './messages.js';
+import type { Frame } from './frame.js';
+import type { FromHost, HostBoot, HostCommand, StatusPush, ToHost, WireFrame } from './messages.js';
 import type { DeviceFrameSource } from './node.js';
 import type { RuntimeEvent } from '../streams/runtime-port.js';
 
@@ -38,6 +39,8 @@ export interface StreamBinding {
   onEvent(event: RuntimeEvent): void;
   /** Called once when the worker died without being asked to (message for a person; busy node if known). */
   onDeath(message: string, nodeId: string | undefined): void;
+  /** A tap node's frame arrived (its samples in a buffer now owned by this thread). */
+  onTap?(nodeId: string, frame: Frame): void;
 }
 
 /**
@@ -155,6 +158,26 @@ export class StreamWorker {
     });
   }
 
+  /**
+   * Hands a frame to an ingest node of the worker's stream. The samples are copied once and the
+   * copy's buffer transferred, so the caller's frame stays intact. False when the worker has ended.
+   */
+  feed(nodeId: string, frame: Frame): boolean {
+    if (this.ended || this.binding === undefined) return false;
+    const wire: WireFrame = {
+      seq: frame.seq,
+      timestamp: frame.timestamp,
+      sampleRate: frame.sampleRate,
+      channels: [...frame.channels],
+      data: frame.data.slice(),
+      ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+      ...(frame.range === undefined ? {} : { range: frame.range }),
+    };
+    const message: ToHost = { kind: 'ingest-frame', nodeId, frame: wire };
+    this.worker.postMessage(message, [wire.data.buffer as ArrayBuffer]);
+    return true;
+  }
+
   /** Ends the worker (no death is reported). Resolves when the thread is gone. */
   async terminate(): Promise<void> {
     if (!this.ended) this.end(new HeadsetdError('invalid_state', `stream ${this.streamId} was stopped.`));
@@ -169,6 +192,9 @@ export class StreamWorker {
         return;
       case 'event':
         this.binding?.onEvent(message.event);
+        return;
+      case 'tap-frame':
+        this.binding?.onTap?.(message.nodeId, message.frame);
         return;
       case 'process-group':
         if (message.alive) this.processGroups.add(message.pgid);

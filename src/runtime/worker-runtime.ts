@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors.js';
 import type { StreamDefinition } from '../streams/model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../streams/runtime-port.js';
+import type { Frame } from './frame.js';
 import { LogRing } from './log-ring.js';
 import type { StatusPush } from './messages.js';
 import type { DeviceFrameSource, NodeLogLine } from './node.js';
@@ -62,6 +63,8 @@ export class WorkerRuntime implements StreamRuntime {
   private readonly failed = new Map<string, RuntimeStreamStatus>();
   private readonly logRings = new Map<string, Map<string, LogRing>>();
   private readonly listeners: ((event: RuntimeEvent) => void)[] = [];
+  /** Tap listeners by stream, then node; they outlive starts and stops (see StreamRuntime.tap). */
+  private readonly taps = new Map<string, Map<string, Set<(frame: Frame) => void>>>();
 
   /** Booted workers waiting for a stream, so that a start does not wait for module loading. */
   private readonly spares: StreamWorker[] = [];
@@ -100,6 +103,9 @@ export class WorkerRuntime implements StreamRuntime {
       },
       onDeath: (message, nodeId) => {
         this.onDeath(streamId, entry, message, nodeId);
+      },
+      onTap: (nodeId, frame) => {
+        this.deliverTap(streamId, nodeId, frame);
       },
     });
     this.streams.set(streamId, entry);
@@ -167,6 +173,37 @@ export class WorkerRuntime implements StreamRuntime {
 
   onEvent(listener: (event: RuntimeEvent) => void): void {
     this.listeners.push(listener);
+  }
+
+  tap(streamId: string, nodeId: string, onFrame: (frame: Frame) => void): () => void {
+    let nodes = this.taps.get(streamId);
+    if (nodes === undefined) {
+      nodes = new Map();
+      this.taps.set(streamId, nodes);
+    }
+    let listeners = nodes.get(nodeId);
+    if (listeners === undefined) {
+      listeners = new Set();
+      nodes.set(nodeId, listeners);
+    }
+    // A listener added twice must be removable twice: wrap it so each call has its own entry.
+    const entry = (frame: Frame): void => {
+      onFrame(frame);
+    };
+    listeners.add(entry);
+    return () => {
+      const current = this.taps.get(streamId);
+      const set = current?.get(nodeId);
+      if (set?.delete(entry) !== true) return;
+      if (set.size === 0) current?.delete(nodeId);
+      if (current?.size === 0) this.taps.delete(streamId);
+    };
+  }
+
+  feed(streamId: string, nodeId: string, frame: Frame): boolean {
+    const entry = this.streams.get(streamId);
+    if (entry === undefined || !entry.started || entry.stopping) return false;
+    return entry.worker.feed(nodeId, frame);
   }
 
   async close(): Promise<void> {
@@ -249,6 +286,18 @@ export class WorkerRuntime implements StreamRuntime {
       this.emit({ type: 'stream_failed', streamId, message: text });
     } finally {
       this.failed.delete(streamId);
+    }
+  }
+
+  private deliverTap(streamId: string, nodeId: string, frame: Frame): void {
+    const listeners = this.taps.get(streamId)?.get(nodeId);
+    if (listeners === undefined) return;
+    for (const listener of listeners) {
+      try {
+        listener(frame);
+      } catch (error) {
+        this.options.logger?.error({ err: error, streamId, nodeId }, 'a tap listener threw');
+      }
     }
   }
 

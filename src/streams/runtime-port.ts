@@ -2,6 +2,7 @@
  * The narrow interface through which the stream manager drives the data plane. The manager owns
  * desired state and the lifecycle; the runtime only runs what it is given.
  */
+import type { Frame } from '../runtime/frame.js';
 import type { NodeLogLine } from '../runtime/node.js';
 import type { NodeState, StreamDefinition } from './model.js';
 
@@ -63,6 +64,17 @@ export interface StreamRuntime {
   /** The last 500 log lines of a node, kept after the stream stops until it starts again. */
   logs(streamId: string, nodeId: string): readonly NodeLogLine[];
   onEvent(listener: (event: RuntimeEvent) => void): void;
+  /**
+   * Frames a `tap` node of the stream receives reach `onFrame` on the caller's thread (their
+   * samples copied once across the thread boundary). The listener stays through stops and starts
+   * of the stream until the returned function is called, so it may be added before the start.
+   */
+  tap(streamId: string, nodeId: string, onFrame: (frame: Frame) => void): () => void;
+  /**
+   * Hands a frame to an `ingest` node of a running stream, which emits it downstream. The caller's
+   * frame is not kept (its samples are copied). False when the stream does not run here.
+   */
+  feed(streamId: string, nodeId: string, frame: Frame): boolean;
   /** Stops everything; no child process outlives it. */
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
  * An in-memory StreamRuntime for control-plane tests: records every call, can be told to fail or to
  * hold a transition open, and reports node states like the real one.
  */
+import type { Frame } from '../../src/runtime/frame.js';
 import type { NodeLogLine } from '../../src/runtime/node.js';
 import type { StreamDefinition } from '../../src/streams/model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../../src/streams/runtime-port.js';
@@ -13,6 +14,10 @@ export class FakeRuntime implements StreamRuntime {
   readonly calls: { op: string; streamId: string; detail?: unknown }[] = [];
   readonly running = new Map<string, { definition: StreamDefinition; paused: boolean }>();
   readonly listeners: ((e: RuntimeEvent) => void)[] = [];
+  /** Tap listeners, keyed `streamId/nodeId`; tests push frames through `emitTap`. */
+  readonly taps = new Map<string, Set<(frame: Frame) => void>>();
+  /** Every frame handed to `feed` while its stream ran. */
+  readonly fed: { streamId: string; nodeId: string; frame: Frame }[] = [];
   /** Node ids whose start fails, with the message. */
   failStart = new Map<string, string>();
   failUpdate: string | undefined;
@@ -137,6 +142,33 @@ export class FakeRuntime implements StreamRuntime {
 
   logs(streamId: string, nodeId: string): readonly NodeLogLine[] {
     return [{ timestamp: 1, stream: 'event', line: `${streamId}/${nodeId} started` }];
+  }
+
+  tap(streamId: string, nodeId: string, onFrame: (frame: Frame) => void): () => void {
+    const key = `${streamId}/${nodeId}`;
+    const entry = (frame: Frame): void => {
+      onFrame(frame);
+    };
+    let set = this.taps.get(key);
+    if (set === undefined) {
+      set = new Set();
+      this.taps.set(key, set);
+    }
+    set.add(entry);
+    return () => {
+      this.taps.get(key)?.delete(entry);
+    };
+  }
+
+  /** Delivers a frame to the tap listeners of a node, as a tap node of a running stream would. */
+  emitTap(streamId: string, nodeId: string, frame: Frame): void {
+    for (const listener of this.taps.get(`${streamId}/${nodeId}`) ?? []) listener(frame);
+  }
+
+  feed(streamId: string, nodeId: string, frame: Frame): boolean {
+    if (!this.running.has(streamId)) return false;
+    this.fed.push({ streamId, nodeId, frame });
+    return true;
   }
 
   onEvent(listener: (event: RuntimeEvent) => void): void {
