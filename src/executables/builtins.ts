@@ -223,6 +223,43 @@ const logger: BuiltinDescriptor = {
   configSchema: Type.Object({ ...COMMON_CONFIG }, { additionalProperties: false }),
 };
 
+const tap: BuiltinDescriptor = {
+  name: 'tap',
+  aliases: [],
+  role: 'sink',
+  inputs: ['in'],
+  outputs: [],
+  description:
+    "Hands every frame to the service's main thread (the quick EEG streams' buffer and WebSocket).",
+  configSchema: Type.Object({ ...COMMON_CONFIG }, { additionalProperties: false }),
+};
+
+const ingest: BuiltinDescriptor = {
+  name: 'ingest',
+  aliases: [],
+  role: 'source',
+  inputs: [],
+  outputs: ['out'],
+  description:
+    'Emits the frames sent to the WebSocket /stream/{streamId}/ingest (for example by another headsetd).',
+  configSchema: Type.Object(
+    {
+      ...COMMON_CONFIG,
+      sampleRate: Type.Optional(
+        Type.Number({ minimum: 1, maximum: 20000, description: 'Hz; frames at another rate are refused' }),
+      ),
+      channels: Type.Optional(
+        Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+          minItems: 1,
+          maxItems: 64,
+          description: 'Channel names (case-insensitive); frames with other channels are refused',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+};
+
 export const BUILTINS: readonly BuiltinDescriptor[] = [
   signalGenerator,
   eegSource,
@@ -230,6 +267,8 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   websocket,
   recorder,
   logger,
+  tap,
+  ingest,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

@@ -14,6 +14,8 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   websocket: async () => (await import('./websocket.js')).createWebSocketOutput,
   logger: async () => (await import('./logger.js')).createLogger,
   recorder: async () => (await import('./recorder.js')).createRecorder,
+  tap: async () => (await import('./tap.js')).createTap,
+  ingest: async () => (await import('./ingest.js')).createIngest,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */

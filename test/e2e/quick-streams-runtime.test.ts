@@ -1,0 +1,110 @@
+/**
+ * The tap channel of the worker runtime (StreamRuntime.tap / feed): a tap node's frames reach the
+ * main thread with their samples intact, and frames fed to an ingest node come out of the stream.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Frame } from '../../src/runtime/frame.js';
+import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { definition, pipe, waitFor } from '../runtime/helpers.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-tap-'));
+let runtime: WorkerRuntime | undefined;
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+});
+
+function frameOf(seq: number, rows: number[][], channels = ['CZ', 'O1']): Frame {
+  return {
+    seq,
+    timestamp: 1_700_000_000_000 + seq * 40,
+    sampleRate: 250,
+    channels,
+    data: Float32Array.from(rows.flat()),
+  };
+}
+
+describe('tap channel', () => {
+  test('frames of a tap node reach the main thread in order, listener kept across a restart', async () => {
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    const stream = definition(
+      [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 1000, amplitudes: [5], frequencies: [10], channels: 2 },
+        },
+        { id: 'tap', executable: 'tap', config: {} },
+      ],
+      [pipe('p1', 'gen', 'tap')],
+    );
+    const frames: Frame[] = [];
+    const untap = runtime.tap(stream.id, 'tap', (frame) => frames.push(frame));
+    await runtime.start(stream);
+    await waitFor(() => frames.length >= 10, 5000, 'tapped frames');
+    await runtime.stop(stream.id);
+    expect(frames.map((f) => f.seq).slice(0, 10)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(frames[0]?.sampleRate).toBe(1000);
+    expect(frames[0]?.data).toBeInstanceOf(Float32Array);
+    for (const frame of frames) {
+      expect(frame.channels).toHaveLength(2);
+      expect(frame.data.length % 2).toBe(0);
+      expect(frame.data.length).toBeGreaterThan(0);
+    }
+    // Both channels carry the same sine, at most 5 in magnitude.
+    const all = frames.flatMap((f) => Array.from(f.data));
+    expect(Math.max(...all.map(Math.abs))).toBeLessThanOrEqual(5.0001);
+    expect(Math.max(...all)).toBeGreaterThan(4);
+
+    const before = frames.length;
+    await runtime.start(stream);
+    await waitFor(() => frames.length >= before + 3, 5000, 'frames after restart');
+    untap();
+    await new Promise((r) => setTimeout(r, 100));
+    const after = frames.length;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(frames.length).toBe(after);
+  });
+
+  test('frames fed to an ingest node come out of its tap unchanged; feed is false when stopped', async () => {
+    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    const stream = definition(
+      [
+        { id: 'in', executable: 'ingest', config: {} },
+        { id: 'tap', executable: 'tap', config: {} },
+      ],
+      [pipe('p1', 'in', 'tap')],
+    );
+    const out: Frame[] = [];
+    runtime.tap(stream.id, 'tap', (frame) => out.push(frame));
+    expect(runtime.feed(stream.id, 'in', frameOf(0, [[1, 2]]))).toBe(false);
+    await runtime.start(stream);
+    const sent = [
+      frameOf(7, [
+        [1, 2],
+        [3, 4],
+      ]),
+      frameOf(8, [[5.5, -6]]),
+      frameOf(9, [[7, 8]]),
+    ];
+    for (const frame of sent) expect(runtime.feed(stream.id, 'in', frame)).toBe(true);
+    // The caller's frame is not transferred away.
+    expect(sent[0]?.data.length).toBe(4);
+    await waitFor(() => out.length >= 3, 5000, 'ingested frames');
+    expect(out.map((f) => Array.from(f.data))).toEqual([
+      [1, 2, 3, 4],
+      [5.5, -6],
+      [7, 8],
+    ]);
+    // The stream numbers its own frames.
+    expect(out.map((f) => f.seq)).toEqual([0, 1, 2]);
+    expect(out[0]?.channels).toEqual(['CZ', 'O1']);
+    expect(out[0]?.timestamp).toBe(sent[0]?.timestamp);
+    await runtime.stop(stream.id);
+    expect(runtime.feed(stream.id, 'in', frameOf(1, [[1, 2]]))).toBe(false);
+  });
+});
