@@ -15,6 +15,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { machineInfo } from './lib/machine.js';
 import { formatLine, formatTable } from './lib/report.js';
@@ -42,6 +43,19 @@ function parseArgs(argv) {
       throw new Error(`unknown suite ${name}; suites: ${Object.keys(SUITES).join(', ')}`);
   }
   return args;
+}
+
+/** The commit the run measured (dist/ is built from the working tree; `-dirty` when it differs). */
+function gitCommit() {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'src'], {
+      encoding: 'utf8',
+    }).trim();
+    return dirty === '' ? commit : `${commit}-dirty`;
+  } catch {
+    return 'unknown';
+  }
 }
 
 async function main() {
