@@ -82,8 +82,10 @@ async function main() {
   );
   if (args.json !== undefined) {
     const report = {
-      ...machine,
+      label: `headsetd benchmarks, ${new Date().toISOString().slice(0, 10)}, ${machine.cpu} × ${machine.cores}, node ${machine.node}`,
       date: new Date().toISOString(),
+      commit: gitCommit(),
+      ...machine,
       durationSeconds: Math.round(seconds),
       results,
     };
