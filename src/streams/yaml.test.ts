@@ -2,6 +2,7 @@
  * YAML bodies (issue 2 §Deliver 4): YAML 1.2 core schema only, one document, duplicate keys and
  * alias bombs refused, every refusal a 400 with the position where there is one.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../errors.js';
 import { parseYaml, toYaml } from './yaml.js';
@@ -80,5 +81,14 @@ describe('parseYaml', () => {
       nodes: [{ id: 'n', config: {} }],
     };
     expect(parseYaml(toYaml(value))).toEqual(value);
+  });
+
+  it('round-trips any JSON value through toYaml and parseYaml (export, then import)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {
+        expect(parseYaml(toYaml(value))).toEqual(value);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
