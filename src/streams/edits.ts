@@ -26,7 +26,14 @@ function assertList<T>(
   what: string,
 ): T[] {
   if (!Array.isArray(value)) {
-    throw new HeadsetdError('invalid_request', `The body must be a JSON array of ${what}.`, { path: '' });
+    // Bodies come as JSON or YAML: name both forms of a list.
+    throw new HeadsetdError(
+      'invalid_request',
+      `The body must be a list of ${what} (a JSON array or a YAML sequence).`,
+      {
+        path: '',
+      },
+    );
   }
   const issues = check(schema, value);
   if (issues.length > 0) throw issuesToError(issues, 'The body');

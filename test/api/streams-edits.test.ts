@@ -234,6 +234,16 @@ describe.each(PREFIXES)('nodes and pipes under "%s/streams"', (prefix) => {
     }
   });
 
+  it('a YAML mapping where a list is expected is refused with a message naming YAML, not only JSON', async () => {
+    const error = expectError(
+      await text(cp, 'POST', `${url}/nodes/yaml`, 'id: log2\nexecutable: logger\n'),
+      400,
+      'invalid_request',
+    );
+    expect(error.error.message).toContain('YAML sequence');
+    expect(error.error.details).toEqual({ path: '' });
+  });
+
   it('404 node_not_found / pipe_not_found on removal of unknown ids, and nothing is removed', async () => {
     const node = expectError(
       await json(cp, 'DELETE', `${url}/nodes`, ['log', 'ghost']),
