@@ -69,8 +69,25 @@ async function main() {
   for (const name of args.only) {
     console.log(`\n## ${name}`);
     const suiteStart = performance.now();
-    const suiteResults = await SUITES[name]((r) => console.log(formatLine(r)));
-    results.push(...suiteResults.map((r) => ({ suite: name, ...r })));
+    try {
+      const suiteResults = await SUITES[name]((r) => console.log(formatLine(r)));
+      results.push(...suiteResults.map((r) => ({ suite: name, ...r })));
+    } catch (error) {
+      // A suite that cannot run (the service does not start, a file cannot be written) is a failed
+      // result of its own; the other suites still run.
+      console.error(error);
+      results.push({
+        suite: name,
+        id: `${name}.error`,
+        title: `suite ${name} did not complete: ${error instanceof Error ? error.message : String(error)}`,
+        ratio: Number.NaN,
+        ratioOf: 'n/a',
+        threshold: 'completes',
+        pass: false,
+        advisory: false,
+        absolute: {},
+      });
+    }
     console.log(`   (${((performance.now() - suiteStart) / 1000).toFixed(1)} s)`);
   }
   const seconds = (performance.now() - started) / 1000;
