@@ -1,0 +1,175 @@
+/**
+ * POST /stream/{streamId}/pipe: a quick stream's frames forwarded to another headsetd's ingest
+ * WebSocket (`ws://host:port/stream/{targetStreamId}/ingest`), one JSON text message per frame
+ * (API-NOTES.md §Frames). The connection is re-made after any loss with exponential backoff
+ * (250 ms doubling to 10 s, with jitter); frames that arrive while it is down wait in a bounded
+ * queue (the oldest are dropped, counted), and while it is up a peer that reads too slowly loses
+ * frames (counted) once its unsent bytes pass the limit, so the stream is never slowed.
+ */
+import WebSocket from 'ws';
+
+export interface PipeTarget {
+  host: string;
+  port: number;
+  streamId: string;
+}
+
+export interface PipeSenderOptions {
+  target: PipeTarget;
+  /** The receiving service's token, sent as `?token=` (its WebSocket upgrades take it there). */
+  token?: string;
+  /** Sent as `metadata` with the first frame of every connection (includeChannelMetadata). */
+  metadata?: Record<string, unknown>;
+  /** Frames kept while disconnected (default 256, about 2.5 s of 10 ms frames). */
+  queueLimit?: number;
+  /** Unsent bytes above which frames are dropped while connected (default 1 MiB). */
+  sendLimitBytes?: number;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export type PipeState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface PipeStatus {
+  target: PipeTarget;
+  url: string;
+  state: PipeState;
+  framesSent: number;
+  framesDropped: number;
+  queued: number;
+  /** Connections made after the first. */
+  reconnects: number;
+  /** Why the last connection failed or ended, for a person; null when none did. */
+  lastError: string | null;
+}
+
+const DEFAULT_QUEUE_LIMIT = 256;
+const DEFAULT_SEND_LIMIT_BYTES = 1024 * 1024;
+
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** The ingest URL of a target, without the token. */
+export function ingestUrl(target: PipeTarget): string {
+  return `ws://${urlHost(target.host)}:${target.port}/stream/${encodeURIComponent(target.streamId)}/ingest`;
+}
+
+export class PipeSender {
+  private socket: WebSocket | undefined;
+  private readonly queue: string[] = [];
+  private state: PipeState = 'connecting';
+  private framesSent = 0;
+  private framesDropped = 0;
+  private connections = 0;
+  private lastError: string | null = null;
+  private backoffMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  /** The metadata goes with the first frame of each connection. */
+  private metadataPending = false;
+
+  constructor(private readonly options: PipeSenderOptions) {
+    this.backoffMs = options.initialBackoffMs ?? 250;
+    this.connect();
+  }
+
+  /** Forwards one frame in its JSON text form (an object with the fields of API-NOTES.md §Frames). */
+  send(frame: Record<string, unknown>): void {
+    if (this.state === 'closed') return;
+    const socket = this.socket;
+    if (socket?.readyState === WebSocket.OPEN) {
+      if (socket.bufferedAmount > (this.options.sendLimitBytes ?? DEFAULT_SEND_LIMIT_BYTES)) {
+        this.framesDropped++;
+        return;
+      }
+      this.transmit(socket, frame);
+      return;
+    }
+    this.queue.push(JSON.stringify(frame));
+    if (this.queue.length > (this.options.queueLimit ?? DEFAULT_QUEUE_LIMIT)) {
+      this.queue.shift();
+      this.framesDropped++;
+    }
+  }
+
+  status(): PipeStatus {
+    return {
+      target: { ...this.options.target },
+      url: ingestUrl(this.options.target),
+      state: this.state,
+      framesSent: this.framesSent,
+      framesDropped: this.framesDropped,
+      queued: this.queue.length,
+      reconnects: Math.max(0, this.connections - 1),
+      lastError: this.lastError,
+    };
+  }
+
+  /** Ends the pipe for good: no reconnection; queued frames are discarded. */
+  close(): void {
+    this.state = 'closed';
+    clearTimeout(this.timer);
+    this.queue.length = 0;
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket !== undefined) {
+      if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
+      else socket.close(1000, 'the pipe was closed');
+    }
+  }
+
+  private transmit(socket: WebSocket, frame: Record<string, unknown> | string): void {
+    let text = typeof frame === 'string' ? frame : JSON.stringify(frame);
+    if (this.metadataPending && this.options.metadata !== undefined) {
+      const parsed = (typeof frame === 'string' ? JSON.parse(frame) : frame) as Record<string, unknown>;
+      text = JSON.stringify({ ...parsed, metadata: this.options.metadata });
+    }
+    this.metadataPending = false;
+    socket.send(text);
+    this.framesSent++;
+  }
+
+  private connect(): void {
+    if (this.state === 'closed') return;
+    const base = ingestUrl(this.options.target);
+    const url =
+      this.options.token === undefined ? base : `${base}?token=${encodeURIComponent(this.options.token)}`;
+    const socket = new WebSocket(url, { handshakeTimeout: 5000, perMessageDeflate: false });
+    this.socket = socket;
+    socket.on('open', () => {
+      if (this.socket !== socket) return;
+      this.connections++;
+      this.state = 'open';
+      this.backoffMs = this.options.initialBackoffMs ?? 250;
+      this.metadataPending = this.options.metadata !== undefined;
+      for (const text of this.queue.splice(0)) this.transmit(socket, text);
+    });
+    let refused = false;
+    socket.on('unexpected-response', (_request, response) => {
+      refused = true;
+      this.lastError = `the target answered HTTP ${response.statusCode ?? '?'} instead of accepting the WebSocket`;
+      socket.terminate();
+    });
+    socket.on('error', (error) => {
+      if (this.socket === socket && !refused) this.lastError = error.message;
+    });
+    socket.on('close', (code, reason) => {
+      if (this.socket !== socket || this.state === 'closed') return;
+      if (code !== 1006 || reason.length > 0) {
+        this.lastError = `the target closed the connection (${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`;
+      }
+      this.socket = undefined;
+      this.state = 'reconnecting';
+      this.scheduleReconnect();
+    });
+  }
+
+  private scheduleReconnect(): void {
+    const delay = this.backoffMs * (0.8 + Math.random() * 0.4);
+    this.backoffMs = Math.min(this.backoffMs * 2, this.options.maxBackoffMs ?? 10_000);
+    this.timer = setTimeout(() => {
+      this.connect();
+    }, delay);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The quick streams the API knows, by stream id: a session per stream tagged as a quick stream
+ * (streams/quick-stream.ts), made when POST /stream/start creates it, or when a quick stream is
+ * found in the manager (one restored after a restart). A sweep every 250 ms follows what happened
+ * through the other APIs: a start or stop by signal begins or ends a run, a deleted stream's
+ * session is disposed (its clients closed, its pipe ended).
+ */
+import { HeadsetdError, isHeadsetdError } from '../../errors.js';
+import type { StreamEntry, StreamManager } from '../../streams/manager.js';
+import type { StreamState } from '../../streams/model.js';
+import { quickStreamConfigOf } from '../../streams/quick-stream.js';
+import type { StreamRuntime } from '../../streams/runtime-port.js';
+import { QuickSession } from './session.js';
+
+const SWEEP_INTERVAL_MS = 250;
+const ACTIVE_STATES: readonly StreamState[] = ['starting', 'running', 'pausing', 'paused'];
+
+export function isActive(state: StreamState): boolean {
+  return ACTIVE_STATES.includes(state);
+}
+
+export class QuickRegistry {
+  private readonly sessions = new Map<string, QuickSession>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly manager: StreamManager,
+    private readonly runtime: Pick<StreamRuntime, 'tap'>,
+    private readonly clientSendLimitBytes: number | undefined,
+  ) {
+    this.timer = setInterval(() => {
+      this.sweep();
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** The stream (404 stream_not_found) and its quick-stream session (404 not_found when it is not one). */
+  resolve(id: string): { entry: StreamEntry; session: QuickSession } {
+    const entry = this.manager.get(id);
+    const session = this.sessionOf(entry);
+    if (session === undefined) {
+      throw new HeadsetdError(
+        'not_found',
+        `Stream ${entry.definition.id} is not a quick EEG stream (made by POST /stream/start), so it has no buffer, socket or pipe here; read it through /stream/streams/${entry.definition.id}.`,
+        { id: entry.definition.id },
+      );
+    }
+    return { entry, session };
+  }
+
+  /** The session of a quick stream, made on first sight; undefined for any other stream. */
+  sessionOf(entry: StreamEntry): QuickSession | undefined {
+    const id = entry.definition.id;
+    const known = this.sessions.get(id);
+    if (known !== undefined) return known;
+    const config = quickStreamConfigOf(entry.definition);
+    if (config === undefined) return undefined;
+    const session = new QuickSession(id, config, this.runtime, this.clientSendLimitBytes);
+    if (isActive(entry.state)) session.beginRun();
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** Forgets a session (its stream was removed). */
+  drop(id: string, reason: string): void {
+    this.sessions.get(id)?.dispose(reason);
+    this.sessions.delete(id);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const id of [...this.sessions.keys()]) this.drop(id, 'The service is shutting down.');
+  }
+
+  private sweep(): void {
+    for (const [id, session] of this.sessions) {
+      let entry: StreamEntry;
+      try {
+        entry = this.manager.get(id);
+      } catch (error) {
+        if (isHeadsetdError(error) && error.code === 'stream_not_found')
+          this.drop(id, 'The stream was deleted.');
+        continue;
+      }
+      const active = isActive(entry.state);
+      const running = session.startTime !== undefined && session.stopTime === undefined;
+      if (active && !running) session.beginRun();
+      else if (!active && running) session.endRun();
+    }
+    for (const entry of this.manager.list()) this.sessionOf(entry);
+  }
+}
