@@ -43,7 +43,10 @@ export function nodeStatuses(
   live: boolean,
 ): NodeStatusView[] {
   return entry.definition.nodes.map((node) => {
-    const status = runtime?.nodes[node.id];
+    // Own keys only: node ids are the client's strings, and `nodes['constructor']` of a snapshot
+    // that does not list the node yet would read Object.prototype.
+    const status =
+      runtime !== undefined && Object.hasOwn(runtime.nodes, node.id) ? runtime.nodes[node.id] : undefined;
     const state = live && status !== undefined ? status.state : idleState(entry, status, node.id);
     const metrics = { ...ZERO_METRICS, ...status?.metrics };
     if (entry.failedNode === node.id && metrics.lastError === null) metrics.lastError = entry.error;

@@ -305,6 +305,31 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
     ]);
   });
 
+  it('a node named like an Object.prototype member that the runtime has not reported yet still has a state', async () => {
+    // Right after a live update adds a node, the runtime's last snapshot may not list it yet.
+    // `nodes['constructor']` then read Object.prototype.constructor and the node lost its state.
+    const stream = chainStream(ID);
+    stream.nodes[2]!.id = 'constructor';
+    stream.pipes[1]!.destination = 'constructor';
+    ok(await json(cp, 'POST', `${prefix}/streams`, stream));
+    ok(await signal(cp, ID, 'start', prefix));
+    await settle();
+    const status = cp.runtime.status.bind(cp.runtime);
+    cp.runtime.status = (streamId: string) => {
+      const full = status(streamId);
+      if (full === undefined) return undefined;
+      const { constructor: _dropped, ...nodes } = full.nodes;
+      return { ...full, nodes };
+    };
+    const body = ok<{ status: { nodes: { id: string; state?: string }[] } }>(
+      await json(cp, 'GET', `${url}/status`),
+    );
+    const node = body.status.nodes.find((n) => n.id === 'constructor')!;
+    expect(typeof node.state).toBe('string');
+    const read = await readStream(cp, ID);
+    expect(typeof read.nodes.find((n) => n.id === 'constructor')!.status).toBe('string');
+  });
+
   it('a node that fails to start puts the stream in error with the node lastError', async () => {
     ok(await json(cp, 'POST', `${prefix}/streams`, chainStream(ID)));
     cp.runtime.failStart.set('filt', 'the filter cannot start');
