@@ -104,6 +104,8 @@ export class QuickSession {
   }
 
   private onFrame(frame: Frame): void {
+    // A frame still in flight from the worker when the run ended is not part of it.
+    if (this.stopTime !== undefined) return;
     const rows = frameSamples(frame);
     const now = Date.now();
     this.ring.push(frame);

@@ -1,0 +1,192 @@
+/**
+ * Quick EEG streams on the real service (`node dist/cli.js serve`, simulated headset): a real
+ * WebSocket client reads the stream, /data answers the last samples it got, /status counts at the
+ * sample rate; and one service pipes its quick stream into another's ingest, whose client receives
+ * the same samples. Needs `npm run build` first (npm test does it).
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { eventually, json, type Service, startService } from '../support/service.js';
+
+interface FrameMessage {
+  seq: number;
+  timestamp: number;
+  sampleRate: number;
+  channels: string[];
+  data: number[][];
+}
+
+interface Reader {
+  socket: WebSocket;
+  frames: FrameMessage[];
+  closed: Promise<number>;
+}
+
+const services: Service[] = [];
+const readers: Reader[] = [];
+
+afterEach(async () => {
+  for (const reader of readers.splice(0)) reader.socket.terminate();
+  await Promise.all(services.splice(0).map((s) => s.stop()));
+});
+
+async function service(): Promise<Service> {
+  const s = await startService();
+  services.push(s);
+  return s;
+}
+
+async function read(url: string): Promise<Reader> {
+  const socket = new WebSocket(url);
+  const frames: FrameMessage[] = [];
+  socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as FrameMessage));
+  const closed = new Promise<number>((resolve) => socket.on('close', resolve));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => {
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+  const reader = { socket, frames, closed };
+  readers.push(reader);
+  return reader;
+}
+
+function post(url: string, body: unknown) {
+  return json(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+const rows = (frames: FrameMessage[]) => frames.reduce((sum, f) => sum + f.data.length, 0);
+
+describe('quick EEG streams on the real service', () => {
+  test('WebSocket frames without gaps, /data equal to the last samples received, status at the sample rate', async () => {
+    const s = await service();
+    const started = await post(`${s.url}/stream/start`, {
+      sampleRate: 250,
+      channels: ['Cz', 'o1', 'PZ'],
+      filters: { highpass: 1, lowpass: 40, notch: 50 },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body).toMatchObject({
+      success: true,
+      status: 'running',
+      config: { channels: ['CZ', 'O1', 'PZ'] },
+    });
+    const id = started.body.streamId as string;
+    const list = await json(`${s.url}/stream/streams`);
+    expect(list.body.streams).toContainEqual({
+      id,
+      meta: expect.objectContaining({ tags: ['quick-stream'] }) as unknown,
+    });
+
+    const reader = await read(`ws://127.0.0.1:${s.port}/stream/${id}`);
+    await eventually(async () => (reader.frames.length >= 20 ? true : undefined), 10_000, 'frames');
+    const first = await json(`${s.url}/stream/${id}/status`);
+    const t1 = Date.now();
+    await new Promise((r) => setTimeout(r, 3000));
+    const second = await json(`${s.url}/stream/${id}/status`);
+    const t2 = Date.now();
+    expect(second.body).toMatchObject({
+      status: 'running',
+      sampleRate: 250,
+      channels: ['CZ', 'O1', 'PZ'],
+      clients: 1,
+    });
+    expect(second.body).toMatchObject({ recording: false, recordingId: null });
+    const growth = (second.body.samples - first.body.samples) / ((t2 - t1) / 1000);
+    expect(growth).toBeGreaterThan(250 * 0.95);
+    expect(growth).toBeLessThan(250 * 1.05);
+    expect(second.body.dataRate.samplesPerSecond).toBeGreaterThan(250 * 0.9);
+    expect(second.body.dataRate.samplesPerSecond).toBeLessThan(250 * 1.1);
+    expect(second.body.dataRate.bytesPerSecond).toBe(
+      Math.round(second.body.dataRate.samplesPerSecond * 3 * 4),
+    );
+    expect(second.body.duration).toBeGreaterThan((first.body.duration as number) + 2.5);
+
+    const stopped = await post(`${s.url}/stream/${id}/stop`, {});
+    expect(stopped.body).toMatchObject({ success: true, streamId: id, status: 'stopped' });
+    expect(await reader.closed).toBe(1001);
+
+    const seqs = reader.frames.map((f) => f.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] ?? 0) + i));
+    for (const frame of reader.frames) {
+      expect(frame.sampleRate).toBe(250);
+      expect(frame.channels).toEqual(['CZ', 'O1', 'PZ']);
+      for (const row of frame.data) {
+        expect(row).toHaveLength(3);
+        for (const v of row) expect(Number.isFinite(v)).toBe(true);
+      }
+    }
+    const received = rows(reader.frames);
+    expect(stopped.body.samples).toBeGreaterThanOrEqual(received);
+
+    const last = reader.frames.flatMap((f) => f.data).slice(-100);
+    const data = await json(`${s.url}/stream/${id}/data?limit=100`);
+    expect(data.body.channels).toEqual(['CZ', 'O1', 'PZ']);
+    expect(data.body.data).toEqual(last);
+    const status = await json(`${s.url}/stream/${id}/status`);
+    expect(status.body).toMatchObject({ status: 'stopped', samples: stopped.body.samples, clients: 0 });
+  }, 60_000);
+
+  test('one service pipes its quick stream into the ingest of another; a client of the second gets the same samples', async () => {
+    const [a, b] = await Promise.all([service(), service()]);
+    const target = await post(`${b.url}/stream/start`, {
+      source: 'ingest',
+      sampleRate: 250,
+      channels: ['Cz', 'O1'],
+    });
+    expect(target.status, JSON.stringify(target.body)).toBe(200);
+    const targetId = target.body.streamId as string;
+    const atB = await read(`ws://127.0.0.1:${b.port}/stream/${targetId}`);
+
+    const source = await post(`${a.url}/stream/start`, { sampleRate: 250, channels: ['cz', 'o1'] });
+    expect(source.status, JSON.stringify(source.body)).toBe(200);
+    const sourceId = source.body.streamId as string;
+    const atA = await read(`ws://127.0.0.1:${a.port}/stream/${sourceId}`);
+    const piped = await post(`${a.url}/stream/${sourceId}/pipe`, {
+      target: { host: '127.0.0.1', port: b.port, streamId: targetId },
+      format: 'json',
+      metadata: { includeChannelMetadata: true },
+    });
+    expect(piped.status, JSON.stringify(piped.body)).toBe(200);
+
+    await eventually(
+      async () => (atB.frames.length >= 100 ? true : undefined),
+      15_000,
+      'frames through the pipe',
+    );
+    const sent = new Map(atA.frames.map((f) => [f.timestamp, f]));
+    for (const frame of atB.frames) {
+      const original = sent.get(frame.timestamp);
+      expect(original, `frame at ${frame.timestamp} came to B without leaving A's socket`).toBeDefined();
+      expect(frame.data).toEqual(original?.data);
+      expect(frame.channels).toEqual(['CZ', 'O1']);
+      expect(frame.sampleRate).toBe(250);
+    }
+    const seqs = atB.frames.map((f) => f.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] ?? 0) + i));
+
+    const aStatus = await json(`${a.url}/stream/${sourceId}/status`);
+    expect(aStatus.body.pipe).toMatchObject({
+      state: 'open',
+      framesDropped: 0,
+      target: { port: b.port, streamId: targetId },
+    });
+    expect(aStatus.body.pipe.framesSent).toBeGreaterThanOrEqual(100);
+    const bStatus = await json(`${b.url}/stream/${targetId}/status`);
+    expect(bStatus.body.ingest.clients).toBe(1);
+    expect(bStatus.body.ingest.frames).toBeGreaterThanOrEqual(100);
+    expect(bStatus.body.samples).toBeGreaterThanOrEqual(rows(atB.frames));
+
+    // A pipe to a host outside the allow-list is refused.
+    const refused = await post(`${a.url}/stream/${sourceId}/pipe`, {
+      target: { host: '192.0.2.1', port: b.port, streamId: targetId },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('forbidden_origin');
+  }, 60_000);
+});
