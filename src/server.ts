@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
+import { recordingsPlugin } from './api/recordings.js';
 import { eventHubFor } from './api/system/event-hub.js';
 import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
@@ -17,6 +18,7 @@ import { SettingsStore } from './device/settings-store.js';
 import { createReplayHeadset } from './device/replay/index.js';
 import { createSimulatedHeadset } from './device/simulated/index.js';
 import { HeadsetdError } from './errors.js';
+import { activeRecordingNames, recordingsDir, repairRecordings } from './recordings/index.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
@@ -71,6 +73,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const token = isLoopbackHost(settings.host) ? undefined : ensureToken(settings.dataDir);
 
   const startedAt = Date.now();
+  // Recordings a crash left incomplete are made valid before any stream can write again.
+  for (const repair of repairRecordings(recordingsDir(settings.dataDir))) {
+    if (repair.outcome !== 'unchanged')
+      logger.warn({ repair }, `recording ${repair.name}: ${repair.outcome}`);
+  }
   const device = options.device ?? openDevice(settings);
   const db = openDatabase(settings.dataDir);
   const deviceSettings = new SettingsStore(db);
@@ -133,6 +140,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       (scope) => systemPlugin(scope, systemOptions),
       (scope) => {
         guidesPlugin(scope, systemOptions);
+      },
+      (scope) => {
+        recordingsPlugin(scope, {
+          dataDir: settings.dataDir,
+          activeRecordings: () =>
+            activeRecordingNames(manager.list().map((e) => runtime.status(e.definition.id))),
+        });
       },
     ],
   });
