@@ -94,9 +94,12 @@ describe('PipeSender', () => {
 
   afterEach(async () => {
     sender?.close();
-    await new Promise((resolve) => {
-      server?.close(resolve) ?? resolve(undefined);
-    });
+    const open = server;
+    if (open !== undefined) {
+      await new Promise((resolve) => {
+        open.close(resolve);
+      });
+    }
     server = undefined;
   });
 
