@@ -10,21 +10,34 @@
  * `error` with the design's message; a restart would not cure it.
  *
  * Output `range` (runtime/frame.ts): the input's range × ‖h‖₁ of the design (./frame-range.ts), a
- * bound on the output's magnitude; absent when the input's is.
+ * bound on the output's magnitude; absent when the input's is. ‖h‖₁ can take hundreds of ms for a
+ * design with a pole near the unit circle, so it is summed in slices of at most SLICE_MS between
+ * turns of the event loop; meanwhile the filtered frames that need it wait here, in order, and go
+ * out with their range as soon as it is known. Inputs without a range never wait.
  */
 import { designFilter, type FilterSpec } from '../dsp/design.js';
 import { SosFilter } from '../dsp/sos.js';
 import type { Frame } from '../runtime/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
 import { FatalNodeError } from '../runtime/node-errors.js';
-import { scaledRange, sosL1Norm } from './frame-range.js';
+import { SosL1Norm, scaledRange } from './frame-range.js';
+
+/** Longest stretch of ‖h‖₁ summing per turn of the event loop, ms. */
+const SLICE_MS = 5;
+/** Samples summed between clock reads. */
+const SLICE_SAMPLES = 4096;
 
 class FilterNode implements NodeInstance {
   private filter: SosFilter | undefined;
   private sampleRate = 0;
   private width = 0;
-  /** ‖h‖₁ of the current design: the filter's gain bound for `range`. */
-  private l1 = 1;
+  /** ‖h‖₁ of the current design once known: the filter's gain bound for `range`. */
+  private l1: number | undefined;
+  /** The summing under way for the current design; undefined once done. */
+  private pendingL1: SosL1Norm | undefined;
+  /** Filtered frames waiting for ‖h‖₁, with their input's range. */
+  private held: { frame: Frame; inputRange: number }[] = [];
+  private timer: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly context: NodeContext,
@@ -50,23 +63,63 @@ class FilterNode implements NodeInstance {
     if (filter === undefined) return;
     const data = new Float32Array(frame.data.length);
     filter.process(frame.data, data);
-    const range = scaledRange(frame.range, this.l1);
-    this.context.emit('out', {
+    const out: Frame = {
       seq: frame.seq,
       timestamp: frame.timestamp,
       sampleRate: frame.sampleRate,
       channels: frame.channels,
       data,
       ...(frame.discontinuity === true ? { discontinuity: true } : {}),
-      ...(range === undefined ? {} : { range }),
       // Latency is measured from the frame's creation at its source, across processors.
       ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
-    });
+    };
+    if (frame.range === undefined && this.held.length === 0) {
+      this.context.emit('out', out);
+    } else if (this.l1 === undefined || this.held.length > 0) {
+      // Order is kept: once one frame waits for the bound, the ones after it wait too.
+      this.held.push({ frame: out, inputRange: frame.range ?? Number.NaN });
+      this.sumL1();
+    } else {
+      this.emitWithRange(out, frame.range);
+    }
   }
 
   stop(): Promise<void> {
     this.filter = undefined;
+    this.pendingL1 = undefined;
+    this.held = [];
+    if (this.timer !== undefined) clearImmediate(this.timer);
+    this.timer = undefined;
     return Promise.resolve();
+  }
+
+  private emitWithRange(frame: Frame, inputRange: number | undefined): void {
+    const range =
+      Number.isNaN(inputRange) || this.l1 === undefined ? undefined : scaledRange(inputRange, this.l1);
+    this.context.emit('out', range === undefined ? frame : { ...frame, range });
+  }
+
+  /** Sums ‖h‖₁ for at most SLICE_MS, then yields; releases the held frames once it is known. */
+  private sumL1(): void {
+    const norm = this.pendingL1;
+    if (norm === undefined || this.timer !== undefined) return;
+    this.timer = setImmediate(() => {
+      this.timer = undefined;
+      if (norm !== this.pendingL1) return; // stopped or redesigned meanwhile
+      const started = performance.now();
+      while (!norm.advance(SLICE_SAMPLES) && performance.now() - started < SLICE_MS) {
+        // keep summing within the slice
+      }
+      if (!norm.done) {
+        this.sumL1();
+        return;
+      }
+      this.l1 = norm.value;
+      this.pendingL1 = undefined;
+      const held = this.held;
+      this.held = [];
+      for (const { frame, inputRange } of held) this.emitWithRange(frame, inputRange);
+    });
   }
 
   private redesign(sampleRate: number, width: number): void {
@@ -78,8 +131,26 @@ class FilterNode implements NodeInstance {
       throw error;
     }
     const first = this.filter === undefined;
+    // Frames still waiting belong to the old design: finish its bound (rare: a rate change within
+    // the first moments) so they leave with it, in order.
+    if (this.pendingL1 !== undefined && this.held.length > 0) {
+      this.pendingL1.advance(Number.POSITIVE_INFINITY);
+      this.l1 = this.pendingL1.value;
+      const held = this.held;
+      this.held = [];
+      for (const { frame, inputRange } of held) this.emitWithRange(frame, inputRange);
+    }
     this.filter = new SosFilter(sos, width);
-    this.l1 = sosL1Norm(sos);
+    const norm = new SosL1Norm(sos);
+    // Most designs are summed at once; the rest are summed in slices (sumL1).
+    if (norm.advance(SLICE_SAMPLES * 4)) {
+      this.l1 = norm.value;
+      this.pendingL1 = undefined;
+    } else {
+      this.l1 = undefined;
+      this.pendingL1 = norm;
+      if (this.held.length > 0) this.sumL1();
+    }
     this.sampleRate = sampleRate;
     this.width = width;
     this.context.log(
