@@ -52,6 +52,17 @@ export function assertGraph(
   if (issues.length > 0) throw issuesToError(issues, 'The stream');
 }
 
+/**
+ * The document without meta.created and meta.updated: the server sets them, so what a client
+ * sends there is ignored whatever its type, rather than refused when it is not a string.
+ */
+function dropServerMeta(document: object): object {
+  const meta = (document as { meta?: unknown }).meta;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return document;
+  const { created: _created, updated: _updated, ...rest } = meta as Record<string, unknown>;
+  return { ...document, meta: rest };
+}
+
 function parseDocument(schema: TSchema, document: unknown, context: GraphContext) {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     throw new HeadsetdError(
@@ -60,9 +71,14 @@ function parseDocument(schema: TSchema, document: unknown, context: GraphContext
       { path: '' },
     );
   }
-  const schemaIssues = check(schema, document);
+  const withoutServerFields = dropServerMeta(document);
+  const schemaIssues = check(schema, withoutServerFields);
   if (schemaIssues.length > 0) throw issuesToError(schemaIssues, 'The stream');
-  const doc = document as { meta?: Record<string, unknown>; nodes?: NodeInput[]; pipes?: PipeInput[] };
+  const doc = withoutServerFields as {
+    meta?: Record<string, unknown>;
+    nodes?: NodeInput[];
+    pipes?: PipeInput[];
+  };
   const nodes = doc.nodes ?? [];
   const pipes = doc.pipes ?? [];
   assertGraph(nodes, pipes, context);

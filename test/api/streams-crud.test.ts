@@ -209,6 +209,22 @@ describe.each(PREFIXES)('streams CRUD under "%s/streams"', (prefix) => {
     expect(stream.meta.updated).toBe('2030-01-02T03:06:00.000Z');
   });
 
+  it('ignores meta.created and meta.updated sent with any type, on create and on PUT', async () => {
+    const sent = referenceStream();
+    const odd = { ...sent, meta: { ...sent.meta, created: 1_700_000_000_000, updated: { at: 'noon' } } };
+    ok(await json(cp, 'POST', base, odd));
+    const stream = await readStream(cp, STREAM_ID);
+    expect(stream.meta.created).toMatch(ISO);
+    expect(stream.meta.updated).toMatch(ISO);
+    const { id: _id, ...replacement } = { ...odd, meta: { name: 'x', created: null, updated: [] } };
+    ok(await json(cp, 'PUT', `${base}/${STREAM_ID}`, replacement));
+    expect((await readStream(cp, STREAM_ID)).meta).toEqual({
+      name: 'x',
+      created: stream.meta.created,
+      updated: expect.stringMatching(ISO),
+    });
+  });
+
   it('PUT replaces the whole definition and answers {id, success}', async () => {
     ok(await json(cp, 'POST', base, referenceStream()));
     const chain = chainStream(STREAM_ID);
