@@ -137,7 +137,7 @@ nodes:
     const online = await json(`${service.url}/stream/streams/yaml`, {
       method: 'POST',
       headers: { 'content-type': 'text/yaml' },
-      body: documents[name],
+      body: documents[name] ?? '',
     });
     expect(JSON.parse(offline.stdout)).toEqual(online.body);
     expect(offline.status).toBe(online.status === 200 ? 0 : 1);
