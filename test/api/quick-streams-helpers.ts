@@ -20,7 +20,11 @@ import type { ControlPlane } from '../support/control-plane.js';
 export type QuickPlane = ControlPlane & { listen(): Promise<number> };
 
 export async function quickPlane(
-  options: Partial<Omit<QuickStreamsPluginOptions, 'manager' | 'runtime'>> & { runtime?: FakeRuntime } = {},
+  options: Partial<Omit<QuickStreamsPluginOptions, 'manager' | 'runtime'>> & {
+    runtime?: FakeRuntime;
+    /** The service's own token (as when it listens beyond loopback). */
+    token?: string;
+  } = {},
 ): Promise<QuickPlane> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-quick-'));
   const executablesDir = path.join(dataDir, 'executables');
@@ -29,13 +33,13 @@ export async function quickPlane(
   const manager = new StreamManager(new StreamStore(db), runtime, {
     context: { executablesDirs: [executablesDir] },
   });
-  const { runtime: _omit, ...pluginOptions } = options;
+  const { runtime: _omit, token, ...pluginOptions } = options;
   const app: FastifyInstance = await createApp({
     manager,
     logger: pino({ level: 'silent' }),
     version: '0.0.0-test',
     security: {
-      token: undefined,
+      token,
       allowedOrigins: [],
       allowedHosts: [],
       hostname: () => 'headset',
