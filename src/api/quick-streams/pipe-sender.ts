@@ -74,7 +74,7 @@ export class PipeSender {
   }
 
   /** Forwards one frame in its JSON text form (an object with the fields of API-NOTES.md §Frames). */
-  send(frame: Record<string, unknown>): void {
+  send(frame: object): void {
     if (this.state === 'closed') return;
     const socket = this.socket;
     if (socket?.readyState === WebSocket.OPEN) {
@@ -118,10 +118,10 @@ export class PipeSender {
     }
   }
 
-  private transmit(socket: WebSocket, frame: Record<string, unknown> | string): void {
+  private transmit(socket: WebSocket, frame: object | string): void {
     let text = typeof frame === 'string' ? frame : JSON.stringify(frame);
     if (this.metadataPending && this.options.metadata !== undefined) {
-      const parsed = (typeof frame === 'string' ? JSON.parse(frame) : frame) as Record<string, unknown>;
+      const parsed = (typeof frame === 'string' ? JSON.parse(frame) : frame) as object;
       text = JSON.stringify({ ...parsed, metadata: this.options.metadata });
     }
     this.metadataPending = false;

@@ -118,7 +118,7 @@ export class QuickSession {
     if (this.clients.size === 0 && pipe === undefined) return;
     const json = frameToJson(frame);
     this.clients.send(json);
-    pipe?.send(json as unknown as Record<string, unknown>);
+    pipe?.send(json);
   }
 
   private forgetOld(now: number): void {
