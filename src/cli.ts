@@ -11,6 +11,7 @@ import pino from 'pino';
 import { executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
 import { HeadsetdError, isHeadsetdError } from './errors.js';
 import { startServer } from './server.js';
+import { assertDepth } from './schemas/depth.js';
 import { parseCreateDocument } from './streams/validate.js';
 import { parseYaml } from './streams/yaml.js';
 import { ensureToken } from './token.js';
@@ -69,7 +70,12 @@ function settingsFrom(values: Record<string, unknown>): Settings {
 }
 
 function readDocument(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
+  const document = parseDocumentText(file, readFileSync(file, 'utf8'));
+  assertDepth(document);
+  return document;
+}
+
+function parseDocumentText(file: string, text: string): unknown {
   if (path.extname(file).toLowerCase() === '.json') {
     try {
       return JSON.parse(text) as unknown;

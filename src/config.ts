@@ -110,13 +110,14 @@ export function loadSettings(
       const message = error instanceof Error ? error.message : String(error);
       throw new HeadsetdError('invalid_request', `The settings file ${file} cannot be read: ${message}`);
     }
-    if (parsed !== undefined && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
+    // An empty file (YAML null) holds no settings.
+    if (parsed !== undefined && parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
       throw new HeadsetdError(
         'invalid_request',
         `The settings file ${file} must hold an object of settings.`,
       );
     }
-    Object.assign(fromFile, parsed);
+    if (parsed !== null && parsed !== undefined) Object.assign(fromFile, parsed);
   }
   const fromEnv: Partial<Record<keyof Settings, unknown>> = {};
   const fromFlags: Partial<Record<keyof Settings, unknown>> = {};

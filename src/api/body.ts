@@ -6,6 +6,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HeadsetdError } from '../errors.js';
+import { assertDepth } from '../schemas/depth.js';
 import { parseYaml } from '../streams/yaml.js';
 
 export type BodyKind = 'json' | 'yaml' | 'form' | 'text';
@@ -19,36 +20,6 @@ export const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
 
 /** 1 MiB (API-NOTES.md §Errors payload_too_large). */
 export const BODY_LIMIT = 1024 * 1024;
-
-/**
- * Deepest nesting of objects and arrays a body may have. 1 MiB of `[` is 10^6 levels, which
- * overflows the stack of the recursive code that later stores and answers the value
- * (JSON.stringify); no stream document needs more than a handful.
- */
-export const MAX_BODY_DEPTH = 64;
-
-/** Refuses a parsed body nested deeper than MAX_BODY_DEPTH; iterative, so it cannot overflow itself. */
-export function assertDepth(value: unknown): void {
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '' }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    if (item.value === null || typeof item.value !== 'object') continue;
-    const depth = item.depth + 1;
-    if (depth > MAX_BODY_DEPTH) {
-      throw new HeadsetdError(
-        'invalid_request',
-        `The body is nested more than ${MAX_BODY_DEPTH} levels deep; flatten it.`,
-        { path: item.path },
-      );
-    }
-    for (const [key, child] of Object.entries(item.value)) {
-      stack.push({
-        value: child,
-        depth,
-        path: `${item.path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-      });
-    }
-  }
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

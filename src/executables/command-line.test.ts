@@ -43,6 +43,11 @@ describe('splitCommandLine', () => {
     expect(() => splitCommandLine(line)).toThrow(message);
   });
 
+  it('backslash-newline continues the line, as in a shell (regression: it kept a newline)', () => {
+    expect(splitCommandLine('python3 \\\n  node.py')).toEqual(['python3', 'node.py']);
+    expect(splitCommandLine('ab\\\ncd')).toEqual(['abcd']);
+  });
+
   it('single-quoting every word round-trips any words without single quotes', () => {
     const word = fc.string({ minLength: 0, maxLength: 12 }).filter((w) => !w.includes("'"));
     fc.assert(
@@ -54,7 +59,8 @@ describe('splitCommandLine', () => {
   });
 
   it('backslash-escaping every character round-trips any non-empty words', () => {
-    const word = fc.string({ minLength: 1, maxLength: 12 });
+    // Backslash-newline is a line continuation, not an escaped newline (see below).
+    const word = fc.string({ minLength: 1, maxLength: 12 }).filter((w) => !w.includes('\n'));
     fc.assert(
       fc.property(fc.array(word, { maxLength: 6 }), (words) => {
         const line = words.map((w) => w.replace(/[\s\S]/g, (c) => `\\${c}`)).join(' ');

@@ -27,8 +27,12 @@ export function splitCommandLine(line: string): string[] {
       inWord = true;
     } else if (ch === '\\') {
       if (i + 1 >= line.length) throw new Error('it ends with a lone backslash');
-      word += line.charAt(++i);
-      inWord = true;
+      const next = line.charAt(++i);
+      // Backslash-newline continues the line, as in a shell: both vanish.
+      if (next !== '\n') {
+        word += next;
+        inWord = true;
+      }
     } else if (/\s/.test(ch)) {
       if (inWord) words.push(word);
       word = '';

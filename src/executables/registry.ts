@@ -61,6 +61,15 @@ function findAllowed(candidate: string, dirs: readonly string[]): string | undef
   return undefined;
 }
 
+/** Interpreter flags that take the program's code itself as the next word. */
+const INLINE_CODE_FLAGS = new Set(['-c', '-e', '-E', '--eval', '-p', '--print']);
+
+/** True when `candidate` names an existing file, absolute or relative to one of the directories. */
+function existsOutside(candidate: string, dirs: readonly string[]): boolean {
+  if (path.isAbsolute(candidate)) return isFile(candidate);
+  return dirs.some((d) => isFile(path.resolve(d, candidate))) || isFile(path.resolve(candidate));
+}
+
 function onPath(program: string): boolean {
   if (program.includes('/')) return isFile(program);
   return (process.env.PATH ?? '')
@@ -134,8 +143,18 @@ export function resolveExecutable(executable: string, executablesDirs: readonly 
   const alias = aliasOf(argv);
   if (alias !== undefined) return { kind: 'builtin', descriptor: alias };
 
+  if (INTERPRETERS.has(path.basename(program)) && argv.slice(1).some((word) => INLINE_CODE_FLAGS.has(word))) {
+    throw new HeadsetdError(
+      'executable_not_allowed',
+      `'${executable}' runs code given on the command line; put the program in a file in an executables directory (${executablesDirs.join(', ')}) instead.`,
+      { executable, allowedDirectories: [...executablesDirs] },
+    );
+  }
   const named = script ?? program;
-  const exists = script !== undefined ? isFile(path.resolve(script)) : onPath(program);
+  // A name that reaches a file outside the directories ('../x', a symbolic link out, an absolute
+  // path, a program on PATH) is refused as not allowed; only a name that reaches nothing is unknown.
+  const exists =
+    existsOutside(named, dirs) || (script === undefined && !program.includes('/') && onPath(program));
   if (exists) {
     throw new HeadsetdError(
       'executable_not_allowed',

@@ -133,8 +133,14 @@ export class StreamManager {
     this.#store.remove(entry.definition.id);
     if (entry.state !== 'created' && entry.state !== 'stopped' && entry.state !== 'error') {
       entry.state = 'stopping';
+      // The stream is gone from the store already; a runtime that fails to stop it is logged,
+      // not reported as a failed delete.
       await this.#enqueue(entry, async () => {
-        await this.#runtime.stop(entry.definition.id);
+        try {
+          await this.#runtime.stop(entry.definition.id);
+        } catch (error) {
+          this.#options.onError?.(`stream ${entry.definition.id}: stop on delete failed`, error);
+        }
         entry.state = 'stopped';
       });
     }

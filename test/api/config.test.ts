@@ -34,6 +34,11 @@ function refusal(run: () => unknown): HeadsetdError {
 }
 
 describe('loadSettings', () => {
+  it('an empty settings file holds no settings (regression: it was refused as not an object)', () => {
+    const settings = loadSettings({}, {}, file('empty.yaml', ''));
+    expect(settings.port).toBe(42069);
+  });
+
   it('gives the defaults when nothing is set', () => {
     const settings = loadSettings({}, {});
     expect(settings).toEqual({ ...DEFAULTS, dataDir: path.resolve(defaultDataDir()) });

@@ -325,6 +325,16 @@ describe.each(PREFIXES)('streams CRUD under "%s/streams"', (prefix) => {
     expectError(await json(cp, 'DELETE', `${base}/${OTHER_ID}`), 404, 'stream_not_found');
   });
 
+  it('DELETE of a running stream whose runtime fails to stop still succeeds (regression: it answered 500)', async () => {
+    ok(await json(cp, 'POST', base, chainStream(OTHER_ID)));
+    ok(await signal(cp, OTHER_ID, 'start', prefix));
+    await cp.manager.settle();
+    cp.runtime.failStop = 'the worker did not answer';
+    expect(ok(await json(cp, 'DELETE', `${base}/${OTHER_ID}`))).toEqual({ success: true });
+    expectError(await json(cp, 'GET', `${base}/${OTHER_ID}`), 404, 'stream_not_found');
+    cp.runtime.failStop = undefined;
+  });
+
   it('PUT on a paused stream updates it live and it stays paused', async () => {
     ok(await json(cp, 'POST', base, chainStream(STREAM_ID)));
     ok(await signal(cp, STREAM_ID, 'start', prefix));

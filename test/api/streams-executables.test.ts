@@ -77,7 +77,7 @@ describe('executables', () => {
     // The alias brings the built-in's schema: a WebSocket without a port is refused.
     const noPort = structuredClone(doc);
     noPort.id = '11111111-2222-4333-8444-555555555555';
-    noPort.nodes[1]!.config = {};
+    (noPort.nodes[1] as { config: object }).config = {};
     const error = expectError(await json(cp, 'POST', '/stream/streams', noPort), 400, 'invalid_request');
     expect(error.error.details?.path).toBe('/nodes/1/config/port');
     // And its role: the alias of a sink takes no output.
@@ -130,11 +130,34 @@ describe('executables', () => {
     }
   });
 
-  it('a symlink in the allowed directory pointing outside it is not allowed', async () => {
+  it('a symlink in the allowed directory pointing outside it is not allowed: 403', async () => {
     symlinkSync('/bin/ls', path.join(cp.executablesDir, 'ls-link'));
-    const error = await json(cp, 'POST', '/stream/streams', withExecutable('ls-link'));
-    expect([403, 422]).toContain(error.statusCode);
+    expectError(
+      await json(cp, 'POST', '/stream/streams', withExecutable('ls-link')),
+      403,
+      'executable_not_allowed',
+    );
     expect(cp.manager.list()).toEqual([]);
+  });
+
+  it('a relative path climbing out of the allowed directory: 403', async () => {
+    script('outside.sh', 0o755, cp.dataDir);
+    expectError(
+      await json(cp, 'POST', '/stream/streams', withExecutable('../outside.sh')),
+      403,
+      'executable_not_allowed',
+    );
+  });
+
+  it('code given on the command line to an interpreter: 403 with a hint to use a file', async () => {
+    for (const executable of ['python3 -c "print(1)"', 'node -e 1', "sh -c 'ls'", 'perl -e 1']) {
+      const error = expectError(
+        await json(cp, 'POST', '/stream/streams', withExecutable(executable)),
+        403,
+        'executable_not_allowed',
+      );
+      expect(error.error.message, executable).toContain('in a file');
+    }
   });
 
   it('an executable file inside the allowed directory is accepted, by name or by path', async () => {

@@ -127,6 +127,8 @@ nodes:
 `,
     malformed: 'id: x\n  nodes: [',
     unknownField: '{"id": "bbbbbbbb-0000-4000-8000-000000000004", "nodez": []}',
+    // Deeper than any body may be: refused alike (regression: validate accepted what the API refuses).
+    tooDeep: `{"id": "bbbbbbbb-0000-4000-8000-000000000005", "meta": {"x": ${'['.repeat(80)}${']'.repeat(80)}}}`,
   };
 
   test.each(Object.keys(documents))('gives the same answer as the API for the %s document', async (name) => {

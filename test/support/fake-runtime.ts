@@ -79,10 +79,14 @@ export class FakeRuntime implements StreamRuntime {
     this.running.set(stream.id, { definition: stream, paused: false });
   }
 
+  /** When set, stop() fails with this message (after releasing the stream). */
+  failStop: string | undefined;
+
   async stop(streamId: string): Promise<void> {
     this.calls.push({ op: 'stop', streamId });
     await this.gates.get('stop');
     this.running.delete(streamId);
+    if (this.failStop !== undefined) throw new Error(this.failStop);
   }
 
   async pause(streamId: string): Promise<void> {
