@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
+import { quickStreamsPlugin } from './api/quick-streams.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { eventHubFor } from './api/system/event-hub.js';
 import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
@@ -140,6 +141,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       (scope) => systemPlugin(scope, systemOptions),
       (scope) => {
         guidesPlugin(scope, systemOptions);
+      },
+      (scope) => {
+        quickStreamsPlugin(scope, { manager, runtime });
       },
       (scope) => {
         recordingsPlugin(scope, {

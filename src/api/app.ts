@@ -49,11 +49,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   installErrorHandling(app);
   installValidation(app);
+  // At the root, so that every plugin's WebSocket routes share the server's upgrade handling; and
+  // before the security hook, so that an upgrade it refuses is answered and its socket closed.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   installSecurity(app, options.security);
   await registerBodyParsers(app);
   await registerOpenApi(app, options.version);
-  // At the root, so that every plugin's WebSocket routes share the server's upgrade handling.
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(
     async (scope) => {
