@@ -8,8 +8,26 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorEnvelope } from '../schemas/responses.js';
 
+/**
+ * Errors every route can answer whatever its own: 401 and 403 from the security hook, 500 for a
+ * fault of the service. Added to each route's documented responses as it is registered.
+ */
+const COMMON_ERRORS = [401, 403, 500] as const;
+
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
   app.addSchema(ErrorEnvelope);
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema;
+    if (schema === undefined || (schema as { hide?: boolean }).hide === true) return;
+    const response = { ...(schema.response as Record<number, unknown> | undefined) };
+    for (const status of COMMON_ERRORS) response[status] ??= { $ref: 'ErrorEnvelope' };
+    if ((route as { wsHandler?: unknown }).wsHandler !== undefined) {
+      response[101] ??= {
+        description: 'Switching Protocols: a WebSocket whose messages are JSON text, one per event or frame.',
+      };
+    }
+    route.schema = { ...schema, response };
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -17,7 +17,7 @@ import {
   recordingsDir,
   removeSidecar,
 } from '../recordings/index.js';
-import { errorResponses, Success } from '../schemas/responses.js';
+import { errorResponses, Success, textOrFileResponse } from '../schemas/responses.js';
 
 /** What {@link recordingsPlugin} needs from the service. */
 export interface RecordingsPluginOptions {
@@ -117,7 +117,10 @@ export function recordingsPlugin(app: FastifyInstance, options: RecordingsPlugin
         summary: 'Download a recording (EDF/BDF as application/octet-stream, CSV as text/csv)',
         params: NameParams,
         produces: ['application/octet-stream', 'text/csv'],
-        response: errorResponses(400, 404),
+        response: {
+          200: textOrFileResponse('The file, as an attachment.', ['application/octet-stream', 'text/csv']),
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request, reply) => {

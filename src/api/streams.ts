@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { HeadsetdError } from '../errors.js';
 import {
   errorResponses,
+  textOrFileResponse,
   IdSuccess,
   LogsResponse,
   NodeSignalBody,
@@ -147,7 +148,10 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         summary: 'Export a stream definition as YAML',
         params: StreamParams,
         produces: ['text/yaml'],
-        response: errorResponses(404),
+        response: {
+          200: textOrFileResponse('The definition as YAML 1.2.', ['text/yaml']),
+          ...errorResponses(404),
+        },
       },
     },
     async (request, reply) => sendYaml(reply, manager.get(request.params.id).definition),

@@ -125,6 +125,19 @@ export const LogsResponse = Type.Object({
   ),
 });
 
+/** A 2xx answer that is not JSON (a YAML export, an image, a file), for the OpenAPI document. */
+export function textOrFileResponse(description: string, mediaTypes: readonly string[]): TSchema {
+  return {
+    description,
+    content: Object.fromEntries(
+      mediaTypes.map((type) => [
+        type,
+        { schema: { type: 'string', ...(type.startsWith('text/') ? {} : { format: 'binary' }) } },
+      ]),
+    ),
+  } as unknown as TSchema;
+}
+
 /** The error responses a route can give, each as the envelope. */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(statuses.map((s) => [s, Type.Ref('ErrorEnvelope')]));

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { COLOR_SCHEMES, type ColorScheme } from '../../device/impedance-levels.js';
 import { renderHeadMapSvg, renderPng } from '../../device/impedance-map.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses, textOrFileResponse } from '../../schemas/responses.js';
 import type { GuidesContext } from './context.js';
 
 export function mapRoutes(app: FastifyInstance, context: GuidesContext): void {
@@ -22,7 +22,10 @@ export function mapRoutes(app: FastifyInstance, context: GuidesContext): void {
           colorScheme: Type.Optional(Type.Enum([...COLOR_SCHEMES], { description: 'Default default.' })),
         }),
         produces: ['image/svg+xml', 'image/png'],
-        response: errorResponses(400, 422),
+        response: {
+          200: textOrFileResponse('The head map.', ['image/svg+xml', 'image/png']),
+          ...errorResponses(400, 422),
+        },
       },
     },
     async (request, reply) => {

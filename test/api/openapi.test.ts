@@ -1,0 +1,68 @@
+/**
+ * The OpenAPI document of the service as wired for real (every plugin): every operation documents
+ * a success answer (2xx, or 101 for a WebSocket) and its error responses, and each plugin's
+ * routes are in it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DEFAULTS } from '../../src/config.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+import { FakeRuntime } from '../support/fake-runtime.js';
+
+let server: RunningServer;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-openapi-'));
+
+beforeAll(async () => {
+  server = await startServer({
+    settings: { ...DEFAULTS, port: 0, dataDir },
+    logger: pino({ level: 'silent' }),
+    runtime: new FakeRuntime(),
+  });
+  for (const line of server.app.printRoutes({ commonPrefix: false, includeMeta: false }).split('\n'))
+    served.push(line);
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+type Operation = { responses?: Record<string, unknown>; requestBody?: unknown };
+
+test('every operation documents its success answer and its errors', async () => {
+  const response = await server.app.inject({ method: 'GET', url: '/openapi.json' });
+  expect(response.statusCode).toBe(200);
+  const document = response.json<{ openapi: string; paths: Record<string, Record<string, Operation>> }>();
+  expect(document.openapi).toBe('3.1.0');
+  const operations = Object.entries(document.paths).flatMap(([p, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+      .map(([method, op]) => ({ name: `${method.toUpperCase()} ${p}`, op })),
+  );
+  expect(operations.length).toBeGreaterThan(90);
+  for (const { name, op } of operations) {
+    const codes = Object.keys(op.responses ?? {});
+    expect(
+      codes.some((c) => c.startsWith('2') || c === '101'),
+      `${name} documents a success`,
+    ).toBe(true);
+    expect(
+      codes.some((c) => c.startsWith('4')),
+      `${name} documents its errors`,
+    ).toBe(true);
+  }
+  // Spot checks across every plugin: streams and aliases, system, guides, recordings, quick streams.
+  for (const p of [
+    '/stream/streams/{id}/signal',
+    '/streams/{id}/signal',
+    '/system/motors/position',
+    '/electrodes/impedance/map',
+    '/system/recordings/{name}',
+    '/stream/start',
+  ]) {
+    expect(document.paths[p], p).toBeDefined();
+  }
+});
