@@ -135,7 +135,7 @@ export function textOrFileResponse(description: string, mediaTypes: readonly str
         { schema: { type: 'string', ...(type.startsWith('text/') ? {} : { format: 'binary' }) } },
       ]),
     ),
-  } as unknown as TSchema;
+  };
 }
 
 /** The error responses a route can give, each as the envelope. */

@@ -21,8 +21,6 @@ beforeAll(async () => {
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),
   });
-  for (const line of server.app.printRoutes({ commonPrefix: false, includeMeta: false }).split('\n'))
-    served.push(line);
 });
 
 afterAll(async () => {
