@@ -46,6 +46,9 @@ type WithNode = { Params: { id: string; nodeId: string } };
 const StreamParams = Type.Object({ id: Type.String({ description: 'The stream UUID.' }) });
 const NodeParams = Type.Object({ id: Type.String(), nodeId: Type.String() });
 
+/** How long a stream signal waits for its transition to end before answering anyway, ms. */
+const SIGNAL_SETTLE_MS = 1000;
+
 const JSON_OR_YAML = ['json', 'yaml'] as const;
 const YAML_FIRST = ['yaml', 'text', 'json'] as const;
 const FORM_OR_JSON = ['form', 'json', 'yaml'] as const;
@@ -215,6 +218,10 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         );
       }
       manager.signal(entry.definition.id, signal as StreamSignal);
+      // Most transitions end within milliseconds: answering after them lets a read that follows
+      // show the state reached (RUNNING after start, as the reference's workflow reads). A slower
+      // one (an external program starting) is answered on time, its transitional state visible.
+      await manager.settleOne(entry.definition.id, SIGNAL_SETTLE_MS);
       return { id: entry.definition.id, success: true };
     },
   );

@@ -262,6 +262,21 @@ export class StreamManager {
     return this.#runtime.logs(entry.definition.id, nodeId);
   }
 
+  /**
+   * Waits until the stream's queued transitions have ended, or `timeoutMs` has passed, whichever
+   * comes first; never rejects (the outcome is in the stream's state).
+   */
+  async settleOne(id: string, timeoutMs: number): Promise<void> {
+    const entry = this.#entries.get(id.toLowerCase());
+    if (entry === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      entry.queue,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+  }
+
   /** Waits until every queued transition has ended (tests and shutdown). */
   async settle(): Promise<void> {
     await Promise.all([...this.#entries.values()].map((e) => e.queue));
