@@ -1,34 +1,22 @@
 /**
- * The stream manager: holds every stream's definition, state and desired state, drives the runtime
- * through the lifecycle (API-NOTES.md §Lifecycle) and applies edits atomically. Runtime work for one
- * stream is serialised on a queue, so transitions never interleave; HTTP calls return once a
- * transition is accepted, and the transitional state is visible meanwhile.
+ * The stream manager: the catalogue of streams (create, read, replace, delete, restore after a
+ * restart), the signals a client may send in each state (lifecycle.ts decides, transitions.ts
+ * carries them out on the runtime), and edits applied atomically, live when the stream runs.
  */
 import { HeadsetdError } from '../errors.js';
 import { STREAM_LIMITS } from '../schemas/stream.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
 import type { GraphContext } from './graph.js';
+import { newEntry, type StreamEntry } from './entry.js';
 import { planSignal, TRANSITIONAL_STATES } from './lifecycle.js';
-import type { StreamDefinition, StreamSignal, StreamState } from './model.js';
+import type { StreamDefinition, StreamSignal } from './model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './runtime-port.js';
-import type { DesiredState, StreamStore } from './store.js';
+import type { StreamStore } from './store.js';
+import { Transitions } from './transitions.js';
 import { type DefinitionBody, assertGraph, parseCreateDocument, parseReplaceDocument } from './validate.js';
 
-export interface StreamEntry {
-  definition: StreamDefinition;
-  state: StreamState;
-  desired: DesiredState;
-  /** Why the stream is in `error`, for a person. */
-  error: string | null;
-  /** Node that made the stream fail, when one did. */
-  failedNode: string | null;
-  /** The runtime's last status before it stopped, so metrics stay readable after a stop. */
-  lastStatus: RuntimeStreamStatus | undefined;
-  queue: Promise<void>;
-  /** Edits of the definition, one after the other: each starts from the one before, once applied. */
-  edits: Promise<void>;
-}
+export type { StreamEntry } from './entry.js';
 
 export interface ManagerOptions {
   context: GraphContext;
@@ -39,25 +27,25 @@ export interface ManagerOptions {
 
 const NODE_SIGNAL = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
-/** The state now: read through a call so that a check after an `await` is not narrowed away. */
-function stateOf(entry: StreamEntry): StreamState {
-  return entry.state;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export class StreamManager {
   readonly #entries = new Map<string, StreamEntry>();
   readonly #store: StreamStore;
   readonly #runtime: StreamRuntime;
   readonly #options: ManagerOptions;
+  readonly #transitions: Transitions;
 
   constructor(store: StreamStore, runtime: StreamRuntime, options: ManagerOptions) {
     this.#store = store;
     this.#runtime = runtime;
     this.#options = options;
+    this.#transitions = new Transitions({
+      runtime,
+      persistDesired: (entry, desired) => {
+        if (this.#entries.get(entry.definition.id) === entry)
+          this.#store.setDesired(entry.definition.id, desired);
+      },
+      onError: options.onError,
+    });
     runtime.onEvent((event) => {
       this.#onRuntimeEvent(event);
     });
@@ -70,11 +58,11 @@ export class StreamManager {
   /** Loads every stored stream; those that were running (or paused) are started again. */
   restore(): void {
     for (const { definition, desired } of this.#store.all()) {
-      const entry = this.#newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
+      const entry = newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
       this.#entries.set(definition.id, entry);
       if (desired === 'running' || desired === 'paused') {
-        this.#start(entry);
-        if (desired === 'paused') this.#pauseOnceStarted(entry);
+        this.#transitions.start(entry);
+        if (desired === 'paused') this.#transitions.pauseOnceStarted(entry);
       }
     }
   }
@@ -112,7 +100,7 @@ export class StreamManager {
     const now = new Date().toISOString();
     const definition = this.#withMeta(body, now, now);
     this.#store.insert(definition);
-    this.#entries.set(definition.id, this.#newEntry(definition, 'created', 'created'));
+    this.#entries.set(definition.id, newEntry(definition, 'created', 'created'));
     return definition;
   }
 
@@ -135,7 +123,7 @@ export class StreamManager {
       entry.state = 'stopping';
       // The stream is gone from the store already; a runtime that fails to stop it is logged,
       // not reported as a failed delete.
-      await this.#enqueue(entry, async () => {
+      await this.#transitions.enqueue(entry, async () => {
         try {
           await this.#runtime.stop(entry.definition.id);
         } catch (error) {
@@ -160,20 +148,20 @@ export class StreamManager {
     }
     switch (signal) {
       case 'start':
-        this.#start(entry);
+        this.#transitions.start(entry);
         break;
       case 'stop':
-        this.#stop(entry);
+        this.#transitions.stop(entry);
         break;
       case 'pause':
-        this.#pause(entry);
+        this.#transitions.pause(entry);
         break;
       case 'resume':
-        this.#resume(entry);
+        this.#transitions.resume(entry);
         break;
       case 'reconcile':
-        if (entry.state === 'running' || entry.state === 'paused') this.#stop(entry);
-        this.#start(entry);
+        if (entry.state === 'running' || entry.state === 'paused') this.#transitions.stop(entry);
+        this.#transitions.start(entry);
         break;
     }
   }
@@ -242,7 +230,9 @@ export class StreamManager {
         },
       );
     }
-    await this.#enqueue(entry, () => this.#runtime.signalNode(entry.definition.id, nodeId, signal, payload));
+    await this.#transitions.enqueue(entry, () =>
+      this.#runtime.signalNode(entry.definition.id, nodeId, signal, payload),
+    );
   }
 
   /** Live status while the runtime runs the stream, else the last one it reported. */
@@ -297,29 +287,8 @@ export class StreamManager {
     await this.#runtime.close();
   }
 
-  #newEntry(definition: StreamDefinition, state: StreamState, desired: DesiredState): StreamEntry {
-    return {
-      definition,
-      state,
-      desired,
-      error: null,
-      failedNode: null,
-      lastStatus: undefined,
-      queue: Promise.resolve(),
-      edits: Promise.resolve(),
-    };
-  }
-
   #withMeta(body: DefinitionBody, created: string, updated: string): StreamDefinition {
     return { ...body, meta: { ...body.meta, created, updated } };
-  }
-
-  #enqueue(entry: StreamEntry, work: () => Promise<void>): Promise<void> {
-    const run = entry.queue.then(work);
-    entry.queue = run.catch((error: unknown) => {
-      this.#options.onError?.(`stream ${entry.definition.id}: runtime operation failed`, error);
-    });
-    return run;
   }
 
   /**
@@ -335,113 +304,6 @@ export class StreamManager {
       () => undefined,
     );
     return run;
-  }
-
-  #setDesired(entry: StreamEntry, desired: DesiredState): void {
-    entry.desired = desired;
-    if (this.#entries.get(entry.definition.id) === entry)
-      this.#store.setDesired(entry.definition.id, desired);
-  }
-
-  #start(entry: StreamEntry): void {
-    entry.state = 'starting';
-    entry.error = null;
-    entry.failedNode = null;
-    this.#setDesired(entry, 'running');
-    void this.#enqueue(entry, async () => {
-      if (entry.state !== 'starting') return;
-      try {
-        await this.#runtime.start(entry.definition);
-        // A stop may have arrived while the runtime was starting.
-        if (stateOf(entry) === 'starting') entry.state = 'running';
-      } catch (error) {
-        entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
-        if (entry.state === 'starting') {
-          entry.state = 'error';
-          entry.error = messageOf(error);
-          const nodeId = error instanceof HeadsetdError ? error.details?.nodeId : undefined;
-          entry.failedNode = typeof nodeId === 'string' ? nodeId : null;
-        }
-      }
-    }).catch(() => undefined);
-  }
-
-  #stop(entry: StreamEntry): void {
-    entry.state = 'stopping';
-    this.#setDesired(entry, 'stopped');
-    void this.#enqueue(entry, async () => {
-      entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
-      try {
-        await this.#runtime.stop(entry.definition.id);
-      } finally {
-        if (entry.state === 'stopping') entry.state = 'stopped';
-      }
-    }).catch(() => undefined);
-  }
-
-  #pause(entry: StreamEntry): void {
-    entry.state = 'pausing';
-    this.#setDesired(entry, 'paused');
-    void this.#enqueue(entry, async () => {
-      if (entry.state !== 'pausing') return;
-      try {
-        await this.#runtime.pause(entry.definition.id);
-      } catch (error) {
-        this.#transitionFailed(entry, 'pausing', 'running', error);
-        throw error;
-      }
-      if (stateOf(entry) === 'pausing') entry.state = 'paused';
-    }).catch(() => undefined);
-  }
-
-  /**
-   * A pause or resume the runtime refused. The stream either still runs, in the state it was in
-   * before (`previous`), or is gone (its host died mid-transition: the runtime's stream_failed
-   * came while the state was transitional and was not applied), and then it is in `error`.
-   * Without this the stream stayed `pausing` forever, or `running` over nothing after a resume.
-   */
-  #transitionFailed(entry: StreamEntry, during: StreamState, previous: StreamState, error: unknown): void {
-    if (stateOf(entry) !== during) return;
-    if (this.#runtime.status(entry.definition.id) === undefined) {
-      entry.state = 'error';
-      entry.error = messageOf(error);
-    } else {
-      entry.state = previous;
-      this.#setDesired(entry, previous === 'paused' ? 'paused' : 'running');
-    }
-  }
-
-  /**
-   * A restored paused stream: pause once the queued start has completed. Setting `pausing` at once
-   * (as #pause does) made that start see a state other than `starting` and skip the runtime, so the
-   * stream read `paused` while nothing ran and a resume answered `running` over nothing.
-   */
-  #pauseOnceStarted(entry: StreamEntry): void {
-    this.#setDesired(entry, 'paused');
-    void this.#enqueue(entry, async () => {
-      if (entry.state !== 'running') return;
-      entry.state = 'pausing';
-      try {
-        await this.#runtime.pause(entry.definition.id);
-      } catch (error) {
-        this.#transitionFailed(entry, 'pausing', 'running', error);
-        throw error;
-      }
-      if (stateOf(entry) === 'pausing') entry.state = 'paused';
-    }).catch(() => undefined);
-  }
-
-  #resume(entry: StreamEntry): void {
-    entry.state = 'running';
-    this.#setDesired(entry, 'running');
-    void this.#enqueue(entry, async () => {
-      try {
-        await this.#runtime.resume(entry.definition.id);
-      } catch (error) {
-        this.#transitionFailed(entry, 'running', 'paused', error);
-        throw error;
-      }
-    }).catch(() => undefined);
   }
 
   /**
@@ -476,7 +338,7 @@ export class StreamManager {
     entry.definition = definition;
     if (entry.state === 'created' || entry.state === 'stopped' || entry.state === 'error') return;
     try {
-      await this.#enqueue(entry, async () => {
+      await this.#transitions.enqueue(entry, async () => {
         if (entry.state === 'running' || entry.state === 'paused' || entry.state === 'pausing') {
           await this.#runtime.update(definition);
         }
@@ -484,9 +346,11 @@ export class StreamManager {
     } catch (error) {
       this.#store.replace(previous);
       entry.definition = previous;
-      void this.#enqueue(entry, async () => {
-        if (this.#runtime.status(previous.id) !== undefined) await this.#runtime.update(previous);
-      }).catch(() => undefined);
+      void this.#transitions
+        .enqueue(entry, async () => {
+          if (this.#runtime.status(previous.id) !== undefined) await this.#runtime.update(previous);
+        })
+        .catch(() => undefined);
       throw error;
     }
   }

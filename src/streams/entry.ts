@@ -1,0 +1,48 @@
+/**
+ * What the manager keeps per stream: the definition, the run state and the desired state, the
+ * runtime's last status, and the queues that order its runtime work and its edits.
+ */
+import type { StreamDefinition, StreamState } from './model.js';
+import type { RuntimeStreamStatus } from './runtime-port.js';
+import type { DesiredState } from './store.js';
+
+export interface StreamEntry {
+  definition: StreamDefinition;
+  state: StreamState;
+  desired: DesiredState;
+  /** Why the stream is in `error`, for a person. */
+  error: string | null;
+  /** Node that made the stream fail, when one did. */
+  failedNode: string | null;
+  /** The runtime's last status before it stopped, so metrics stay readable after a stop. */
+  lastStatus: RuntimeStreamStatus | undefined;
+  queue: Promise<void>;
+  /** Edits of the definition, one after the other: each starts from the one before, once applied. */
+  edits: Promise<void>;
+}
+
+export function newEntry(
+  definition: StreamDefinition,
+  state: StreamState,
+  desired: DesiredState,
+): StreamEntry {
+  return {
+    definition,
+    state,
+    desired,
+    error: null,
+    failedNode: null,
+    lastStatus: undefined,
+    queue: Promise.resolve(),
+    edits: Promise.resolve(),
+  };
+}
+
+/** The state now: read through a call so that a check after an `await` is not narrowed away. */
+export function stateOf(entry: StreamEntry): StreamState {
+  return entry.state;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
