@@ -9,9 +9,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
-import { HeadsetdError, isHeadsetdError } from './errors.js';
+import { isHeadsetdError } from './errors.js';
 import { startServer } from './server.js';
 import { assertDepth } from './schemas/depth.js';
+import { parseJsonText } from './schemas/json-text.js';
 import { parseCreateDocument } from './streams/validate.js';
 import { parseYaml } from './streams/yaml.js';
 import { ensureToken } from './token.js';
@@ -76,17 +77,7 @@ function readDocument(file: string): unknown {
 }
 
 function parseDocumentText(file: string, text: string): unknown {
-  if (path.extname(file).toLowerCase() === '.json') {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new HeadsetdError(
-        'invalid_request',
-        `The JSON body is malformed: ${(error as Error).message}.`,
-        {},
-      );
-    }
-  }
+  if (path.extname(file).toLowerCase() === '.json') return parseJsonText(text);
   return parseYaml(text);
 }
 

@@ -7,6 +7,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HeadsetdError } from '../errors.js';
 import { assertDepth } from '../schemas/depth.js';
+import { parseJsonText } from '../schemas/json-text.js';
 import { parseYaml } from '../streams/yaml.js';
 
 export type BodyKind = 'json' | 'yaml' | 'form' | 'text';
@@ -39,16 +40,7 @@ function hasBody(request: FastifyRequest): boolean {
 }
 
 function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new HeadsetdError(
-      'invalid_request',
-      `The JSON body is malformed: ${(error as Error).message}.`,
-      {},
-    );
-  }
+  return text.trim() === '' ? undefined : parseJsonText(text);
 }
 
 /** Form fields as an object; a key given more than once becomes an array (e.g. `channels`). */

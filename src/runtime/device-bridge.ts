@@ -6,7 +6,7 @@
  * buffer is transferred (DESIGN.md §Runtime: copy only at thread boundaries).
  */
 import type { Frame } from './frame.js';
-import type { FromHost, ToHost, WireFrame } from './messages.js';
+import { type FromHost, type ToHost, toWire } from './messages.js';
 import type { DeviceFrameSource } from './node.js';
 
 /** Worker side: a DeviceFrameSource whose subscriptions are served by the main thread. */
@@ -58,19 +58,6 @@ export class DeviceProxy implements DeviceFrameSource {
     }
     return false;
   }
-}
-
-function toWire(frame: Frame): WireFrame {
-  return {
-    seq: frame.seq,
-    timestamp: frame.timestamp,
-    sampleRate: frame.sampleRate,
-    channels: [...frame.channels],
-    data: frame.data.slice(),
-    ...(frame.discontinuity === true ? { discontinuity: true } : {}),
-    ...(frame.range === undefined ? {} : { range: frame.range }),
-    ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
-  };
 }
 
 /** Main side: serves one worker's device subscriptions. */

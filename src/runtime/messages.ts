@@ -4,6 +4,7 @@
  */
 import type { StreamDefinition } from '../streams/model.js';
 import type { RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
+import type { Frame } from './frame.js';
 import type { NodeLogLine } from './node.js';
 
 /** What every worker is started with (`workerData`), before it knows its stream. */
@@ -46,6 +47,23 @@ export interface WireFrame {
   discontinuity?: boolean;
   range?: number;
   createdAt?: number;
+}
+
+/**
+ * A frame's copy for the thread boundary: the samples are copied once (the frame may be shared
+ * with other consumers on this side) and the copy's buffer is what the caller transfers.
+ */
+export function toWire(frame: Frame): WireFrame {
+  return {
+    seq: frame.seq,
+    timestamp: frame.timestamp,
+    sampleRate: frame.sampleRate,
+    channels: [...frame.channels],
+    data: frame.data.slice(),
+    ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+    ...(frame.range === undefined ? {} : { range: frame.range }),
+    ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
+  };
 }
 
 export type ToHost =

@@ -13,7 +13,14 @@ import { Worker } from 'node:worker_threads';
 import { type ErrorCode, HeadsetdError } from '../errors.js';
 import { DeviceForwarder } from './device-bridge.js';
 import type { Frame } from './frame.js';
-import type { FromHost, HostBoot, HostCommand, StatusPush, ToHost, WireFrame } from './messages.js';
+import {
+  type FromHost,
+  type HostBoot,
+  type HostCommand,
+  type StatusPush,
+  type ToHost,
+  toWire,
+} from './messages.js';
 import type { DeviceFrameSource } from './node.js';
 import type { RuntimeEvent } from '../streams/runtime-port.js';
 
@@ -164,15 +171,7 @@ export class StreamWorker {
    */
   feed(nodeId: string, frame: Frame): boolean {
     if (this.ended || this.binding === undefined) return false;
-    const wire: WireFrame = {
-      seq: frame.seq,
-      timestamp: frame.timestamp,
-      sampleRate: frame.sampleRate,
-      channels: [...frame.channels],
-      data: frame.data.slice(),
-      ...(frame.discontinuity === true ? { discontinuity: true } : {}),
-      ...(frame.range === undefined ? {} : { range: frame.range }),
-    };
+    const wire = toWire(frame);
     const message: ToHost = { kind: 'ingest-frame', nodeId, frame: wire };
     this.worker.postMessage(message, [wire.data.buffer as ArrayBuffer]);
     return true;

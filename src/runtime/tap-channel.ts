@@ -9,7 +9,7 @@
  * context shape and only these two built-ins talk to the main thread this way.
  */
 import type { Frame } from './frame.js';
-import type { WireFrame } from './messages.js';
+import { toWire, type WireFrame } from './messages.js';
 
 export interface TapChannelPort {
   /** Posts a message to the main thread, transferring `transfer`. */
@@ -35,16 +35,7 @@ export function tapChannelInstalled(): boolean {
  */
 export function sendTapFrame(nodeId: string, frame: Frame): void {
   if (port === undefined) return;
-  const wire: WireFrame = {
-    seq: frame.seq,
-    timestamp: frame.timestamp,
-    sampleRate: frame.sampleRate,
-    channels: [...frame.channels],
-    data: frame.data.slice(),
-    ...(frame.discontinuity === true ? { discontinuity: true } : {}),
-    ...(frame.range === undefined ? {} : { range: frame.range }),
-    ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
-  };
+  const wire = toWire(frame);
   port.post({ kind: 'tap-frame', nodeId, frame: wire }, [wire.data.buffer as ArrayBuffer]);
 }
 
