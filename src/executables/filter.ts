@@ -26,6 +26,8 @@ import { SosL1Norm, scaledRange } from './frame-range.js';
 const SLICE_MS = 5;
 /** Samples summed between clock reads. */
 const SLICE_SAMPLES = 4096;
+/** Samples summed at once on a (re)design: most designs are done within them. */
+export const FIRST_SLICE_SAMPLES = SLICE_SAMPLES * 4;
 
 class FilterNode implements NodeInstance {
   private filter: SosFilter | undefined;
@@ -143,7 +145,7 @@ class FilterNode implements NodeInstance {
     this.filter = new SosFilter(sos, width);
     const norm = new SosL1Norm(sos);
     // Most designs are summed at once; the rest are summed in slices (sumL1).
-    if (norm.advance(SLICE_SAMPLES * 4)) {
+    if (norm.advance(FIRST_SLICE_SAMPLES)) {
       this.l1 = norm.value;
       this.pendingL1 = undefined;
     } else {
