@@ -7,10 +7,9 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { EdfReader } from '../../src/formats/edf-reader.js';
-import { matchElectrode } from '../../src/formats/labels.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
 import type { Frame } from '../../src/runtime/frame.js';
+import { fileSignals } from '../support/file-signals.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/eeg');
 const ALL_19 = [
@@ -87,22 +86,6 @@ afterEach(async () => {
   await headset?.close();
   headset = undefined;
 });
-
-/** The file's physical values of each mapped electrode (the reader's whole-signal read). */
-function fileSignals(file: string): Map<string, Float64Array> {
-  const reader = EdfReader.open(file);
-  try {
-    const signals = new Map<string, Float64Array>();
-    reader.signals.forEach((signal, index) => {
-      const electrode = matchElectrode(signal.label);
-      if (electrode !== undefined && !signals.has(electrode))
-        signals.set(electrode, reader.readSignal(index));
-    });
-    return signals;
-  } finally {
-    reader.close();
-  }
-}
 
 describe.each(FIXTURE_FILES)('replay of $file', (fixture) => {
   const file = path.join(FIXTURES, fixture.file);

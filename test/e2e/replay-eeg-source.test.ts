@@ -11,10 +11,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { headsetFrameSource } from '../../src/device/frame-source.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
-import { EdfReader } from '../../src/formats/edf-reader.js';
-import { matchElectrode } from '../../src/formats/labels.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { definition, FrameClient, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
+import { fileSignals } from '../support/file-signals.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/eeg');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-e2e-'));
@@ -31,22 +30,6 @@ afterEach(async () => {
   runtime = undefined;
   headset = undefined;
 });
-
-/** The file's physical values per electrode (the reader's whole-signal read). */
-function fileSignals(file: string): Map<string, Float64Array> {
-  const reader = EdfReader.open(file);
-  try {
-    const signals = new Map<string, Float64Array>();
-    reader.signals.forEach((signal, index) => {
-      const electrode = matchElectrode(signal.label);
-      if (electrode !== undefined && !signals.has(electrode))
-        signals.set(electrode, reader.readSignal(index));
-    });
-    return signals;
-  } finally {
-    reader.close();
-  }
-}
 
 /**
  * Moves device time by `ms` in 100-ms steps; after each, waits until the client holds every row the
