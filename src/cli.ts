@@ -38,11 +38,12 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
   --executables-dir DIR    another directory of allowed external executables (repeatable)
   --allow-origin ORIGIN    allow browser requests from ORIGIN (repeatable)
   --allow-host NAME        accept requests addressed to host NAME (repeatable)
+  --pipe-allow-host HOST   let quick streams pipe frames to HOST, besides loopback (repeatable)
   --config FILE            a settings file (JSON or YAML) with the same settings in camelCase
 Flags win over environment variables, which win over the settings file.
 `;
 
-const LIST_FLAGS = new Set(['executables-dir', 'allow-origin', 'allow-host']);
+const LIST_FLAGS = new Set(['executables-dir', 'allow-origin', 'allow-host', 'pipe-allow-host']);
 
 function parse(argv: string[]) {
   const options = Object.fromEntries(

@@ -36,6 +36,9 @@ export const SettingsSchema = Type.Object(
     }),
     allowedOrigins: Type.Array(Type.String()),
     allowedHosts: Type.Array(Type.String()),
+    pipeAllowedHosts: Type.Array(Type.String(), {
+      description: 'Hosts a quick stream may pipe its frames to, besides loopback.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -56,6 +59,7 @@ export const DEFAULTS: Settings = {
   executablesDirs: [],
   allowedOrigins: [],
   allowedHosts: [],
+  pipeAllowedHosts: [],
 };
 
 /** Flag name (kebab case, as typed) → settings key; lists repeat the flag or join values with commas. */
@@ -69,10 +73,16 @@ export const FLAGS = {
   'executables-dir': 'executablesDirs',
   'allow-origin': 'allowedOrigins',
   'allow-host': 'allowedHosts',
+  'pipe-allow-host': 'pipeAllowedHosts',
 } as const satisfies Record<string, keyof Settings>;
 
 type FlagName = keyof typeof FLAGS;
-const LIST_KEYS = new Set<keyof Settings>(['executablesDirs', 'allowedOrigins', 'allowedHosts']);
+const LIST_KEYS = new Set<keyof Settings>([
+  'executablesDirs',
+  'allowedOrigins',
+  'allowedHosts',
+  'pipeAllowedHosts',
+]);
 const INTEGER_KEYS = new Set<keyof Settings>(['port', 'seed']);
 
 function convert(key: keyof Settings, raw: string | string[], source: string): unknown {

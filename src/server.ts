@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
-import { quickStreamsPlugin } from './api/quick-streams.js';
+import { DEFAULT_PIPE_ALLOWED_HOSTS, quickStreamsPlugin } from './api/quick-streams.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { eventHubFor } from './api/system/event-hub.js';
 import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
@@ -143,7 +143,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         guidesPlugin(scope, systemOptions);
       },
       (scope) => {
-        quickStreamsPlugin(scope, { manager, runtime });
+        quickStreamsPlugin(scope, {
+          manager,
+          runtime,
+          pipeAllowedHosts: [...DEFAULT_PIPE_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
+        });
       },
       (scope) => {
         recordingsPlugin(scope, {

@@ -86,6 +86,7 @@ describe('loadSettings', () => {
         HEADSETD_EXECUTABLES_DIR: '/opt/a, /opt/b',
         HEADSETD_ALLOW_ORIGIN: 'http://a.example',
         HEADSETD_ALLOW_HOST: 'headset.lan,other.lan',
+        HEADSETD_PIPE_ALLOW_HOST: 'headset-2.lan',
       },
     );
     expect(settings).toEqual({
@@ -98,6 +99,7 @@ describe('loadSettings', () => {
       executablesDirs: ['/opt/a', '/opt/b'],
       allowedOrigins: ['http://a.example'],
       allowedHosts: ['headset.lan', 'other.lan'],
+      pipeAllowedHosts: ['headset-2.lan'],
     });
   });
 

@@ -1,0 +1,65 @@
+/**
+ * The quick-stream pipe allow-list as the service is configured: loopback by default, and the
+ * hosts of --pipe-allow-host (HEADSETD_PIPE_ALLOW_HOST, `pipeAllowedHosts`) besides. 127.0.0.2 is a
+ * loopback address outside the default list, so the test never sends anything off this machine.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterEach, expect, test } from 'vitest';
+import { DEFAULTS, loadSettings } from '../../src/config.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+import { FakeRuntime } from '../support/fake-runtime.js';
+
+let server: RunningServer | undefined;
+let dataDir: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+  server = undefined;
+  dataDir = undefined;
+});
+
+async function pipeTo(pipeAllowedHosts: string[], host: string) {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-pipe-hosts-'));
+  server = await startServer({
+    settings: { ...DEFAULTS, port: 0, dataDir, pipeAllowedHosts },
+    logger: pino({ level: 'silent' }),
+    runtime: new FakeRuntime(),
+  });
+  const started = await server.app.inject({
+    method: 'POST',
+    url: '/stream/start',
+    payload: { channels: ['Cz'] },
+  });
+  expect(started.statusCode).toBe(200);
+  const id = started.json<{ streamId: string }>().streamId;
+  return server.app.inject({
+    method: 'POST',
+    url: `/stream/${id}/pipe`,
+    payload: { target: { host, port: 9, streamId: '0d9a7c1e-2b3f-4a5b-8c6d-7e8f9a0b1c2d' } },
+  });
+}
+
+test('a host outside loopback names is refused by default', async () => {
+  const answer = await pipeTo([], '127.0.0.2');
+  expect(answer.statusCode).toBe(403);
+  expect(answer.json()).toMatchObject({ success: false, error: { code: 'forbidden_origin' } });
+});
+
+test('--pipe-allow-host admits a host', async () => {
+  const answer = await pipeTo(['127.0.0.2'], '127.0.0.2');
+  expect(answer.statusCode).toBe(200);
+});
+
+test('the setting comes from the flag, the environment or the settings file, as a list', () => {
+  expect(loadSettings({ 'pipe-allow-host': ['a.local', 'b.local'] }, {}).pipeAllowedHosts).toEqual([
+    'a.local',
+    'b.local',
+  ]);
+  expect(loadSettings({}, { HEADSETD_PIPE_ALLOW_HOST: 'a.local,b.local' }).pipeAllowedHosts).toEqual([
+    'a.local',
+    'b.local',
+  ]);
+});
