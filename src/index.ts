@@ -1,0 +1,13 @@
+/**
+ * headsetd as a library, for embedding the service in another program or test harness. The
+ * command (`headsetd serve`) is the usual way to run it; the custom-node SDK is `headsetd/sdk`.
+ */
+export { DEFAULTS, loadSettings, type Settings } from './config.js';
+export { startServer, type RunningServer, type ServerOptions } from './server.js';
+export { ERROR_CATALOG, type ErrorCode, HeadsetdError } from './errors.js';
+export type { Frame, FrameJson } from './runtime/frame.js';
+export { frameFromJson, frameToJson } from './runtime/frame.js';
+export type { Headset } from './device/headset.js';
+export { createSimulatedHeadset } from './device/simulated/index.js';
+export { createReplayHeadset } from './device/replay/index.js';
+export type { StreamDefinition } from './streams/model.js';
