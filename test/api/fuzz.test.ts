@@ -4,6 +4,7 @@
  * random text under every accepted media type, on every body route. Every answer goes through
  * `call`, which fails on a 500 or on a non-2xx body that is not the envelope.
  */
+import type { InjectOptions } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, controlPlane, referenceStream, STREAM_ID } from '../support/control-plane.js';
@@ -25,7 +26,10 @@ async function resetTarget(): Promise<void> {
   await cp.manager.settle();
 }
 
-const BODY_ROUTES: [string, string][] = [
+/** The inject method type (light-my-request's, narrower than Fastify's HTTPMethods). */
+type InjectMethod = NonNullable<InjectOptions['method']>;
+
+const BODY_ROUTES: [InjectMethod, string][] = [
   ['POST', '/stream/streams'],
   ['POST', '/streams/yaml'],
   ['PUT', `/stream/streams/${OTHER_ID}`],
