@@ -10,6 +10,7 @@ import { FIRST_SLICE_SAMPLES } from '../../dist/executables/filter.js';
 import { SosL1Norm, sosL1Norm } from '../../dist/executables/frame-range.js';
 import { compare, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
+import { filterVsScipy } from './filter-vs-scipy.js';
 
 const CHANNELS = 19;
 /** The filter node's default band and the usual mains notch: order-4 band-pass → 4 sections + notch. */
@@ -225,6 +226,8 @@ export async function runDsp(log) {
     log(out.at(-1));
   }
   out.push(await designVsFiltering(16000));
+  log(out.at(-1));
+  out.push(await filterVsScipy());
   log(out.at(-1));
   return out;
 }

@@ -19,16 +19,21 @@
  * ## Numerics
  * Each section runs Direct Form II transposed exactly as scipy's `_sosfilt` does, with the same
  * operation order (`y = b0·x + z0; z0 = b1·x − a1·y + z1; z1 = b2·x − a2·y`), in float64, so for the
- * same coefficients the output is identical to scipy's to the last bit (V8 does not fuse
- * multiply-adds). The filter runs one section at a time over a whole block of one channel: a
- * section's output depends only on its input sequence, so this equals scipy's sample-by-sample
- * loop exactly while keeping coefficients and state in registers.
+ * same coefficients the output is identical to scipy's to the last bit. The loops run in
+ * WebAssembly (`sos-kernel.wat`, SIMD without fused multiply-add, so every lane rounds as scipy
+ * does): eight channels side by side, one section at a time over a block of samples. A section's
+ * output depends only on its input sequence, so this equals scipy's sample-by-sample loop exactly.
+ * Why WebAssembly: the recursion is one chain of dependent operations per channel, latency-bound
+ * one channel at a time; eight channels in flight make it faster than scipy's compiled loop
+ * (docs/performance.md has the measurements).
  *
  * State is kept per channel per section, so consecutive `process` calls equal one call on the
  * concatenation. After each call, state values below 1e-250 in magnitude are set to zero: after
  * long digital silence the decaying state would otherwise turn subnormal and make every
  * multiplication ~100× slower. This changes outputs by less than 1e-250.
  */
+
+import { readFileSync } from 'node:fs';
 
 /** Second-order sections, n×6 row-major: b0 b1 b2 a0 a1 a2 per section, a0 = 1 (scipy's sos layout). */
 export type Sos = Float64Array;
@@ -54,26 +59,96 @@ function validateSos(sos: Sos): number {
 }
 
 /**
+ * The part of the WebAssembly API used here (the ES2023 library has no WebAssembly types and
+ * Node's types do not declare them globally).
+ */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: object };
+};
+
+interface KernelMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/** A kernel function: (io or work pointer, ...) as documented in sos-kernel.wat. */
+type KernelCopy = (io: number, work: number, frames: number, channels: number, stride: number) => void;
+
+/** The kernel's exports (see sos-kernel.wat for the memory layout they expect). */
+interface SosKernel {
+  memory: KernelMemory;
+  load_f32: KernelCopy;
+  load_f64: KernelCopy;
+  store_f32: KernelCopy;
+  store_f64: KernelCopy;
+  filter: (
+    work: number,
+    frames: number,
+    stride: number,
+    sos: number,
+    sections: number,
+    state: number,
+  ) => void;
+}
+
+/** Compiled once per thread, on first use; each filter instantiates it with a memory of its own. */
+let kernelModule: object | undefined;
+
+function instantiateKernel(): SosKernel {
+  kernelModule ??= new WebAssembly.Module(readFileSync(new URL('./sos-kernel.wasm', import.meta.url)));
+  return new WebAssembly.Instance(kernelModule).exports as unknown as SosKernel;
+}
+
+/** Channels the kernel runs side by side; the working buffer pads the channel count to a multiple. */
+const LANES = 8;
+/** Bytes of the float64 working block: small enough to stay in the L1/L2 cache while sections run. */
+const WORK_BYTES = 64 * 1024;
+const MAX_BLOCK_FRAMES = 512;
+const PAGE_BYTES = 65536;
+
+/**
  * Streaming multichannel second-order-section filter (scipy's `sosfilt` with carried state).
  * Samples are interleaved row-major: `data[i * channels + c]`.
  */
 export class SosFilter {
   readonly channels: number;
   readonly sections: number;
-  private readonly sos: Float64Array;
-  /** [channel][section][z0, z1] */
+  private readonly kernel: SosKernel;
+  /** Channel count rounded up to a multiple of LANES (the working buffer's row length). */
+  private readonly stride: number;
+  /** Frames the kernel filters per call (the working buffer's row count). */
+  private readonly blockFrames: number;
+  // Byte offsets into the kernel's memory.
+  private readonly stateAt: number;
+  private readonly workAt: number;
+  private readonly ioAt: number;
+  /** [section][group of 8 channels][z0 × 8, z1 × 8], a view of the kernel's memory. */
   private readonly state: Float64Array;
-  /** One channel's samples in float64 while they pass the sections; grows with the largest block. */
-  private scratch: Float64Array = new Float64Array(0);
+  private readonly io32: Float32Array;
+  private readonly io64: Float64Array;
 
   constructor(sos: Sos, channels: number) {
     if (!Number.isInteger(channels) || channels < 1) {
       throw new RangeError(`a filter needs a whole number of channels >= 1; got ${channels}`);
     }
     this.sections = validateSos(sos);
-    this.sos = Float64Array.from(sos);
     this.channels = channels;
-    this.state = new Float64Array(channels * this.sections * 2);
+    this.stride = Math.ceil(channels / LANES) * LANES;
+    this.blockFrames = Math.max(1, Math.min(MAX_BLOCK_FRAMES, Math.floor(WORK_BYTES / (this.stride * 8))));
+    this.stateAt = this.sections * 48;
+    this.workAt = this.stateAt + this.sections * this.stride * 16;
+    this.ioAt = this.workAt + this.blockFrames * this.stride * 8;
+    const bytes = this.ioAt + this.blockFrames * channels * 8;
+    this.kernel = instantiateKernel();
+    const memory = this.kernel.memory;
+    const pages = Math.ceil(bytes / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
+    if (pages > 0) memory.grow(pages);
+    // The memory never grows again, so these views stay valid for the filter's life.
+    new Float64Array(memory.buffer, 0, sos.length).set(sos);
+    this.state = new Float64Array(memory.buffer, this.stateAt, this.sections * this.stride * 2);
+    this.io32 = new Float32Array(memory.buffer, this.ioAt, this.blockFrames * channels);
+    this.io64 = new Float64Array(memory.buffer, this.ioAt, this.blockFrames * channels);
   }
 
   /**
@@ -97,13 +172,25 @@ export class SosFilter {
       throw new RangeError(`output holds ${out.length} samples, input ${input.length}`);
     }
     const frames = input.length / channels;
-    if (frames === 0) return out;
-    if (this.scratch.length < frames) this.scratch = new Float64Array(frames);
-    const buf = this.scratch;
-    for (let c = 0; c < channels; c++) {
-      for (let i = 0, j = c; i < frames; i++, j += channels) buf[i] = input[j] as number;
-      this.runSections(buf, frames, c);
-      for (let i = 0, j = c; i < frames; i++, j += channels) out[j] = buf[i] as number;
+    const k = this.kernel;
+    const inIo = input instanceof Float32Array ? this.io32 : this.io64;
+    const outIo = out instanceof Float32Array ? this.io32 : this.io64;
+    const load = input instanceof Float32Array ? k.load_f32 : k.load_f64;
+    const store = out instanceof Float32Array ? k.store_f32 : k.store_f64;
+    for (let first = 0; first < frames; first += this.blockFrames) {
+      const n = Math.min(this.blockFrames, frames - first);
+      const from = first * channels;
+      const to = from + n * channels;
+      // Copy the block in before writing it out: `out` may be `input` itself.
+      inIo.set(input.subarray(from, to));
+      load(this.ioAt, this.workAt, n, channels, this.stride);
+      k.filter(this.workAt, n, this.stride, 0, this.sections, this.stateAt);
+      store(this.ioAt, this.workAt, n, channels, this.stride);
+      out.set(outIo.subarray(0, to - from), from);
+    }
+    const state = this.state;
+    for (let i = 0; i < state.length; i++) {
+      if (Math.abs(state[i] as number) < SUBNORMAL_GUARD) state[i] = 0;
     }
     return out;
   }
@@ -111,32 +198,6 @@ export class SosFilter {
   /** Zeroes the state of every channel (as if nothing had been filtered yet). */
   reset(): void {
     this.state.fill(0);
-  }
-
-  /** Runs every section over `buf[0..n)` of channel `c`, in place. */
-  private runSections(buf: Float64Array, n: number, c: number): void {
-    const sos = this.sos;
-    const state = this.state;
-    for (let s = 0; s < this.sections; s++) {
-      const k = s * 6;
-      const b0 = sos[k] as number;
-      const b1 = sos[k + 1] as number;
-      const b2 = sos[k + 2] as number;
-      const a1 = sos[k + 4] as number;
-      const a2 = sos[k + 5] as number;
-      const zi = (c * this.sections + s) * 2;
-      let z0 = state[zi] as number;
-      let z1 = state[zi + 1] as number;
-      for (let i = 0; i < n; i++) {
-        const x = buf[i] as number;
-        const y = b0 * x + z0;
-        z0 = b1 * x - a1 * y + z1;
-        z1 = b2 * x - a2 * y;
-        buf[i] = y;
-      }
-      state[zi] = Math.abs(z0) < SUBNORMAL_GUARD ? 0 : z0;
-      state[zi + 1] = Math.abs(z1) < SUBNORMAL_GUARD ? 0 : z1;
-    }
   }
 }
 
