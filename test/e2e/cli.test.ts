@@ -129,6 +129,8 @@ nodes:
     unknownField: '{"id": "bbbbbbbb-0000-4000-8000-000000000004", "nodez": []}',
     // Deeper than any body may be: refused alike (regression: validate accepted what the API refuses).
     tooDeep: `{"id": "bbbbbbbb-0000-4000-8000-000000000005", "meta": {"x": ${'['.repeat(80)}${']'.repeat(80)}}}`,
+    // YAML as deep: refused before its values are built, offline as online (see body-depth.test.ts).
+    tooDeepYaml: `id: bbbbbbbb-0000-4000-8000-000000000006\nmeta:\n  x: ${'['.repeat(800)}${']'.repeat(800)}\n`,
   };
 
   test.each(Object.keys(documents))('gives the same answer as the API for the %s document', async (name) => {
