@@ -11,7 +11,7 @@ import pino from 'pino';
 import { executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
 import { isHeadsetdError } from './errors.js';
 import { startServer } from './server.js';
-import { assertDepth } from './schemas/depth.js';
+import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
 import { parseCreateDocument } from './streams/validate.js';
 import { parseYaml } from './streams/yaml.js';
@@ -73,7 +73,7 @@ function settingsFrom(values: Record<string, unknown>): Settings {
 
 function readDocument(file: string): unknown {
   const document = parseDocumentText(file, readFileSync(file, 'utf8'));
-  assertDepth(document);
+  assertDocument(document);
   return document;
 }
 

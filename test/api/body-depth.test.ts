@@ -3,7 +3,7 @@
  * passed parsing and validation, then overflowed the stack in JSON.stringify when stored: a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { assertDepth, MAX_BODY_DEPTH } from '../../src/schemas/depth.js';
+import { assertDocument, MAX_BODY_DEPTH } from '../../src/schemas/depth.js';
 import { HeadsetdError } from '../../src/errors.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { expectError, text } from './helpers.js';
@@ -83,13 +83,13 @@ describe('body nesting depth', () => {
     }
   });
 
-  it('assertDepth counts objects and arrays, points at the first too-deep value, and is iterative', () => {
+  it('assertDocument counts objects and arrays, points at the first too-deep value, and is iterative', () => {
     expect(() => {
-      assertDepth({ a: nested(MAX_BODY_DEPTH - 1) });
+      assertDocument({ a: nested(MAX_BODY_DEPTH - 1) });
     }).not.toThrow();
     let thrown: unknown;
     try {
-      assertDepth({ 'a/b': nested(MAX_BODY_DEPTH) });
+      assertDocument({ 'a/b': nested(MAX_BODY_DEPTH) });
     } catch (error) {
       thrown = error;
     }
@@ -99,8 +99,8 @@ describe('body nesting depth', () => {
     expect(path.split('/').length - 1).toBe(MAX_BODY_DEPTH);
     // A million levels: no stack overflow in the check itself.
     expect(() => {
-      assertDepth(nested(1_000_000));
+      assertDocument(nested(1_000_000));
     }).toThrow(HeadsetdError);
-    for (const scalar of [undefined, null, 1, 'x', true]) assertDepth(scalar);
+    for (const scalar of [undefined, null, 1, 'x', true]) assertDocument(scalar);
   });
 });
