@@ -15,7 +15,7 @@ import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
 import { parseCreateDocument } from './streams/validate.js';
 import { parseYaml } from './streams/yaml.js';
-import { ensureToken } from './token.js';
+import { announceCreatedToken, ensureToken, tokenPath } from './token.js';
 import { VERSION } from './version.js';
 
 const HELP = `headsetd ${VERSION}: the local HTTP service of a 21-electrode EEG headset
@@ -101,9 +101,7 @@ async function serve(settings: Settings): Promise<void> {
   const logger = pino({ level: settings.logLevel, base: { service: 'headsetd' } }, pino.destination(2));
   const server = await startServer({ settings, logger });
   if (server.token?.created === true) {
-    process.stderr.write(
-      `headsetd: listening beyond loopback needs a token; it was created in ${path.join(settings.dataDir, 'token')}:\n${server.token.token}\n`,
-    );
+    announceCreatedToken(server.token.token, tokenPath(settings.dataDir), process.stderr, logger);
   }
   process.stdout.write(`headsetd listening on ${server.url}\n`);
   const stop = (signal: string) => {

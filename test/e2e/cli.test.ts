@@ -2,10 +2,12 @@
  * The `headsetd` command as a user runs it: the listening line, help and version, `validate` giving
  * exactly the API's answer, a clean SIGTERM, and streams surviving `kill -9`.
  */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
+import { announceCreatedToken } from '../../src/token.js';
 import { CLI, eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
 
 const running: Service[] = [];
@@ -105,6 +107,74 @@ describe('headsetd serve', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/EADDRINUSE|in use/);
+  });
+});
+
+describe('the API token at creation', () => {
+  test('is not printed to a stderr that is not a terminal (it landed in service logs); the log names its file', async () => {
+    const dataDir = tempDataDir();
+    // IPv4-mapped loopback: served on loopback only, yet not one of the addresses taken as loopback,
+    // so the service requires (and creates) a token without listening beyond this machine.
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'serve',
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--host',
+        '::ffff:127.0.0.1',
+        '--log-level',
+        'info',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await eventually(async () => (stdout.includes('listening on') ? true : undefined), 15_000, 'listening');
+      await eventually(
+        async () => (stderr.includes('tokenFile') ? true : undefined),
+        5000,
+        'the token log line',
+      );
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    expect(stderr).not.toContain(token);
+    expect(stdout).not.toContain(token);
+    expect(stderr).toContain(path.join(dataDir, 'token'));
+  });
+
+  test('is printed when stderr is a terminal', () => {
+    const written: string[] = [];
+    const logged: unknown[] = [];
+    const logger = { warn: (...args: unknown[]) => logged.push(args) } as unknown as Pick<Logger, 'warn'>;
+    announceCreatedToken(
+      't'.repeat(43),
+      '/data/token',
+      { isTTY: true, write: (t: string) => written.push(t) },
+      logger,
+    );
+    expect(written.join('')).toContain('t'.repeat(43));
+    expect(logged).toEqual([]);
+    announceCreatedToken(
+      'u'.repeat(43),
+      '/data/token',
+      { isTTY: false, write: (t: string) => written.push(t) },
+      logger,
+    );
+    expect(written.join('')).not.toContain('u'.repeat(43));
+    expect(JSON.stringify(logged)).not.toContain('u'.repeat(43));
+    expect(JSON.stringify(logged)).toContain('/data/token');
   });
 });
 
