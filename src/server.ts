@@ -13,6 +13,7 @@ import { recordingsPlugin } from './api/recordings.js';
 import { eventHubFor } from './api/system/event-hub.js';
 import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
 import { SettingsStore } from './device/settings-store.js';
@@ -46,7 +47,10 @@ export interface RunningServer {
   device: Headset;
   /** Set when the service listens beyond loopback. */
   token: { token: string; created: boolean } | undefined;
-  /** Stops streams, closes sockets and the store. Desired states are kept, so a restart resumes. */
+  /**
+   * Stops streams, closes sockets and the store, and releases the data directory. Desired states
+   * are kept, so a restart resumes.
+   */
   close(): Promise<void>;
 }
 
@@ -68,6 +72,17 @@ function urlHost(host: string): string {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  // Before anything touches the store: a second service on the same data would restart its streams.
+  const lock = lockDataDir(options.settings.dataDir);
+  try {
+    return await startLocked(options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<RunningServer> {
   const { settings, logger } = options;
   const dirs = executablesDirs(settings);
   mkdirSync(dirs[0] ?? settings.dataDir, { recursive: true });
@@ -185,6 +200,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await manager.close();
         await device.close();
         db.close();
+        lock.release();
       })();
       return closing;
     },

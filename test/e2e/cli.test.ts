@@ -3,10 +3,11 @@
  * exactly the API's answer, a clean SIGTERM, and streams surviving `kill -9`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
+import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/data-dir-lock.js';
 import { announceCreatedToken } from '../../src/token.js';
 import { CLI, eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
 
@@ -107,6 +108,55 @@ describe('headsetd serve', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/EADDRINUSE|in use/);
+  });
+});
+
+describe('one service per data directory', () => {
+  test("a second serve on the same data directory exits 1 naming the first one's pid (it ran alongside)", async () => {
+    const first = await start();
+    const lockFile = path.join(first.dataDir, LOCK_FILE);
+    const lockBefore = readFileSync(lockFile, 'utf8');
+    const second = spawnSync(
+      process.execPath,
+      [CLI, 'serve', '--port', '0', '--data-dir', first.dataDir, '--log-level', 'info'],
+      { encoding: 'utf8', timeout: 15_000 },
+    );
+    expect(second.status).toBe(1);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toContain(`in use by another headsetd (pid ${String(first.process.pid)})`);
+    // It stopped before the store or any stream: it never logged, and the first one's lock stands.
+    expect(second.stderr).not.toContain('"level"');
+    expect(readFileSync(lockFile, 'utf8')).toBe(lockBefore);
+    const { status } = await json(`${first.url}/stream/streams`);
+    expect(status).toBe(200);
+  });
+
+  test('the lock left by kill -9 is stale: the next serve takes the directory', async () => {
+    const dataDir = tempDataDir();
+    const first = await start({ dataDir });
+    const lockFile = path.join(dataDir, LOCK_FILE);
+    await first.stop('SIGKILL');
+    expect(readFileSync(lockFile, 'utf8')).toMatch(new RegExp(`^${String(first.process.pid)} `));
+    const second = await start({ dataDir });
+    expect(readFileSync(lockFile, 'utf8')).toMatch(new RegExp(`^${String(second.process.pid)} `));
+    expect(await second.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(existsSync(lockFile)).toBe(false);
+  });
+
+  test('a lock naming a living process is kept; one whose pid was reused (other start time) is stale', () => {
+    const dataDir = tempDataDir();
+    const lock = lockDataDir(dataDir);
+    expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);
+    lock.release();
+    // This process's pid, but a start time it does not have: the owner died and the pid was reused.
+    writeFileSync(path.join(dataDir, LOCK_FILE), `${String(process.pid)} 1\n`);
+    const taken = lockDataDir(dataDir);
+    expect(readFileSync(taken.file, 'utf8')).not.toBe(`${String(process.pid)} 1\n`);
+    taken.release();
+    // Garbage in place of a pid is stale too.
+    writeFileSync(path.join(dataDir, LOCK_FILE), 'x');
+    lockDataDir(dataDir).release();
+    expect(existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
   });
 });
 
