@@ -10,12 +10,14 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
 import { isHeadsetdError } from './errors.js';
+import { containChildren } from './runtime/external/cgroup.js';
 import { startServer } from './server.js';
-import { assertDepth } from './schemas/depth.js';
+import { installShutdown } from './shutdown.js';
+import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
 import { parseCreateDocument } from './streams/validate.js';
 import { parseYaml } from './streams/yaml.js';
-import { ensureToken } from './token.js';
+import { announceCreatedToken, ensureToken, tokenPath } from './token.js';
 import { VERSION } from './version.js';
 
 const HELP = `headsetd ${VERSION}: the local HTTP service of a 21-electrode EEG headset
@@ -73,7 +75,7 @@ function settingsFrom(values: Record<string, unknown>): Settings {
 
 function readDocument(file: string): unknown {
   const document = parseDocumentText(file, readFileSync(file, 'utf8'));
-  assertDepth(document);
+  assertDocument(document);
   return document;
 }
 
@@ -99,35 +101,26 @@ function validate(file: string, settings: Settings): number {
 
 async function serve(settings: Settings): Promise<void> {
   const logger = pino({ level: settings.logLevel, base: { service: 'headsetd' } }, pino.destination(2));
-  const server = await startServer({ settings, logger });
-  if (server.token?.created === true) {
-    process.stderr.write(
-      `headsetd: listening beyond loopback needs a token; it was created in ${path.join(settings.dataDir, 'token')}:\n${server.token.token}\n`,
-    );
+  // Before any child is spawned: children are born in the cgroup their parent is in.
+  const containment = containChildren();
+  logger.debug(
+    containment === undefined
+      ? 'child processes are contained by process groups only (no writable cgroup v2 here)'
+      : `child processes are contained in the cgroup ${containment.dir}`,
+  );
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ settings, logger });
+  } catch (error) {
+    containment?.release();
+    throw error;
   }
+  if (server.token?.created === true) {
+    announceCreatedToken(server.token.token, tokenPath(settings.dataDir), process.stderr, logger);
+  }
+  // Before the listening line: a supervisor may signal as soon as it reads it.
+  installShutdown(server, containment, logger);
   process.stdout.write(`headsetd listening on ${server.url}\n`);
-  const stop = (signal: string) => {
-    logger.info(`${signal}: stopping`);
-    // The deadline of the contract is 5 s; leave margin for the process to unwind.
-    const deadline = setTimeout(() => {
-      logger.warn('shutdown took too long; exiting');
-      process.exit(0);
-    }, 4500);
-    deadline.unref();
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(0);
-      },
-    );
-  };
-  process.once('SIGINT', () => {
-    stop('SIGINT');
-  });
-  process.once('SIGTERM', () => {
-    stop('SIGTERM');
-  });
 }
 
 async function main(argv: string[]): Promise<number> {

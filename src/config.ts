@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { HeadsetdError } from './errors.js';
+import { assertDocument } from './schemas/depth.js';
 import { check, issuesToError } from './schemas/validator.js';
 import { parseYaml } from './streams/yaml.js';
 
@@ -116,6 +117,7 @@ export function loadSettings(
     let parsed: unknown;
     try {
       parsed = parseYaml(readFileSync(file, 'utf8'));
+      assertDocument(parsed);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw new HeadsetdError('invalid_request', `The settings file ${file} cannot be read: ${message}`);

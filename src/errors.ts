@@ -30,6 +30,9 @@ export const ERROR_CATALOG = {
   validation_failed: { status: 422, message: 'The request is well-formed but invalid.' },
   unknown_executable: { status: 422, message: 'The executable resolves to nothing.' },
   rate_limit_exceeded: { status: 429, message: 'Too many requests; slow down.' },
+  // Answered for a connection whose HTTP Node's parser refused, before any route ran (client-error.ts).
+  request_timeout: { status: 408, message: 'The request did not arrive in time.' },
+  headers_too_large: { status: 431, message: 'The request headers (with the URL) are too large.' },
   internal_error: { status: 500, message: 'An internal error occurred.' },
   device_unavailable: { status: 503, message: 'The device is not responding.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -13,6 +13,7 @@ import { recordingsPlugin } from './api/recordings.js';
 import { eventHubFor } from './api/system/event-hub.js';
 import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
 import { SettingsStore } from './device/settings-store.js';
@@ -46,8 +47,39 @@ export interface RunningServer {
   device: Headset;
   /** Set when the service listens beyond loopback. */
   token: { token: string; created: boolean } | undefined;
-  /** Stops streams, closes sockets and the store. Desired states are kept, so a restart resumes. */
+  /**
+   * Stops streams (in parallel, within STREAMS_STOP_DEADLINE_MS, after which every node's process
+   * group is killed), closes sockets, the device and the store, and releases the data directory.
+   * Desired states are kept, so a restart resumes.
+   */
   close(): Promise<void>;
+  /**
+   * For an exit that cannot wait any longer: SIGKILL to every node's process group and the data
+   * directory released, synchronously. The process is expected to exit right after.
+   */
+  abort(): void;
+}
+
+/** How long streams have to stop at shutdown before their nodes' process groups are killed, ms. */
+export const STREAMS_STOP_DEADLINE_MS = 3000;
+
+/** Resolves true when `work` settled within `ms`, false when the time ran out first. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(false);
+    }, ms);
+  });
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The headset named by `--device`: the simulated one, or a recording played back. */
@@ -68,6 +100,17 @@ function urlHost(host: string): string {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  // Before anything touches the store: a second service on the same data would restart its streams.
+  const lock = lockDataDir(options.settings.dataDir);
+  try {
+    return await startLocked(options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<RunningServer> {
   const { settings, logger } = options;
   const dirs = executablesDirs(settings);
   mkdirSync(dirs[0] ?? settings.dataDir, { recursive: true });
@@ -181,12 +224,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     token,
     close() {
       closing ??= (async () => {
-        await app.close();
-        await manager.close();
+        // New requests are refused (503) from here on; streams stop meanwhile, not after.
+        const httpClosed = app.close();
+        const streamsStopped = manager.close();
+        if (!(await within(streamsStopped, STREAMS_STOP_DEADLINE_MS))) {
+          logger.warn(
+            `streams did not stop within ${STREAMS_STOP_DEADLINE_MS / 1000} s; killing their nodes' process groups`,
+          );
+          runtime.abort?.();
+          await streamsStopped.catch(() => undefined);
+        }
+        // A request still running (a download, a long poll) is cut rather than waited for.
+        app.server.closeAllConnections();
+        await httpClosed;
         await device.close();
         db.close();
+        lock.release();
       })();
       return closing;
+    },
+    abort() {
+      runtime.abort?.();
+      lock.release();
     },
   };
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 
 export function tokenPath(dataDir: string): string {
   return path.join(dataDir, 'token');
@@ -24,4 +25,27 @@ export function ensureToken(dataDir: string): { token: string; created: boolean 
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { token, created: true };
+}
+
+/**
+ * Tells the owner where a new token is. The token itself is written only to a terminal: stderr
+ * redirected to a file or a service manager's journal would keep a secret in the logs, so there
+ * only the file is named (`headsetd token` prints it).
+ */
+export function announceCreatedToken(
+  token: string,
+  file: string,
+  terminal: { isTTY?: boolean; write(text: string): unknown },
+  logger: Pick<Logger, 'warn'>,
+): void {
+  if (terminal.isTTY === true) {
+    terminal.write(
+      `headsetd: listening beyond loopback needs a token; it was created in ${file}:\n${token}\n`,
+    );
+    return;
+  }
+  logger.warn(
+    { tokenFile: file },
+    `listening beyond loopback needs the API token; it was created in ${file} (print it with 'headsetd token')`,
+  );
 }

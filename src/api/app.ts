@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { StreamManager } from '../streams/manager.js';
 import { BODY_LIMIT, registerBodyParsers } from './body.js';
+import { answerClientError } from './client-error.js';
 import { HeadsetdError } from '../errors.js';
 import { installErrorHandling, sendError } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
@@ -32,6 +33,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // Query arrays: `?channels=O1&channels=O2` arrive as arrays; comma lists are split per route.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
+    // Oversized headers or URL (431), malformed HTTP (400) and slow headers (408) get the envelope too.
+    clientErrorHandler: answerClientError,
     // Errors raised by the router before any route or hook runs (a malformed percent-encoding, a
     // path segment longer than maxParamLength): without this Fastify answers them in its own
     // shape (and 414 for the latter), not the envelope.

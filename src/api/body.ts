@@ -1,12 +1,13 @@
 /**
  * Request bodies (API-NOTES.md §Conventions): JSON, YAML under its three media types, and
  * form-urlencoded. Each route says which it accepts (`config.accepts`); anything else is a 415
- * before the body is even read. Parse failures are 400s with the parser's message.
+ * before the body is even read. Parse failures are 400s with the parser's message; every parsed
+ * body passes assertDocument (nesting bound, no `__proto__`, `constructor` or `prototype` member).
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HeadsetdError } from '../errors.js';
-import { assertDepth } from '../schemas/depth.js';
+import { assertDocument, RESERVED_KEYS, reservedKey } from '../schemas/depth.js';
 import { parseJsonText } from '../schemas/json-text.js';
 import { parseYaml } from '../streams/yaml.js';
 
@@ -47,6 +48,8 @@ function parseJson(text: string): unknown {
 export function parseForm(text: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(text)) {
+    // `out['__proto__'] = value` would be dropped silently, not refused.
+    if (RESERVED_KEYS.has(key)) throw reservedKey('', key);
     const existing = out[key];
     if (existing === undefined) out[key] = value;
     else out[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
@@ -62,7 +65,7 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     (_req, body, done) => {
       try {
         const value = parseJson(body as string);
-        assertDepth(value);
+        assertDocument(value);
         done(null, value);
       } catch (error) {
         done(error as Error, undefined);
@@ -76,7 +79,7 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
       try {
         const text = body as string;
         const value = text.trim() === '' ? undefined : parseYaml(text);
-        assertDepth(value);
+        assertDocument(value);
         done(null, value);
       } catch (error) {
         done(error as Error, undefined);

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type ErrorCode, HeadsetdError } from '../errors.js';
 import { DeviceForwarder } from './device-bridge.js';
+import { signalGroup, trackGroup, untrackGroup } from './external/process-group.js';
 import type { Frame } from './frame.js';
 import {
   type FromHost,
@@ -196,8 +197,15 @@ export class StreamWorker {
         this.binding?.onTap?.(message.nodeId, message.frame);
         return;
       case 'process-group':
-        if (message.alive) this.processGroups.add(message.pgid);
-        else this.processGroups.delete(message.pgid);
+        // Tracked here and in this thread's registry, whose exit hook kills what is left if the
+        // service exits without stopping the stream (process-group.ts).
+        if (message.alive) {
+          this.processGroups.add(message.pgid);
+          trackGroup(message.pgid);
+        } else {
+          this.processGroups.delete(message.pgid);
+          untrackGroup(message.pgid);
+        }
         return;
       case 'reply': {
         this.accept(message.push);
@@ -262,11 +270,8 @@ export class StreamWorker {
   private end(error: Error): void {
     this.ended = true;
     for (const pgid of this.processGroups) {
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      signalGroup(pgid, 'SIGKILL');
+      untrackGroup(pgid);
     }
     this.processGroups.clear();
     clearInterval(this.watchdog);

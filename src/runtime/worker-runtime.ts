@@ -76,6 +76,10 @@ export class WorkerRuntime implements StreamRuntime {
 
   async start(stream: StreamDefinition): Promise<void> {
     const streamId = stream.id;
+    // A start that arrives while the service stops would spawn programs nobody stops.
+    if (this.closed) {
+      throw new HeadsetdError('invalid_state', `stream ${streamId} cannot start: the service is stopping.`);
+    }
     if (this.streams.has(streamId)) {
       throw new HeadsetdError('invalid_state', `stream ${streamId} is already running.`, {
         state: 'running',
@@ -213,6 +217,13 @@ export class WorkerRuntime implements StreamRuntime {
       ...[...this.streams.keys()].map((id) => this.stop(id)),
       ...spares.map((worker) => worker.terminate()),
     ]);
+  }
+
+  abort(): void {
+    this.closed = true;
+    // terminate() kills the worker's process groups synchronously, before its first await.
+    for (const entry of this.streams.values()) void entry.worker.terminate();
+    for (const spare of this.spares.splice(0)) void spare.terminate();
   }
 
   /** A booted worker from the reserve (a new one if none is alive); the reserve is refilled. */

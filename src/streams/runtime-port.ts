@@ -77,4 +77,10 @@ export interface StreamRuntime {
   feed(streamId: string, nodeId: string, frame: Frame): boolean;
   /** Stops everything; no child process outlives it. */
   close(): Promise<void>;
+  /**
+   * Ends every stream at once, for a shutdown past its deadline: each external node's process
+   * group gets SIGKILL before this returns, and threads are terminated. A pending `close` then
+   * resolves promptly. Optional: runtimes without child processes need none.
+   */
+  abort?(): void;
 }

@@ -1,10 +1,11 @@
 /**
  * YAML in and out for stream documents. YAML 1.2 core schema only: no custom or 1.1 tags, no merge keys,
- * one document per body, duplicate keys refused, and a cap on alias expansion so that a
- * "billion laughs" document is refused instead of exhausting memory.
+ * one document per body, duplicate keys refused, the nesting bound of JSON bodies, and a cap on
+ * alias expansion so that a "billion laughs" document is refused instead of exhausting memory.
  */
 import { LineCounter, parseDocument, stringify, visit, YAMLError } from 'yaml';
 import { HeadsetdError } from '../errors.js';
+import { assertYamlDepth } from './yaml-depth.js';
 
 /** Alias dereferences allowed per document: plenty for hand-written YAML, far below a bomb. */
 const MAX_ALIAS_COUNT = 100;
@@ -48,6 +49,8 @@ function reasonOf(error: YAMLError): string {
 
 /** Parses one YAML document; malformed text is a 400 with the parser's message, line and column. */
 export function parseYaml(text: string): unknown {
+  // Before composing, which recurses once per level (see yaml-depth.ts).
+  assertYamlDepth(text);
   const lineCounter = new LineCounter();
   const document = parseDocument(text, {
     lineCounter,

@@ -3,7 +3,7 @@
  * passed parsing and validation, then overflowed the stack in JSON.stringify when stored: a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { assertDepth, MAX_BODY_DEPTH } from '../../src/schemas/depth.js';
+import { assertDocument, MAX_BODY_DEPTH } from '../../src/schemas/depth.js';
 import { HeadsetdError } from '../../src/errors.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { expectError, text } from './helpers.js';
@@ -31,13 +31,65 @@ describe('body nesting depth', () => {
     }
   });
 
-  it('assertDepth counts objects and arrays, points at the first too-deep value, and is iterative', () => {
+  it('YAML nested 800 levels is refused like JSON (regression: "Maximum call stack size exceeded")', async () => {
+    const cp = await controlPlane();
+    try {
+      const inner = `{"a": ${'['.repeat(800)}${']'.repeat(800)}}`;
+      const document = `{"id":"${STREAM_ID}","meta":{"x":${inner}}}`;
+      const asYaml = expectError(
+        await text(cp, 'POST', '/stream/streams/yaml', document, 'text/yaml'),
+        400,
+        'invalid_request',
+      );
+      const asJson = expectError(
+        await text(cp, 'POST', '/stream/streams', document, 'application/json'),
+        400,
+        'invalid_request',
+      );
+      expect(asYaml.error.message).not.toMatch(/call stack/i);
+      expect(asYaml.error.message).toBe(asJson.error.message);
+      expect(asYaml.error.details?.path).toBe(asJson.error.details?.path);
+      expect(asYaml.error.details).toMatchObject({ line: 1 });
+      expect(cp.manager.list()).toEqual([]);
+    } finally {
+      await cp.close();
+    }
+  });
+
+  it('block YAML (maps and "- - -" sequences) too deep points at the first value beyond the limit', async () => {
+    const cp = await controlPlane();
+    try {
+      let mapping = '';
+      for (let i = 0; i < 100; i++) mapping += `${' '.repeat(i)}k${i}:\n`;
+      mapping += `${' '.repeat(100)}end: 1\n`;
+      const deepMap = expectError(
+        await text(cp, 'POST', '/stream/streams/yaml', mapping),
+        400,
+        'invalid_request',
+      );
+      const expected = Array.from({ length: MAX_BODY_DEPTH }, (_, i) => `/k${i}`).join('');
+      expect(deepMap.error.details?.path).toBe(expected);
+      expect(deepMap.error.details).toMatchObject({ line: MAX_BODY_DEPTH + 1 });
+
+      const deepSeq = expectError(
+        await text(cp, 'POST', '/stream/streams/yaml', `${'- '.repeat(100_000)}x\n`),
+        400,
+        'invalid_request',
+      );
+      expect(deepSeq.error.message).toContain(`${MAX_BODY_DEPTH} levels`);
+      expect(deepSeq.error.details?.path).toBe('/0'.repeat(MAX_BODY_DEPTH));
+    } finally {
+      await cp.close();
+    }
+  });
+
+  it('assertDocument counts objects and arrays, points at the first too-deep value, and is iterative', () => {
     expect(() => {
-      assertDepth({ a: nested(MAX_BODY_DEPTH - 1) });
+      assertDocument({ a: nested(MAX_BODY_DEPTH - 1) });
     }).not.toThrow();
     let thrown: unknown;
     try {
-      assertDepth({ 'a/b': nested(MAX_BODY_DEPTH) });
+      assertDocument({ 'a/b': nested(MAX_BODY_DEPTH) });
     } catch (error) {
       thrown = error;
     }
@@ -47,8 +99,8 @@ describe('body nesting depth', () => {
     expect(path.split('/').length - 1).toBe(MAX_BODY_DEPTH);
     // A million levels: no stack overflow in the check itself.
     expect(() => {
-      assertDepth(nested(1_000_000));
+      assertDocument(nested(1_000_000));
     }).toThrow(HeadsetdError);
-    for (const scalar of [undefined, null, 1, 'x', true]) assertDepth(scalar);
+    for (const scalar of [undefined, null, 1, 'x', true]) assertDocument(scalar);
   });
 });

@@ -2,10 +2,13 @@
  * The `headsetd` command as a user runs it: the listening line, help and version, `validate` giving
  * exactly the API's answer, a clean SIGTERM, and streams surviving `kill -9`.
  */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
+import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/data-dir-lock.js';
+import { announceCreatedToken } from '../../src/token.js';
 import { CLI, eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
 
 const running: Service[] = [];
@@ -108,6 +111,123 @@ describe('headsetd serve', () => {
   });
 });
 
+describe('one service per data directory', () => {
+  test("a second serve on the same data directory exits 1 naming the first one's pid (it ran alongside)", async () => {
+    const first = await start();
+    const lockFile = path.join(first.dataDir, LOCK_FILE);
+    const lockBefore = readFileSync(lockFile, 'utf8');
+    const second = spawnSync(
+      process.execPath,
+      [CLI, 'serve', '--port', '0', '--data-dir', first.dataDir, '--log-level', 'info'],
+      { encoding: 'utf8', timeout: 15_000 },
+    );
+    expect(second.status).toBe(1);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toContain(`in use by another headsetd (pid ${String(first.process.pid)})`);
+    // It stopped before the store or any stream: it never logged, and the first one's lock stands.
+    expect(second.stderr).not.toContain('"level"');
+    expect(readFileSync(lockFile, 'utf8')).toBe(lockBefore);
+    const { status } = await json(`${first.url}/stream/streams`);
+    expect(status).toBe(200);
+  });
+
+  test('the lock left by kill -9 is stale: the next serve takes the directory', async () => {
+    const dataDir = tempDataDir();
+    const first = await start({ dataDir });
+    const lockFile = path.join(dataDir, LOCK_FILE);
+    await first.stop('SIGKILL');
+    expect(readFileSync(lockFile, 'utf8')).toMatch(new RegExp(`^${String(first.process.pid)} `));
+    const second = await start({ dataDir });
+    expect(readFileSync(lockFile, 'utf8')).toMatch(new RegExp(`^${String(second.process.pid)} `));
+    expect(await second.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(existsSync(lockFile)).toBe(false);
+  });
+
+  test('a lock naming a living process is kept; one whose pid was reused (other start time) is stale', () => {
+    const dataDir = tempDataDir();
+    const lock = lockDataDir(dataDir);
+    expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);
+    lock.release();
+    // This process's pid, but a start time it does not have: the owner died and the pid was reused.
+    writeFileSync(path.join(dataDir, LOCK_FILE), `${String(process.pid)} 1\n`);
+    const taken = lockDataDir(dataDir);
+    expect(readFileSync(taken.file, 'utf8')).not.toBe(`${String(process.pid)} 1\n`);
+    taken.release();
+    // Garbage in place of a pid is stale too.
+    writeFileSync(path.join(dataDir, LOCK_FILE), 'x');
+    lockDataDir(dataDir).release();
+    expect(existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
+  });
+});
+
+describe('the API token at creation', () => {
+  test('is not printed to a stderr that is not a terminal (it landed in service logs); the log names its file', async () => {
+    const dataDir = tempDataDir();
+    // IPv4-mapped loopback: served on loopback only, yet not one of the addresses taken as loopback,
+    // so the service requires (and creates) a token without listening beyond this machine.
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'serve',
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--host',
+        '::ffff:127.0.0.1',
+        '--log-level',
+        'info',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await eventually(async () => (stdout.includes('listening on') ? true : undefined), 15_000, 'listening');
+      await eventually(
+        async () => (stderr.includes('tokenFile') ? true : undefined),
+        5000,
+        'the token log line',
+      );
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    expect(stderr).not.toContain(token);
+    expect(stdout).not.toContain(token);
+    expect(stderr).toContain(path.join(dataDir, 'token'));
+  });
+
+  test('is printed when stderr is a terminal', () => {
+    const written: string[] = [];
+    const logged: unknown[] = [];
+    const logger = { warn: (...args: unknown[]) => logged.push(args) } as unknown as Pick<Logger, 'warn'>;
+    announceCreatedToken(
+      't'.repeat(43),
+      '/data/token',
+      { isTTY: true, write: (t: string) => written.push(t) },
+      logger,
+    );
+    expect(written.join('')).toContain('t'.repeat(43));
+    expect(logged).toEqual([]);
+    announceCreatedToken(
+      'u'.repeat(43),
+      '/data/token',
+      { isTTY: false, write: (t: string) => written.push(t) },
+      logger,
+    );
+    expect(written.join('')).not.toContain('u'.repeat(43));
+    expect(JSON.stringify(logged)).not.toContain('u'.repeat(43));
+    expect(JSON.stringify(logged)).toContain('/data/token');
+  });
+});
+
 describe('headsetd validate', () => {
   const documents: Record<string, string> = {
     valid: GENERATOR_TO_LOGGER('bbbbbbbb-0000-4000-8000-000000000001'),
@@ -129,6 +249,8 @@ nodes:
     unknownField: '{"id": "bbbbbbbb-0000-4000-8000-000000000004", "nodez": []}',
     // Deeper than any body may be: refused alike (regression: validate accepted what the API refuses).
     tooDeep: `{"id": "bbbbbbbb-0000-4000-8000-000000000005", "meta": {"x": ${'['.repeat(80)}${']'.repeat(80)}}}`,
+    // YAML as deep: refused before its values are built, offline as online (see body-depth.test.ts).
+    tooDeepYaml: `id: bbbbbbbb-0000-4000-8000-000000000006\nmeta:\n  x: ${'['.repeat(800)}${']'.repeat(800)}\n`,
   };
 
   test.each(Object.keys(documents))('gives the same answer as the API for the %s document', async (name) => {

@@ -63,9 +63,11 @@ export async function waitForGroupGone(pgid: number, timeoutMs: number, pollMs =
 }
 
 /**
- * Groups still running in this thread. If the thread or the service exits without stopping them
- * (a crash, `worker.terminate()`), the exit hook kills them: the last line of defence after the
- * children's own rule of exiting when stdin reaches EOF.
+ * Groups still running, as this thread knows them: a stream's worker tracks the groups of its
+ * nodes, and the main thread those every worker reported (stream-worker.ts). If the thread or the
+ * service exits without stopping them (a crash, `worker.terminate()`, `process.exit()` at the end
+ * of the shutdown budget), the exit hook kills them: the last line of defence after the children's
+ * own rule of exiting when stdin reaches EOF.
  */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;

@@ -1,0 +1,73 @@
+/**
+ * The nesting bound of documents (schemas/depth.ts) applied to YAML text before it is composed.
+ * The YAML library builds its syntax tree iteratively but composes it into values recursively: a
+ * flow document of ~1000 `[` (2 KB) overflowed the stack there, and the body was refused with
+ * "Maximum call stack size exceeded". Walking the syntax tree with a stack of our own finds the
+ * too-deep value first, and refuses it as JSON is refused: same message, pointer to the value.
+ */
+import { CST, LineCounter, Parser } from 'yaml';
+import { MAX_BODY_DEPTH, tooDeep } from '../schemas/depth.js';
+
+interface Pending {
+  token: CST.Token;
+  /** Nesting of the collection that holds `token` (0 for a document's root). */
+  depth: number;
+  path: string;
+}
+
+function escape(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A key as it reads in the value (quotes resolved); collections and missing keys have none. */
+function keyText(key: CST.Token | null | undefined): string {
+  if (key === null || key === undefined) return '';
+  if (key.type === 'alias') return key.source;
+  return CST.resolveAsScalar(key)?.value ?? '';
+}
+
+function isPair(item: CST.CollectionItem): boolean {
+  return item.key !== undefined || (item.sep ?? []).some((t) => t.type === 'map-value-ind');
+}
+
+/** The map's members: a collection as key (allowed by YAML) counts where its map is. */
+function pushMember(stack: Pending[], item: CST.CollectionItem, depth: number, path: string): void {
+  if (item.key !== null && item.key !== undefined && CST.isCollection(item.key)) {
+    stack.push({ token: item.key, depth, path });
+  }
+  if (item.value !== undefined) {
+    stack.push({ token: item.value, depth, path: `${path}/${escape(keyText(item.key))}` });
+  }
+}
+
+/** Refuses YAML text nested deeper than MAX_BODY_DEPTH, with the pointer, line and column of the culprit. */
+export function assertYamlDepth(text: string): void {
+  const lines = new LineCounter();
+  const refuse = (token: CST.Token, path: string) => {
+    const { line, col } = lines.linePos(token.offset);
+    return tooDeep(path, { line, column: col });
+  };
+  for (const document of new Parser(lines.addNewLine).parse(text)) {
+    if (document.type !== 'document' || document.value === undefined) continue;
+    const stack: Pending[] = [{ token: document.value, depth: 0, path: '' }];
+    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+      const { token, path } = next;
+      if (!CST.isCollection(token)) continue;
+      const depth = next.depth + 1;
+      if (depth > MAX_BODY_DEPTH) throw refuse(token, path);
+      const isMap =
+        token.type === 'block-map' || (token.type === 'flow-collection' && token.start.source === '{');
+      token.items.forEach((item: CST.CollectionItem, index: number) => {
+        if (isMap) {
+          pushMember(stack, item, depth, path);
+        } else if (isPair(item)) {
+          // `[a: b]`: a sequence item that is a one-pair map, one level deeper.
+          if (depth + 1 > MAX_BODY_DEPTH) throw refuse(item.value ?? token, `${path}/${index}`);
+          pushMember(stack, item, depth + 1, `${path}/${index}`);
+        } else if (item.value !== undefined) {
+          stack.push({ token: item.value, depth, path: `${path}/${index}` });
+        }
+      });
+    }
+  }
+}
