@@ -8,6 +8,7 @@ import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { HeadsetdError } from './errors.js';
 import { assertDocument } from './schemas/depth.js';
+import { isLoopbackName } from './security/access.js';
 import { check, issuesToError } from './schemas/validator.js';
 import { parseYaml } from './streams/yaml.js';
 
@@ -155,6 +156,7 @@ export function executablesDirs(settings: Settings): string[] {
   ];
 }
 
+/** True when listening on `host` stays on this machine (the same test the sockets' Host rule uses). */
 export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackName(host);
 }

@@ -10,6 +10,7 @@ import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
 import { DEFAULT_PIPE_ALLOWED_HOSTS, quickStreamsPlugin } from './api/quick-streams.js';
 import { recordingsPlugin } from './api/recordings.js';
+import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { eventHubFor } from './api/system/event-hub.js';
 import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
@@ -125,11 +126,21 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const device = options.device ?? openDevice(settings);
   const db = openDatabase(settings.dataDir);
   const deviceSettings = new SettingsStore(db);
+  let port = settings.port;
+  // One set of rules for every socket: the API's port and each websocket node's.
+  const security: SecurityOptions = {
+    token: token?.token,
+    allowedOrigins: settings.allowedOrigins,
+    allowedHosts: settings.allowedHosts,
+    hostname: () => deviceSettings.hostname(),
+    port: () => port,
+  };
   const runtime =
     options.runtime ??
     new WorkerRuntime({
       dataDir: settings.dataDir,
       executablesDirs: dirs,
+      access: () => accessPolicy(security),
       device: headsetFrameSource(device),
       logger,
     });
@@ -155,7 +166,6 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     },
   });
 
-  let port = settings.port;
   const systemOptions: SystemPluginOptions = {
     device,
     db,
@@ -173,13 +183,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     manager,
     logger,
     version: VERSION,
-    security: {
-      token: token?.token,
-      allowedOrigins: settings.allowedOrigins,
-      allowedHosts: settings.allowedHosts,
-      hostname: () => deviceSettings.hostname(),
-      port: () => port,
-    },
+    security,
     extraPlugins: [
       (scope) => systemPlugin(scope, systemOptions),
       (scope) => {

@@ -1,31 +1,20 @@
 /**
  * Resolves a node's `executable` to a built-in or to an allowed external program
- * (API-NOTES.md §Executables). External programs run only from the allowed directories: a command
- * line naming anything else is refused, so a client of the API cannot run arbitrary programs.
+ * (docs/api.md §Executables, docs/security.md). External programs run only from the allowed
+ * directories, directly or by a known interpreter given no code of its own: a command line naming
+ * anything else is refused, so a client of the API cannot run arbitrary programs.
  */
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HeadsetdError } from '../errors.js';
 import { BUILTINS, type BuiltinDescriptor, builtinByAlias, builtinByName } from './builtins.js';
 import { splitCommandLine } from './command-line.js';
+import { allowedOptions, INTERPRETER_NAMES, interpreterOf } from './interpreters.js';
 
 export type Resolution =
   | { kind: 'builtin'; descriptor: BuiltinDescriptor }
   /** `argv[0]` is the program; the allowed file (program or script) is given as an absolute path. */
   | { kind: 'external'; argv: string[]; file: string };
-
-/** Programs that run a script given as their first non-option argument. */
-const INTERPRETERS = new Set([
-  'node',
-  'nodejs',
-  'python',
-  'python3',
-  'bash',
-  'sh',
-  'perl',
-  'ruby',
-  'Rscript',
-]);
 
 function isFile(p: string): boolean {
   try {
@@ -37,7 +26,13 @@ function isFile(p: string): boolean {
 
 function isWithin(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  // '..x' is a file inside; only '..' itself or a path under it climbs out.
+  return (
+    relative !== '' &&
+    relative !== '..' &&
+    !relative.startsWith(`..${path.sep}`) &&
+    !path.isAbsolute(relative)
+  );
 }
 
 function realDirs(dirs: readonly string[]): string[] {
@@ -61,9 +56,6 @@ function findAllowed(candidate: string, dirs: readonly string[]): string | undef
   return undefined;
 }
 
-/** Interpreter flags that take the program's code itself as the next word. */
-const INLINE_CODE_FLAGS = new Set(['-c', '-e', '-E', '--eval', '-p', '--print']);
-
 /** True when `candidate` names an existing file, absolute or relative to one of the directories. */
 function existsOutside(candidate: string, dirs: readonly string[]): boolean {
   if (path.isAbsolute(candidate)) return isFile(candidate);
@@ -77,25 +69,62 @@ function onPath(program: string): boolean {
     .some((d) => d !== '' && isFile(path.join(d, program)));
 }
 
-function scriptIndex(argv: readonly string[]): number | undefined {
-  const program = path.basename(argv[0] ?? '');
-  if (!INTERPRETERS.has(program)) return undefined;
-  const index = argv.findIndex((word, i) => i > 0 && !word.startsWith('-'));
-  return index === -1 ? undefined : index;
-}
-
-function aliasOf(argv: readonly string[]): BuiltinDescriptor | undefined {
-  const last = argv[argv.length - 1];
-  if (last === undefined) return undefined;
-  const base = path.basename(last);
+/** The built-in a reference command line names by its file's name (`/usr/share/…/Logger.js` → logger). */
+function aliasOf(word: string): BuiltinDescriptor | undefined {
+  const base = path.basename(word);
   const stem = base.includes('.') ? base.slice(0, base.lastIndexOf('.')) : base;
   return builtinByAlias(stem);
 }
 
+function notAllowed(executable: string, dirs: readonly string[], message: string, extra = {}): HeadsetdError {
+  return new HeadsetdError('executable_not_allowed', message, {
+    executable,
+    allowedDirectories: [...dirs],
+    ...extra,
+  });
+}
+
 /**
- * Resolves `executable` against the built-ins and the allowed directories.
+ * The options before an interpreter's script: each must be an exact word of the interpreter's
+ * allow-list (interpreters.ts says why nothing else is safe). Returns the script's index.
+ */
+function scriptIndexAfterOptions(
+  executable: string,
+  argv: readonly string[],
+  interpreter: string,
+  dirs: readonly string[],
+): number {
+  const allowed = allowedOptions(interpreter);
+  let index = 1;
+  for (; index < argv.length; index++) {
+    const word = argv[index] ?? '';
+    if (!word.startsWith('-')) return index;
+    if (!allowed.includes(word)) {
+      const which = allowed.length === 0 ? 'none' : allowed.join(', ');
+      throw notAllowed(
+        executable,
+        dirs,
+        `'${word}' is an option of ${interpreter} that headsetd does not pass: an interpreter is given only its script, so that nothing but the script's own code runs (options allowed before the script: ${which}). Put the code in a file in an executables directory (${dirs.join(', ')}) and name that file; arguments for the script go after it.`,
+        { option: word, allowedOptions: [...allowed] },
+      );
+    }
+  }
+  throw notAllowed(
+    executable,
+    dirs,
+    `'${executable}' names no script for ${interpreter} to run; name a file in an executables directory (${dirs.join(', ')}).`,
+  );
+}
+
+/**
+ * Resolves `executable` against the built-ins and the allowed directories. An external
+ * executable is an allowed file run directly, or an allowed script run by a known interpreter
+ * (interpreters.ts) with none of its options but a few harmless ones; the file is replaced by its
+ * real path, which starts with '/', so every word after it is an argument of the script and never
+ * an option of the interpreter.
  * Throws `unknown_executable` (422) when it names nothing, `executable_not_allowed` (403) when it
- * names a program outside the allowed directories, `validation_failed` when the program is not executable.
+ * names a program outside the allowed directories or gives an interpreter an option,
+ * `validation_failed` (422) when the program is not executable or the line is malformed.
  */
 export function resolveExecutable(executable: string, executablesDirs: readonly string[]): Resolution {
   const trimmed = executable.trim();
@@ -129,38 +158,38 @@ export function resolveExecutable(executable: string, executablesDirs: readonly 
     }
     return { kind: 'external', argv: [allowedProgram, ...argv.slice(1)], file: allowedProgram };
   }
-  const index = scriptIndex(argv);
-  const script = index === undefined ? undefined : argv[index];
-  if (index !== undefined && script !== undefined) {
+
+  const interpreter = interpreterOf(program);
+  if (interpreter !== undefined) {
+    const index = scriptIndexAfterOptions(executable, argv, interpreter, executablesDirs);
+    const script = argv[index] ?? '';
     const allowedScript = findAllowed(script, dirs);
     if (allowedScript !== undefined) {
       const resolved = [...argv];
       resolved[index] = allowedScript;
       return { kind: 'external', argv: resolved, file: allowedScript };
     }
-  }
-
-  const alias = aliasOf(argv);
-  if (alias !== undefined) return { kind: 'builtin', descriptor: alias };
-
-  if (INTERPRETERS.has(path.basename(program)) && argv.slice(1).some((word) => INLINE_CODE_FLAGS.has(word))) {
-    throw new HeadsetdError(
-      'executable_not_allowed',
-      `'${executable}' runs code given on the command line; put the program in a file in an executables directory (${executablesDirs.join(', ')}) instead.`,
-      { executable, allowedDirectories: [...executablesDirs] },
-    );
-  }
-  const named = script ?? program;
-  // A name that reaches a file outside the directories ('../x', a symbolic link out, an absolute
-  // path, a program on PATH) is refused as not allowed; only a name that reaches nothing is unknown.
-  const exists =
-    existsOutside(named, dirs) || (script === undefined && !program.includes('/') && onPath(program));
-  if (exists) {
-    throw new HeadsetdError(
-      'executable_not_allowed',
-      `'${named}' lies outside the allowed executables directories (${executablesDirs.join(', ')}); copy it into one of them.`,
-      { executable, allowedDirectories: [...executablesDirs] },
-    );
+    const alias = index === argv.length - 1 ? aliasOf(script) : undefined;
+    if (alias !== undefined) return { kind: 'builtin', descriptor: alias };
+    if (existsOutside(script, dirs)) {
+      throw notAllowed(
+        executable,
+        executablesDirs,
+        `'${script}' lies outside the allowed executables directories (${executablesDirs.join(', ')}); copy it into one of them.`,
+      );
+    }
+  } else {
+    const alias = argv.length === 1 ? aliasOf(program) : undefined;
+    if (alias !== undefined) return { kind: 'builtin', descriptor: alias };
+    // A name that reaches a file outside the directories ('../x', a symbolic link out, an absolute
+    // path, a program on PATH) is refused as not allowed; only a name that reaches nothing is unknown.
+    if (existsOutside(program, dirs) || (!program.includes('/') && onPath(program))) {
+      throw notAllowed(
+        executable,
+        executablesDirs,
+        `'${program}' lies outside the allowed executables directories (${executablesDirs.join(', ')}) and is not a known interpreter (${INTERPRETER_NAMES.join(', ')}) by name or from PATH; copy it into one of them.`,
+      );
+    }
   }
   throw new HeadsetdError(
     'unknown_executable',

@@ -11,13 +11,25 @@
  * only and counted in the node's `framesDropped` (one per client and frame). The stream and the
  * other clients never wait for a slow client. Clients are not expected to send anything; a message
  * of theirs is ignored (and a large one closes their connection).
+ *
+ * The port applies the API's rules to every request (security/access.ts, docs/security.md): a
+ * foreign Host or Origin, a browser's request from another site, or a missing token is answered
+ * with the error envelope (403 or 401) and never upgraded, so no web page reads the EEG here. The
+ * token is required when the service requires it, and whenever the node itself listens beyond
+ * loopback.
  */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { HeadsetdError } from '../errors.js';
 import { frameToJson } from '../runtime/frame.js';
 import type { Frame } from '../runtime/frame.js';
 import { encodeFrameBinary } from '../runtime/frame-binary.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
 import type { RuntimeNodeContext } from '../runtime/runner-support.js';
+import { type AccessPolicy, accessRefusal, isLoopbackName, LOOPBACK_ONLY } from '../security/access.js';
+import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
+import { ensureToken } from '../token.js';
 
 export const DEFAULT_WEBSOCKET_HOST = '127.0.0.1';
 /** About a second of a 64-channel 2 kHz stream in JSON: a client further behind loses frames. */
@@ -47,10 +59,12 @@ export function listenErrorMessage(error: NodeJS.ErrnoException, host: string, p
 }
 
 class WebSocketOutput implements NodeInstance {
-  private server: WebSocketServer | undefined;
+  private server: Server | undefined;
+  private sockets: WebSocketServer | undefined;
   private readonly clients = new Set<WebSocket>();
   private readonly host: string;
   private readonly binary: boolean;
+  private boundPort = 0;
 
   constructor(
     private readonly context: NodeContext,
@@ -60,12 +74,31 @@ class WebSocketOutput implements NodeInstance {
     this.binary = config.format === 'binary';
   }
 
+  /** The service's rules; beyond loopback the node requires the token even if the service does not. */
+  private policy(): AccessPolicy {
+    const policy = this.context.access ?? LOOPBACK_ONLY;
+    if (policy.token !== undefined || isLoopbackName(this.host)) return policy;
+    return { ...policy, token: ensureToken(this.context.dataDir).token };
+  }
+
   async start(): Promise<void> {
-    const server = new WebSocketServer({
-      port: this.config.port,
-      host: this.host,
-      perMessageDeflate: false,
-      maxPayload: 64 * 1024,
+    const policy = this.policy();
+    const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 });
+    const server = createServer((request, response) => {
+      this.onPlainRequest(request, response, policy);
+    });
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const refusal = accessRefusal(
+        { headers: request.headers, url: request.url ?? '/', port: this.boundPort },
+        policy,
+      );
+      if (refusal !== undefined) {
+        refuseUpgrade(socket, refusal);
+        return;
+      }
+      sockets.handleUpgrade(request, socket, head, (client) => {
+        this.onConnection(client);
+      });
     });
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException) => {
@@ -79,27 +112,47 @@ class WebSocketOutput implements NodeInstance {
       };
       server.once('error', onError);
       server.once('listening', onListening);
+      server.listen(this.config.port, this.host);
     });
     this.server = server;
+    this.sockets = sockets;
     server.on('error', (error) => {
       this.context.fail(error);
     });
-    server.on('connection', (socket) => {
-      this.clients.add(socket);
-      this.context.log(`client connected (${this.clients.size} now)`);
-      this.context.setInfo({ clients: this.clients.size });
-      socket.on('close', () => {
-        this.clients.delete(socket);
-        this.context.setInfo({ clients: this.clients.size });
-      });
-      socket.on('error', () => {
-        socket.terminate();
-      });
-    });
     const address = server.address();
-    const port = address !== null && typeof address === 'object' ? address.port : this.config.port;
-    this.context.setInfo({ port, host: this.host, format: this.binary ? 'binary' : 'json', clients: 0 });
-    this.context.log(`listening on ws://${this.host}:${port}/`);
+    this.boundPort = address !== null && typeof address === 'object' ? address.port : this.config.port;
+    this.context.setInfo({
+      port: this.boundPort,
+      host: this.host,
+      format: this.binary ? 'binary' : 'json',
+      clients: 0,
+    });
+    const token = policy.token === undefined ? '' : ' (token required)';
+    this.context.log(`listening on ws://${this.host}:${this.boundPort}/${token}`);
+  }
+
+  /** A request that is no upgrade: refused like an upgrade would be, else told to upgrade. */
+  private onPlainRequest(request: IncomingMessage, response: ServerResponse, policy: AccessPolicy): void {
+    const refusal =
+      accessRefusal({ headers: request.headers, url: request.url ?? '/', port: this.boundPort }, policy) ??
+      new HeadsetdError(
+        'invalid_request',
+        `This port serves a WebSocket of node ${this.context.nodeId}: connect with an upgrade request (for example: websocat ws://127.0.0.1:${this.boundPort}/).`,
+      );
+    sendErrorResponse(response, refusal);
+  }
+
+  private onConnection(socket: WebSocket): void {
+    this.clients.add(socket);
+    this.context.log(`client connected (${this.clients.size} now)`);
+    this.context.setInfo({ clients: this.clients.size });
+    socket.on('close', () => {
+      this.clients.delete(socket);
+      this.context.setInfo({ clients: this.clients.size });
+    });
+    socket.on('error', () => {
+      socket.terminate();
+    });
   }
 
   onFrame(_port: string, frame: Frame): void {
@@ -123,11 +176,15 @@ class WebSocketOutput implements NodeInstance {
     this.server = undefined;
     for (const client of this.clients) client.terminate();
     this.clients.clear();
+    this.sockets?.close();
+    this.sockets = undefined;
     if (server === undefined) return;
     await new Promise<void>((resolve) => {
       server.close(() => {
         resolve();
       });
+      // Plain requests kept alive would hold the port open.
+      server.closeAllConnections();
     });
   }
 }

@@ -4,6 +4,7 @@
  * thread; tests can run one in-process.
  */
 import { HeadsetdError, isHeadsetdError } from '../errors.js';
+import type { AccessPolicy } from '../security/access.js';
 import type { NodeDef, PipeDef, StreamDefinition } from '../streams/model.js';
 import { pipeEnds, pipeQueue } from '../streams/model.js';
 import type { NodeMetrics, PipeMetrics, RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
@@ -20,6 +21,8 @@ export interface StreamGraphOptions {
   streamId: string;
   dataDir: string;
   device?: DeviceFrameSource;
+  /** The service's rules for sockets (see NodeContext.access). */
+  access?: AccessPolicy;
   resolveFactory(node: NodeDef): Promise<NodeFactory>;
   /** A node's state or info changed. */
   onChange?(): void;
@@ -55,6 +58,7 @@ export class StreamGraph {
       streamId: options.streamId,
       dataDir: options.dataDir,
       ...(options.device === undefined ? {} : { device: options.device }),
+      ...(options.access === undefined ? {} : { access: options.access }),
       resolveFactory: (node) => options.resolveFactory(node),
       route: (nodeId, port, frame) => {
         this.route(nodeId, port, frame);

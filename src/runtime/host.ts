@@ -94,6 +94,7 @@ function begin(init: HostInit): Running {
   const graph = new StreamGraph({
     streamId: init.streamId,
     dataDir: init.dataDir,
+    access: init.access,
     ...(device === undefined ? {} : { device }),
     resolveFactory: createFactoryResolver({
       executablesDirs: init.executablesDirs,

@@ -2,6 +2,7 @@
  * Messages between WorkerRuntime (main thread) and a stream's host (its worker thread).
  * Everything is structured-cloned; device frames transfer their sample buffer.
  */
+import type { AccessPolicy } from '../security/access.js';
 import type { StreamDefinition } from '../streams/model.js';
 import type { RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
 import type { Frame } from './frame.js';
@@ -27,6 +28,8 @@ export interface HostInit {
   executablesDirs: string[];
   hasDevice: boolean;
   extraModules: string[];
+  /** The rules the stream's sockets apply (websocket nodes). */
+  access: AccessPolicy;
 }
 
 export type HostCommand =

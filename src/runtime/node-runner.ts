@@ -257,6 +257,7 @@ export class NodeRunner {
       config: Object.freeze({ ...(this.def.config ?? {}) }),
       dataDir: this.env.dataDir,
       ...(this.env.device === undefined ? {} : { device: this.env.device }),
+      ...(this.env.access === undefined ? {} : { access: this.env.access }),
       emit: (port, frame) => {
         if (current()) this.emit(port, frame);
       },

@@ -2,6 +2,7 @@
  * What a running node is to the runtime host. Built-in executables and the external-process
  * adapter both implement `NodeInstance`; the host wires pipes, metrics and supervision around it.
  */
+import type { AccessPolicy } from '../security/access.js';
 import type { Frame } from './frame.js';
 
 export type RestartPolicy = 'no' | 'on-failure' | 'always';
@@ -43,6 +44,11 @@ export interface NodeContext {
   readonly device?: DeviceFrameSource;
   /** Directory of the service's data (`--data-dir`). */
   readonly dataDir: string;
+  /**
+   * The rules every socket a node opens applies to its requests, the API's own (Host, Origin,
+   * Sec-Fetch-Site, token). Absent in hosts that know no service: loopback names only then.
+   */
+  readonly access?: AccessPolicy;
   /** Counts frames the node itself lost (a slow client, a flooding child) in its `framesDropped`. */
   countDropped?(frames: number): void;
   /**

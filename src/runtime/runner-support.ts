@@ -2,6 +2,7 @@
  * What a node runner shares with its surroundings: the environment the graph gives it, the
  * extended context built-ins may use, the counters it keeps, and its timeouts.
  */
+import type { AccessPolicy } from '../security/access.js';
 import type { NodeDef } from '../streams/model.js';
 import type { Frame } from './frame.js';
 import type { DeviceFrameSource, NodeContext, NodeFactory } from './node.js';
@@ -31,6 +32,8 @@ export interface RunnerEnvironment {
   readonly streamId: string;
   readonly dataDir: string;
   readonly device?: DeviceFrameSource;
+  /** The service's rules for sockets, passed to every node's context. */
+  readonly access?: AccessPolicy;
   resolveFactory(node: NodeDef): Promise<NodeFactory>;
   /** Routes a sealed frame to every pipe leaving `nodeId` at `port`. */
   route(nodeId: string, port: string, frame: Frame): void;

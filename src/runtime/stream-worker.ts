@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type ErrorCode, HeadsetdError } from '../errors.js';
+import type { AccessPolicy } from '../security/access.js';
 import { DeviceForwarder } from './device-bridge.js';
 import { signalGroup, trackGroup, untrackGroup } from './external/process-group.js';
 import type { Frame } from './frame.js';
@@ -43,6 +44,8 @@ export interface StreamBinding {
   dataDir: string;
   executablesDirs: readonly string[];
   extraModules: readonly string[];
+  /** The rules the stream's sockets apply (websocket nodes). */
+  access: AccessPolicy;
   onPush(push: StatusPush): void;
   onEvent(event: RuntimeEvent): void;
   /** Called once when the worker died without being asked to (message for a person; busy node if known). */
@@ -139,6 +142,7 @@ export class StreamWorker {
         executablesDirs: [...binding.executablesDirs],
         hasDevice: this.options.device !== undefined,
         extraModules: [...binding.extraModules],
+        access: binding.access,
       },
     };
     this.worker.postMessage(message);

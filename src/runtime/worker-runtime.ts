@@ -13,6 +13,7 @@
  */
 import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors.js';
+import { type AccessPolicy, LOOPBACK_ONLY } from '../security/access.js';
 import type { StreamDefinition } from '../streams/model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../streams/runtime-port.js';
 import type { Frame } from './frame.js';
@@ -26,6 +27,11 @@ export interface WorkerRuntimeOptions {
   dataDir: string;
   /** Directories external executables may run from. */
   executablesDirs: string[];
+  /**
+   * The rules the streams' sockets apply (websocket nodes), read at each start: the service's own
+   * (security/access.ts). Without it they answer loopback names and their own origin only.
+   */
+  access?: () => AccessPolicy;
   /** The headset's EEG, for eeg-source nodes; without it they fail to start with a clear message. */
   device?: DeviceFrameSource;
   logger?: Logger;
@@ -99,6 +105,7 @@ export class WorkerRuntime implements StreamRuntime {
       dataDir: this.options.dataDir,
       executablesDirs: this.options.executablesDirs,
       extraModules: this.options.extraExecutableModules ?? [],
+      access: this.options.access?.() ?? LOOPBACK_ONLY,
       onPush: (push) => {
         this.accept(streamId, entry, push);
       },

@@ -14,7 +14,13 @@ import type { StreamDefinition, StreamSignal } from './model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './runtime-port.js';
 import type { StreamStore } from './store.js';
 import { Transitions } from './transitions.js';
-import { type DefinitionBody, assertGraph, parseCreateDocument, parseReplaceDocument } from './validate.js';
+import {
+  assertExecutablesAllowed,
+  assertGraph,
+  type DefinitionBody,
+  parseCreateDocument,
+  parseReplaceDocument,
+} from './validate.js';
 
 export type { StreamEntry } from './entry.js';
 
@@ -146,6 +152,8 @@ export class StreamManager {
         { state: entry.state, signal, allowed: plan.allowed },
       );
     }
+    if (signal === 'start' || signal === 'reconcile')
+      assertExecutablesAllowed(entry.definition, this.context);
     switch (signal) {
       case 'start':
         this.#transitions.start(entry);

@@ -4,6 +4,7 @@
  */
 import type { TSchema } from 'typebox';
 import { HeadsetdError } from '../errors.js';
+import { resolveExecutable } from '../executables/registry.js';
 import {
   type NodeInput,
   type PipeInput,
@@ -11,7 +12,7 @@ import {
   StreamReplaceSchema,
   UUID_PATTERN,
 } from '../schemas/stream.js';
-import { check, issuesToError } from '../schemas/validator.js';
+import { check, type Issue, issuesToError } from '../schemas/validator.js';
 import { type GraphContext, graphIssues } from './graph.js';
 import type { NodeDef, PipeDef, StreamDefinition, StreamMeta } from './model.js';
 
@@ -49,6 +50,30 @@ export function assertGraph(
   context: GraphContext,
 ): void {
   const issues = graphIssues(nodes, pipes, context);
+  if (issues.length > 0) throw issuesToError(issues, 'The stream');
+}
+
+/**
+ * Before a start: every node's executable must still be allowed under the rules in force now. A
+ * stream stored by an older headsetd, whose rules let more through, or whose allowed directories
+ * have changed since, is refused with 403 here rather than run. Other defects (a script removed
+ * since) are left to the start, which reports them in the stream's status.
+ */
+export function assertExecutablesAllowed(definition: StreamDefinition, context: GraphContext): void {
+  const issues: Issue[] = [];
+  definition.nodes.forEach((node, index) => {
+    try {
+      resolveExecutable(node.executable, context.executablesDirs);
+    } catch (error) {
+      if (error instanceof HeadsetdError && error.code === 'executable_not_allowed') {
+        issues.push({
+          path: `/nodes/${index}/executable`,
+          message: error.message.replace(/\.$/, ''),
+          code: error.code,
+        });
+      }
+    }
+  });
   if (issues.length > 0) throw issuesToError(issues, 'The stream');
 }
 

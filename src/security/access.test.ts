@@ -1,0 +1,81 @@
+/**
+ * accessRefusal, the one set of rules every socket of headsetd applies: Host, Origin,
+ * Sec-Fetch-Site (regression: cross-site GETs without Origin, such as an <img> loading
+ * /system/sensors/impedance/all, were answered and acted), and the token.
+ */
+import { describe, expect, it } from 'vitest';
+import { type AccessPolicy, accessRefusal } from './access.js';
+
+const POLICY: AccessPolicy = {
+  token: undefined,
+  allowedOrigins: ['http://app.example'],
+  allowedHosts: ['Headset.Example'],
+  hostname: 'Headset',
+};
+
+function refusal(headers: Record<string, string>, policy: AccessPolicy = POLICY, url = '/') {
+  return accessRefusal({ headers: { host: '127.0.0.1:42069', ...headers }, url, port: 42069 }, policy);
+}
+
+describe('accessRefusal', () => {
+  it.each([
+    ['loopback', {}],
+    ['localhost', { host: 'localhost:42069' }],
+    ['IPv6 loopback', { host: '[::1]:42069' }],
+    ["the device's name, any case", { host: 'HEADSET:42069' }],
+    ["the device's .local name", { host: 'headset.local' }],
+    ['an --allow-host, any case', { host: 'headset.example:1' }],
+    ['its own origin', { origin: 'http://127.0.0.1:42069' }],
+    [
+      'its own origin by the Host it names',
+      { host: 'headset.local:42069', origin: 'http://headset.local:42069' },
+    ],
+    ['an --allow-origin', { origin: 'http://app.example' }],
+    ['an --allow-origin from another site', { origin: 'http://app.example', 'sec-fetch-site': 'cross-site' }],
+    ['same-origin', { 'sec-fetch-site': 'same-origin' }],
+    ['typed into the address bar', { 'sec-fetch-site': 'none' }],
+  ])('lets pass %s', (_what, headers) => {
+    expect(refusal(headers)).toBeUndefined();
+  });
+
+  it.each([
+    ['a foreign Host', { host: 'evil.example:42069' }, { host: 'evil.example' }],
+    ['no Host', { host: '' }, { host: '' }],
+    ['a foreign Origin', { origin: 'http://evil.example' }, { origin: 'http://evil.example' }],
+    ['Origin null', { origin: 'null' }, { origin: 'null' }],
+    [
+      'an own origin on another port',
+      { origin: 'http://127.0.0.1:8080' },
+      { origin: 'http://127.0.0.1:8080' },
+    ],
+    [
+      'a cross-site request without Origin',
+      { 'sec-fetch-site': 'cross-site' },
+      { secFetchSite: 'cross-site' },
+    ],
+    ['a same-site request without Origin', { 'sec-fetch-site': 'Same-Site' }, { secFetchSite: 'same-site' }],
+  ])('refuses %s with 403 forbidden_origin', (_what, headers, details) => {
+    const error = refusal(headers);
+    expect(error?.code).toBe('forbidden_origin');
+    expect(error?.status).toBe(403);
+    expect(error?.details).toEqual(details);
+  });
+
+  it('with a token, requires it as a bearer header, or as ?token= on a WebSocket upgrade only', () => {
+    const policy = { ...POLICY, token: 'secret-secret-secret-secret-secret' };
+    expect(refusal({}, policy)?.code).toBe('authentication_required');
+    expect(refusal({ authorization: 'Bearer wrong' }, policy)?.code).toBe('authentication_required');
+    expect(refusal({ authorization: `Bearer ${policy.token}` }, policy)).toBeUndefined();
+    expect(refusal({}, policy, `/x?token=${policy.token}`)?.code).toBe('authentication_required');
+    expect(refusal({ upgrade: 'websocket' }, policy, `/x?a=1&token=${policy.token}`)).toBeUndefined();
+    expect(refusal({ upgrade: 'websocket' }, policy, '/x?token=nope')?.code).toBe('authentication_required');
+    // Host and Origin are checked first: a foreign page learns nothing about the token.
+    expect(refusal({ origin: 'http://evil.example' }, policy)?.code).toBe('forbidden_origin');
+  });
+
+  it('without a device name, only loopback names are this device', () => {
+    const policy = { ...POLICY, hostname: undefined };
+    expect(refusal({ host: 'headset.local' }, policy)?.code).toBe('forbidden_origin');
+    expect(refusal({ host: '.local' }, policy)?.code).toBe('forbidden_origin');
+  });
+});

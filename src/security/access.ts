@@ -1,0 +1,136 @@
+/**
+ * Who may talk to a socket headsetd opens (docs/security.md): the API's port and every websocket
+ * node's port apply these same rules, so that a web page in the user's browser, or a site that
+ * rebinds its DNS name to the headset, can neither drive the device nor read its EEG on any of
+ * them. Pure functions of a request's headers: the API calls them from a Fastify hook, a websocket
+ * node from its HTTP server's upgrade handler inside a stream's worker thread.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { HeadsetdError } from '../errors.js';
+
+/** The settings the rules need; plain data, so it crosses to a stream's worker thread as is. */
+export interface AccessPolicy {
+  /** Required when set: `Authorization: Bearer <token>`, or `?token=` on a WebSocket upgrade. */
+  readonly token: string | undefined;
+  /** Origins allowed besides the socket's own (`http://host:port`). */
+  readonly allowedOrigins: readonly string[];
+  /** Host names allowed besides loopback names and the device's host name. */
+  readonly allowedHosts: readonly string[];
+  /** The device's host name (`<name>.local` is accepted too); undefined: loopback names only. */
+  readonly hostname: string | undefined;
+}
+
+/** The policy of a socket whose service said nothing: loopback names and its own origin only. */
+export const LOOPBACK_ONLY: AccessPolicy = {
+  token: undefined,
+  allowedOrigins: [],
+  allowedHosts: [],
+  hostname: undefined,
+};
+
+export interface AccessRequest {
+  readonly headers: IncomingHttpHeaders;
+  /** The request's target (path and query), where a WebSocket upgrade may carry `?token=`. */
+  readonly url: string;
+  /** The port the socket serves. */
+  readonly port: number;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/** True for a loopback host name or address, bracketed IPv6 included. */
+export function isLoopbackName(name: string): boolean {
+  return LOOPBACK_NAMES.has(name.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+/** The host name of a `Host` header, lower case, without its port. */
+export function hostName(hostHeader: string): string {
+  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
+  return (hostHeader.split(':')[0] ?? '').toLowerCase();
+}
+
+function hostAllowed(name: string, policy: AccessPolicy): boolean {
+  if (isLoopbackName(name)) return true;
+  const device = policy.hostname?.toLowerCase();
+  if (device !== undefined && device !== '' && (name === device || name === `${device}.local`)) return true;
+  return policy.allowedHosts.some((h) => h.toLowerCase() === name);
+}
+
+/** The socket's own origins: the one its `Host` names, and its loopback names. */
+function ownOrigins(hostHeader: string, port: number): string[] {
+  return [`http://${hostHeader}`, `http://127.0.0.1:${port}`, `http://localhost:${port}`];
+}
+
+function isUpgrade(headers: IncomingHttpHeaders): boolean {
+  return headers.upgrade?.toLowerCase() === 'websocket';
+}
+
+function presentedToken(request: AccessRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ') === true) return header.slice('Bearer '.length).trim();
+  // A browser's WebSocket cannot set headers: upgrades may carry the token in the query.
+  if (isUpgrade(request.headers)) {
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    return new URLSearchParams(query).get('token') ?? undefined;
+  }
+  return undefined;
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Why the request must be refused, or undefined when it may proceed. In order: a `Host` that is
+ * not this device (DNS rebinding); an `Origin` that is neither the socket's own nor allowed; a
+ * browser's request from another site that names no allowed origin (`Sec-Fetch-Site` `cross-site`
+ * or `same-site`: an `<img>` or a form sends no `Origin`, yet its GET may act, such as measuring
+ * impedance); a missing or wrong token where one is required.
+ */
+export function accessRefusal(request: AccessRequest, policy: AccessPolicy): HeadsetdError | undefined {
+  const hostHeader = single(request.headers.host) ?? '';
+  const name = hostName(hostHeader);
+  if (!hostAllowed(name, policy)) {
+    return new HeadsetdError(
+      'forbidden_origin',
+      `Requests for host '${name}' are refused; add it with --allow-host if it is this device.`,
+      { host: name },
+    );
+  }
+  const origin = single(request.headers.origin);
+  if (origin !== undefined) {
+    if (!ownOrigins(hostHeader, request.port).includes(origin) && !policy.allowedOrigins.includes(origin)) {
+      return new HeadsetdError(
+        'forbidden_origin',
+        `Requests from origin '${origin}' are refused; allow it with --allow-origin.`,
+        { origin },
+      );
+    }
+  } else {
+    const site = single(request.headers['sec-fetch-site'])?.toLowerCase();
+    if (site === 'cross-site' || site === 'same-site') {
+      return new HeadsetdError(
+        'forbidden_origin',
+        `Requests a browser sends from another site (Sec-Fetch-Site: ${site}) without an allowed Origin are refused; open the address directly, or send the request with fetch from an origin allowed with --allow-origin.`,
+        { secFetchSite: site },
+      );
+    }
+  }
+  if (policy.token !== undefined) {
+    const token = presentedToken(request);
+    if (token === undefined || !sameToken(token, policy.token)) {
+      return new HeadsetdError(
+        'authentication_required',
+        'This socket listens beyond loopback and needs the service token: send Authorization: Bearer <token>, or ?token=<token> on a WebSocket upgrade (`headsetd token` prints it).',
+      );
+    }
+  }
+  return undefined;
+}
