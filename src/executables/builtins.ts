@@ -5,6 +5,7 @@
  */
 import { type TSchema, Type } from 'typebox';
 import { EEG_ELECTRODES } from '../device/electrodes.js';
+import { MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 
 export type NodeRole = 'source' | 'processor' | 'sink';
 
@@ -193,12 +194,10 @@ const recorder: BuiltinDescriptor = {
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,
+      // The name's rules (bytes, characters) are checked by `check` below, in one clear message.
       filename: Type.String({
         minLength: 1,
-        maxLength: 200,
-        // A plain file name: no separators, no leading dot (so no `..`), no control characters.
-        pattern: '^[^./\\\\\\x00-\\x1f][^/\\\\\\x00-\\x1f]*$',
-        description: 'A plain file name, no path',
+        description: `A plain file name, no path: 1 to ${MAX_FILENAME_BYTES} bytes in UTF-8, not starting with '.', without '/', '\\', '..' or control characters (DEL and NUL included). \`.<format>\` is added when the name lacks it.`,
       }),
       format: Type.Optional(Type.Enum(['csv', 'edf', 'bdf'])),
       includeTimestamps: Type.Optional(Type.Boolean()),
@@ -206,10 +205,8 @@ const recorder: BuiltinDescriptor = {
     { additionalProperties: false },
   ),
   check(config) {
-    const filename = config.filename as string;
-    return filename.includes('..')
-      ? [{ path: '/filename', message: "the file name may not contain '..'" }]
-      : [];
+    const problem = recordingNameProblem(config as { filename: string; format?: string });
+    return problem === undefined ? [] : [{ path: '/filename', message: problem }];
   },
 };
 

@@ -4,15 +4,32 @@
  * `onset,duration,text`: seconds from the first sample, seconds or empty, the text; each event is
  * appended and fdatasynced at once). EDF/BDF annotations go in the file's annotation signal.
  *
- * Order at open: the data file is created exclusively (never overwriting), then the sidecar is
- * written with `complete: false`; a clean `close` rewrites it with `complete: true`.
+ * No reader ever sees a recording without data (EDFlib and MNE refuse an EDF of 0 records):
+ * 1. open: the file is created, header written and synced, under its hidden pending name
+ *    `.<name>.tmp` (recordings/paths.ts); then the sidecar is written with `complete: false`,
+ *    which claims the name (the recorder skips it for new segments);
+ * 2. publish, once the writer's first flush put a whole data record (CSV: a line) on disk: the
+ *    file is renamed to `<name>` (refused if that name appeared meanwhile: never overwriting) and
+ *    the directory synced; a CSV's events file is created then with the events held until then;
+ * 3. close: the writer completes the file, the sidecar says `complete: true`.
+ * A failure before publish (a full disk in the first second) removes the pending file and the
+ * sidecar, so nothing is left under the name; a kill before publish leaves both hidden, and
+ * startup repair (recordings/repair.ts) removes them.
  */
-import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { csvField } from '../formats/csv-writer.js';
 import { CsvWriter } from '../formats/csv-writer.js';
 import { EdfWriter } from '../formats/edf-writer.js';
-import { eventsNameOf, recordingPath } from '../recordings/paths.js';
-import { type RecordingFormat, type RecordingMeta, writeSidecar } from '../recordings/sidecar.js';
+import { HeadsetdError } from '../errors.js';
+import { eventsNameOf, pendingPath, recordingPath } from '../recordings/paths.js';
+import {
+  type RecordingFormat,
+  type RecordingMeta,
+  removeSidecar,
+  syncDirectory,
+  writeSidecar,
+} from '../recordings/sidecar.js';
+import { errorMessage } from '../runtime/node-errors.js';
 
 export interface SegmentSpec {
   dir: string;
@@ -29,25 +46,36 @@ export interface SegmentSpec {
   nodeId: string;
 }
 
-/** Errors that mean the disk (or the file-size limit) is full. */
-export function isDiskFull(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT';
-}
-
-/** The CSV annotations file: created on the first event, appended and synced per event. */
+/**
+ * The CSV annotations file: created on the first event once the recording is published (events
+ * before that are held), then appended and synced per event.
+ */
 class EventsFile {
   private fd: number | undefined;
+  private published = false;
+  private held = '';
   constructor(readonly path: string) {}
 
   append(onsetSeconds: number, durationSeconds: number | undefined, text: string): void {
-    if (this.fd === undefined) {
-      this.fd = openSync(this.path, 'wx');
-      writeSync(this.fd, 'onset,duration,text\n');
-    }
     const onset = String(Math.round(onsetSeconds * 1e6) / 1e6);
     const duration = durationSeconds === undefined ? '' : String(durationSeconds);
-    writeSync(this.fd, `${onset},${duration},${csvField(text.replace(/[\r\n]+/g, ' '))}\n`);
+    this.held += `${onset},${duration},${csvField(text.replace(/[\r\n]+/g, ' '))}\n`;
+    if (this.published) this.write();
+  }
+
+  /** The recording is visible now: the file may exist. */
+  publish(): void {
+    this.published = true;
+    if (this.held !== '') this.write();
+  }
+
+  private write(): void {
+    if (this.fd === undefined) {
+      this.fd = openSync(this.path, 'wx');
+      this.held = `onset,duration,text\n${this.held}`;
+    }
+    writeSync(this.fd, this.held);
+    this.held = '';
     fdatasyncSync(this.fd);
   }
 
@@ -57,40 +85,49 @@ class EventsFile {
   }
 }
 
+function openWriter(path: string, spec: SegmentSpec, channels: string[]): EdfWriter | CsvWriter {
+  // `overwrite`: the pending name is hidden and this recorder's own (a stale one is a crash's).
+  if (spec.format === 'csv') {
+    return CsvWriter.open(path, {
+      channels,
+      sampleRate: spec.sampleRate,
+      includeTimestamps: spec.includeTimestamps,
+      overwrite: true,
+    });
+  }
+  return EdfWriter.open(path, {
+    format: spec.format,
+    sampleRate: spec.sampleRate,
+    channels: channels.map((label) => ({
+      label,
+      physicalDimension: 'uV',
+      physicalMin: -spec.physicalMax,
+      physicalMax: spec.physicalMax,
+    })),
+    startTime: new Date(spec.startTime),
+    recording: `stream ${spec.streamId} node ${spec.nodeId}`,
+    overwrite: true,
+  });
+}
+
 export class RecordingFile {
   readonly name: string;
   readonly spec: SegmentSpec;
   private readonly writer: EdfWriter | CsvWriter;
   private readonly events: EventsFile | undefined;
   private readonly meta: RecordingMeta;
+  private readonly pending: string;
+  private published = false;
   private closed = false;
 
   private constructor(spec: SegmentSpec) {
     this.spec = spec;
     this.name = spec.name;
-    const path = recordingPath(spec.dir, spec.name);
+    this.pending = pendingPath(spec.dir, spec.name);
     const channels = [...spec.channels];
-    if (spec.format === 'csv') {
-      this.writer = CsvWriter.open(path, {
-        channels,
-        sampleRate: spec.sampleRate,
-        includeTimestamps: spec.includeTimestamps,
-      });
-      this.events = new EventsFile(recordingPath(spec.dir, eventsNameOf(spec.name)));
-    } else {
-      this.writer = EdfWriter.open(path, {
-        format: spec.format,
-        sampleRate: spec.sampleRate,
-        channels: channels.map((label) => ({
-          label,
-          physicalDimension: 'uV',
-          physicalMin: -spec.physicalMax,
-          physicalMax: spec.physicalMax,
-        })),
-        startTime: new Date(spec.startTime),
-        recording: `stream ${spec.streamId} node ${spec.nodeId}`,
-      });
-    }
+    this.writer = openWriter(this.pending, spec, channels);
+    this.events =
+      spec.format === 'csv' ? new EventsFile(recordingPath(spec.dir, eventsNameOf(spec.name))) : undefined;
     this.meta = {
       name: spec.name,
       format: spec.format,
@@ -102,10 +139,15 @@ export class RecordingFile {
       nodeId: spec.nodeId,
       ...(spec.format === 'csv' ? { eventsFile: eventsNameOf(spec.name) } : {}),
     };
-    writeSidecar(spec.dir, this.meta);
+    try {
+      writeSidecar(spec.dir, this.meta);
+    } catch (error) {
+      this.discard();
+      throw error;
+    }
   }
 
-  /** Creates the segment's files (refusing an existing name); see the file comment. */
+  /** Creates the segment (hidden until its first record is on disk); see the file comment. */
   static open(spec: SegmentSpec): RecordingFile {
     return new RecordingFile(spec);
   }
@@ -114,6 +156,7 @@ export class RecordingFile {
   write(data: Float32Array, samples: number, timestamp: number): void {
     if (this.writer instanceof CsvWriter) this.writer.write(data, samples, timestamp);
     else this.writer.write(data, samples);
+    if (!this.published && this.flushedUnits > 0) this.publish();
   }
 
   /** An annotation at `onsetSeconds` from the first sample. */
@@ -125,6 +168,12 @@ export class RecordingFile {
   /** Samples per channel handed to the writer. */
   get samples(): number {
     return this.writer.samplesWritten;
+  }
+
+  /** Whole records (CSV: lines) on disk. */
+  private get flushedUnits(): number {
+    const w = this.writer;
+    return w instanceof EdfWriter ? w.recordsWritten : w.rowsWritten;
   }
 
   /** Seconds of samples safely on disk (after the last flush). */
@@ -143,11 +192,19 @@ export class RecordingFile {
   /** Clean end: the writer completes and syncs the file, the sidecar says `complete: true`. */
   close(): void {
     if (this.closed) return;
-    this.closed = true;
     try {
       this.writer.close();
-    } finally {
-      this.events?.close();
+      if (!this.published && this.flushedUnits > 0) this.publish();
+    } catch (error) {
+      this.abort(errorMessage(error));
+      throw error;
+    }
+    this.closed = true;
+    this.events?.close();
+    if (!this.published) {
+      // Not a sample was written: there is no recording to keep.
+      this.discard();
+      return;
     }
     writeSidecar(this.spec.dir, {
       ...this.meta,
@@ -158,17 +215,27 @@ export class RecordingFile {
 
   /**
    * End after a write failed (disk full): the file keeps its last flushed state (the writers cut
-   * what was half written); the sidecar stays `complete: false` with the reason. Never throws.
+   * what was half written) and the sidecar stays `complete: false` with the reason; a file with
+   * no whole record yet is removed with its sidecar. Never throws. True when a file is kept.
    */
-  abort(reason: string): void {
-    if (this.closed) return;
+  abort(reason: string): boolean {
+    if (this.closed) return this.published;
     this.closed = true;
     try {
       this.writer.close();
     } catch {
       // The last flush failing again is expected on a full disk; the file is valid at its last flush.
     }
+    try {
+      if (!this.published && this.flushedUnits > 0) this.publish();
+    } catch {
+      // Left unpublished: removed below.
+    }
     this.events?.close();
+    if (!this.published) {
+      this.discard();
+      return false;
+    }
     try {
       writeSidecar(this.spec.dir, {
         ...this.meta,
@@ -179,5 +246,32 @@ export class RecordingFile {
     } catch {
       // No room even for the sidecar: the one written at open still says `complete: false`.
     }
+    return true;
+  }
+
+  /** Gives the file its name (see the file comment). */
+  private publish(): void {
+    const target = recordingPath(this.spec.dir, this.name);
+    if (existsSync(target)) {
+      throw new HeadsetdError(
+        'validation_failed',
+        `the recording "${this.name}" appeared while it was being started; it was not replaced.`,
+      );
+    }
+    renameSync(this.pending, target);
+    syncDirectory(this.spec.dir);
+    this.published = true;
+    this.events?.publish();
+  }
+
+  /** Removes what an unpublished segment left: the pending file and the sidecar. */
+  private discard(): void {
+    try {
+      this.writer.close();
+    } catch {
+      // Closing is all that matters here; the file goes.
+    }
+    rmSync(this.pending, { force: true });
+    removeSidecar(this.spec.dir, this.name);
   }
 }

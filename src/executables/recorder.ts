@@ -4,8 +4,9 @@
  * user's account of every rule below.
  *
  * - Name: `filename` plus `.<format>` when it lacks that extension; `format` defaults to the
- *   extension of `filename` (`.edf`, `.bdf`, `.csv`), else `edf`. A name that exists is refused at
- *   start, unless its sidecar says this same stream and node wrote it (a restart after a crash, a
+ *   extension of `filename` (`.edf`, `.bdf`, `.csv`), else `edf`. Its bytes and characters are
+ *   checked when the stream is created (recordingNameProblem, recordings/paths.ts), so nothing
+ *   fails at start for the name itself. A name that exists is refused at start, unless its sidecar says this same stream and node wrote it (a restart after a crash, a
  *   service restart): then the recording continues in the next free segment `<stem>-2.<ext>`, …
  * - Header: labels = channel names, unit uV, rate from the frames, start = first frame's
  *   timestamp; physical range from the frames' `range` (./recorder-range.ts).
@@ -15,20 +16,29 @@
  *   frames lost upstream (`seq` gaps), markers (custom signal `marker` {text}) and `annotate`
  *   {text, onset? ms epoch, duration? s}, placed on the sample clock by ./recorder-clock.ts.
  * - Crash safety: the writers flush (append, fdatasync, patch count, fdatasync) every second of
- *   data; the sidecar says `complete: false` until a clean stop. A full disk stops the node for
- *   good (FatalNodeError) with the file valid up to its last flush.
+ *   data; a file stays hidden until its first record is on disk (./recorder-file.ts); the sidecar
+ *   says `complete: false` until a clean stop. A full disk stops the node for good
+ *   (FatalNodeError) with the file valid up to its last flush, or no file at all when not even
+ *   the first second fitted; lastError names the file and the space (./recorder-disk.ts).
  * - Status info: `{recording, format, clippedSamples}` while writing.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { HeadsetdError } from '../errors.js';
-import { formatOfName, recordingsDir, sidecarPath } from '../recordings/paths.js';
+import {
+  formatOfName,
+  pendingPath,
+  recordingNameProblem,
+  recordingsDir,
+  sidecarPath,
+} from '../recordings/paths.js';
 import { type RecordingFormat, readSidecar } from '../recordings/sidecar.js';
 import type { Frame } from '../runtime/frame.js';
 import { frameSamples } from '../runtime/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
 import { errorMessage, FatalNodeError } from '../runtime/node-errors.js';
 import { type PendingMark, SampleClock } from './recorder-clock.js';
-import { isDiskFull, RecordingFile } from './recorder-file.js';
+import { isDiskFull, notStartedMessage, stoppedMessage } from './recorder-disk.js';
+import { RecordingFile, type SegmentSpec } from './recorder-file.js';
 import { physicalMaxFor } from './recorder-range.js';
 
 export interface RecorderConfig {
@@ -47,26 +57,30 @@ const UNFLAGGED_GAP_MS = 100;
 
 /** The file name and format of a config; see the file comment. */
 export function recordingName(config: RecorderConfig): { name: string; format: RecordingFormat } {
+  const problem = recordingNameProblem(config);
+  // A restart cannot cure a name: the node stops for good.
+  if (problem !== undefined) throw new FatalNodeError(`${problem}.`);
   const fromName = formatOfName(config.filename);
   const format = config.format ?? fromName ?? 'edf';
-  if (fromName !== undefined && fromName !== format) {
-    throw new HeadsetdError(
-      'validation_failed',
-      `filename "${config.filename}" names a ${fromName.toUpperCase()} file but format is ${format}; change one of them.`,
-    );
-  }
   const name = fromName === undefined ? `${config.filename}.${format}` : config.filename;
   return { name, format };
 }
 
-/** `<stem>-<k>.<ext>` for k = 2, 3, …: the first name with neither file nor sidecar. */
+/** True when a recording, its sidecar or its pending file has this name. */
+function nameTaken(dir: string, name: string): boolean {
+  return (
+    existsSync(`${dir}/${name}`) || existsSync(sidecarPath(dir, name)) || existsSync(pendingPath(dir, name))
+  );
+}
+
+/** `<stem>-<k>.<ext>` for k = 2, 3, …: the first name not taken. */
 export function nextSegmentName(dir: string, name: string): string {
   const dot = name.lastIndexOf('.');
   const stem = dot > 0 ? name.slice(0, dot) : name;
   const ext = dot > 0 ? name.slice(dot) : '';
   for (let k = 2; ; k++) {
     const candidate = `${stem}-${k}${ext}`;
-    if (!existsSync(`${dir}/${candidate}`) && !existsSync(sidecarPath(dir, candidate))) return candidate;
+    if (!nameTaken(dir, candidate)) return candidate;
   }
 }
 
@@ -261,7 +275,7 @@ class Recorder implements NodeInstance {
   private openSegment(frame: Frame, continues?: string): RecordingFile {
     const name = this.nextName;
     const physicalMax = physicalMaxFor(frame.range);
-    const file = RecordingFile.open({
+    const spec: SegmentSpec = {
       dir: this.dir,
       name,
       format: this.format,
@@ -272,7 +286,14 @@ class Recorder implements NodeInstance {
       includeTimestamps: this.config.includeTimestamps ?? false,
       streamId: this.context.streamId,
       nodeId: this.context.nodeId,
-    });
+    };
+    let file: RecordingFile;
+    try {
+      file = RecordingFile.open(spec);
+    } catch (error) {
+      // Nothing is left under the name (RecordingFile.open cleans up); say why it failed.
+      throw isDiskFull(error) ? new FatalNodeError(notStartedMessage(spec, error)) : error;
+    }
     this.file = file;
     this.nextName = nextSegmentName(this.dir, name);
     this.clock = new SampleClock<Mark>(frame.sampleRate);
@@ -317,15 +338,18 @@ class Recorder implements NodeInstance {
     this.context.setInfo({ clippedSamples: file.clippedSamples });
   }
 
-  /** A write failed: a full disk ends the node for good, anything else is an ordinary failure. */
+  /**
+   * A write failed: a full disk ends the node for good (its lastError says so: see
+   * ./recorder-disk.ts), anything else is an ordinary failure.
+   */
   private failWith(error: unknown): never {
     const file = this.file;
     this.failed = true;
     this.file = undefined;
     if (isDiskFull(error) && file !== undefined) {
-      const kept = file.flushedSeconds;
-      const message = `disk full: recording ${file.name} stopped after ${Math.round(kept)} s; the file is valid up to there`;
-      file.abort('disk full');
+      const message = file.abort('disk full')
+        ? stoppedMessage(file.spec, file.flushedSeconds, error)
+        : notStartedMessage(file.spec, error);
       throw new FatalNodeError(message);
     }
     file?.abort(errorMessage(error));

@@ -10,7 +10,7 @@
  * once `flushIntervalSeconds` (default 1 s) of samples is pending (or 1 MiB of text when no
  * sample rate is known); `close` flushes and syncs.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { HeadsetdError } from '../errors.js';
 import { formatFloat32 } from './float32-text.js';
 
@@ -92,7 +92,15 @@ export class CsvWriter {
     const names = this.includeTimestamps ? ['timestamp', ...channels] : channels;
     this.fd = openSync(path, options.overwrite === true ? 'w' : 'wx');
     this.pending.push(`${names.map(csvField).join(',')}\n`);
-    this.flush();
+    try {
+      this.flush();
+    } catch (error) {
+      // Leave no header-less file behind (the name was free: 'wx', or is being replaced).
+      closeSync(this.fd);
+      this.fd = undefined;
+      rmSync(path, { force: true });
+      throw error;
+    }
   }
 
   /** Creates the file (refusing an existing one unless `overwrite`) and writes the header line. */

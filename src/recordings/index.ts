@@ -6,8 +6,13 @@ export { activeRecordingNames, type NodeStatusLike } from './active.js';
 export { describeRecording, listRecordings, type RecordingSummary, type SkipLog } from './listing.js';
 export {
   eventsNameOf,
+  filenameProblem,
   formatOfName,
   isPlainName,
+  isTemporaryName,
+  MAX_FILENAME_BYTES,
+  pendingPath,
+  recordingNameProblem,
   recordingPath,
   recordingsDir,
   sidecarPath,

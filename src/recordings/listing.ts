@@ -1,8 +1,10 @@
 /**
  * What GET /system/recordings shows: every regular, non-hidden file of the recordings directory,
  * described from its sidecar (./sidecar.ts) when it has one, else from its own header (EDF/BDF
- * header, CSV header line). A file that is neither is skipped with a log line: a strange file in
- * the directory never breaks the listing.
+ * header, CSV header line). A file that is neither, or an EDF/BDF without a data record (EDFlib
+ * and MNE refuse it), is skipped with a log line: a strange file in the directory never breaks
+ * the listing, and the listing never offers a file readers refuse. Recordings in their first
+ * second are still hidden (`.<name>.tmp`, see executables/recorder-file.ts), so never listed.
  *
  * `durationSeconds`: a complete recording's sidecar value (samples / rate); an EDF/BDF being
  * written or left incomplete: whole records in the file × record duration (the header's count is
@@ -41,9 +43,11 @@ function head(file: string, max: number): Buffer {
   }
 }
 
+/** What an EDF/BDF header says; throws for a file EDF readers refuse (one without a data record). */
 function edfSummary(file: string): Omit<RecordingSummary, 'name' | 'bytes'> {
   const reader = EdfReader.open(file);
   try {
+    if (reader.recordCount === 0) throw new Error('it holds no data record (EDF readers refuse it)');
     return {
       format: reader.kind.format,
       created: reader.startTime.toISOString(),
@@ -128,10 +132,12 @@ export function describeRecording(dir: string, name: string): RecordingSummary {
   const bytes = stat.size;
   const meta = readSidecar(dir, name);
   if (meta !== undefined) {
+    // The header is read even for a complete recording: a file readers refuse is never offered.
+    const header = meta.format === 'csv' ? undefined : edfSummary(file);
     let durationSeconds: number | null = meta.durationSeconds ?? null;
     if (!meta.complete || durationSeconds === null) {
       durationSeconds =
-        meta.format === 'csv' ? csvDuration(file, bytes, meta.sampleRate) : edfSummary(file).durationSeconds;
+        header === undefined ? csvDuration(file, bytes, meta.sampleRate) : header.durationSeconds;
     }
     return {
       name,

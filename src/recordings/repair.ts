@@ -1,23 +1,42 @@
 /**
- * Startup repair (issue 5 §Crash safety): every recording whose sidecar says `complete: false`
- * and that no recorder is writing is made readable again:
- * - EDF/BDF: formats/edf-repair.ts (a torn last record cut, the header's record count set to the
- *   whole records in the file);
- * - CSV: a torn last line (bytes after the last line end) cut.
- * The sidecar stays `complete: false` (the end of the recording was lost) and records what repair
- * did in `repaired` and the file's duration in `durationSeconds`. Call it once at service start,
- * before any stream runs, with the names of recordings being written (none at start).
+ * Startup repair (issue 5 §Crash safety). Call it once at service start, before any stream runs,
+ * with the names of recordings being written (none at start). Never throws for one bad file: its
+ * outcome says `error`. For every recording no recorder is writing:
+ * - Temporary files (`.<name>.tmp`: a recording killed before its first record was on disk;
+ *   `.<name>.json.tmp` and the `.<name>.json.<pid>.tmp` of earlier versions: a sidecar being
+ *   rewritten) are removed.
+ * - A sidecar saying `complete: false` whose file is missing (killed before its first record) is
+ *   removed.
+ * - A recording whose sidecar says `complete: false` is made readable again: EDF/BDF by
+ *   formats/edf-repair.ts (a torn last record cut, the header's record count set to the whole
+ *   records in the file), CSV by cutting a torn last line. One left without a single data record
+ *   (header only: written by earlier versions when killed in their first second, and refused by
+ *   EDFlib and MNE) is removed with its sidecar and events file: the listing never offers a file
+ *   readers reject. A kept file stays `complete: false` (its end was lost); its sidecar records what
+ *   repair did in `repaired` and the file's duration in `durationSeconds`.
+ * Every action is in the result, for the service log.
  */
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readdirSync, readSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+} from 'node:fs';
+import path from 'node:path';
 import { EdfReader } from '../formats/edf-reader.js';
 import { repairEdf } from '../formats/edf-repair.js';
-import { recordingPath } from './paths.js';
-import { readSidecar, writeSidecar } from './sidecar.js';
+import { eventsNameOf, isPlainName, isTemporaryName, recordingPath } from './paths.js';
+import { type RecordingMeta, readSidecar, removeSidecar, writeSidecar } from './sidecar.js';
 
 export interface RecordingRepair {
   name: string;
   /** What was done, for the service log; `error` when the file could not be repaired. */
-  outcome: 'repaired' | 'unchanged' | 'missing' | 'error';
+  outcome: 'repaired' | 'unchanged' | 'removed' | 'error';
   message: string;
 }
 
@@ -51,21 +70,44 @@ export function repairCsv(file: string): { truncatedBytes: number; lines: number
   }
 }
 
+/** Removes an incomplete recording that holds no data record, with its sidecar and events file. */
+function removeEmpty(dir: string, meta: RecordingMeta): RecordingRepair {
+  rmSync(recordingPath(dir, meta.name), { force: true });
+  const events = meta.eventsFile ?? (meta.format === 'csv' ? eventsNameOf(meta.name) : undefined);
+  if (events !== undefined && isPlainName(events)) rmSync(recordingPath(dir, events), { force: true });
+  removeSidecar(dir, meta.name);
+  return {
+    name: meta.name,
+    outcome: 'removed',
+    message: 'removed: it held no data record (its recorder was stopped in its first second)',
+  };
+}
+
 function repairOne(dir: string, name: string): RecordingRepair {
   const meta = readSidecar(dir, name);
   if (meta === undefined || meta.complete) return { name, outcome: 'unchanged', message: 'complete' };
   const file = recordingPath(dir, name);
+  if (!existsSync(file)) {
+    removeSidecar(dir, name);
+    return {
+      name,
+      outcome: 'removed',
+      message: 'removed the sidecar of a recording stopped before its first record was on disk',
+    };
+  }
   try {
     let message: string;
     let repaired: boolean;
     let durationSeconds: number;
     if (meta.format === 'csv') {
       const { truncatedBytes, lines } = repairCsv(file);
+      if (lines <= 1) return removeEmpty(dir, meta);
       repaired = truncatedBytes > 0;
-      durationSeconds = Math.max(0, lines - 1) / meta.sampleRate;
+      durationSeconds = (lines - 1) / meta.sampleRate;
       message = repaired ? `cut a torn last line of ${truncatedBytes} bytes` : 'file ends on a whole line';
     } else {
       const result = repairEdf(file);
+      if (result.records === 0) return removeEmpty(dir, meta);
       repaired = result.repaired;
       const reader = EdfReader.open(file);
       durationSeconds = reader.durationSeconds;
@@ -77,16 +119,16 @@ function repairOne(dir: string, name: string): RecordingRepair {
     writeSidecar(dir, { ...meta, complete: false, durationSeconds, repaired: message });
     return { name, outcome: repaired ? 'repaired' : 'unchanged', message };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { name, outcome: 'missing', message: 'the file is gone' };
     return { name, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
   }
 }
 
-/**
- * Repairs every incomplete recording of `dir` not in `active`; see the file comment. Never
- * throws for one bad file: its outcome says `error`.
- */
+/** The recording a temporary file belongs to: `.<name>.tmp`, `.<name>.json.tmp`, `.<name>.json.<pid>.tmp`. */
+function ownerOfTemporary(entry: string): string {
+  return entry.slice(1, -'.tmp'.length).replace(/\.json(\.\d+)?$/, '');
+}
+
+/** Repairs every incomplete recording of `dir` not in `active`; see the file comment. */
 export function repairRecordings(dir: string, active: ReadonlySet<string> = new Set()): RecordingRepair[] {
   let entries: string[];
   try {
@@ -95,6 +137,23 @@ export function repairRecordings(dir: string, active: ReadonlySet<string> = new 
     return [];
   }
   const out: RecordingRepair[] = [];
+  for (const entry of entries.sort()) {
+    if (!isTemporaryName(entry) || active.has(ownerOfTemporary(entry))) continue;
+    try {
+      rmSync(path.join(dir, entry), { force: true });
+      out.push({
+        name: ownerOfTemporary(entry),
+        outcome: 'removed',
+        message: `removed the temporary file ${entry}`,
+      });
+    } catch (error) {
+      out.push({
+        name: ownerOfTemporary(entry),
+        outcome: 'error',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
   for (const entry of entries.sort()) {
     const match = /^\.(.+)\.json$/.exec(entry);
     const name = match?.[1];

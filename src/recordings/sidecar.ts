@@ -1,13 +1,14 @@
 /**
  * The metadata sidecar of a recording (`<recordings>/.<name>.json`): written by the recorder when
- * the file is created (`complete: false`) and again at a clean close (`complete: true`), always
- * atomically (a temporary file, fdatasync, rename, fsync of the directory), so a crash leaves
+ * the file is created, still under its hidden name (`complete: false`; it claims the name), and
+ * again at a clean close (`complete: true`), always
+ * atomically (`.<name>.json.tmp`, fsync, rename, fsync of the directory), so a crash leaves
  * either the old or the new sidecar, never a torn one. `complete: false` after a restart means the
  * recorder did not close the file: startup repair (./repair.ts) fixes such files.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { sidecarPath } from './paths.js';
+import { sidecarPath, sidecarTempPath } from './paths.js';
 
 export type RecordingFormat = 'edf' | 'bdf' | 'csv';
 
@@ -35,18 +36,21 @@ export interface RecordingMeta {
   stoppedBy?: string;
 }
 
-/** Writes the sidecar atomically; see the file comment. */
+/**
+ * Writes the sidecar atomically; see the file comment. A failure (a full disk) leaves the earlier
+ * sidecar, if any, and no temporary file.
+ */
 export function writeSidecar(dir: string, meta: RecordingMeta): void {
   const target = sidecarPath(dir, meta.name);
-  const temp = `${target}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w');
+  const temp = sidecarTempPath(dir, meta.name);
   try {
-    writeSync(fd, `${JSON.stringify(meta, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    const fd = openSync(temp, 'w');
+    try {
+      writeSync(fd, `${JSON.stringify(meta, null, 2)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, target);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -56,7 +60,7 @@ export function writeSidecar(dir: string, meta: RecordingMeta): void {
 }
 
 /** The directory entry of a rename survives power loss only once the directory is synced. */
-function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(path.resolve(dir), 'r');

@@ -255,7 +255,9 @@ export class StreamGraph {
       if (pipe.sourcePort !== port) continue;
       if (pipe.push(frame) === 'refused') {
         const consumer = this.runners.get(pipe.destination);
-        if (consumer !== undefined) {
+        // A consumer that failed (in error, or waiting for its restart) let the pipe fill: its own
+        // failure is the cause and stays its lastError; the lost frames are still counted.
+        if (consumer !== undefined && (consumer.state === 'running' || consumer.state === 'paused')) {
           consumer.counters.errorCount++;
           consumer.counters.lastError = `pipe ${pipe.id} (policy block) reached its hard cap of ${pipe.limit} frames; frames were lost`;
         }

@@ -1,18 +1,26 @@
 /**
- * Child process of the recorder full-disk test, run under a file-size limit (`ulimit -f`) so that
- * the recording's writes fail with EFBIG as they would with ENOSPC. Runs generator → recorder in a
- * WorkerRuntime until the recorder leaves `running`, prints its status as JSON and exits.
- * usage: node --import tsx recorder-full-disk-child.ts DATA_DIR FORMAT
+ * Child process of the recorder full-disk tests, run under a file-size limit (`ulimit -f`) so that
+ * the recording's writes fail with EFBIG as they would with ENOSPC. Like the service, it first runs
+ * startup repair on the recordings directory; then it runs generator → recorder as one fixed
+ * stream (so a second run is the same stream restarted: it continues in a new segment) in a
+ * WorkerRuntime until the recorder leaves `running` and, when CAPACITY is given (the capacity of
+ * the block pipe into the recorder), until that pipe refused frames. Prints
+ * `{rec, events, repairs}` as JSON (the recorder's status, the runtime's events, the repairs) and exits.
+ * usage: node --import tsx recorder-full-disk-child.ts DATA_DIR FORMAT [CAPACITY]
  * (8 channels at 4 kHz for EDF, 500 Hz for CSV: either fills 200 KiB in a few seconds).
  */
-import { randomUUID } from 'node:crypto';
+import { recordingsDir, repairRecordings } from '../../src/recordings/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import type { RuntimeEvent } from '../../src/streams/runtime-port.js';
 
 // Without a handler the kernel's SIGXFSZ kills the process instead of failing the write.
 process.on('SIGXFSZ', () => undefined);
-const [dataDir, format] = process.argv.slice(2) as [string, string];
+const [dataDir, format, capacity] = process.argv.slice(2) as [string, string, string | undefined];
+const repairs = repairRecordings(recordingsDir(dataDir));
 const runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
-const id = randomUUID();
+const events: RuntimeEvent[] = [];
+runtime.onEvent((event) => events.push(event));
+const id = 'f0110000-0000-4000-8000-000000000001';
 const now = new Date().toISOString();
 await runtime.start({
   id,
@@ -30,16 +38,26 @@ await runtime.start({
     },
     { id: 'rec', executable: 'recorder', config: { filename: 'full', format } },
   ],
-  pipes: [{ id: 'p', source: 'gen', destination: 'rec', policy: 'block' }],
+  pipes: [
+    {
+      id: 'p',
+      source: 'gen',
+      destination: 'rec',
+      policy: 'block',
+      ...(capacity === undefined ? {} : { capacity: Number(capacity) }),
+    },
+  ],
 });
 const deadline = Date.now() + 30_000;
 const timer = setInterval(() => {
-  const rec = runtime.status(id)?.nodes.rec;
-  if (rec?.state === 'running' && Date.now() < deadline) return;
+  const status = runtime.status(id);
+  const rec = status?.nodes.rec;
+  const overflowed = capacity === undefined || (status?.pipes.p?.framesDropped ?? 0) > 0;
+  if ((rec?.state === 'running' || !overflowed) && Date.now() < deadline) return;
   clearInterval(timer);
   // Half a second more: a restart (which must not happen) would show.
   setTimeout(() => {
-    process.stdout.write(JSON.stringify(runtime.status(id)?.nodes.rec ?? null));
+    process.stdout.write(JSON.stringify({ rec: runtime.status(id)?.nodes.rec ?? null, events, repairs }));
     void runtime.close().then(() => process.exit(0));
   }, 500);
 }, 20);

@@ -2,11 +2,15 @@
  * A researcher's worst case, on the real service: `kill -9` in the middle of a recording. The file
  * on disk must pass EDFlib's strict check holding everything up to at most 2 s before the kill; the
  * restarted service lists it as incomplete, and the stream, which was running, records on into a
- * new file without touching the old one.
+ * new file without touching the old one. A kill in a recording's first second leaves no file that
+ * EDFlib or MNE refuses, and the listing never offers one.
  */
+import { readdirSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
 import path from 'node:path';
+import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { edflibCheck } from '../support/edf-check.js';
+import { mneRead } from '../support/mne-check.js';
 import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
 
 const services: Service[] = [];
@@ -76,3 +80,102 @@ test('kill -9 mid-recording leaves a valid EDF+ losing at most 2 s; the restart 
   );
   expect(edflibCheck(file, { samples: false }).datarecords).toBe(checked.datarecords);
 }, 60_000);
+
+interface Listed {
+  name: string;
+  format: string;
+  complete: boolean;
+}
+
+/** Asserts that every file given opens in EDFlib and MNE (EDF/BDF) or holds data lines (CSV). */
+function expectReadable(dir: string, names: string[]): void {
+  const edf = names.filter((n) => /\.(edf|bdf)$/.test(n)).map((n) => path.join(dir, n));
+  for (const file of edf) expect(edflibCheck(file, { samples: false }).ok, `EDFlib: ${file}`).toBe(true);
+  for (const result of mneRead(edf, 1))
+    expect(result.ok, `MNE: ${result.path} ${result.error ?? ''}`).toBe(true);
+  for (const name of names.filter((n) => n.endsWith('.csv') && !n.endsWith('.events.csv'))) {
+    expect(readCsvFile(path.join(dir, name)).rows.length, name).toBeGreaterThan(0);
+  }
+}
+
+test('kill -9 in the first second of a recording leaves no file EDFlib or MNE refuses; the listing offers only readable files', async () => {
+  const dataDir = tempDataDir();
+  const dir = path.join(dataDir, 'recordings');
+  const first = await startService({ dataDir });
+  services.push(first);
+  const id = 'eeeeeeee-0000-4000-8000-000000000002';
+  const formats = ['edf', 'bdf', 'csv'];
+  const created = await json(`${first.url}/stream/streams`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id,
+      nodes: [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 500, amplitudes: [100], frequencies: [7], channels: 2 },
+        },
+        ...formats.map((format) => ({
+          id: `rec-${format}`,
+          executable: 'recorder',
+          config: { filename: 'early', format },
+        })),
+      ],
+      pipes: formats.map((format) => ({
+        id: `p-${format}`,
+        source: 'gen',
+        destination: `rec-${format}`,
+        policy: 'block',
+      })),
+    }),
+  });
+  expect(created.status).toBe(200);
+  await json(`${first.url}/stream/streams/${id}/signal`, {
+    method: 'POST',
+    body: new URLSearchParams({ signal: 'start' }),
+  });
+  // Killed as soon as every recorder has taken its first frame: well inside its first second.
+  await eventually(
+    async () => {
+      const { body } = await json(`${first.url}/stream/streams/${id}/status`);
+      const recorders = body.status.nodes.filter((n: { id: string }) => n.id.startsWith('rec-'));
+      return recorders.every((n: { metrics: { samplesProcessed: number } }) => n.metrics.samplesProcessed > 0)
+        ? true
+        : undefined;
+    },
+    20_000,
+    'the recorders taking their first frames',
+  );
+  await first.stop('SIGKILL');
+
+  // What the kill left visible is readable; the recordings in their first second are hidden.
+  const left = readdirSync(dir);
+  expect(left.some((n) => n.endsWith('.tmp'))).toBe(true);
+  expectReadable(
+    dir,
+    left.filter((n) => !n.startsWith('.')),
+  );
+
+  const second = await startService({ dataDir });
+  services.push(second);
+  // Startup repair removed the hidden files of the recordings killed in their first second.
+  expect(second.stderr.join('\n')).toMatch(/recording early\.(edf|bdf|csv): removed/);
+  const listedNow = (await json(`${second.url}/system/recordings`)).body.recordings as Listed[];
+  expectReadable(
+    dir,
+    listedNow.map((r) => r.name),
+  );
+  // The stream runs again and records under the same names, each listed once it holds data.
+  const listed = await eventually(
+    async () => {
+      const { body } = await json(`${second.url}/system/recordings`);
+      const names = (body.recordings as Listed[]).map((r) => r.name).sort();
+      return names.length === 3 ? names : undefined;
+    },
+    20_000,
+    'the three recordings listed',
+  );
+  expect(listed).toEqual(['early.bdf', 'early.csv', 'early.edf']);
+  expectReadable(dir, listed);
+}, 90_000);

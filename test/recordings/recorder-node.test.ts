@@ -6,70 +6,16 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createRecorder } from '../../src/executables/recorder.js';
 import { DEFAULT_PHYSICAL_RANGE_UV, physicalMaxFor, tidyUp } from '../../src/executables/recorder-range.js';
-import type { Frame } from '../../src/runtime/frame.js';
-import type { NodeContext, NodeInstance } from '../../src/runtime/node.js';
 import { FatalNodeError } from '../../src/runtime/node-errors.js';
 import { edflibCheck } from '../support/edf-check.js';
-import { readEdf, readJson, tempDataDir } from './support.js';
+import { FRAME_T0 as T0, feed, frame, readEdf, readJson, recorderHarness, tempDataDir } from './support.js';
 
 const dataDir = tempDataDir('headsetd-recorder-node');
 const dir = path.join(dataDir, 'recordings');
-// Frames an hour ahead of the clock: a marker's arrival time always precedes them.
-const T0 = Math.floor(Date.now() / 1000) * 1000 + 3_600_000;
 
-interface Harness {
-  node: NodeInstance;
-  info: Record<string, unknown>;
-  logs: string[];
-  failures: Error[];
-}
-
-function recorder(config: Record<string, unknown>, ids = { streamId: 'stream-a', nodeId: 'rec' }): Harness {
-  const harness: Omit<Harness, 'node'> = { info: {}, logs: [], failures: [] };
-  const context: NodeContext = {
-    ...ids,
-    config,
-    dataDir,
-    emit: () => undefined,
-    log: (line) => harness.logs.push(line),
-    fail: (error) => harness.failures.push(error),
-    setInfo: (info) => Object.assign(harness.info, info),
-  };
-  return { node: createRecorder(context), ...harness };
-}
-
-function frame(
-  seq: number,
-  start: number,
-  rate: number,
-  channels: string[],
-  samples: number,
-  value: (k: number) => number,
-  extra: Partial<Frame> = {},
-): Frame {
-  const data = new Float32Array(samples * channels.length);
-  for (let k = 0; k < samples; k++)
-    for (let c = 0; c < channels.length; c++) data[k * channels.length + c] = value(start + k);
-  return { seq, timestamp: T0 + (start * 1000) / rate, sampleRate: rate, channels, data, ...extra };
-}
-
-/** Feeds `seconds` of 100 ms frames; returns the next seq. */
-function feed(
-  node: NodeInstance,
-  rate: number,
-  seconds: number,
-  extra: Partial<Frame> = {},
-  value = (k: number) => Math.sin(k / 5) * 50,
-  seq0 = 0,
-): number {
-  const per = rate / 10;
-  let seq = seq0;
-  for (let i = 0; i < seconds * 10; i++, seq++)
-    node.onFrame?.('in', frame(seq, (seq - seq0) * per, rate, ['A', 'B'], per, value, extra));
-  return seq;
-}
+const recorder = (config: Record<string, unknown>, ids?: { streamId: string; nodeId: string }) =>
+  recorderHarness(dataDir, config, ids);
 
 describe('physical range rule', () => {
   test('rounds up to 4 significant digits, default without range, 1 for a zero range', () => {

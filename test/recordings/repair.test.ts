@@ -5,9 +5,11 @@
  */
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   openSync,
   closeSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -19,14 +21,17 @@ import { RecordingFile } from '../../src/executables/recorder-file.js';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { listRecordings, repairRecordings, writeSidecar } from '../../src/recordings/index.js';
 import { edflibCheck } from '../support/edf-check.js';
+import { CsvWriter } from '../../src/formats/csv-writer.js';
+import { EdfWriter } from '../../src/formats/edf-writer.js';
+import { mneRead } from '../support/mne-check.js';
 import { readJson, tempDataDir } from './support.js';
 
 const dir = path.join(tempDataDir('headsetd-repair'), 'recordings');
 mkdirSync(dir, { recursive: true });
 
-function recording(name: string, format: 'edf' | 'bdf' | 'csv', seconds: number): RecordingFile {
+function recording(name: string, format: 'edf' | 'bdf' | 'csv', seconds: number, where = dir): RecordingFile {
   const file = RecordingFile.open({
-    dir,
+    dir: where,
     name,
     format,
     channels: ['A', 'B'],
@@ -84,7 +89,9 @@ describe('repairRecordings', () => {
       message: 'cut a torn last line of 7 bytes',
     });
     expect(byName['headless.edf']?.outcome).toBe('error');
-    expect(byName['gone.csv']?.outcome).toBe('missing');
+    // A sidecar whose file never appeared (its recorder was killed in its first second) goes.
+    expect(byName['gone.csv']?.outcome).toBe('removed');
+    expect(existsSync(path.join(dir, '.gone.csv.json'))).toBe(false);
 
     const lib = edflibCheck(path.join(dir, 'torn.edf'), { samples: false });
     expect(lib.ok).toBe(true);
@@ -105,5 +112,92 @@ describe('repairRecordings', () => {
     expect(listed['headless.edf']).toBeUndefined();
     expect(readFileSync(path.join(dir, 'torn.csv'), 'utf8').endsWith('\n')).toBe(true);
     rmSync(path.join(dir, 'headless.edf'));
+  });
+});
+
+/** A fresh recordings directory of its own. */
+function freshDir(prefix: string): string {
+  const d = path.join(tempDataDir(prefix), 'recordings');
+  mkdirSync(d, { recursive: true });
+  return d;
+}
+
+const incomplete = (name: string, format: 'edf' | 'bdf' | 'csv') => ({
+  name,
+  format,
+  channels: ['A'],
+  sampleRate: 100,
+  created: new Date().toISOString(),
+  complete: false,
+  streamId: 's',
+  nodeId: 'n',
+});
+
+describe('recordings without a data record', () => {
+  test('a header-only EDF, BDF or CSV left by an earlier version is removed at repair, logged, and never listed', () => {
+    const where = freshDir('headsetd-repair-empty');
+    // What earlier versions left when killed in the first second: the header synced at open (record
+    // count 0), the sidecar saying complete: false, the CSV's events file with its first event.
+    for (const format of ['edf', 'bdf'] as const) {
+      EdfWriter.open(path.join(where, `empty.${format}`), {
+        format,
+        sampleRate: 100,
+        channels: [{ label: 'A', physicalMin: -10, physicalMax: 10 }],
+        startTime: new Date(),
+      }).close();
+      writeSidecar(where, incomplete(`empty.${format}`, format));
+    }
+    CsvWriter.open(path.join(where, 'empty.csv'), { channels: ['A'], sampleRate: 100 }).close();
+    writeFileSync(path.join(where, 'empty.events.csv'), 'onset,duration,text\n0,,Recording starts\n');
+    writeSidecar(where, { ...incomplete('empty.csv', 'csv'), eventsFile: 'empty.events.csv' });
+    recording('kept.edf', 'edf', 1, where);
+    // EDFlib refuses the header-only files: this is what must never be offered.
+    expect(edflibCheck(path.join(where, 'empty.edf'), { samples: false }).ok).toBe(false);
+
+    // Even before repair, the listing does not offer an EDF/BDF without a data record.
+    const skipped: string[] = [];
+    const before = listRecordings(where, (name) => skipped.push(name)).map((r) => r.name);
+    expect(before).not.toContain('empty.edf');
+    expect(before).not.toContain('empty.bdf');
+    expect(skipped).toEqual(expect.arrayContaining(['empty.bdf', 'empty.edf']));
+
+    const results = repairRecordings(where);
+    const byName = Object.fromEntries(results.map((r) => [r.name, r]));
+    for (const name of ['empty.edf', 'empty.bdf', 'empty.csv']) {
+      expect(byName[name]).toMatchObject({
+        outcome: 'removed',
+        message: expect.stringMatching(/no data record/),
+      });
+    }
+    expect(readdirSync(where).sort()).toEqual(['.kept.edf.json', 'kept.edf']);
+
+    const listed = listRecordings(where).map((r) => r.name);
+    expect(listed).toEqual(['kept.edf']);
+    expect(edflibCheck(path.join(where, 'kept.edf'), { samples: false }).ok).toBe(true);
+    expect(mneRead([path.join(where, 'kept.edf')], 1).map((r) => r.ok)).toEqual([true]);
+  });
+
+  test("temporary files (pending recordings, sidecars being rewritten, earlier versions' .json.<pid>.tmp) are removed unless their recording is being written", () => {
+    const where = freshDir('headsetd-repair-temp');
+    const stale = ['.a.edf.tmp', '.a.edf.json', '.b.csv.json.tmp', '.c.bdf.json.4242.tmp', '.live.edf.tmp'];
+    writeFileSync(path.join(where, '.a.edf.tmp'), '0       ');
+    writeSidecar(where, incomplete('a.edf', 'edf'));
+    writeFileSync(path.join(where, '.b.csv.json.tmp'), '{');
+    writeFileSync(path.join(where, '.c.bdf.json.4242.tmp'), '{"name":');
+    writeFileSync(path.join(where, '.live.edf.tmp'), '0       ');
+    expect(readdirSync(where).sort()).toEqual([...stale].sort());
+
+    const results = repairRecordings(where, new Set(['live.edf']));
+    expect(results.map((r) => [r.name, r.outcome]).sort()).toEqual([
+      ['a.edf', 'removed'],
+      ['a.edf', 'removed'],
+      ['b.csv', 'removed'],
+      ['c.bdf', 'removed'],
+    ]);
+    expect(results.find((r) => r.name === 'c.bdf')?.message).toBe(
+      'removed the temporary file .c.bdf.json.4242.tmp',
+    );
+    // The recording being written keeps its pending file.
+    expect(readdirSync(where)).toEqual(['.live.edf.tmp']);
   });
 });

@@ -1,9 +1,15 @@
-/** Shared helpers of the recorder tests: the generator's exact values, file readers. */
+/**
+ * Shared helpers of the recorder tests: the generator's exact values, file readers, a recorder
+ * node driven directly (no worker) with the frames it is fed.
+ */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { createRecorder } from '../../src/executables/recorder.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
+import type { Frame } from '../../src/runtime/frame.js';
+import type { NodeContext, NodeInstance } from '../../src/runtime/node.js';
 
 /** A fresh data dir, removed after the calling file's tests. */
 export function tempDataDir(prefix: string): string {
@@ -62,4 +68,65 @@ export function readEdf(file: string): EdfContent {
 
 export function readJson(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+}
+
+export interface Harness {
+  node: NodeInstance;
+  info: Record<string, unknown>;
+  logs: string[];
+  failures: Error[];
+}
+
+/** A recorder node writing into `<dataDir>/recordings`, with what it reports collected. */
+export function recorderHarness(
+  dataDir: string,
+  config: Record<string, unknown>,
+  ids = { streamId: 'stream-a', nodeId: 'rec' },
+): Harness {
+  const harness: Omit<Harness, 'node'> = { info: {}, logs: [], failures: [] };
+  const context: NodeContext = {
+    ...ids,
+    config,
+    dataDir,
+    emit: () => undefined,
+    log: (line) => harness.logs.push(line),
+    fail: (error) => harness.failures.push(error),
+    setInfo: (info) => Object.assign(harness.info, info),
+  };
+  return { node: createRecorder(context), ...harness };
+}
+
+/** Time of sample 0 of {@link frame}: an hour ahead of the clock, so a marker's arrival precedes it. */
+export const FRAME_T0 = Math.floor(Date.now() / 1000) * 1000 + 3_600_000;
+
+/** A frame of samples `start` … `start + samples - 1` (values `value(k)`), stamped from FRAME_T0. */
+export function frame(
+  seq: number,
+  start: number,
+  rate: number,
+  channels: string[],
+  samples: number,
+  value: (k: number) => number,
+  extra: Partial<Frame> = {},
+): Frame {
+  const data = new Float32Array(samples * channels.length);
+  for (let k = 0; k < samples; k++)
+    for (let c = 0; c < channels.length; c++) data[k * channels.length + c] = value(start + k);
+  return { seq, timestamp: FRAME_T0 + (start * 1000) / rate, sampleRate: rate, channels, data, ...extra };
+}
+
+/** Feeds `seconds` of 100 ms frames of channels A and B; returns the next seq. */
+export function feed(
+  node: NodeInstance,
+  rate: number,
+  seconds: number,
+  extra: Partial<Frame> = {},
+  value = (k: number) => Math.sin(k / 5) * 50,
+  seq0 = 0,
+): number {
+  const per = rate / 10;
+  let seq = seq0;
+  for (let i = 0; i < seconds * 10; i++, seq++)
+    node.onFrame?.('in', frame(seq, (seq - seq0) * per, rate, ['A', 'B'], per, value, extra));
+  return seq;
 }
