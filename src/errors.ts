@@ -32,6 +32,14 @@ export const ERROR_CATALOG = {
   rate_limit_exceeded: { status: 429, message: 'Too many requests; slow down.' },
   internal_error: { status: 500, message: 'An internal error occurred.' },
   device_unavailable: { status: 503, message: 'The device is not responding.' },
+  storage_error: {
+    status: 503,
+    message: 'The store could not be written; nothing was changed. Check the data directory.',
+  },
+  storage_full: {
+    status: 507,
+    message: 'The store is full; nothing was changed. Free space in the data directory.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
