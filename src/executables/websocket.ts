@@ -17,6 +17,7 @@ import { frameToJson } from '../runtime/frame.js';
 import type { Frame } from '../runtime/frame.js';
 import { encodeFrameBinary } from '../runtime/frame-binary.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import { NodeConfigError } from '../runtime/node-errors.js';
 import type { RuntimeNodeContext } from '../runtime/runner-support.js';
 
 export const DEFAULT_WEBSOCKET_HOST = '127.0.0.1';
@@ -46,6 +47,13 @@ export function listenErrorMessage(error: NodeJS.ErrnoException, host: string, p
   }
 }
 
+/** A listen failure as a node config error: the API then points at the `port` or `host` field. */
+export function listenError(error: NodeJS.ErrnoException, host: string, port: number): NodeConfigError {
+  const message = listenErrorMessage(error, host, port);
+  const aboutHost = ['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN'].includes(error.code ?? '');
+  return aboutHost ? new NodeConfigError(message, 'host') : new NodeConfigError(message, 'port', port);
+}
+
 class WebSocketOutput implements NodeInstance {
   private server: WebSocketServer | undefined;
   private readonly clients = new Set<WebSocket>();
@@ -71,7 +79,7 @@ class WebSocketOutput implements NodeInstance {
       const onError = (error: NodeJS.ErrnoException) => {
         server.off('listening', onListening);
         server.close();
-        reject(new Error(listenErrorMessage(error, this.host, this.config.port)));
+        reject(listenError(error, this.host, this.config.port));
       };
       const onListening = () => {
         server.off('error', onError);

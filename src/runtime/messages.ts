@@ -3,7 +3,7 @@
  * Everything is structured-cloned; device frames transfer their sample buffer.
  */
 import type { StreamDefinition } from '../streams/model.js';
-import type { RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
+import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
 import type { Frame } from './frame.js';
 import type { NodeLogLine } from './node.js';
 
@@ -78,6 +78,8 @@ export interface SerializedError {
   code: string;
   message: string;
   details?: Record<string, unknown>;
+  /** Set when the error was a NodeFailureError, so that the main thread rebuilds one. */
+  nodeFailure?: NodeFailure;
 }
 
 export interface StatusPush {

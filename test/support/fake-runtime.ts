@@ -5,7 +5,13 @@
 import type { Frame } from '../../src/runtime/frame.js';
 import type { NodeLogLine } from '../../src/runtime/node.js';
 import type { StreamDefinition } from '../../src/streams/model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../../src/streams/runtime-port.js';
+import {
+  type NodeFailure,
+  NodeFailureError,
+  type RuntimeEvent,
+  type RuntimeStreamStatus,
+  type StreamRuntime,
+} from '../../src/streams/runtime-port.js';
 import { HeadsetdError } from '../../src/errors.js';
 
 export type GatedOp = 'start' | 'stop' | 'pause' | 'update';
@@ -18,8 +24,8 @@ export class FakeRuntime implements StreamRuntime {
   readonly taps = new Map<string, Set<(frame: Frame) => void>>();
   /** Every frame handed to `feed` while its stream ran. */
   readonly fed: { streamId: string; nodeId: string; frame: Frame }[] = [];
-  /** Node ids whose start fails, with the message. */
-  failStart = new Map<string, string>();
+  /** Node ids whose start fails, with the reason (or the whole failure, to name a config field). */
+  failStart = new Map<string, string | Omit<NodeFailure, 'nodeId'>>();
   failUpdate: string | undefined;
   /** When set, start() waits for this promise (to observe `starting`). */
   gate: Promise<void> | undefined;
@@ -71,9 +77,14 @@ export class FakeRuntime implements StreamRuntime {
     if (this.gate !== undefined) await this.gate;
     await this.gates.get('start');
     for (const node of stream.nodes) {
-      const message = this.failStart.get(node.id);
-      if (message !== undefined) {
-        throw new HeadsetdError('validation_failed', `node ${node.id}: ${message}`, { nodeId: node.id });
+      const failure = this.failStart.get(node.id);
+      if (failure !== undefined) {
+        // The runtime port's typed failure, as the real runtime throws it.
+        throw new NodeFailureError(
+          typeof failure === 'string'
+            ? { nodeId: node.id, reason: failure }
+            : { nodeId: node.id, ...failure },
+        );
       }
     }
     this.running.set(stream.id, { definition: stream, paused: false });
