@@ -25,6 +25,10 @@ export const ERROR_CATALOG = {
   pipe_exists: { status: 409, message: 'A pipe with this id already exists in the stream.' },
   invalid_state: { status: 409, message: 'This signal is not possible in the current state.' },
   device_busy: { status: 409, message: 'The device is busy with another operation.' },
+  transition_failed: {
+    status: 409,
+    message: 'The stream could not complete the transition; its status says where it is now.',
+  },
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
   unsupported_media_type: { status: 415, message: 'This content type is not accepted here.' },
   validation_failed: { status: 422, message: 'The request is well-formed but invalid.' },

@@ -9,11 +9,12 @@ import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
 import type { GraphContext } from './graph.js';
 import { newEntry, type StreamEntry } from './entry.js';
-import { planSignal, TRANSITIONAL_STATES } from './lifecycle.js';
+import { transitionError } from './failures.js';
+import { planSignal } from './lifecycle.js';
 import type { StreamDefinition, StreamSignal } from './model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './runtime-port.js';
 import type { StreamStore } from './store.js';
-import { Transitions } from './transitions.js';
+import { type Outcome, Transitions } from './transitions.js';
 import { type DefinitionBody, assertGraph, parseCreateDocument, parseReplaceDocument } from './validate.js';
 
 export type { StreamEntry } from './entry.js';
@@ -23,6 +24,11 @@ export interface ManagerOptions {
   /** Called for every runtime event after the manager has applied it (system events, logs). */
   onRuntimeEvent?: (event: RuntimeEvent) => void;
   onError?: (message: string, error: unknown) => void;
+}
+
+/** A stream signal under way: `outcome` resolves when its transition ended, with the error to answer if it failed. */
+export interface SignalTicket {
+  outcome: Promise<HeadsetdError | undefined>;
 }
 
 const NODE_SIGNAL = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -61,8 +67,9 @@ export class StreamManager {
       const entry = newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
       this.#entries.set(definition.id, entry);
       if (desired === 'running' || desired === 'paused') {
-        this.#transitions.start(entry);
-        if (desired === 'paused') this.#transitions.pauseOnceStarted(entry);
+        // The desired state is already stored: these write nothing, so a full store cannot stop them.
+        void this.#transitions.start(entry);
+        if (desired === 'paused') void this.#transitions.pauseOnceStarted(entry);
       }
     }
   }
@@ -117,8 +124,9 @@ export class StreamManager {
 
   async remove(id: string): Promise<void> {
     const entry = this.get(id);
-    this.#entries.delete(entry.definition.id);
+    // Forgotten from the store first: a store that cannot (a full disk) leaves the stream as it was.
     this.#store.remove(entry.definition.id);
+    this.#entries.delete(entry.definition.id);
     if (entry.state !== 'created' && entry.state !== 'stopped' && entry.state !== 'error') {
       entry.state = 'stopping';
       // The stream is gone from the store already; a runtime that fails to stop it is logged,
@@ -134,11 +142,15 @@ export class StreamManager {
     }
   }
 
-  /** A stream signal; returns once the transition is accepted (API-NOTES.md §Lifecycle). */
-  signal(id: string, signal: StreamSignal): void {
+  /**
+   * A stream signal (lifecycle.ts). Throws when the signal is refused in the stream's state, or when
+   * the store cannot take the desired state (then nothing changed); otherwise returns once the
+   * transition is accepted, with its outcome.
+   */
+  signal(id: string, signal: StreamSignal): SignalTicket {
     const entry = this.get(id);
     const plan = planSignal(entry.state, signal);
-    if (plan.kind === 'noop') return;
+    if (plan.kind === 'noop') return { outcome: Promise.resolve(undefined) };
     if (plan.kind === 'invalid') {
       throw new HeadsetdError(
         'invalid_state',
@@ -146,24 +158,17 @@ export class StreamManager {
         { state: entry.state, signal, allowed: plan.allowed },
       );
     }
-    switch (signal) {
-      case 'start':
-        this.#transitions.start(entry);
-        break;
-      case 'stop':
-        this.#transitions.stop(entry);
-        break;
-      case 'pause':
-        this.#transitions.pause(entry);
-        break;
-      case 'resume':
-        this.#transitions.resume(entry);
-        break;
-      case 'reconcile':
-        if (entry.state === 'running' || entry.state === 'paused') this.#transitions.stop(entry);
-        this.#transitions.start(entry);
-        break;
-    }
+    const transition: Record<StreamSignal, (e: StreamEntry) => Outcome> = {
+      start: (e) => this.#transitions.start(e),
+      stop: (e) => this.#transitions.stop(e),
+      pause: (e) => this.#transitions.pause(e),
+      resume: (e) => this.#transitions.resume(e),
+      reconcile: (e) => this.#transitions.reconcile(e),
+    };
+    const outcome = transition[signal](entry).then((failure) =>
+      failure === undefined ? undefined : transitionError(entry, signal, failure.error),
+    );
+    return { outcome };
   }
 
   async addNodes(id: string, body: unknown): Promise<string[]> {
@@ -252,21 +257,6 @@ export class StreamManager {
     return this.#runtime.logs(entry.definition.id, nodeId);
   }
 
-  /**
-   * Waits until the stream's queued transitions have ended, or `timeoutMs` has passed, whichever
-   * comes first; never rejects (the outcome is in the stream's state).
-   */
-  async settleOne(id: string, timeoutMs: number): Promise<void> {
-    const entry = this.#entries.get(id.toLowerCase());
-    if (entry === undefined) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      entry.queue,
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-    ]);
-    clearTimeout(timer);
-  }
-
   /** Waits until every queued transition has ended (tests and shutdown). */
   async settle(): Promise<void> {
     await Promise.all([...this.#entries.values()].map((e) => e.queue));
@@ -344,7 +334,12 @@ export class StreamManager {
         }
       });
     } catch (error) {
-      this.#store.replace(previous);
+      try {
+        this.#store.replace(previous);
+      } catch (storeError) {
+        // The refused definition stays stored: a restart of the service would load it.
+        this.#options.onError?.(`stream ${previous.id}: rollback of a refused edit not stored`, storeError);
+      }
       entry.definition = previous;
       void this.#transitions
         .enqueue(entry, async () => {
@@ -357,12 +352,11 @@ export class StreamManager {
 
   #onRuntimeEvent(event: RuntimeEvent): void {
     const entry = this.#entries.get(event.streamId);
-    if (entry !== undefined && event.type === 'stream_failed' && !TRANSITIONAL_STATES.includes(entry.state)) {
-      if (entry.state === 'running' || entry.state === 'paused') {
-        entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
-        entry.state = 'error';
-        entry.error = event.message;
-      }
+    const live = entry !== undefined && (entry.state === 'running' || entry.state === 'paused');
+    if (live && event.type === 'stream_failed') {
+      entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
+      entry.state = 'error';
+      entry.error = event.message;
     }
     this.#options.onRuntimeEvent?.(event);
   }

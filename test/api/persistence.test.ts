@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ControlPlane, controlPlane, referenceStream, STREAM_ID } from '../support/control-plane.js';
-import { chainStream, json, ok, readStream, signal, stateOf } from './helpers.js';
+import { chainStream, expectError, json, ok, readStream, signal, stateOf } from './helpers.js';
 
 const RUNNING = '11111111-1111-4111-8111-111111111111';
 const PAUSED = '22222222-2222-4222-8222-222222222222';
@@ -44,7 +44,7 @@ describe('restart on the same data dir', () => {
     ok(await signal(first, PAUSED, 'pause'));
     ok(await signal(first, STOPPED, 'stop'));
     first.runtime.failStart.set('filt', 'no such device');
-    ok(await signal(first, FAILED, 'start'));
+    expectError(await signal(first, FAILED, 'start'), 422, 'validation_failed');
     await first.manager.settle();
     expect(await stateOf(first, FAILED)).toBe('error');
 
