@@ -137,7 +137,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     { schema: { tags, summary: 'List streams', response: { 200: StreamListResponse } } },
     async () => ({
       success: true,
-      streams: manager.list().map((e) => ({ id: e.definition.id, meta: e.definition.meta })),
+      streams: manager.list().map((e) => ({ id: e.definition.id, meta: e.definition.meta, state: e.state })),
     }),
   );
 

@@ -8,7 +8,7 @@ import { STREAM_LIMITS } from '../schemas/stream.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
 import type { GraphContext } from './graph.js';
-import { newEntry, type StreamEntry } from './entry.js';
+import { messageOf, newEntry, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
 import { planSignal } from './lifecycle.js';
 import type { StreamDefinition, StreamSignal } from './model.js';
@@ -19,11 +19,24 @@ import { type DefinitionBody, assertGraph, parseCreateDocument, parseReplaceDocu
 
 export type { StreamEntry } from './entry.js';
 
+/** A node of a running stream went to `error` for good: the stream runs on without it. */
+export interface StreamDegradedEvent {
+  type: 'stream_degraded';
+  streamId: string;
+  nodeId: string;
+  message: string;
+}
+
+/** The runtime's events, and those the manager draws from them. */
+export type StreamEvent = RuntimeEvent | StreamDegradedEvent;
+
 export interface ManagerOptions {
   context: GraphContext;
-  /** Called for every runtime event after the manager has applied it (system events, logs). */
-  onRuntimeEvent?: (event: RuntimeEvent) => void;
+  /** Called for every runtime event after the manager has applied it, and for the manager's own (system events, logs). */
+  onRuntimeEvent?: (event: StreamEvent) => void;
   onError?: (message: string, error: unknown) => void;
+  /** A condition a person should know of that is not a fault of the service (a stream restored in error). */
+  onWarn?: (message: string, details: Record<string, unknown>) => void;
 }
 
 /** A stream signal under way: `outcome` resolves when its transition ended, with the error to answer if it failed. */
@@ -61,14 +74,23 @@ export class StreamManager {
     return this.#options.context;
   }
 
-  /** Loads every stored stream; those that were running (or paused) are started again. */
+  /**
+   * Loads every stored stream; those that were running (or paused) are started again. One that
+   * cannot start is left in `error` (still wanted running) and reported through `onWarn`.
+   */
   restore(): void {
     for (const { definition, desired } of this.#store.all()) {
       const entry = newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
       this.#entries.set(definition.id, entry);
       if (desired === 'running' || desired === 'paused') {
         // The desired state is already stored: these write nothing, so a full store cannot stop them.
-        void this.#transitions.start(entry);
+        void this.#transitions.start(entry).then((failure) => {
+          if (failure === undefined || entry.state !== 'error') return;
+          this.#options.onWarn?.(
+            `stream ${definition.id} restored in error: ${entry.error ?? messageOf(failure.error)}`,
+            { streamId: definition.id, node: entry.failedNode, reason: entry.error },
+          );
+        });
         if (desired === 'paused') void this.#transitions.pauseOnceStarted(entry);
       }
     }
@@ -359,5 +381,14 @@ export class StreamManager {
       entry.error = event.message;
     }
     this.#options.onRuntimeEvent?.(event);
+    // A node left in `error` (no restart) while the rest runs: the stream is degraded (views.ts).
+    if (live && event.type === 'node_crashed' && !event.willRestart) {
+      this.#options.onRuntimeEvent?.({
+        type: 'stream_degraded',
+        streamId: event.streamId,
+        nodeId: event.nodeId,
+        message: event.message,
+      });
+    }
   }
 }

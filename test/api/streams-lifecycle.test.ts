@@ -245,6 +245,7 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
       success: true,
       status: {
         state: 'created',
+        degraded: false,
         error: null,
         nodes: ['gen', 'filt', 'ws'].map((id) => ({ id, state: 'created', metrics: zero })),
         pipes: {},
@@ -257,6 +258,7 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
       success: true,
       status: {
         state: 'running',
+        degraded: false,
         error: null,
         nodes: [
           { id: 'gen', state: 'running', metrics: live },

@@ -12,6 +12,7 @@ import {
   type RuntimeStreamStatus,
   type StreamRuntime,
 } from '../../src/streams/runtime-port.js';
+import type { NodeState } from '../../src/streams/model.js';
 import { HeadsetdError } from '../../src/errors.js';
 
 export type GatedOp = 'start' | 'stop' | 'pause' | 'update';
@@ -26,6 +27,8 @@ export class FakeRuntime implements StreamRuntime {
   readonly fed: { streamId: string; nodeId: string; frame: Frame }[] = [];
   /** Node ids whose start fails, with the reason (or the whole failure, to name a config field). */
   failStart = new Map<string, string | Omit<NodeFailure, 'nodeId'>>();
+  /** Node states reported instead of running/paused (a node left in `error` while the rest runs). */
+  readonly nodeStates = new Map<string, { state: NodeState; lastError: string | null }>();
   failUpdate: string | undefined;
   /** When set, start() waits for this promise (to observe `starting`). */
   gate: Promise<void> | undefined;
@@ -137,7 +140,7 @@ export class FakeRuntime implements StreamRuntime {
         r.definition.nodes.map((n) => [
           n.id,
           {
-            state: r.paused ? 'paused' : 'running',
+            state: this.nodeStates.get(n.id)?.state ?? (r.paused ? 'paused' : 'running'),
             metrics: {
               itemsProcessed: 3,
               samplesProcessed: 30,
@@ -145,7 +148,7 @@ export class FakeRuntime implements StreamRuntime {
               framesDropped: 0,
               queueDepth: 0,
               restarts: 0,
-              lastError: null,
+              lastError: this.nodeStates.get(n.id)?.lastError ?? null,
             },
             info: n.executable === 'websocket' ? { port: 50000 } : {},
           },
