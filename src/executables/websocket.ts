@@ -23,6 +23,11 @@ import type { RuntimeNodeContext } from '../runtime/runner-support.js';
 export const DEFAULT_WEBSOCKET_HOST = '127.0.0.1';
 /** About a second of a 64-channel 2 kHz stream in JSON: a client further behind loses frames. */
 export const CLIENT_BUFFER_LIMIT_BYTES = 1024 * 1024;
+/** Close code of a node that stops (RFC 6455 "going away"), and its reason. */
+export const STOP_CLOSE_CODE = 1001;
+export const STOP_CLOSE_REASON = 'stream node stopped';
+/** How long a stop waits for clients to answer the close frame before cutting them off, ms. */
+export const CLOSE_GRACE_MS = 1000;
 
 export interface WebSocketOutputConfig {
   port: number;
@@ -52,6 +57,30 @@ export function listenError(error: NodeJS.ErrnoException, host: string, port: nu
   const message = listenErrorMessage(error, host, port);
   const aboutHost = ['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN'].includes(error.code ?? '');
   return aboutHost ? new NodeConfigError(message, 'host') : new NodeConfigError(message, 'port', port);
+}
+
+/** Closes every client with 1001 and a reason; those that do not answer in time are cut off. */
+async function closeClients(clients: readonly WebSocket[]): Promise<void> {
+  await Promise.all(
+    clients.map(
+      (client) =>
+        new Promise<void>((resolve) => {
+          if (client.readyState === client.CLOSED) {
+            resolve();
+            return;
+          }
+          const timer = setTimeout(() => {
+            client.terminate();
+            resolve();
+          }, CLOSE_GRACE_MS);
+          client.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          client.close(STOP_CLOSE_CODE, STOP_CLOSE_REASON);
+        }),
+    ),
+  );
 }
 
 class WebSocketOutput implements NodeInstance {
@@ -129,14 +158,18 @@ class WebSocketOutput implements NodeInstance {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const client of this.clients) client.terminate();
-    this.clients.clear();
-    if (server === undefined) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => {
-        resolve();
-      });
+    // New clients are refused first; the connected ones get a close frame, not a cut, so they can
+    // tell a stopped stream (1001) from a network failure (1006).
+    const serverClosed = new Promise<void>((resolve) => {
+      if (server === undefined) resolve();
+      else
+        server.close(() => {
+          resolve();
+        });
     });
+    await closeClients([...this.clients]);
+    this.clients.clear();
+    await serverClosed;
   }
 }
 
