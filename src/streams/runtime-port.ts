@@ -78,7 +78,7 @@ export interface StreamRuntime {
   pause(streamId: string): Promise<void>;
   resume(streamId: string): Promise<void>;
   /**
-   * Applies a new definition to a running or paused stream as a diff (API-NOTES.md §Shapes, PUT);
+   * Applies a new definition to a running or paused stream as a diff (PUT, edits);
    * rejects with a NodeFailureError when an added or changed node cannot start.
    */
   update(stream: StreamDefinition): Promise<void>;
