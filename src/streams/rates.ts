@@ -27,7 +27,10 @@ interface KnownRate {
  * Issues of the nodes impossible at a known input rate. `edges` are the graph's pipes as
  * [source, destination] node ids; the graph must be acyclic.
  */
-export function rateIssues(nodes: ReadonlyMap<string, RatedNode>, edges: readonly (readonly [string, string])[]): Issue[] {
+export function rateIssues(
+  nodes: ReadonlyMap<string, RatedNode>,
+  edges: readonly (readonly [string, string])[],
+): Issue[] {
   const inputs = new Map<string, string[]>();
   for (const [from, to] of edges) inputs.set(to, [...(inputs.get(to) ?? []), from]);
   const memo = new Map<string, KnownRate[]>();
