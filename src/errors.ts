@@ -25,6 +25,10 @@ export const ERROR_CATALOG = {
   pipe_exists: { status: 409, message: 'A pipe with this id already exists in the stream.' },
   invalid_state: { status: 409, message: 'This signal is not possible in the current state.' },
   device_busy: { status: 409, message: 'The device is busy with another operation.' },
+  transition_failed: {
+    status: 409,
+    message: 'The stream could not complete the transition; its status says where it is now.',
+  },
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
   unsupported_media_type: { status: 415, message: 'This content type is not accepted here.' },
   validation_failed: { status: 422, message: 'The request is well-formed but invalid.' },
@@ -35,6 +39,14 @@ export const ERROR_CATALOG = {
   headers_too_large: { status: 431, message: 'The request headers (with the URL) are too large.' },
   internal_error: { status: 500, message: 'An internal error occurred.' },
   device_unavailable: { status: 503, message: 'The device is not responding.' },
+  storage_error: {
+    status: 503,
+    message: 'The store could not be written; nothing was changed. Check the data directory.',
+  },
+  storage_full: {
+    status: 507,
+    message: 'The store is full; nothing was changed. Free space in the data directory.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -149,12 +149,21 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     onError: (message, error) => {
       logger.error({ err: error }, message);
     },
+    onWarn: (message, details) => {
+      logger.warn(details, message);
+    },
     // Stream failures and node crashes are system events too (API-NOTES.md §Systems, events).
     onRuntimeEvent: (event) => {
       logger.warn({ event }, `runtime: ${event.type}`);
       const hub = eventHubFor(device);
       if (event.type === 'stream_failed') {
         hub.system('stream_failed', 'error', `Stream ${event.streamId} failed: ${event.message}`);
+      } else if (event.type === 'stream_degraded') {
+        hub.system(
+          'stream_degraded',
+          'warning',
+          `Stream ${event.streamId} runs degraded: node ${event.nodeId} is in error (${event.message}); frames through it are lost until it is restarted.`,
+        );
       } else {
         const what = event.willRestart ? 'it is restarted' : 'it stays in error';
         hub.system(

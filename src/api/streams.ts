@@ -74,6 +74,21 @@ function singleString(value: unknown, name: string): string {
   return v;
 }
 
+/** `promise`'s value, or undefined when it has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(undefined);
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function wantsYaml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
   return /(text|application)\/(x-)?yaml/.test(accept);
@@ -96,7 +111,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         tags,
         summary: 'Create a stream (JSON or YAML)',
         body: createBody,
-        response: { 200: IdSuccess, ...errorResponses(400, 403, 409, 413, 415, 422) },
+        response: { 200: IdSuccess, ...errorResponses(400, 403, 409, 413, 415, 422, 503, 507) },
       },
     },
     async (request) => ({ id: manager.create(request.body).id, success: true }),
@@ -111,7 +126,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         summary: 'Create a stream from YAML (Content-Type text/yaml)',
         consumes: ['text/yaml', 'application/yaml', 'application/x-yaml'],
         body: createBody,
-        response: { 200: IdSuccess, ...errorResponses(400, 403, 409, 413, 415, 422) },
+        response: { 200: IdSuccess, ...errorResponses(400, 403, 409, 413, 415, 422, 503, 507) },
       },
     },
     async (request) => ({ id: manager.create(request.body).id, success: true }),
@@ -122,7 +137,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     { schema: { tags, summary: 'List streams', response: { 200: StreamListResponse } } },
     async () => ({
       success: true,
-      streams: manager.list().map((e) => ({ id: e.definition.id, meta: e.definition.meta })),
+      streams: manager.list().map((e) => ({ id: e.definition.id, meta: e.definition.meta, state: e.state })),
     }),
   );
 
@@ -169,7 +184,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         summary: 'Replace a stream definition (applied live as a diff when it runs)',
         params: StreamParams,
         body: handlerValidated(StreamReplaceSchema),
-        response: { 200: IdSuccess, ...errorResponses(400, 403, 404, 413, 415, 422) },
+        response: { 200: IdSuccess, ...errorResponses(400, 403, 404, 413, 415, 422, 503, 507) },
       },
     },
     async (request) => ({ id: (await manager.replace(request.params.id, request.body)).id, success: true }),
@@ -182,7 +197,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         tags,
         summary: 'Delete a stream (stopped first if it runs)',
         params: StreamParams,
-        response: { 200: Success, ...errorResponses(404) },
+        response: { 200: Success, ...errorResponses(404, 503, 507) },
       },
     },
     async (request) => {
@@ -201,7 +216,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         params: StreamParams,
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: handlerValidated(SignalBody),
-        response: { 200: IdSuccess, ...errorResponses(400, 404, 409, 415) },
+        response: { 200: IdSuccess, ...errorResponses(400, 404, 409, 415, 422, 503, 507) },
       },
     },
     async (request) => {
@@ -217,11 +232,13 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
           },
         );
       }
-      manager.signal(entry.definition.id, signal as StreamSignal);
+      const { outcome } = manager.signal(entry.definition.id, signal as StreamSignal);
       // Most transitions end within milliseconds: answering after them lets a read that follows
-      // show the state reached (RUNNING after start, as the reference's workflow reads). A slower
-      // one (an external program starting) is answered on time, its transitional state visible.
-      await manager.settleOne(entry.definition.id, SIGNAL_SETTLE_MS);
+      // show the state reached (RUNNING after start, as the reference's workflow reads), and a
+      // transition that failed is answered as failed. A slower one (an external program starting)
+      // is answered on time as accepted, its transitional state visible.
+      const failure = await within(outcome, SIGNAL_SETTLE_MS);
+      if (failure !== undefined) throw failure;
       return { id: entry.definition.id, success: true };
     },
   );
@@ -255,7 +272,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     summary,
     params: StreamParams,
     body: handlerValidated(NodeListSchema),
-    response: { 200: NodesChanged, ...errorResponses(400, 403, 404, 409, 413, 415, 422) },
+    response: { 200: NodesChanged, ...errorResponses(400, 403, 404, 409, 413, 415, 422, 503, 507) },
   });
   app.post<WithId>(
     '/streams/:id/nodes',
@@ -277,7 +294,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         summary: 'Remove nodes (and every pipe touching them)',
         params: StreamParams,
         body: handlerValidated(IdListSchema),
-        response: { 200: NodesChanged, ...errorResponses(400, 404, 415, 422) },
+        response: { 200: NodesChanged, ...errorResponses(400, 404, 415, 422, 503, 507) },
       },
     },
     async (request) => {
@@ -331,7 +348,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     summary,
     params: StreamParams,
     body: handlerValidated(PipeListSchema),
-    response: { 200: PipesChanged, ...errorResponses(400, 404, 409, 413, 415, 422) },
+    response: { 200: PipesChanged, ...errorResponses(400, 404, 409, 413, 415, 422, 503, 507) },
   });
   app.post<WithId>(
     '/streams/:id/pipes',
@@ -353,7 +370,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         summary: 'Remove pipes',
         params: StreamParams,
         body: handlerValidated(IdListSchema),
-        response: { 200: PipesChanged, ...errorResponses(400, 404, 415, 422) },
+        response: { 200: PipesChanged, ...errorResponses(400, 404, 415, 422, 503, 507) },
       },
     },
     async (request) => {

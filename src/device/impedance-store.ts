@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/database.js';
+import { storeWrite } from '../store/storage-errors.js';
 import { ELECTRODES, type Electrode } from './electrodes.js';
 import type { ElectrodeMap } from './headset.js';
 import { ensureTables } from './store-migrations.js';
@@ -64,9 +65,15 @@ export class ImpedanceStore {
 
   /** Records one measurement of a session (or of a schedule: its id). */
   record(sessionId: string | null, reading: ImpedanceReading): void {
-    this.insertReading.run(sessionId, reading.timestamp, JSON.stringify(reading.values));
+    storeWrite(this.db, 'the impedance reading', () =>
+      this.insertReading.run(sessionId, reading.timestamp, JSON.stringify(reading.values)),
+    );
     // Pruning every 100 inserts keeps the table bounded without a timer.
-    if (++this.inserts % 100 === 1) this.prune.run(Date.now() - HISTORY_RETENTION_MS);
+    if (++this.inserts % 100 === 1) {
+      storeWrite(this.db, 'the pruning of old impedance readings', () =>
+        this.prune.run(Date.now() - HISTORY_RETENTION_MS),
+      );
+    }
   }
 
   /** Readings since `since` (ms), oldest first, of one session or all, restricted to `electrodes`. */
@@ -101,7 +108,9 @@ export class ImpedanceStore {
       timestamp: new Date(reading.timestamp).toISOString(),
       values: reading.values,
     };
-    this.insertSnapshot.run(snapshot.id, name, notes, snapshot.timestamp, JSON.stringify(reading.values));
+    storeWrite(this.db, 'the impedance snapshot', () =>
+      this.insertSnapshot.run(snapshot.id, name, notes, snapshot.timestamp, JSON.stringify(reading.values)),
+    );
     return snapshot;
   }
 

@@ -5,6 +5,7 @@
  */
 import { hostname as osHostname } from 'node:os';
 import type { Db } from '../store/database.js';
+import { storeWrite } from '../store/storage-errors.js';
 import { ensureTables } from './store-migrations.js';
 
 const HOSTNAME_KEY = 'device.hostname';
@@ -24,12 +25,14 @@ export function defaultHostname(): string {
 }
 
 export class SettingsStore {
+  private readonly db: Db;
   private readonly read;
   private readonly write;
   private readonly remove;
 
   constructor(db: Db) {
     ensureTables(db);
+    this.db = db;
     this.read = db.prepare('SELECT value FROM settings WHERE key = ?');
     this.write = db.prepare(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
@@ -55,7 +58,7 @@ export class SettingsStore {
 
   /** Stores a hostname the caller has validated. */
   setHostname(name: string): void {
-    this.write.run(HOSTNAME_KEY, JSON.stringify(name));
+    storeWrite(this.db, 'the hostname', () => this.write.run(HOSTNAME_KEY, JSON.stringify(name)));
   }
 
   /** The configuration overrides (a JSON object), `{}` when none were stored. */
@@ -67,7 +70,10 @@ export class SettingsStore {
   }
 
   setConfigOverrides(overrides: Record<string, unknown>): void {
-    if (Object.keys(overrides).length === 0) this.remove.run(CONFIG_KEY);
-    else this.write.run(CONFIG_KEY, JSON.stringify(overrides));
+    storeWrite(this.db, 'the configuration', () =>
+      Object.keys(overrides).length === 0
+        ? this.remove.run(CONFIG_KEY)
+        : this.write.run(CONFIG_KEY, JSON.stringify(overrides)),
+    );
   }
 }

@@ -5,6 +5,7 @@
  * bookkeeping as store/database.ts, so they never run twice).
  */
 import { type Db, type Migration, registerMigration } from '../store/database.js';
+import { storeWrite } from '../store/storage-errors.js';
 
 export const DEVICE_MIGRATIONS: readonly Migration[] = [
   {
@@ -40,9 +41,11 @@ export function ensureTables(db: Db): void {
   const record = db.prepare('INSERT INTO migrations (id, applied) VALUES (?, ?)');
   for (const migration of DEVICE_MIGRATIONS) {
     if (has.get(migration.id) !== undefined) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      record.run(migration.id, new Date().toISOString());
-    })();
+    storeWrite(db, `the store's table update ${migration.id}`, () => {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        record.run(migration.id, new Date().toISOString());
+      })();
+    });
   }
 }

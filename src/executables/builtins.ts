@@ -26,6 +26,18 @@ export interface BuiltinDescriptor {
   configSchema: TSchema;
   /** Checks across fields, run after the schema passed. */
   check?: (config: Record<string, unknown>) => ConfigIssue[];
+  /** A source's sample rate, Hz, when its config fixes it; undefined when only the running node knows. */
+  outputRate?: (config: Record<string, unknown>) => number | undefined;
+  /** A processor whose output has its input's sample rate. */
+  keepsRate?: boolean;
+  /** Defects of the config at an input sample rate known before the stream runs (streams/rates.ts). */
+  checkAtRate?: (config: Record<string, unknown>, rate: number) => ConfigIssue[];
+}
+
+/** A number from a config, or undefined (the schema check reports a wrong type). */
+function numberOf(config: Record<string, unknown>, key: string): number | undefined {
+  const value = config[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** Settings every node accepts in its config, whatever its executable. */
@@ -88,6 +100,7 @@ const signalGenerator: BuiltinDescriptor = {
     }
     return issues;
   },
+  outputRate: (config) => numberOf(config, 'sampleRate'),
 };
 
 const eegSource: BuiltinDescriptor = {
@@ -130,6 +143,8 @@ const eegSource: BuiltinDescriptor = {
     });
     return issues;
   },
+  // Without samplingFrequency the node follows the device's rate, which can change at any time.
+  outputRate: (config) => numberOf(config, 'samplingFrequency'),
 };
 
 const filter: BuiltinDescriptor = {
@@ -163,6 +178,23 @@ const filter: BuiltinDescriptor = {
       });
     }
     return issues;
+  },
+  keepsRate: true,
+  // The design needs every frequency below Nyquist (dsp/design.ts); at run time the node would go
+  // to `error` on its first frame and every frame through it would be lost.
+  checkAtRate(config, rate) {
+    const nyquist = rate / 2;
+    return (['highpass', 'lowpass', 'notch'] as const).flatMap((field) => {
+      const hz = numberOf(config, field);
+      return hz === undefined || hz < nyquist
+        ? []
+        : [
+            {
+              path: `/${field}`,
+              message: `${field} ${hz} Hz is at or above the Nyquist frequency (${nyquist} Hz) of its ${rate} Hz input; use a frequency below ${nyquist} Hz`,
+            },
+          ];
+    });
   },
 };
 
@@ -239,6 +271,7 @@ const ingest: BuiltinDescriptor = {
   outputs: ['out'],
   description:
     'Emits the frames sent to the WebSocket /stream/{streamId}/ingest (for example by another headsetd).',
+  outputRate: (config) => numberOf(config, 'sampleRate'),
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,

@@ -26,6 +26,7 @@ import { frameToJson } from '../runtime/frame.js';
 import type { Frame } from '../runtime/frame.js';
 import { encodeFrameBinary } from '../runtime/frame-binary.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import { NodeConfigError } from '../runtime/node-errors.js';
 import type { RuntimeNodeContext } from '../runtime/runner-support.js';
 import { type AccessPolicy, accessRefusal, isLoopbackName, LOOPBACK_ONLY } from '../security/access.js';
 import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
@@ -34,6 +35,11 @@ import { ensureToken } from '../token.js';
 export const DEFAULT_WEBSOCKET_HOST = '127.0.0.1';
 /** About a second of a 64-channel 2 kHz stream in JSON: a client further behind loses frames. */
 export const CLIENT_BUFFER_LIMIT_BYTES = 1024 * 1024;
+/** Close code of a node that stops (RFC 6455 "going away"), and its reason. */
+export const STOP_CLOSE_CODE = 1001;
+export const STOP_CLOSE_REASON = 'stream node stopped';
+/** How long a stop waits for clients to answer the close frame before cutting them off, ms. */
+export const CLOSE_GRACE_MS = 1000;
 
 export interface WebSocketOutputConfig {
   port: number;
@@ -56,6 +62,37 @@ export function listenErrorMessage(error: NodeJS.ErrnoException, host: string, p
     default:
       return `cannot listen on ${host}:${port}: ${error.message}`;
   }
+}
+
+/** A listen failure as a node config error: the API then points at the `port` or `host` field. */
+export function listenError(error: NodeJS.ErrnoException, host: string, port: number): NodeConfigError {
+  const message = listenErrorMessage(error, host, port);
+  const aboutHost = ['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN'].includes(error.code ?? '');
+  return aboutHost ? new NodeConfigError(message, 'host') : new NodeConfigError(message, 'port', port);
+}
+
+/** Closes every client with 1001 and a reason; those that do not answer in time are cut off. */
+async function closeClients(clients: readonly WebSocket[]): Promise<void> {
+  await Promise.all(
+    clients.map(
+      (client) =>
+        new Promise<void>((resolve) => {
+          if (client.readyState === client.CLOSED) {
+            resolve();
+            return;
+          }
+          const timer = setTimeout(() => {
+            client.terminate();
+            resolve();
+          }, CLOSE_GRACE_MS);
+          client.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          client.close(STOP_CLOSE_CODE, STOP_CLOSE_REASON);
+        }),
+    ),
+  );
 }
 
 class WebSocketOutput implements NodeInstance {
@@ -104,7 +141,7 @@ class WebSocketOutput implements NodeInstance {
       const onError = (error: NodeJS.ErrnoException) => {
         server.off('listening', onListening);
         server.close();
-        reject(new Error(listenErrorMessage(error, this.host, this.config.port)));
+        reject(listenError(error, this.host, this.config.port));
       };
       const onListening = () => {
         server.off('error', onError);
@@ -174,18 +211,23 @@ class WebSocketOutput implements NodeInstance {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const client of this.clients) client.terminate();
-    this.clients.clear();
-    this.sockets?.close();
+    const sockets = this.sockets;
     this.sockets = undefined;
-    if (server === undefined) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => {
-        resolve();
-      });
-      // Plain requests kept alive would hold the port open.
-      server.closeAllConnections();
+    // New clients are refused first; the connected ones get a close frame, not a cut, so they can
+    // tell a stopped stream (1001) from a network failure (1006).
+    const serverClosed = new Promise<void>((resolve) => {
+      if (server === undefined) resolve();
+      else
+        server.close(() => {
+          resolve();
+        });
     });
+    await closeClients([...this.clients]);
+    this.clients.clear();
+    sockets?.close();
+    // Plain requests kept alive would hold the port open.
+    server?.closeAllConnections();
+    await serverClosed;
   }
 }
 

@@ -7,12 +7,19 @@ import { HeadsetdError, isHeadsetdError } from '../errors.js';
 import type { AccessPolicy } from '../security/access.js';
 import type { NodeDef, PipeDef, StreamDefinition } from '../streams/model.js';
 import { pipeEnds, pipeQueue } from '../streams/model.js';
-import type { NodeMetrics, PipeMetrics, RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
+import {
+  type NodeFailure,
+  NodeFailureError,
+  type NodeMetrics,
+  type PipeMetrics,
+  type RuntimeEvent,
+  type RuntimeStreamStatus,
+} from '../streams/runtime-port.js';
 import { diffDefinitions } from './definition-diff.js';
 import type { Frame } from './frame.js';
 import { frameClock } from './metrics.js';
 import type { DeviceFrameSource, NodeFactory, NodeLogLine } from './node.js';
-import { errorMessage } from './node-errors.js';
+import { errorMessage, NodeConfigError } from './node-errors.js';
 import { NodeRunner, type RunnerEnvironment } from './node-runner.js';
 import { Pipe } from './pipe.js';
 import { DrainScheduler } from './scheduler.js';
@@ -33,13 +40,18 @@ export interface StreamGraphOptions {
   onProcessGroup?(pgid: number, alive: boolean): void;
 }
 
-/** The error `start` and `update` reject with: names the node and keeps the catalog code when there is one. */
-export function nodeStartError(nodeId: string, error: unknown): HeadsetdError {
-  const reason = errorMessage(error);
-  if (isHeadsetdError(error)) {
-    return new HeadsetdError(error.code, `node ${nodeId}: ${reason}`, { ...error.details, node: nodeId });
-  }
-  return new HeadsetdError('validation_failed', `node ${nodeId}: ${reason}`, { node: nodeId, reason });
+/** The error `start` and `update` reject with: the node's failure, with its catalog code when it had one. */
+export function nodeStartError(nodeId: string, error: unknown): NodeFailureError {
+  if (error instanceof NodeFailureError) return error;
+  const failure: NodeFailure = {
+    nodeId,
+    reason: errorMessage(error),
+    ...(error instanceof NodeConfigError ? { field: error.field } : {}),
+    ...(error instanceof NodeConfigError && error.port !== undefined ? { port: error.port } : {}),
+  };
+  return isHeadsetdError(error)
+    ? new NodeFailureError(failure, error.code, error.details)
+    : new NodeFailureError(failure);
 }
 
 export class StreamGraph {
@@ -158,7 +170,7 @@ export class StreamGraph {
   ): Promise<void> {
     const runner = this.runners.get(nodeId);
     if (runner === undefined) {
-      throw new HeadsetdError('node_not_found', `the stream has no node '${nodeId}'.`, { node: nodeId });
+      throw new HeadsetdError('node_not_found', `the stream has no node '${nodeId}'.`, { nodeId });
     }
     try {
       await runner.signal(signal, payload);
@@ -207,7 +219,7 @@ export class StreamGraph {
   }
 
   /** Starts the given nodes in parallel; the error of the first one (in the given order) that failed. */
-  private async startNodes(ids: string[]): Promise<HeadsetdError | undefined> {
+  private async startNodes(ids: string[]): Promise<NodeFailureError | undefined> {
     const results = await Promise.allSettled(
       ids.map((id) => this.runners.get(id)?.start() ?? Promise.resolve()),
     );

@@ -15,6 +15,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isHeadsetdError } from '../errors.js';
+import { NodeFailureError } from '../streams/runtime-port.js';
 import { IMPLEMENTED_BUILTINS, loadBuiltinFactory } from '../executables/factories.js';
 import { DeviceProxy } from './device-bridge.js';
 import { StreamGraph } from './graph.js';
@@ -120,6 +121,7 @@ function serialize(error: unknown): SerializedError {
       code: error.code,
       message: error.message,
       ...(error.details === undefined ? {} : { details: error.details }),
+      ...(error instanceof NodeFailureError ? { nodeFailure: error.failure } : {}),
     };
   }
   return { code: 'internal_error', message: errorMessage(error) };

@@ -4,7 +4,7 @@
  */
 import type { AccessPolicy } from '../security/access.js';
 import type { StreamDefinition } from '../streams/model.js';
-import type { RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
+import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
 import type { Frame } from './frame.js';
 import type { NodeLogLine } from './node.js';
 
@@ -81,6 +81,8 @@ export interface SerializedError {
   code: string;
   message: string;
   details?: Record<string, unknown>;
+  /** Set when the error was a NodeFailureError, so that the main thread rebuilds one. */
+  nodeFailure?: NodeFailure;
 }
 
 export interface StatusPush {

@@ -25,6 +25,22 @@ export class FatalNodeError extends Error {
   }
 }
 
+/**
+ * A node cannot start because of one field of its config (a websocket's `port` already in use):
+ * the runtime reports the field, so the API can point at it (`/nodes/1/config/port`).
+ */
+export class NodeConfigError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+    /** The network port at fault, when the field names one. */
+    readonly port?: number,
+  ) {
+    super(message);
+    this.name = 'NodeConfigError';
+  }
+}
+
 /** What the supervisor makes of an error. */
 export function failureKind(error: unknown): 'ended' | 'fatal' | 'failure' {
   if (error instanceof NodeEndedError) return 'ended';

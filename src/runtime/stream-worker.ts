@@ -24,7 +24,7 @@ import {
   toWire,
 } from './messages.js';
 import type { DeviceFrameSource } from './node.js';
-import type { RuntimeEvent } from '../streams/runtime-port.js';
+import { NodeFailureError, type RuntimeEvent } from '../streams/runtime-port.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
@@ -220,8 +220,12 @@ export class StreamWorker {
         if (message.ok) {
           waiter.resolve(message.push);
         } else {
-          const { code, message: text, details } = message.error;
-          waiter.reject(new HeadsetdError(code as ErrorCode, text, details));
+          const { code, message: text, details, nodeFailure } = message.error;
+          waiter.reject(
+            nodeFailure === undefined
+              ? new HeadsetdError(code as ErrorCode, text, details)
+              : new NodeFailureError(nodeFailure, code as ErrorCode, details),
+          );
         }
         return;
       }

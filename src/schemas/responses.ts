@@ -48,7 +48,13 @@ export const StreamStatusResponse = Type.Object({
   success: Type.Literal(true),
   status: Type.Object({
     state: Type.Enum(STREAM_STATES),
-    error: Type.Union([Type.String(), Type.Null()]),
+    degraded: Type.Boolean({
+      description:
+        'True while the stream runs (or is paused) with a node in `error`: frames through it are lost.',
+    }),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the stream is in `error`, or which node makes it degraded; null otherwise.',
+    }),
     nodes: Type.Array(
       Type.Object(
         { id: Type.String(), state: Type.Enum(NODE_STATES), metrics: Metrics },
@@ -78,7 +84,13 @@ export const StreamReadResponse = Type.Object({
 
 export const StreamListResponse = Type.Object({
   success: Type.Literal(true),
-  streams: Type.Array(Type.Object({ id: Type.String(), meta: StreamMetaSchema })),
+  streams: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      meta: StreamMetaSchema,
+      state: Type.Enum(STREAM_STATES, { description: 'The run state, as in GET status.' }),
+    }),
+  ),
 });
 
 export const SignalBody = Type.Object(

@@ -2,10 +2,12 @@
  * The service's embedded database: one SQLite file under the data dir, in WAL mode with full
  * synchronisation, so that `kill -9` or a power cut at any moment leaves the last committed state.
  * Each feature owns its tables and registers them as migrations here, applied in order once.
+ * Every write goes through `storeWrite` (storage-errors.ts): a full disk is answered as such.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { storeWrite } from './storage-errors.js';
 
 export type Db = Database.Database;
 
@@ -55,10 +57,12 @@ export function openDatabase(dataDir: string): Db {
   const record = db.prepare('INSERT INTO migrations (id, applied) VALUES (?, ?)');
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.id)) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      record.run(migration.id, new Date().toISOString());
-    })();
+    storeWrite(db, `the store's table update ${migration.id}`, () => {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        record.run(migration.id, new Date().toISOString());
+      })();
+    });
   }
   return db;
 }

@@ -2,7 +2,8 @@
  * Graph validation of a stream document that already matches the schema (API-NOTES.md §Validation):
  * unique ids, pipes naming existing nodes, no self-loop, no cycle, no duplicate pipe, roles and
  * ports consistent with node types and built-in executables, and each executable resolvable with
- * a config its executable accepts. Every defect becomes an Issue with a JSON pointer into the document.
+ * a config its executable accepts, also at the sample rates known before it runs (rates.ts). Every
+ * defect becomes an Issue with a JSON pointer into the document.
  */
 import { HeadsetdError } from '../errors.js';
 import { type BuiltinDescriptor, COMMON_CONFIG } from '../executables/builtins.js';
@@ -11,6 +12,7 @@ import type { NodeInput, PipeInput } from '../schemas/stream.js';
 import { check, type Issue } from '../schemas/validator.js';
 import { Type } from 'typebox';
 import { DEFAULT_INPUT_PORT, DEFAULT_OUTPUT_PORT } from './model.js';
+import { type RatedNode, rateIssues } from './rates.js';
 
 export interface GraphContext {
   executablesDirs: readonly string[];
@@ -298,6 +300,13 @@ export function graphIssues(
       message: `the pipes form a cycle: ${cycle.join(' → ')}; a stream must be acyclic`,
       code: 'validation_failed',
     });
+  } else {
+    const rated = new Map<string, RatedNode>();
+    for (const [id, f] of facts) {
+      const node = nodes[f.index];
+      if (node !== undefined) rated.set(id, { node, index: f.index, builtin: f.builtin });
+    }
+    issues.push(...rateIssues(rated, edges));
   }
   return issues;
 }

@@ -15,7 +15,8 @@ const TABLE: Record<StreamState, Record<StreamSignal, 'act' | 'noop' | '409'>> =
   paused: { start: '409', stop: 'act', pause: 'noop', resume: 'act', reconcile: 'act' },
   stopping: { start: '409', stop: 'noop', pause: '409', resume: '409', reconcile: '409' },
   stopped: { start: 'act', stop: 'noop', pause: '409', resume: '409', reconcile: 'act' },
-  error: { start: 'act', stop: '409', pause: '409', resume: '409', reconcile: 'act' },
+  // stop acts from error: the failed stream is then wanted stopped (it was retried at every restart).
+  error: { start: 'act', stop: 'act', pause: '409', resume: '409', reconcile: 'act' },
 };
 
 describe('planSignal', () => {

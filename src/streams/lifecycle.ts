@@ -1,13 +1,18 @@
 /**
- * The stream state machine of API-NOTES.md §Lifecycle as data: which signals act from which state,
- * which are harmless repeats (so clients may retry), and which are refused with 409.
+ * The stream state machine as data: which signals act from which state, which are harmless
+ * repeats (so clients may retry), which are refused with 409, and the run state each signal asks
+ * for (stored before the stream's state changes, so that a restart of the service resumes it).
  */
 import type { StreamSignal, StreamState } from './model.js';
+import type { DesiredState } from './store.js';
 
-/** States from which each signal starts a transition. */
+/**
+ * States from which each signal starts a transition. `stop` acts from `error` too: a stream that
+ * failed is then wanted stopped, and is no longer retried at every start of the service.
+ */
 const ACTS_FROM: Record<StreamSignal, readonly StreamState[]> = {
   start: ['created', 'stopped', 'error'],
-  stop: ['running', 'paused', 'starting', 'pausing'],
+  stop: ['running', 'paused', 'starting', 'pausing', 'error'],
   pause: ['running'],
   resume: ['paused'],
   reconcile: ['created', 'running', 'paused', 'stopped', 'error'],
@@ -20,6 +25,15 @@ const ALREADY_IN: Record<StreamSignal, readonly StreamState[]> = {
   pause: ['paused', 'pausing'],
   resume: ['running'],
   reconcile: [],
+};
+
+/** The run state a signal that acts asks for: stored first, then the transition starts. */
+export const DESIRED_AFTER: Record<StreamSignal, DesiredState> = {
+  start: 'running',
+  stop: 'stopped',
+  pause: 'paused',
+  resume: 'running',
+  reconcile: 'running',
 };
 
 export type SignalPlan = { kind: 'act' } | { kind: 'noop' } | { kind: 'invalid'; allowed: StreamSignal[] };

@@ -8,12 +8,13 @@ import { STREAM_LIMITS } from '../schemas/stream.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
 import type { GraphContext } from './graph.js';
-import { newEntry, type StreamEntry } from './entry.js';
-import { planSignal, TRANSITIONAL_STATES } from './lifecycle.js';
+import { messageOf, newEntry, type StreamEntry } from './entry.js';
+import { transitionError } from './failures.js';
+import { planSignal } from './lifecycle.js';
 import type { StreamDefinition, StreamSignal } from './model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './runtime-port.js';
 import type { StreamStore } from './store.js';
-import { Transitions } from './transitions.js';
+import { type Outcome, Transitions } from './transitions.js';
 import {
   assertExecutablesAllowed,
   assertGraph,
@@ -24,11 +25,29 @@ import {
 
 export type { StreamEntry } from './entry.js';
 
+/** A node of a running stream went to `error` for good: the stream runs on without it. */
+export interface StreamDegradedEvent {
+  type: 'stream_degraded';
+  streamId: string;
+  nodeId: string;
+  message: string;
+}
+
+/** The runtime's events, and those the manager draws from them. */
+export type StreamEvent = RuntimeEvent | StreamDegradedEvent;
+
 export interface ManagerOptions {
   context: GraphContext;
-  /** Called for every runtime event after the manager has applied it (system events, logs). */
-  onRuntimeEvent?: (event: RuntimeEvent) => void;
+  /** Called for every runtime event after the manager has applied it, and for the manager's own (system events, logs). */
+  onRuntimeEvent?: (event: StreamEvent) => void;
   onError?: (message: string, error: unknown) => void;
+  /** A condition a person should know of that is not a fault of the service (a stream restored in error). */
+  onWarn?: (message: string, details: Record<string, unknown>) => void;
+}
+
+/** A stream signal under way: `outcome` resolves when its transition ended, with the error to answer if it failed. */
+export interface SignalTicket {
+  outcome: Promise<HeadsetdError | undefined>;
 }
 
 const NODE_SIGNAL = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -61,14 +80,24 @@ export class StreamManager {
     return this.#options.context;
   }
 
-  /** Loads every stored stream; those that were running (or paused) are started again. */
+  /**
+   * Loads every stored stream; those that were running (or paused) are started again. One that
+   * cannot start is left in `error` (still wanted running) and reported through `onWarn`.
+   */
   restore(): void {
     for (const { definition, desired } of this.#store.all()) {
       const entry = newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
       this.#entries.set(definition.id, entry);
       if (desired === 'running' || desired === 'paused') {
-        this.#transitions.start(entry);
-        if (desired === 'paused') this.#transitions.pauseOnceStarted(entry);
+        // The desired state is already stored: these write nothing, so a full store cannot stop them.
+        void this.#transitions.start(entry).then((failure) => {
+          if (failure === undefined || entry.state !== 'error') return;
+          this.#options.onWarn?.(
+            `stream ${definition.id} restored in error: ${entry.error ?? messageOf(failure.error)}`,
+            { streamId: definition.id, node: entry.failedNode, reason: entry.error },
+          );
+        });
+        if (desired === 'paused') void this.#transitions.pauseOnceStarted(entry);
       }
     }
   }
@@ -123,8 +152,9 @@ export class StreamManager {
 
   async remove(id: string): Promise<void> {
     const entry = this.get(id);
-    this.#entries.delete(entry.definition.id);
+    // Forgotten from the store first: a store that cannot (a full disk) leaves the stream as it was.
     this.#store.remove(entry.definition.id);
+    this.#entries.delete(entry.definition.id);
     if (entry.state !== 'created' && entry.state !== 'stopped' && entry.state !== 'error') {
       entry.state = 'stopping';
       // The stream is gone from the store already; a runtime that fails to stop it is logged,
@@ -140,11 +170,15 @@ export class StreamManager {
     }
   }
 
-  /** A stream signal; returns once the transition is accepted (API-NOTES.md §Lifecycle). */
-  signal(id: string, signal: StreamSignal): void {
+  /**
+   * A stream signal (lifecycle.ts). Throws when the signal is refused in the stream's state, or when
+   * the store cannot take the desired state (then nothing changed); otherwise returns once the
+   * transition is accepted, with its outcome.
+   */
+  signal(id: string, signal: StreamSignal): SignalTicket {
     const entry = this.get(id);
     const plan = planSignal(entry.state, signal);
-    if (plan.kind === 'noop') return;
+    if (plan.kind === 'noop') return { outcome: Promise.resolve(undefined) };
     if (plan.kind === 'invalid') {
       throw new HeadsetdError(
         'invalid_state',
@@ -154,24 +188,17 @@ export class StreamManager {
     }
     if (signal === 'start' || signal === 'reconcile')
       assertExecutablesAllowed(entry.definition, this.context);
-    switch (signal) {
-      case 'start':
-        this.#transitions.start(entry);
-        break;
-      case 'stop':
-        this.#transitions.stop(entry);
-        break;
-      case 'pause':
-        this.#transitions.pause(entry);
-        break;
-      case 'resume':
-        this.#transitions.resume(entry);
-        break;
-      case 'reconcile':
-        if (entry.state === 'running' || entry.state === 'paused') this.#transitions.stop(entry);
-        this.#transitions.start(entry);
-        break;
-    }
+    const transition: Record<StreamSignal, (e: StreamEntry) => Outcome> = {
+      start: (e) => this.#transitions.start(e),
+      stop: (e) => this.#transitions.stop(e),
+      pause: (e) => this.#transitions.pause(e),
+      resume: (e) => this.#transitions.resume(e),
+      reconcile: (e) => this.#transitions.reconcile(e),
+    };
+    const outcome = transition[signal](entry).then((failure) =>
+      failure === undefined ? undefined : transitionError(entry, signal, failure.error),
+    );
+    return { outcome };
   }
 
   async addNodes(id: string, body: unknown): Promise<string[]> {
@@ -260,21 +287,6 @@ export class StreamManager {
     return this.#runtime.logs(entry.definition.id, nodeId);
   }
 
-  /**
-   * Waits until the stream's queued transitions have ended, or `timeoutMs` has passed, whichever
-   * comes first; never rejects (the outcome is in the stream's state).
-   */
-  async settleOne(id: string, timeoutMs: number): Promise<void> {
-    const entry = this.#entries.get(id.toLowerCase());
-    if (entry === undefined) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      entry.queue,
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-    ]);
-    clearTimeout(timer);
-  }
-
   /** Waits until every queued transition has ended (tests and shutdown). */
   async settle(): Promise<void> {
     await Promise.all([...this.#entries.values()].map((e) => e.queue));
@@ -352,7 +364,12 @@ export class StreamManager {
         }
       });
     } catch (error) {
-      this.#store.replace(previous);
+      try {
+        this.#store.replace(previous);
+      } catch (storeError) {
+        // The refused definition stays stored: a restart of the service would load it.
+        this.#options.onError?.(`stream ${previous.id}: rollback of a refused edit not stored`, storeError);
+      }
       entry.definition = previous;
       void this.#transitions
         .enqueue(entry, async () => {
@@ -365,13 +382,21 @@ export class StreamManager {
 
   #onRuntimeEvent(event: RuntimeEvent): void {
     const entry = this.#entries.get(event.streamId);
-    if (entry !== undefined && event.type === 'stream_failed' && !TRANSITIONAL_STATES.includes(entry.state)) {
-      if (entry.state === 'running' || entry.state === 'paused') {
-        entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
-        entry.state = 'error';
-        entry.error = event.message;
-      }
+    const live = entry !== undefined && (entry.state === 'running' || entry.state === 'paused');
+    if (live && event.type === 'stream_failed') {
+      entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
+      entry.state = 'error';
+      entry.error = event.message;
     }
     this.#options.onRuntimeEvent?.(event);
+    // A node left in `error` (no restart) while the rest runs: the stream is degraded (views.ts).
+    if (live && event.type === 'node_crashed' && !event.willRestart) {
+      this.#options.onRuntimeEvent?.({
+        type: 'stream_degraded',
+        streamId: event.streamId,
+        nodeId: event.nodeId,
+        message: event.message,
+      });
+    }
   }
 }

@@ -2,6 +2,7 @@
  * The narrow interface through which the stream manager drives the data plane. The manager owns
  * desired state and the lifecycle; the runtime only runs what it is given.
  */
+import { type ErrorCode, type ErrorDetails, HeadsetdError } from '../errors.js';
 import type { Frame } from '../runtime/frame.js';
 import type { NodeLogLine } from '../runtime/node.js';
 import type { NodeState, StreamDefinition } from './model.js';
@@ -37,6 +38,32 @@ export interface RuntimeStreamStatus {
   pipes: Record<string, PipeMetrics>;
 }
 
+/** Why one node of a stream could not start (or failed): what the runtime tells the manager. */
+export interface NodeFailure {
+  nodeId: string;
+  /** For a person, without the node's id: "port 5555 is already in use". */
+  reason: string;
+  /** The field of the node's config at fault, when one is (a websocket's `port`). */
+  field?: string;
+  /** The network port at fault, when the failure is about one. */
+  port?: number;
+}
+
+/**
+ * The error a runtime rejects with when a node fails: the failure is typed, so the manager reads
+ * the node from it and never from loosely named details (the real runtime and the tests' fake
+ * both throw this). Its details are the failure's fields; `code` is the node's own catalog code
+ * when it had one, else `validation_failed`.
+ */
+export class NodeFailureError extends HeadsetdError {
+  readonly failure: NodeFailure;
+
+  constructor(failure: NodeFailure, code: ErrorCode = 'validation_failed', details?: ErrorDetails) {
+    super(code, `node ${failure.nodeId}: ${failure.reason}`, { ...details, ...failure });
+    this.failure = failure;
+  }
+}
+
 export type RuntimeEvent =
   /** The stream can no longer run (its host died, or a node failed past its restart policy at start). */
   | { type: 'stream_failed'; streamId: string; message: string }
@@ -44,13 +71,16 @@ export type RuntimeEvent =
   | { type: 'node_crashed'; streamId: string; nodeId: string; message: string; willRestart: boolean };
 
 export interface StreamRuntime {
-  /** Starts every node and pipe. Rejects with a HeadsetdError naming the failing node when one cannot start. */
+  /** Starts every node and pipe. Rejects with a NodeFailureError when a node cannot start. */
   start(stream: StreamDefinition): Promise<void>;
   /** Stops every node, ends every child process. Resolves when all resources are released. */
   stop(streamId: string): Promise<void>;
   pause(streamId: string): Promise<void>;
   resume(streamId: string): Promise<void>;
-  /** Applies a new definition to a running or paused stream as a diff (API-NOTES.md §Shapes, PUT). */
+  /**
+   * Applies a new definition to a running or paused stream as a diff (PUT, edits);
+   * rejects with a NodeFailureError when an added or changed node cannot start.
+   */
   update(stream: StreamDefinition): Promise<void>;
   /** start, stop, pause, resume, restart, or a custom signal forwarded to the node. */
   signalNode(

@@ -1,8 +1,11 @@
 /**
  * Stream definitions and each stream's desired run state, in the embedded database. Every write is
- * one transaction, so a definition and its desired state never disagree after a crash.
+ * one transaction, so a definition and its desired state never disagree after a crash. A write the
+ * storage refuses (a full disk) throws `storage_full` or `storage_error` having changed nothing, so
+ * callers write here first and change their own state only once it succeeded.
  */
 import type { Db } from '../store/database.js';
+import { storeWrite } from '../store/storage-errors.js';
 import type { StreamDefinition } from './model.js';
 
 /** `created`: never started, so a restart shows it as created rather than stopped. */
@@ -43,29 +46,33 @@ export class StreamStore {
   }
 
   insert(definition: StreamDefinition, desired: DesiredState = 'created'): void {
-    this.#insert.run({
-      id: definition.id,
-      definition: JSON.stringify(definition),
-      desired,
-      created: definition.meta.created,
-      updated: definition.meta.updated,
-    });
+    storeWrite(this.#db, 'the new stream', () =>
+      this.#insert.run({
+        id: definition.id,
+        definition: JSON.stringify(definition),
+        desired,
+        created: definition.meta.created,
+        updated: definition.meta.updated,
+      }),
+    );
   }
 
   replace(definition: StreamDefinition): void {
-    this.#update.run({
-      id: definition.id,
-      definition: JSON.stringify(definition),
-      updated: definition.meta.updated,
-    });
+    storeWrite(this.#db, "the stream's new definition", () =>
+      this.#update.run({
+        id: definition.id,
+        definition: JSON.stringify(definition),
+        updated: definition.meta.updated,
+      }),
+    );
   }
 
   setDesired(id: string, desired: DesiredState): void {
-    this.#setDesired.run(desired, id);
+    storeWrite(this.#db, `the stream's desired state (${desired})`, () => this.#setDesired.run(desired, id));
   }
 
   remove(id: string): void {
-    this.#remove.run(id);
+    storeWrite(this.#db, "the stream's removal", () => this.#remove.run(id));
   }
 
   all(): StoredStream[] {

@@ -1,20 +1,26 @@
 /**
- * The lifecycle transitions of API-NOTES.md §Lifecycle as the runtime carries them out. Runtime
- * work for one stream runs on that stream's queue, so transitions never interleave; each method
- * sets the transitional state at once (visible in status) and queues the runtime work behind it.
+ * The lifecycle transitions as the runtime carries them out. Runtime work for one stream runs on
+ * that stream's queue, so transitions never interleave.
+ *
+ * Each transition first stores the run state it asks for, and only then sets the transitional
+ * state (visible in status at once) and queues the runtime work: when the store cannot take the
+ * desired state (a full disk), the transition throws and nothing has changed, so the stream is
+ * never left `stopping` or `starting` with nothing under way. Each returns its {@link Outcome}.
  */
-import { HeadsetdError } from '../errors.js';
 import { messageOf, type StreamEntry, stateOf } from './entry.js';
 import type { StreamState } from './model.js';
-import type { StreamRuntime } from './runtime-port.js';
+import { NodeFailureError, type StreamRuntime } from './runtime-port.js';
 import type { DesiredState } from './store.js';
 
 export interface TransitionHost {
   readonly runtime: StreamRuntime;
-  /** Stores a desired state, unless the stream was deleted meanwhile. */
+  /** Stores a desired state, unless the stream was deleted meanwhile; throws when the store cannot. */
   persistDesired(entry: StreamEntry, desired: DesiredState): void;
   onError?: ((message: string, error: unknown) => void) | undefined;
 }
+
+/** How a transition ended: undefined once it completed, else what made it fail. Never rejects. */
+export type Outcome = Promise<{ error: unknown } | undefined>;
 
 export class Transitions {
   constructor(private readonly host: TransitionHost) {}
@@ -27,17 +33,79 @@ export class Transitions {
     return run;
   }
 
+  /** Stores `desired` (when it differs from what is stored); throws, changing nothing, when it cannot. */
   setDesired(entry: StreamEntry, desired: DesiredState): void {
-    entry.desired = desired;
+    if (entry.desired === desired) return;
     this.host.persistDesired(entry, desired);
+    entry.desired = desired;
   }
 
-  start(entry: StreamEntry): void {
+  start(entry: StreamEntry): Outcome {
+    this.setDesired(entry, 'running');
+    return this.beginStart(entry);
+  }
+
+  /** Stops a running or paused stream and starts it again; from any other state, a start. */
+  reconcile(entry: StreamEntry): Outcome {
+    this.setDesired(entry, 'running');
+    if (entry.state === 'running' || entry.state === 'paused') void this.outcome(entry, this.stopWork(entry));
+    return this.beginStart(entry);
+  }
+
+  stop(entry: StreamEntry): Outcome {
+    this.setDesired(entry, 'stopped');
+    entry.state = 'stopping';
+    return this.outcome(entry, this.stopWork(entry));
+  }
+
+  pause(entry: StreamEntry): Outcome {
+    this.setDesired(entry, 'paused');
+    entry.state = 'pausing';
+    return this.outcome(entry, this.pauseWork(entry));
+  }
+
+  /**
+   * A restored paused stream: pause once the queued start has completed. Setting `pausing` at once
+   * (as pause does) made that start see a state other than `starting` and skip the runtime, so the
+   * stream read `paused` while nothing ran and a resume answered `running` over nothing.
+   */
+  pauseOnceStarted(entry: StreamEntry): Outcome {
+    this.setDesired(entry, 'paused');
+    return this.outcome(entry, async () => {
+      if (entry.state !== 'running') return;
+      entry.state = 'pausing';
+      await this.pauseWork(entry)();
+    });
+  }
+
+  resume(entry: StreamEntry): Outcome {
+    this.setDesired(entry, 'running');
+    entry.state = 'running';
+    return this.outcome(entry, async () => {
+      try {
+        await this.host.runtime.resume(entry.definition.id);
+      } catch (error) {
+        this.transitionFailed(entry, 'running', 'paused', error);
+        throw error;
+      }
+    });
+  }
+
+  /** Queues `work`; its failure goes to the outcome (whose holder answers or logs it), not to the log. */
+  private outcome(entry: StreamEntry, work: () => Promise<void>): Outcome {
+    const result: Outcome = entry.queue.then(work).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+    entry.queue = result.then(() => undefined);
+    return result;
+  }
+
+  private beginStart(entry: StreamEntry): Outcome {
     entry.state = 'starting';
     entry.error = null;
     entry.failedNode = null;
-    this.setDesired(entry, 'running');
-    void this.enqueue(entry, async () => {
+    return this.outcome(entry, async () => {
       if (entry.state !== 'starting') return;
       try {
         await this.host.runtime.start(entry.definition);
@@ -45,33 +113,39 @@ export class Transitions {
         if (stateOf(entry) === 'starting') entry.state = 'running';
       } catch (error) {
         entry.lastStatus = this.host.runtime.status(entry.definition.id) ?? entry.lastStatus;
-        if (entry.state === 'starting') {
+        if (stateOf(entry) === 'starting') {
           entry.state = 'error';
           entry.error = messageOf(error);
-          const nodeId = error instanceof HeadsetdError ? error.details?.nodeId : undefined;
-          entry.failedNode = typeof nodeId === 'string' ? nodeId : null;
+          entry.failedNode = error instanceof NodeFailureError ? error.failure.nodeId : null;
         }
+        throw error;
       }
-    }).catch(() => undefined);
+    });
   }
 
-  stop(entry: StreamEntry): void {
-    entry.state = 'stopping';
-    this.setDesired(entry, 'stopped');
-    void this.enqueue(entry, async () => {
+  /**
+   * The runtime work of a stop. A runtime that fails to stop has still let go of the stream (the
+   * real one ends its worker whatever happens): the failure is logged and the stream is stopped.
+   */
+  private stopWork(entry: StreamEntry): () => Promise<void> {
+    return async () => {
       entry.lastStatus = this.host.runtime.status(entry.definition.id) ?? entry.lastStatus;
       try {
         await this.host.runtime.stop(entry.definition.id);
-      } finally {
-        if (entry.state === 'stopping') entry.state = 'stopped';
+      } catch (error) {
+        this.host.onError?.(`stream ${entry.definition.id}: stop failed`, error);
       }
-    }).catch(() => undefined);
+      if (stateOf(entry) === 'stopping') {
+        entry.state = 'stopped';
+        // `error` explains the error state only; a stream stopped from `error` is plainly stopped.
+        entry.error = null;
+        entry.failedNode = null;
+      }
+    };
   }
 
-  pause(entry: StreamEntry): void {
-    entry.state = 'pausing';
-    this.setDesired(entry, 'paused');
-    void this.enqueue(entry, async () => {
+  private pauseWork(entry: StreamEntry): () => Promise<void> {
+    return async () => {
       if (entry.state !== 'pausing') return;
       try {
         await this.host.runtime.pause(entry.definition.id);
@@ -80,7 +154,7 @@ export class Transitions {
         throw error;
       }
       if (stateOf(entry) === 'pausing') entry.state = 'paused';
-    }).catch(() => undefined);
+    };
   }
 
   /**
@@ -99,42 +173,14 @@ export class Transitions {
     if (this.host.runtime.status(entry.definition.id) === undefined) {
       entry.state = 'error';
       entry.error = messageOf(error);
-    } else {
-      entry.state = previous;
-      this.setDesired(entry, previous === 'paused' ? 'paused' : 'running');
+      return;
     }
-  }
-
-  /**
-   * A restored paused stream: pause once the queued start has completed. Setting `pausing` at once
-   * (as #pause does) made that start see a state other than `starting` and skip the runtime, so the
-   * stream read `paused` while nothing ran and a resume answered `running` over nothing.
-   */
-  pauseOnceStarted(entry: StreamEntry): void {
-    this.setDesired(entry, 'paused');
-    void this.enqueue(entry, async () => {
-      if (entry.state !== 'running') return;
-      entry.state = 'pausing';
-      try {
-        await this.host.runtime.pause(entry.definition.id);
-      } catch (error) {
-        this.transitionFailed(entry, 'pausing', 'running', error);
-        throw error;
-      }
-      if (stateOf(entry) === 'pausing') entry.state = 'paused';
-    }).catch(() => undefined);
-  }
-
-  resume(entry: StreamEntry): void {
-    entry.state = 'running';
-    this.setDesired(entry, 'running');
-    void this.enqueue(entry, async () => {
-      try {
-        await this.host.runtime.resume(entry.definition.id);
-      } catch (error) {
-        this.transitionFailed(entry, 'running', 'paused', error);
-        throw error;
-      }
-    }).catch(() => undefined);
+    entry.state = previous;
+    try {
+      this.setDesired(entry, previous === 'paused' ? 'paused' : 'running');
+    } catch (storeError) {
+      // The stream runs as before; only a restart of the service would find it wanted otherwise.
+      this.host.onError?.(`stream ${entry.definition.id}: desired state not restored`, storeError);
+    }
   }
 }

@@ -25,7 +25,9 @@ export interface NodeStatusView {
 
 export interface StreamStatusView {
   state: StreamState;
-  /** Why the stream is in `error`; null otherwise. */
+  /** The stream runs (or is paused) with a node in `error`: frames through that node are lost. */
+  degraded: boolean;
+  /** Why the stream is in `error`, or which node makes it degraded; null otherwise. */
   error: string | null;
   nodes: NodeStatusView[];
   pipes: Record<string, { framesSent: number; framesDropped: number; queueDepth: number }>;
@@ -54,15 +56,31 @@ export function nodeStatuses(
   });
 }
 
+/** Why a running stream is degraded: its nodes in `error`, for a person; undefined when none is. */
+function degradation(
+  entry: StreamEntry,
+  nodes: readonly NodeStatusView[],
+  live: boolean,
+): string | undefined {
+  if (!live || (entry.state !== 'running' && entry.state !== 'paused')) return undefined;
+  const failed = nodes.filter((n) => n.state === 'error');
+  if (failed.length === 0) return undefined;
+  const each = failed.map((n) => `node ${n.id} is in error (${n.metrics.lastError ?? 'no reason given'})`);
+  return `${each.join('; ')}; frames through it are lost. Fix it, then restart the node or send reconcile.`;
+}
+
 export function statusView(
   entry: StreamEntry,
   runtime: RuntimeStreamStatus | undefined,
   live: boolean,
 ): StreamStatusView {
+  const nodes = nodeStatuses(entry, runtime, live);
+  const degraded = degradation(entry, nodes, live);
   return {
     state: entry.state,
-    error: entry.error,
-    nodes: nodeStatuses(entry, runtime, live),
+    degraded: degraded !== undefined,
+    error: entry.error ?? degraded ?? null,
+    nodes,
     pipes: runtime?.pipes ?? {},
   };
 }

@@ -58,6 +58,7 @@ export async function quickPlane(
     runtime,
     dataDir,
     executablesDir,
+    db,
     async listen() {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const address = app.server.address();

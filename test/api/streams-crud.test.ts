@@ -88,10 +88,12 @@ describe.each(PREFIXES)('streams CRUD under "%s/streams"', (prefix) => {
     expectError(await json(cp, 'POST', base, referenceStream(STREAM_ID)), 409, 'stream_exists');
   });
 
-  it('lists streams as {success, streams: [{id, meta}]}', async () => {
+  it('lists streams as {success, streams: [{id, meta, state}]} (the list had no state)', async () => {
     expect(ok(await json(cp, 'GET', base))).toEqual({ success: true, streams: [] });
     ok(await json(cp, 'POST', base, referenceStream()));
     ok(await json(cp, 'POST', base, chainStream(OTHER_ID)));
+    ok(await signal(cp, OTHER_ID, 'start', prefix));
+    await cp.manager.settle();
     const body = ok<{ streams: { id: string; meta: Record<string, unknown> }[] }>(
       await json(cp, 'GET', base),
     );
@@ -108,10 +110,12 @@ describe.each(PREFIXES)('streams CRUD under "%s/streams"', (prefix) => {
             created: expect.stringMatching(ISO),
             updated: expect.stringMatching(ISO),
           },
+          state: 'created',
         },
         {
           id: OTHER_ID,
           meta: { name: 'chain', created: expect.stringMatching(ISO), updated: expect.stringMatching(ISO) },
+          state: 'running',
         },
       ],
     });

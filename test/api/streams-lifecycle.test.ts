@@ -34,10 +34,10 @@ const STATES: State[] = [
 ];
 const SIGNALS: Signal[] = ['start', 'stop', 'pause', 'resume', 'reconcile'];
 
-/** The table of API-NOTES.md §Lifecycle: from which states a signal acts, and where it leads. */
+/** The lifecycle table of docs/api.md: from which states a signal acts, and where it leads. */
 const ACTS: Record<Signal, State[]> = {
   start: ['created', 'stopped', 'error'],
-  stop: ['running', 'paused', 'starting', 'pausing'],
+  stop: ['running', 'paused', 'starting', 'pausing', 'error'],
   pause: ['running'],
   resume: ['paused'],
   reconcile: ['created', 'running', 'paused', 'stopped', 'error'],
@@ -119,7 +119,7 @@ async function bringTo(state: State): Promise<void> {
     },
     error: async () => {
       cp.runtime.failStart.set('filt', 'the filter cannot start');
-      ok(await signal(cp, ID, 'start'));
+      expectError(await signal(cp, ID, 'start'), 422, 'validation_failed');
       await settle();
       cp.runtime.failStart.clear();
     },
@@ -245,6 +245,7 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
       success: true,
       status: {
         state: 'created',
+        degraded: false,
         error: null,
         nodes: ['gen', 'filt', 'ws'].map((id) => ({ id, state: 'created', metrics: zero })),
         pipes: {},
@@ -257,6 +258,7 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
       success: true,
       status: {
         state: 'running',
+        degraded: false,
         error: null,
         nodes: [
           { id: 'gen', state: 'running', metrics: live },
@@ -333,7 +335,7 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
   it('a node that fails to start puts the stream in error with the node lastError', async () => {
     ok(await json(cp, 'POST', `${prefix}/streams`, chainStream(ID)));
     cp.runtime.failStart.set('filt', 'the filter cannot start');
-    ok(await signal(cp, ID, 'start', prefix));
+    expectError(await signal(cp, ID, 'start', prefix), 422, 'validation_failed');
     await settle();
     const body = ok<{
       status: {
@@ -399,7 +401,8 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
     // Gone from the runtime without an event reaching the manager (e.g. the event came while
     // another transition was under way).
     cp.runtime.running.delete(ID);
-    ok(await signal(cp, ID, 'resume', prefix));
+    const failed = expectError(await signal(cp, ID, 'resume', prefix), 409, 'transition_failed');
+    expect(failed.error.details).toMatchObject({ state: 'error', signal: 'resume' });
     await settle();
     expect(await stateOf(cp, ID)).toBe('error');
   });
@@ -412,13 +415,16 @@ describe.each(PREFIXES)('signals and status under "%s/streams"', (prefix) => {
     cp.runtime.pause = async () => {
       throw new Error('pause timed out');
     };
-    ok(await signal(cp, ID, 'pause', prefix));
+    // Answered as failed (it answered success), the stream still running.
+    const failed = expectError(await signal(cp, ID, 'pause', prefix), 409, 'transition_failed');
+    expect(failed.error.message).toContain('pause timed out');
+    expect(failed.error.details).toMatchObject({ state: 'running', signal: 'pause' });
     await settle();
     cp.runtime.pause = pause;
     const body = ok<{ status: { state: string; error: string | null } }>(
       await json(cp, 'GET', `${url}/status`),
     );
-    // Still running: `error` stays null (it explains the error state only); the cause goes to the log.
+    // Still running: `error` stays null (it explains the error state only).
     expect(body.status).toMatchObject({ state: 'running', error: null });
     ok(await signal(cp, ID, 'pause', prefix));
     await settle();

@@ -12,6 +12,7 @@ import { WebSocket } from 'ws';
 import { HeadsetdError } from '../../src/errors.js';
 import { decodeFrameBinary } from '../../src/runtime/frame-binary.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { NodeFailureError } from '../../src/streams/runtime-port.js';
 import { definition, FrameClient, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
@@ -170,6 +171,15 @@ describe('generator → websocket', () => {
       expect(error).toBeInstanceOf(HeadsetdError);
       expect((error as HeadsetdError).code).toBe('validation_failed');
       expect((error as HeadsetdError).message).toBe(`node ws1: port ${port} is already in use`);
+      // The runtime port's typed failure, rebuilt on this side of the worker boundary: the
+      // manager reads the node from it (it read `details.nodeId` while the graph wrote `node`).
+      expect(error).toBeInstanceOf(NodeFailureError);
+      expect((error as NodeFailureError).failure).toEqual({
+        nodeId: 'ws1',
+        reason: `port ${port} is already in use`,
+        field: 'port',
+        port,
+      });
       expect(rt.status(stream.id)).toBeUndefined();
       expect(rt.logs(stream.id, 'ws1').some((l) => l.line.includes('already in use'))).toBe(true);
     } finally {

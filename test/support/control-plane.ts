@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createApp } from '../../src/api/app.js';
-import { openDatabase } from '../../src/store/database.js';
+import { type Db, openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from './fake-runtime.js';
@@ -16,6 +16,8 @@ export interface ControlPlane {
   runtime: FakeRuntime;
   dataDir: string;
   executablesDir: string;
+  /** The store's database, to make it fail (a full store) in tests. */
+  db: Db;
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function controlPlane(options: { dataDir?: string } = {}): Promise<
     runtime,
     dataDir,
     executablesDir,
+    db,
     async close(closeOptions = {}) {
       await app.close();
       await manager.close();

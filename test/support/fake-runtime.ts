@@ -5,7 +5,14 @@
 import type { Frame } from '../../src/runtime/frame.js';
 import type { NodeLogLine } from '../../src/runtime/node.js';
 import type { StreamDefinition } from '../../src/streams/model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../../src/streams/runtime-port.js';
+import {
+  type NodeFailure,
+  NodeFailureError,
+  type RuntimeEvent,
+  type RuntimeStreamStatus,
+  type StreamRuntime,
+} from '../../src/streams/runtime-port.js';
+import type { NodeState } from '../../src/streams/model.js';
 import { HeadsetdError } from '../../src/errors.js';
 
 export type GatedOp = 'start' | 'stop' | 'pause' | 'update';
@@ -18,8 +25,10 @@ export class FakeRuntime implements StreamRuntime {
   readonly taps = new Map<string, Set<(frame: Frame) => void>>();
   /** Every frame handed to `feed` while its stream ran. */
   readonly fed: { streamId: string; nodeId: string; frame: Frame }[] = [];
-  /** Node ids whose start fails, with the message. */
-  failStart = new Map<string, string>();
+  /** Node ids whose start fails, with the reason (or the whole failure, to name a config field). */
+  failStart = new Map<string, string | Omit<NodeFailure, 'nodeId'>>();
+  /** Node states reported instead of running/paused (a node left in `error` while the rest runs). */
+  readonly nodeStates = new Map<string, { state: NodeState; lastError: string | null }>();
   failUpdate: string | undefined;
   /** When set, start() waits for this promise (to observe `starting`). */
   gate: Promise<void> | undefined;
@@ -71,9 +80,14 @@ export class FakeRuntime implements StreamRuntime {
     if (this.gate !== undefined) await this.gate;
     await this.gates.get('start');
     for (const node of stream.nodes) {
-      const message = this.failStart.get(node.id);
-      if (message !== undefined) {
-        throw new HeadsetdError('validation_failed', `node ${node.id}: ${message}`, { nodeId: node.id });
+      const failure = this.failStart.get(node.id);
+      if (failure !== undefined) {
+        // The runtime port's typed failure, as the real runtime throws it.
+        throw new NodeFailureError(
+          typeof failure === 'string'
+            ? { nodeId: node.id, reason: failure }
+            : { nodeId: node.id, ...failure },
+        );
       }
     }
     this.running.set(stream.id, { definition: stream, paused: false });
@@ -126,7 +140,7 @@ export class FakeRuntime implements StreamRuntime {
         r.definition.nodes.map((n) => [
           n.id,
           {
-            state: r.paused ? 'paused' : 'running',
+            state: this.nodeStates.get(n.id)?.state ?? (r.paused ? 'paused' : 'running'),
             metrics: {
               itemsProcessed: 3,
               samplesProcessed: 30,
@@ -134,7 +148,7 @@ export class FakeRuntime implements StreamRuntime {
               framesDropped: 0,
               queueDepth: 0,
               restarts: 0,
-              lastError: null,
+              lastError: this.nodeStates.get(n.id)?.lastError ?? null,
             },
             info: n.executable === 'websocket' ? { port: 50000 } : {},
           },

@@ -28,15 +28,29 @@ export function tempDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'headsetd-e2e-'));
 }
 
-export async function startService(options: { dataDir?: string; args?: string[] } = {}): Promise<Service> {
+export async function startService(
+  options: {
+    dataDir?: string;
+    args?: string[];
+    /** A command the service is run through (`unshare ...`): it must exec its arguments. */
+    wrapper?: string[];
+  } = {},
+): Promise<Service> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const child = spawn(
+  const argv = [
     process.execPath,
-    [CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...(options.args ?? [])],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+    CLI,
+    'serve',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--log-level',
+    'warn',
+    ...(options.args ?? []),
+  ];
+  const [command = process.execPath, ...rest] = [...(options.wrapper ?? []), ...argv];
+  const child = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {

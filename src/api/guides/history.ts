@@ -91,7 +91,7 @@ export function historyRoutes(app: FastifyInstance, context: GuidesContext): voi
         ),
         response: {
           200: Type.Object({ success: Type.Literal(true), snapshot: Snapshot }),
-          ...errorResponses(400, 409, 415, 422),
+          ...errorResponses(400, 409, 415, 422, 503, 507),
         },
       },
     },

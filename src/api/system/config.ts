@@ -33,14 +33,21 @@ export function configRoutes(app: FastifyInstance, context: SystemContext): void
         tags,
         summary: 'Change the configuration with a JSON merge patch (RFC 7386; null restores the default)',
         body: handlerValidated(Type.Object({}, { additionalProperties: true })),
-        response: { 200: ConfigAnswer, ...errorResponses(400, 415, 422) },
+        response: { 200: ConfigAnswer, ...errorResponses(400, 415, 422, 503, 507) },
       },
     },
     async (request) => {
-      const { overrides, config } = patchConfig(context.settings.configOverrides(), request.body);
+      const previous = context.settings.configOverrides();
+      const { overrides, config } = patchConfig(previous, request.body);
       const touchesEeg = typeof request.body === 'object' && request.body !== null && 'eeg' in request.body;
-      await applyConfig(context.device, config, overrides, touchesEeg);
+      // Stored first: a store that cannot take it (a full disk) refuses before the device changes.
       context.settings.setConfigOverrides(overrides);
+      try {
+        await applyConfig(context.device, config, overrides, touchesEeg);
+      } catch (error) {
+        context.settings.setConfigOverrides(previous);
+        throw error;
+      }
       return { success: true, config };
     },
   );

@@ -29,7 +29,7 @@ export function hostnameRoutes(app: FastifyInstance, context: SystemContext): vo
         tags,
         summary: 'Change the device hostname (RFC 1123; stored, the machine is not renamed)',
         body: handlerValidated(Type.Object({ hostname: Type.String() }, { additionalProperties: false })),
-        response: { 200: HostnameAnswer, ...errorResponses(400, 415, 422) },
+        response: { 200: HostnameAnswer, ...errorResponses(400, 415, 422, 503, 507) },
       },
     },
     async (request) => {
