@@ -81,6 +81,7 @@ describe('quick EEG streams on the real service', () => {
     expect(list.body.streams).toContainEqual({
       id,
       meta: expect.objectContaining({ tags: ['quick-stream'] }) as unknown,
+      state: 'running',
     });
 
     const reader = await read(`ws://127.0.0.1:${s.port}/stream/${id}`);
