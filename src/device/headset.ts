@@ -14,6 +14,7 @@
  *   times in ms.
  */
 import type { Frame } from '../runtime/frame.js';
+import type { DeviceClock } from './clock.js';
 import { EEG_ELECTRODES, type Electrode } from './electrodes.js';
 import type { DeviceEvent, Unsubscribe } from './events.js';
 
@@ -103,15 +104,28 @@ export interface EegAcquisition {
 // ---------------------------------------------------------------------------------------------
 // Impedance
 
+export interface MeasureOptions {
+  /**
+   * Aborts the measurement: a queued one leaves the queue, a running one switches the test current
+   * off. The promise rejects with the signal's reason, and the meter counts the measurement as
+   * over at once, so an acquisition started right after the abort is not refused.
+   */
+  readonly signal?: AbortSignal;
+}
+
 export interface ImpedanceMeter {
   /**
-   * Measures the impedance of electrodes (all 21 when omitted) in Ω. Takes time (about 50 ms for
-   * one electrode, a few hundred ms for all); concurrent calls are served one after another.
-   * Throws `device_busy` while EEG is acquired (the test current would corrupt the EEG), and
-   * `validation_failed` for an unknown electrode or an empty list.
+   * Measures the impedance of electrodes (all 21 when omitted) in Ω. All electrodes are measured at
+   * once, so one measurement takes {@link ImpedanceMeter.measurementMs} whatever their number;
+   * concurrent calls are served one after another. Throws `device_busy` while EEG is acquired (the
+   * test current would corrupt the EEG), and `validation_failed` for an unknown electrode or an
+   * empty list.
    */
-  measure(electrodes?: readonly string[]): Promise<ElectrodeMap<number>>;
+  measure(electrodes?: readonly string[], options?: MeasureOptions): Promise<ElectrodeMap<number>>;
+  /** Whether a measurement runs or waits. */
   measuring(): boolean;
+  /** ms one measurement takes: the shortest interval between readings the meter can keep. */
+  measurementMs(): number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +323,11 @@ export interface DeviceInfo {
 // The headset
 
 export interface Headset {
+  /**
+   * The device's time source. Pacing that belongs with the device (the interval of impedance
+   * sessions) reads it too, so a device on a manual clock drives that pacing as well.
+   */
+  readonly clock: DeviceClock;
   readonly eeg: EegAcquisition;
   readonly impedance: ImpedanceMeter;
   readonly motors: MotorController;

@@ -87,8 +87,8 @@ export class SimulatedHeadset implements Headset {
   readonly power: SimulatedPower;
   readonly bus: SimulatedBus;
   readonly simulation: SimulationControls;
+  readonly clock: DeviceClock;
 
-  private readonly clock: DeviceClock;
   private readonly contact: ContactModel;
   private readonly motorArray: MotorArray;
   private readonly events: ListenerSet<DeviceEvent>;
@@ -266,6 +266,7 @@ export class SimulatedHeadset implements Headset {
     if (!this.closed) {
       this.closed = true;
       this.eeg.close();
+      this.impedance.close();
       this.motorArray.stopAll();
       if (this.housekeeping !== undefined) this.clock.clearTimeout(this.housekeeping);
       this.housekeeping = undefined;
