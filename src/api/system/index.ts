@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Headset } from '../../device/headset.js';
 import { HostMetrics } from '../../device/host-metrics.js';
+import { type JobRegistry, jobsFor } from '../../device/jobs.js';
 import { SettingsStore } from '../../device/settings-store.js';
 import type { Db } from '../../store/database.js';
 import { configRoutes } from './config.js';
@@ -17,6 +18,7 @@ import { healthRoutes } from './health.js';
 import { hostnameRoutes } from './hostname.js';
 import { impedanceRoutes } from './impedance.js';
 import { imuRoutes } from './imu.js';
+import { jobRoutes } from './jobs.js';
 import { ledRoutes } from './leds.js';
 import { motorRoutes } from './motors.js';
 import { statusRoutes } from './status.js';
@@ -48,6 +50,8 @@ export interface SystemContext {
   readonly device: Headset;
   readonly settings: SettingsStore;
   readonly hub: EventHub;
+  /** The device's long operations (shared with the guide plugin, which starts them). */
+  readonly jobs: JobRegistry;
   readonly hostMetrics: HostMetrics;
   readonly httpPort: () => number;
   readonly version: string;
@@ -67,6 +71,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
     device: options.device,
     settings: options.settings ?? new SettingsStore(options.db),
     hub: eventHubFor(options.device),
+    jobs: jobsFor(options.device),
     hostMetrics: new HostMetrics(options.dataDir),
     httpPort: options.httpPort,
     version: options.version,
@@ -99,6 +104,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
   statusRoutes(app, context);
   debugRoutes(app, context);
   eventRoutes(app, context);
+  jobRoutes(app, context);
 }
 
 export { SettingsStore } from '../../device/settings-store.js';

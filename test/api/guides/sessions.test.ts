@@ -1,16 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ManualClock } from '../../../src/device/replay/manual-clock.js';
-import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
-
-/** Resolves when `check` holds, polling; fails after `ms` (a deadline, not a duration asserted). */
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { errorOf, eventually, json, type SystemApp, systemApp } from '../system/support.js';
 
 describe('impedance sessions (guide paths)', () => {
   let s: SystemApp;
@@ -71,7 +62,7 @@ describe('impedance sessions (guide paths)', () => {
       }),
     );
     expect(started.mode).toBe('continuous');
-    await until(() => messages.length >= 3, 'three live readings');
+    await eventually(() => messages.length >= 3, 'three live readings');
     const stop = json(
       await s.app.inject({
         method: 'POST',
