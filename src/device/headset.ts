@@ -244,6 +244,8 @@ export interface BatteryStatus {
   readonly percent: number;
   /** Minutes of use left at the present draw; null while charging. */
   readonly timeRemaining: number | null;
+  /** °C of the pack; null where the device can neither read nor model it. */
+  readonly temperature: number | null;
   readonly acConnected: boolean;
   readonly type: string;
   readonly model: string;
@@ -257,6 +259,23 @@ export interface PowerSupply {
   lowBatteryThreshold(): number;
   /** 0..100, else `validation_failed`. */
   setLowBatteryThreshold(percent: number): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Thermal
+
+/** Where a temperature comes from: a sensor, or the device's thermal model. */
+export type TemperatureSource = 'sensor' | 'simulated';
+
+export interface ThermalModel {
+  /**
+   * °C of the headset's processor under `loadPercent` (0..100) of CPU load, from the device's
+   * thermal model; the service reports it where the machine it runs on has no temperature sensor.
+   * Call it with the load of the interval since the previous call.
+   */
+  processorCelsius(loadPercent: number): number;
+  /** Where `power.battery().temperature` comes from. */
+  readonly batteryTemperatureSource: TemperatureSource;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,6 +353,7 @@ export interface Headset {
   readonly leds: LedController;
   readonly imu: Imu;
   readonly power: PowerSupply;
+  readonly thermal: ThermalModel;
   readonly bus: PeripheralBus;
   /** System, impedance (kΩ) and quality events. */
   onEvent(listener: (event: DeviceEvent) => void): Unsubscribe;

@@ -43,6 +43,8 @@ export interface SystemPluginOptions {
   streams?: () => { total: number; running: number };
   /** When the service started (ms since the epoch) for `uptimeSeconds`; plugin registration time when omitted. */
   startedAt?: number;
+  /** Where sysfs is mounted, for the CPU temperature (default `/sys`; tests pass a fake tree). */
+  sysRoot?: string;
 }
 
 /** What the route modules share. */
@@ -72,7 +74,11 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
     settings: options.settings ?? new SettingsStore(options.db),
     hub: eventHubFor(options.device),
     jobs: jobsFor(options.device),
-    hostMetrics: new HostMetrics(options.dataDir),
+    hostMetrics: new HostMetrics(options.dataDir, {
+      ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
+      // Where the machine has no sensor, the device's thermal model stands in, fed the real load.
+      cpuTemperatureModel: (load) => options.device.thermal.processorCelsius(load),
+    }),
     httpPort: options.httpPort,
     version: options.version,
     streams: options.streams ?? (() => ({ total: 0, running: 0 })),

@@ -31,7 +31,7 @@ export interface SystemApp {
 }
 
 export async function systemApp(
-  options: { dataDir?: string; device?: SimulatedHeadsetOptions; guides?: boolean } = {},
+  options: { dataDir?: string; device?: SimulatedHeadsetOptions; guides?: boolean; sysRoot?: string } = {},
 ): Promise<SystemApp> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'headsetd-system-'));
   const db = openDatabase(dataDir);
@@ -44,7 +44,12 @@ export async function systemApp(
   await app.register(websocket);
   let port = 42069;
   const common = { device, db, dataDir, httpPort: () => port, version: '0.0.0-test' };
-  await app.register(async (scope) => systemPlugin(scope, common));
+  await app.register(async (scope) =>
+    systemPlugin(scope, {
+      ...common,
+      ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
+    }),
+  );
   if (options.guides !== false)
     await app.register(async (scope) => {
       guidesPlugin(scope, common);
