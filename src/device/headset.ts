@@ -14,6 +14,7 @@
  *   times in ms.
  */
 import type { Frame } from '../runtime/frame.js';
+import type { DeviceClock } from './clock.js';
 import { EEG_ELECTRODES, type Electrode } from './electrodes.js';
 import type { DeviceEvent, Unsubscribe } from './events.js';
 
@@ -103,15 +104,28 @@ export interface EegAcquisition {
 // ---------------------------------------------------------------------------------------------
 // Impedance
 
+export interface MeasureOptions {
+  /**
+   * Aborts the measurement: a queued one leaves the queue, a running one switches the test current
+   * off. The promise rejects with the signal's reason, and the meter counts the measurement as
+   * over at once, so an acquisition started right after the abort is not refused.
+   */
+  readonly signal?: AbortSignal;
+}
+
 export interface ImpedanceMeter {
   /**
-   * Measures the impedance of electrodes (all 21 when omitted) in Ω. Takes time (about 50 ms for
-   * one electrode, a few hundred ms for all); concurrent calls are served one after another.
-   * Throws `device_busy` while EEG is acquired (the test current would corrupt the EEG), and
-   * `validation_failed` for an unknown electrode or an empty list.
+   * Measures the impedance of electrodes (all 21 when omitted) in Ω. All electrodes are measured at
+   * once, so one measurement takes {@link ImpedanceMeter.measurementMs} whatever their number;
+   * concurrent calls are served one after another. Throws `device_busy` while EEG is acquired (the
+   * test current would corrupt the EEG), and `validation_failed` for an unknown electrode or an
+   * empty list.
    */
-  measure(electrodes?: readonly string[]): Promise<ElectrodeMap<number>>;
+  measure(electrodes?: readonly string[], options?: MeasureOptions): Promise<ElectrodeMap<number>>;
+  /** Whether a measurement runs or waits. */
   measuring(): boolean;
+  /** ms one measurement takes: the shortest interval between readings the meter can keep. */
+  measurementMs(): number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,6 +244,8 @@ export interface BatteryStatus {
   readonly percent: number;
   /** Minutes of use left at the present draw; null while charging. */
   readonly timeRemaining: number | null;
+  /** °C of the pack; null where the device can neither read nor model it. */
+  readonly temperature: number | null;
   readonly acConnected: boolean;
   readonly type: string;
   readonly model: string;
@@ -243,6 +259,23 @@ export interface PowerSupply {
   lowBatteryThreshold(): number;
   /** 0..100, else `validation_failed`. */
   setLowBatteryThreshold(percent: number): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Thermal
+
+/** Where a temperature comes from: a sensor, or the device's thermal model. */
+export type TemperatureSource = 'sensor' | 'simulated';
+
+export interface ThermalModel {
+  /**
+   * °C of the headset's processor under `loadPercent` (0..100) of CPU load, from the device's
+   * thermal model; the service reports it where the machine it runs on has no temperature sensor.
+   * Call it with the load of the interval since the previous call.
+   */
+  processorCelsius(loadPercent: number): number;
+  /** Where `power.battery().temperature` comes from. */
+  readonly batteryTemperatureSource: TemperatureSource;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,12 +342,18 @@ export interface DeviceInfo {
 // The headset
 
 export interface Headset {
+  /**
+   * The device's time source. Pacing that belongs with the device (the interval of impedance
+   * sessions) reads it too, so a device on a manual clock drives that pacing as well.
+   */
+  readonly clock: DeviceClock;
   readonly eeg: EegAcquisition;
   readonly impedance: ImpedanceMeter;
   readonly motors: MotorController;
   readonly leds: LedController;
   readonly imu: Imu;
   readonly power: PowerSupply;
+  readonly thermal: ThermalModel;
   readonly bus: PeripheralBus;
   /** System, impedance (kΩ) and quality events. */
   onEvent(listener: (event: DeviceEvent) => void): Unsubscribe;

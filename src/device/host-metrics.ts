@@ -1,7 +1,9 @@
 /**
  * Real figures of the machine the service runs on, for GET /system/healthz: CPU load, clock and
  * temperature, memory and the storage of the data dir's file system. Linux sources (/proc, /sys)
- * with portable fallbacks from `node:os`; a figure the machine does not expose is `null`.
+ * with portable fallbacks from `node:os`. The CPU temperature comes from the machine's sensors
+ * (thermal zones, else hwmon); where it has none, from a model fed with the real CPU load (the
+ * device's thermal model), and `cpuThermal()` says which.
  */
 import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import os from 'node:os';
@@ -9,7 +11,7 @@ import os from 'node:os';
 export interface CpuFigures {
   /** Percent of all cores busy since the previous sample (first call: 1-minute load average). */
   load: number;
-  /** °C of the hottest thermal zone, null where the machine exposes none. */
+  /** °C of the hottest sensor, else of the model; null with neither. */
   temperature: number | null;
   /** GHz: the nominal (maximum) clock of one core. */
   totalClockSpeed: number;
@@ -55,20 +57,42 @@ function cpuTimes(): CpuTimes {
   return { busy, total };
 }
 
-/** Hottest thermal zone in °C (millidegrees in /sys), or null. */
-export function cpuTemperature(root = '/sys/class/thermal'): number | null {
-  let zones: string[];
+/** The hottest of `files` (millidegrees, as /sys gives them) in °C, or null when none reads. */
+function hottest(files: readonly string[]): number | null {
+  let max: number | null = null;
+  for (const file of files) {
+    const value = Number(readText(file)?.trim());
+    if (Number.isFinite(value) && value > 0) max = Math.max(max ?? -Infinity, value / 1000);
+  }
+  return max === null ? null : round(max, 1);
+}
+
+function entries(dir: string, prefix: string): string[] {
   try {
-    zones = readdirSync(root).filter((name) => name.startsWith('thermal_zone'));
+    return readdirSync(dir).filter((name) => name.startsWith(prefix));
   } catch {
-    return null;
+    return [];
   }
-  let hottest: number | null = null;
-  for (const zone of zones) {
-    const value = Number(readText(`${root}/${zone}/temp`)?.trim());
-    if (Number.isFinite(value) && value > 0) hottest = Math.max(hottest ?? -Infinity, value / 1000);
-  }
-  return hottest === null ? null : round(hottest, 1);
+}
+
+/** Hottest thermal zone in °C (`<root>/thermal_zone*\/temp`), or null. */
+export function cpuTemperature(root = '/sys/class/thermal'): number | null {
+  return hottest(entries(root, 'thermal_zone').map((zone) => `${root}/${zone}/temp`));
+}
+
+/** Hottest hwmon sensor in °C (`<root>/hwmon*\/temp*_input`), or null. */
+export function hwmonTemperature(root = '/sys/class/hwmon'): number | null {
+  const files = entries(root, 'hwmon').flatMap((chip) =>
+    entries(`${root}/${chip}`, 'temp')
+      .filter((name) => name.endsWith('_input'))
+      .map((name) => `${root}/${chip}/${name}`),
+  );
+  return hottest(files);
+}
+
+/** The machine's CPU temperature in °C from sysfs under `sysRoot`: thermal zones, else hwmon. */
+export function sensorTemperature(sysRoot = '/sys'): number | null {
+  return cpuTemperature(`${sysRoot}/class/thermal`) ?? hwmonTemperature(`${sysRoot}/class/hwmon`);
 }
 
 /** Mean current and nominal clock in GHz from /proc/cpuinfo and cpufreq, else `os.cpus()`. */
@@ -110,11 +134,28 @@ function storage(dir: string): HostFigures['storage'] {
   return { total: stats.blocks * stats.bsize, free: stats.bavail * stats.bsize };
 }
 
+export interface HostMetricsOptions {
+  /** Where sysfs is mounted (default `/sys`); tests point it at a fake tree. */
+  readonly sysRoot?: string;
+  /** °C of the CPU under a load (percent), used where the machine has no sensor. */
+  readonly cpuTemperatureModel?: (loadPercent: number) => number;
+}
+
+/** Where the CPU temperature comes from: a sensor, the model, or nowhere (null). */
+export type CpuTemperatureSource = 'sensor' | 'simulated' | 'none';
+
 /** Samples the host; keeps the previous CPU times so that `load` covers the interval between calls. */
 export class HostMetrics {
   private previous: CpuTimes | undefined;
+  private lastLoad: number | undefined;
+  private readonly sysRoot: string;
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly options: HostMetricsOptions = {},
+  ) {
+    this.sysRoot = options.sysRoot ?? '/sys';
+  }
 
   sample(): HostFigures {
     const now = cpuTimes();
@@ -124,16 +165,30 @@ export class HostMetrics {
       before !== undefined && now.total > before.total
         ? ((now.busy - before.busy) / (now.total - before.total)) * 100
         : ((os.loadavg()[0] ?? 0) / Math.max(1, os.cpus().length)) * 100;
+    this.lastLoad = round(Math.min(100, Math.max(0, load)), 1);
     const clocks = clockSpeeds();
     return {
       cpu: {
-        load: round(Math.min(100, Math.max(0, load)), 1),
-        temperature: cpuTemperature(),
+        load: this.lastLoad,
+        temperature: this.cpuThermal().celsius,
         totalClockSpeed: clocks.nominal,
         currentClockSpeed: clocks.current,
       },
       ram: memory(),
       storage: storage(this.dataDir),
     };
+  }
+
+  /**
+   * The CPU temperature and its source, without starting a new load interval: the model is fed the
+   * load of the last sample (the 1-minute load average before the first).
+   */
+  cpuThermal(): { celsius: number | null; source: CpuTemperatureSource } {
+    const sensor = sensorTemperature(this.sysRoot);
+    if (sensor !== null) return { celsius: sensor, source: 'sensor' };
+    const model = this.options.cpuTemperatureModel;
+    if (model === undefined) return { celsius: null, source: 'none' };
+    const load = this.lastLoad ?? ((os.loadavg()[0] ?? 0) / Math.max(1, os.cpus().length)) * 100;
+    return { celsius: round(model(load), 1), source: 'simulated' };
   }
 }

@@ -97,25 +97,55 @@ describe('electrode contact', () => {
 });
 
 describe('impedance measurement', () => {
-  it('takes about 50 ms for one electrode and a few hundred ms for all 21', async () => {
+  it('measures one electrode or all 21 in the same 80 ms (lead-off on every channel at once)', async () => {
+    expect(headset.impedance.measurementMs()).toBe(80);
     let one: unknown;
     void headset.impedance.measure(['O1']).then((v) => {
       one = v;
     });
-    await vi.advanceTimersByTimeAsync(40);
+    await vi.advanceTimersByTimeAsync(75);
     expect(one).toBeUndefined();
     expect(headset.status().state).toBe('measuring_impedance');
-    await vi.advanceTimersByTimeAsync(15);
+    await vi.advanceTimersByTimeAsync(5);
     expect(Object.keys(one as object)).toEqual(['O1']);
 
     let all: Record<string, number> | undefined;
     void headset.impedance.measure().then((v) => {
       all = v;
     });
-    await vi.advanceTimersByTimeAsync(200);
+    await vi.advanceTimersByTimeAsync(75);
     expect(all).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(300);
+    await vi.advanceTimersByTimeAsync(5);
     expect(Object.keys(all ?? {})).toEqual([...ELECTRODES]);
+  });
+
+  it('frees the meter the moment a measurement is aborted, running or queued', async () => {
+    const running = new AbortController();
+    const queued = new AbortController();
+    const first = headset.impedance.measure(['O1'], { signal: running.signal });
+    const second = headset.impedance.measure(['O2'], { signal: queued.signal });
+    const third = headset.impedance.measure(['P3']);
+    await vi.advanceTimersByTimeAsync(40);
+    queued.abort(new Error('not wanted'));
+    await expect(second).rejects.toThrow('not wanted');
+    running.abort();
+    await expect(first).rejects.toThrow();
+    // The third measurement starts when the running one is aborted and takes its full time.
+    let thirdValues: unknown;
+    void third.then((v) => {
+      thirdValues = v;
+    });
+    await vi.advanceTimersByTimeAsync(79);
+    expect(thirdValues).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(Object.keys(thirdValues as object)).toEqual(['P3']);
+    expect(headset.impedance.measuring()).toBe(false);
+    // An acquisition asked for right after an abort starts.
+    const fourth = new AbortController();
+    const pending = headset.impedance.measure(['O1'], { signal: fourth.signal });
+    fourth.abort();
+    await expect(pending).rejects.toThrow();
+    await expect(headset.eeg.start('client')).resolves.toMatchObject({ streaming: true });
   });
 
   it('adds a little measurement noise around the contact model', async () => {

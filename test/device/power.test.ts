@@ -17,6 +17,44 @@ function lowBatteryEvents(events: ReturnType<typeof collectEvents>): number {
   return events.filter((e) => e.type === 'system' && e.eventType === 'low_battery').length;
 }
 
+describe('thermal model', () => {
+  it('warms the battery with the load, and more while charging, as a first-order lag', async () => {
+    headset = fakeTimeHeadset({ battery: { initialPercent: 40 } });
+    const idle = headset.power.battery().temperature ?? 0;
+    expect(idle).toBeCloseTo(25.4, 1);
+    await headset.eeg.start('client');
+    await advance(10 * 60_000, 60_000);
+    const acquiring = headset.power.battery().temperature ?? 0;
+    expect(acquiring).toBeGreaterThan(idle + 0.3);
+    expect(acquiring).toBeLessThan(27);
+    await headset.eeg.stop('client');
+    headset.simulation.setAcConnected(true);
+    await advance(5 * 60_000, 60_000);
+    const fiveMinutes = headset.power.battery().temperature ?? 0;
+    await advance(25 * 60_000, 60_000);
+    const thirtyMinutes = headset.power.battery().temperature ?? 0;
+    // Rising toward 32.5 °C with a 10-minute time constant: well on its way, never past it.
+    expect(fiveMinutes).toBeGreaterThan(acquiring + 1.5);
+    expect(thirtyMinutes).toBeGreaterThan(fiveMinutes);
+    expect(thirtyMinutes).toBeLessThanOrEqual(32.5);
+    expect(thirtyMinutes).toBeGreaterThan(31.5);
+  });
+
+  it('heats the processor with the load it is fed, toward 75 °C at full load', async () => {
+    headset = fakeTimeHeadset();
+    expect(headset.thermal.batteryTemperatureSource).toBe('simulated');
+    expect(headset.thermal.processorCelsius(0)).toBe(35);
+    await advance(30_000, 10_000);
+    const halfway = headset.thermal.processorCelsius(100);
+    expect(halfway).toBeGreaterThan(55);
+    expect(halfway).toBeLessThan(65);
+    await advance(300_000, 60_000);
+    expect(headset.thermal.processorCelsius(100)).toBeCloseTo(75, 0);
+    await advance(300_000, 60_000);
+    expect(headset.thermal.processorCelsius(10)).toBeLessThan(60);
+  });
+});
+
 describe('battery', () => {
   it('answers the health record battery shape', () => {
     headset = fakeTimeHeadset();

@@ -5,6 +5,7 @@
 import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../../device/electrodes.js';
 import type { Headset } from '../../device/headset.js';
 import type { ImpedanceStore } from '../../device/impedance-store.js';
+import type { JobRegistry } from '../../device/jobs.js';
 import type { SettingsStore } from '../../device/settings-store.js';
 import { HeadsetdError } from '../../errors.js';
 import { type DeviceConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../system/device-config.js';
@@ -21,6 +22,8 @@ export interface GuidesContext {
   readonly latest: LatestImpedance;
   readonly sessions: ImpedanceSessions;
   readonly locks: MotorLocks;
+  /** The device's jobs: closed-loop electrode operations run there (electrode-jobs.ts). */
+  readonly jobs: JobRegistry;
   /** The device configuration now (thresholds, LED visualization defaults). */
   config(): DeviceConfig;
   onClose(cleanup: () => void): void;

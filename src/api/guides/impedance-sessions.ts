@@ -4,12 +4,18 @@
  * until stopped. One session runs at a time: starting one stops the one running. Readings (kΩ)
  * go to the history store and, for continuous sessions, to the live WebSocket clients. A session
  * that meets EEG acquisition ends `failed` (the two are exclusive on this hardware).
+ *
+ * Measurements start on a grid of the device's clock (start, start + interval, ...), so readings
+ * keep the asked interval however long each measurement takes, as long as it takes less than the
+ * interval. Stopping a session aborts its measurement in flight and returns once the meter is free,
+ * so an acquisition asked for right after the stop is not refused.
  */
 import { randomUUID } from 'node:crypto';
 import type { Electrode } from '../../device/electrodes.js';
 import type { ElectrodeMap, Headset } from '../../device/headset.js';
 import { toKiloohms } from '../../device/impedance-levels.js';
 import type { ImpedanceReading, ImpedanceStore } from '../../device/impedance-store.js';
+import type { DeviceClock } from '../../device/clock.js';
 import { HeadsetdError } from '../../errors.js';
 
 export type SessionStatus = 'running' | 'completed' | 'stopped' | 'failed';
@@ -51,20 +57,50 @@ function isRunning(session: Session): boolean {
   return session.status === 'running';
 }
 
+/** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
+function pause(clock: DeviceClock, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      clock.clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = clock.setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The running session's loop: aborting it stops the measurement in flight. */
+interface Runner {
+  readonly session: Session;
+  readonly abort: AbortController;
+  /** Settles when the loop has ended and its measurement no longer holds the meter. */
+  readonly done: Promise<void>;
+}
+
 export class ImpedanceSessions {
   private readonly sessions = new Map<string, Session>();
   private current: Session | undefined;
-  /** Wakes the running session's wait early (stop). */
-  private wake: (() => void) | undefined;
+  private runner: Runner | undefined;
   private readonly firstReading = new Map<string, (() => void)[]>();
+  private readonly clock: DeviceClock;
 
   constructor(
     private readonly device: Headset,
     private readonly store: ImpedanceStore,
     private readonly onReading: (session: Session, reading: ImpedanceReading) => void,
-  ) {}
+  ) {
+    this.clock = device.clock;
+  }
 
-  /** Starts a session (stopping the running one); 409 device_busy while EEG is acquired. */
+  /**
+   * Starts a session (stopping the running one); 409 device_busy while EEG is acquired. The
+   * session's `updateInterval` is the asked one, or the meter's measurement time if that is longer.
+   */
   start(request: SessionRequest): Session {
     if (this.device.eeg.state().streaming) {
       throw new HeadsetdError(
@@ -77,9 +113,9 @@ export class ImpedanceSessions {
       id: randomUUID(),
       mode: request.continuous ? 'continuous' : 'single',
       channels: request.channels,
-      updateInterval: request.updateInterval,
+      updateInterval: Math.max(request.updateInterval, Math.ceil(this.device.impedance.measurementMs())),
       testSignal: request.testSignal,
-      startedAt: Date.now(),
+      startedAt: this.clock.wallNow(),
       status: 'running',
       error: undefined,
       latest: undefined,
@@ -88,7 +124,8 @@ export class ImpedanceSessions {
     this.sessions.set(session.id, session);
     this.current = session;
     this.forgetOld();
-    void this.run(session);
+    const abort = new AbortController();
+    this.runner = { session, abort, done: this.run(session, abort.signal) };
     return session;
   }
 
@@ -121,9 +158,14 @@ export class ImpedanceSessions {
     });
   }
 
-  stop(id?: string, pointer = '/sessionId'): Session {
+  /**
+   * Stops a session: its measurement in flight is aborted, and the promise settles once the loop
+   * has ended, so the device is free for EEG acquisition when it does.
+   */
+  async stop(id?: string, pointer = '/sessionId'): Promise<Session> {
     const session = this.get(id, pointer);
     if (session.status === 'running') this.finish(session, 'stopped');
+    if (this.runner?.session === session) await this.runner.done;
     return session;
   }
 
@@ -139,10 +181,7 @@ export class ImpedanceSessions {
   private finish(session: Session, status: SessionStatus, error?: string): void {
     session.status = status;
     session.error = error;
-    if (session === this.current) {
-      this.wake?.();
-      this.wake = undefined;
-    }
+    if (this.runner?.session === session) this.runner.abort.abort();
     this.notifyFirst(session);
   }
 
@@ -152,14 +191,15 @@ export class ImpedanceSessions {
     for (const resolve of waiting ?? []) resolve();
   }
 
-  private async run(session: Session): Promise<void> {
-    while (session.status === 'running') {
-      const began = Date.now();
+  private async run(session: Session, signal: AbortSignal): Promise<void> {
+    // When the next measurement is due, on the device's monotonic clock.
+    let due = this.clock.now();
+    while (isRunning(session)) {
       try {
-        const ohms = await this.device.impedance.measure(session.channels);
+        const ohms = await this.device.impedance.measure(session.channels, { signal });
         // Stopped while measuring: the reading belongs to no one.
         if (!isRunning(session)) return;
-        const reading = { timestamp: Date.now(), values: ohmsToKiloohms(ohms) };
+        const reading = { timestamp: this.clock.wallNow(), values: ohmsToKiloohms(ohms) };
         session.latest = reading;
         session.readings++;
         this.store.record(session.id, reading);
@@ -173,14 +213,9 @@ export class ImpedanceSessions {
         this.finish(session, 'completed');
         return;
       }
-      const wait = Math.max(0, session.updateInterval - (Date.now() - began));
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait).unref();
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      // A measurement that overran its slot starts the next one at once, on a new grid.
+      due = Math.max(due + session.updateInterval, this.clock.now());
+      await pause(this.clock, due - this.clock.now(), signal);
     }
   }
 

@@ -153,7 +153,7 @@ export function impedanceSessionRoutes(
       },
     },
     async (request) => {
-      const session = sessions.stop(request.body?.sessionId);
+      const session = await sessions.stop(request.body?.sessionId);
       return { success: true, status: session.status, sessionId: session.id };
     },
   );

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ImpedanceStore } from '../../device/impedance-store.js';
+import { jobsFor } from '../../device/jobs.js';
 import { SettingsStore } from '../../device/settings-store.js';
 import { eventHubFor } from '../system/event-hub.js';
 import { mixedCaseMap } from '../system/http-helpers.js';
@@ -39,6 +40,7 @@ export function guidesPlugin(app: FastifyInstance, options: GuidesPluginOptions)
   const store = new ImpedanceStore(options.db);
   const latest = new LatestImpedance(hub);
   const live = new SocketFanout();
+  const jobs = jobsFor(options.device);
   const sessions = new ImpedanceSessions(options.device, store, (session, reading) => {
     if (session.mode === 'continuous')
       live.send({ timestamp: reading.timestamp, values: mixedCaseMap(reading.values) });
@@ -51,11 +53,14 @@ export function guidesPlugin(app: FastifyInstance, options: GuidesPluginOptions)
     latest,
     sessions,
     locks: new MotorLocks(),
+    jobs,
     config: () => currentConfig(settings),
     onClose: (cleanup) => cleanups.push(cleanup),
   };
   const schedules = new ImpedanceSchedules(context);
   app.addHook('onClose', async () => {
+    // Running operations stop with the service (their motors are stopped where they are).
+    await jobs.close();
     schedules.close();
     sessions.close();
     latest.close();

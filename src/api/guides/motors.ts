@@ -1,7 +1,7 @@
 /**
  * Motor paths of the guides (API-NOTES.md §Guide paths): POST /motors/control (one motor: move to
  * an absolute position, stop, brake, home) and POST /motors/apply-pressure (seat electrodes and
- * press them by a profile's steps).
+ * press them by a profile's steps; a job, electrode-jobs.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -12,6 +12,8 @@ import { HeadsetdError } from '../../errors.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { mixedCaseMap } from '../system/http-helpers.js';
 import { assertNotAcquiring, electrodeFrom, electrodesFrom, type GuidesContext } from './context.js';
+import { JobAccepted } from '../system/jobs.js';
+import { startElectrodeJob, WaitQuery, type WaitQueryType } from './electrode-jobs.js';
 import { seatElectrodes } from './optimizer.js';
 import { STRATEGIES } from './strategies.js';
 
@@ -135,13 +137,14 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
     },
   );
 
-  app.post<{ Body: PressureBody }>(
+  app.post<{ Body: PressureBody; Querystring: WaitQueryType }>(
     '/motors/apply-pressure',
     {
       config: { accepts: ['json', 'yaml'] },
       schema: {
         tags,
-        summary: `Seat electrodes on the scalp and press them by a profile (light ${PRESSURE_PROFILES.light}, medium ${PRESSURE_PROFILES.medium}, firm ${PRESSURE_PROFILES.firm} steps past contact)`,
+        summary: `Seat electrodes on the scalp and press them by a profile (light ${PRESSURE_PROFILES.light}, medium ${PRESSURE_PROFILES.medium}, firm ${PRESSURE_PROFILES.firm} steps past contact); a job (202) unless ?wait=true`,
+        querystring: WaitQuery,
         body: Type.Object(
           {
             profile: Type.Enum(Object.keys(PRESSURE_PROFILES)),
@@ -173,11 +176,12 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
               }),
             ),
           }),
+          202: JobAccepted,
           ...errorResponses(400, 409, 415, 422),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { profile } = request.body;
       const electrodes = electrodesFrom(request.body.electrodes, '/electrodes');
       const custom = new Map<Electrode, number>();
@@ -187,21 +191,29 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
       for (const e of custom.keys()) if (!electrodes.includes(e)) electrodes.push(e);
       assertNotAcquiring(device, 'applying pressure');
       const press = (e: Electrode): number => custom.get(e) ?? PRESSURE_PROFILES[profile];
-      const results = await locks.with(electrodes, 'apply-pressure', () =>
-        seatElectrodes(device, electrodes, press, STRATEGIES.research),
-      );
-      const states = device.motors.states(electrodes);
-      const out: Partial<Record<Electrode, object>> = {};
-      for (const [e, r] of results) {
-        out[e] = {
-          pressedSteps: r.reached ? press(e) : 0,
-          position: r.position,
-          impedance: r.after,
-          contact: r.reached,
-          state: states[e] ?? 0,
-        };
-      }
-      return { success: true, profile, results: mixedCaseMap(out) };
+      return startElectrodeJob(context, reply, request.query, {
+        operation: 'motors.apply-pressure',
+        holder: 'apply-pressure',
+        electrodes,
+        run: async ({ signal, progress }) => {
+          const results = await seatElectrodes(device, electrodes, press, STRATEGIES.research, {
+            signal,
+            onRound: progress.onRound,
+          });
+          const states = device.motors.states(electrodes);
+          const out: Partial<Record<Electrode, object>> = {};
+          for (const [e, r] of results) {
+            out[e] = {
+              pressedSteps: r.reached ? press(e) : 0,
+              position: r.position,
+              impedance: r.after,
+              contact: r.reached,
+              state: states[e] ?? 0,
+            };
+          }
+          return { profile, results: mixedCaseMap(out) };
+        },
+      });
     },
   );
 }

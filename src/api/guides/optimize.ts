@@ -1,7 +1,8 @@
 /**
  * POST /electrodes/impedance/optimize and POST /electrodes/adjust (API-NOTES.md §Guide paths):
- * the closed loop of optimizer.ts with a strategy profile of strategies.ts. Answers per electrode
- * `{before, after, attempts, reached}` in kΩ (plus `position` and `reason`).
+ * the closed loop of optimizer.ts with a strategy profile of strategies.ts, run as jobs
+ * (electrode-jobs.ts). Answers per electrode `{before, after, attempts, reached}` in kΩ (plus
+ * `position` and `reason`).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -9,7 +10,9 @@ import { ELECTRODES, type Electrode } from '../../device/electrodes.js';
 import { toKiloohms } from '../../device/impedance-levels.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { mixedCaseMap } from '../system/http-helpers.js';
+import { JobAccepted } from '../system/jobs.js';
 import { assertNotAcquiring, electrodesFrom, type GuidesContext } from './context.js';
+import { startElectrodeJob, WaitQuery, type WaitQueryType } from './electrode-jobs.js';
 import { type ElectrodeResult, optimizeElectrodes, relieveElectrodes, retractBy } from './optimizer.js';
 import { STRATEGIES, STRATEGY_NAMES, type StrategyName } from './strategies.js';
 
@@ -63,7 +66,6 @@ type AdjustBody = {
 
 function answer(strategy: string, target: number, results: Map<Electrode, ElectrodeResult>) {
   return {
-    success: true,
     strategy,
     targetImpedance: target,
     results: mixedCaseMap(Object.fromEntries(results)),
@@ -71,16 +73,17 @@ function answer(strategy: string, target: number, results: Map<Electrode, Electr
 }
 
 export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): void {
-  const { device, locks } = context;
+  const { device } = context;
 
-  app.post<{ Body: OptimizeBody | undefined }>(
+  app.post<{ Body: OptimizeBody | undefined; Querystring: WaitQueryType }>(
     '/electrodes/impedance/optimize',
     {
       config: { accepts: ['json', 'yaml'] },
       schema: {
         tags,
         summary:
-          'Press electrodes in closed loop until each is under the target impedance or out of attempts',
+          'Press electrodes in closed loop until each is under the target impedance or out of attempts; a job (202) unless ?wait=true',
+        querystring: WaitQuery,
         body: Type.Object(
           {
             channels: Type.Optional(Names),
@@ -103,10 +106,10 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
           },
           { additionalProperties: false },
         ),
-        response: { 200: ResultsAnswer, ...errorResponses(400, 409, 415, 422) },
+        response: { 200: ResultsAnswer, 202: JobAccepted, ...errorResponses(400, 409, 415, 422) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body ?? {};
       const channels = electrodesFrom(body.channels, '/channels');
       const priority =
@@ -120,36 +123,43 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
         maxAttempts: body.maxAttempts ?? 15,
         profile: STRATEGIES[strategy],
       };
-      const results = await locks.with(all, 'optimization', async () => {
-        // Priority channels first, alone, so that they get the meter and the settle time to themselves.
-        const first =
-          priority.length > 0
-            ? await optimizeElectrodes(device, priority, options)
-            : new Map<Electrode, ElectrodeResult>();
-        const rest = all.filter((e) => !first.has(e));
-        const second =
-          rest.length > 0
-            ? await optimizeElectrodes(device, rest, options)
-            : new Map<Electrode, ElectrodeResult>();
-        return new Map(
-          ELECTRODES.filter((e) => all.includes(e)).map((e) => [
-            e,
-            (first.get(e) ?? second.get(e)) as ElectrodeResult,
-          ]),
-        );
+      return startElectrodeJob(context, reply, request.query, {
+        operation: 'electrodes.optimize',
+        holder: 'optimization',
+        electrodes: all,
+        run: async ({ signal, progress }) => {
+          const hooks = { ...options, signal, onRound: progress.onRound };
+          // Priority channels first, alone, so that they get the meter and the settle time to themselves.
+          const first =
+            priority.length > 0
+              ? await optimizeElectrodes(device, priority, hooks)
+              : new Map<Electrode, ElectrodeResult>();
+          const rest = all.filter((e) => !first.has(e));
+          const second =
+            rest.length > 0
+              ? await optimizeElectrodes(device, rest, hooks)
+              : new Map<Electrode, ElectrodeResult>();
+          const results = new Map(
+            ELECTRODES.filter((e) => all.includes(e)).map((e) => [
+              e,
+              (first.get(e) ?? second.get(e)) as ElectrodeResult,
+            ]),
+          );
+          return answer(strategy, target, results);
+        },
       });
-      return answer(strategy, target, results);
     },
   );
 
-  app.post<{ Body: AdjustBody }>(
+  app.post<{ Body: AdjustBody; Querystring: WaitQueryType }>(
     '/electrodes/adjust',
     {
       config: { accepts: ['json', 'yaml'] },
       schema: {
         tags,
         summary:
-          'Increase or decrease the pressure of a few electrodes, or reseat them, toward a target impedance',
+          'Increase or decrease the pressure of a few electrodes, or reseat them, toward a target impedance; a job (202) unless ?wait=true',
+        querystring: WaitQuery,
         body: Type.Object(
           {
             electrodes: Names,
@@ -165,10 +175,10 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
           },
           { additionalProperties: false },
         ),
-        response: { 200: ResultsAnswer, ...errorResponses(400, 409, 415, 422) },
+        response: { 200: ResultsAnswer, 202: JobAccepted, ...errorResponses(400, 409, 415, 422) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
       const electrodes = electrodesFrom(body.electrodes, '/electrodes');
       const strategy = body.strategy ?? 'gentle';
@@ -179,23 +189,32 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
         maxAttempts: body.maxAttempts ?? 15,
         profile: STRATEGIES[strategy],
       };
-      const results = await locks.with(electrodes, body.action, async () => {
-        switch (body.action) {
-          case 'decrease_pressure':
-            return relieveElectrodes(device, electrodes, options);
-          case 'reseat': {
-            const before = await device.impedance.measure(electrodes);
-            await retractBy(device, electrodes, RESEAT_LIFT_STEPS);
-            const results = await optimizeElectrodes(device, electrodes, options);
-            // `before` is the value before the lift, not the air reading after it.
-            for (const [e, r] of results) r.before = toKiloohms(before[e] ?? Number.POSITIVE_INFINITY);
-            return results;
+      return startElectrodeJob(context, reply, request.query, {
+        operation: 'electrodes.adjust',
+        holder: body.action,
+        electrodes,
+        run: async ({ signal, progress }) => {
+          const hooks = { ...options, signal, onRound: progress.onRound };
+          let results: Map<Electrode, ElectrodeResult>;
+          switch (body.action) {
+            case 'decrease_pressure':
+              results = await relieveElectrodes(device, electrodes, hooks);
+              break;
+            case 'reseat': {
+              const before = await device.impedance.measure(electrodes, { signal });
+              await retractBy(device, electrodes, RESEAT_LIFT_STEPS, signal);
+              results = await optimizeElectrodes(device, electrodes, hooks);
+              // `before` is the value before the lift, not the air reading after it.
+              for (const [e, r] of results) r.before = toKiloohms(before[e] ?? Number.POSITIVE_INFINITY);
+              break;
+            }
+            case 'increase_pressure':
+              results = await optimizeElectrodes(device, electrodes, hooks);
+              break;
           }
-          case 'increase_pressure':
-            return optimizeElectrodes(device, electrodes, options);
-        }
+          return answer(strategy, target, results);
+        },
       });
-      return answer(strategy, target, results);
     },
   );
 }

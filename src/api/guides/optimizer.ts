@@ -4,6 +4,10 @@
  * once: one impedance measurement of those still in play, one batch of moves, a wait for the
  * motors and the profile's settle time. Rounds (not per-electrode loops) keep the impedance meter,
  * which serves one measurement at a time, from becoming the bottleneck.
+ *
+ * Every loop takes a {@link LoopHooks}: `signal` aborts it between or during its steps (the
+ * measurement in flight is aborted, waits end at once; stopping the motors is the caller's part),
+ * and `onRound` reports the electrodes' results after each measurement, for a job's progress.
  */
 import type { Electrode } from '../../device/electrodes.js';
 import { type Headset, MOTOR_MAX_POSITION, MOTOR_STATE, type MotorCommand } from '../../device/headset.js';
@@ -24,20 +28,73 @@ export interface ElectrodeResult {
   reason: 'target_reached' | 'attempts_spent' | 'pressure_limit' | 'stalled' | 'no_contact' | 'fault';
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+export interface LoopHooks {
+  /** Aborts the loop: it rejects with the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
+  /** After each measurement: every electrode's result so far, and those that have left the loop. */
+  readonly onRound?:
+    | ((results: ReadonlyMap<Electrode, ElectrodeResult>, done: ReadonlySet<Electrode>) => void)
+    | undefined;
 }
 
-async function measure(device: Headset, electrodes: readonly Electrode[]): Promise<Map<Electrode, number>> {
-  const ohms = await device.impedance.measure(electrodes);
+export interface LoopOptions extends LoopHooks {
+  readonly targetKohms: number;
+  readonly maxAttempts: number;
+  readonly profile: StrategyProfile;
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** The contact settles on the device's time. */
+function settle(device: Headset, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return abortable(
+    new Promise<void>((resolve) => {
+      device.clock.setTimeout(resolve, ms);
+    }),
+    signal,
+  );
+}
+
+async function measure(
+  device: Headset,
+  electrodes: readonly Electrode[],
+  signal?: AbortSignal,
+): Promise<Map<Electrode, number>> {
+  const ohms = await device.impedance.measure(electrodes, signal === undefined ? {} : { signal });
   return new Map(electrodes.map((e) => [e, toKiloohms(ohms[e] ?? Number.POSITIVE_INFINITY)]));
 }
 
-async function moveAll(device: Headset, commands: MotorCommand[], settleMs: number): Promise<void> {
+async function moveAll(
+  device: Headset,
+  commands: MotorCommand[],
+  settleMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   if (commands.length === 0) return;
+  signal?.throwIfAborted();
   await device.motors.move(commands);
-  await device.motors.waitUntilComplete(commands.map((c) => c.electrode));
-  if (settleMs > 0) await sleep(settleMs);
+  await abortable(device.motors.waitUntilComplete(commands.map((c) => c.electrode)), signal);
+  if (settleMs > 0) await settle(device, settleMs, signal);
 }
 
 function positionOf(device: Headset, electrode: Electrode): number {
@@ -63,11 +120,17 @@ interface Track {
 export async function optimizeElectrodes(
   device: Headset,
   electrodes: readonly Electrode[],
-  options: { targetKohms: number; maxAttempts: number; profile: StrategyProfile },
+  options: LoopOptions,
 ): Promise<Map<Electrode, ElectrodeResult>> {
-  const { targetKohms, maxAttempts, profile } = options;
+  const { targetKohms, maxAttempts, profile, signal } = options;
   const tracks = new Map<Electrode, Track>();
-  const first = await measure(device, electrodes);
+  const report = (): void => {
+    options.onRound?.(
+      new Map([...tracks].map(([e, t]) => [e, t.result])),
+      new Set([...tracks].filter(([, t]) => t.done).map(([e]) => e)),
+    );
+  };
+  const first = await measure(device, electrodes, signal);
   for (const e of electrodes) {
     const value = first.get(e) ?? Number.POSITIVE_INFINITY;
     const position = positionOf(device, e);
@@ -119,10 +182,11 @@ export async function optimizeElectrodes(
         }
       }
     }
+    report();
     if (commands.length === 0) break;
-    await moveAll(device, commands, profile.settleMs);
+    await moveAll(device, commands, profile.settleMs, signal);
     const moved = commands.map((c) => c.electrode as Electrode);
-    const values = await measure(device, moved);
+    const values = await measure(device, moved, signal);
     for (const e of moved) {
       const track = tracks.get(e);
       if (track === undefined) continue;
@@ -142,10 +206,10 @@ export async function optimizeElectrodes(
 export async function relieveElectrodes(
   device: Headset,
   electrodes: readonly Electrode[],
-  options: { targetKohms: number; maxAttempts: number; profile: StrategyProfile },
+  options: LoopOptions,
 ): Promise<Map<Electrode, ElectrodeResult>> {
-  const { targetKohms, maxAttempts, profile } = options;
-  const first = await measure(device, electrodes);
+  const { targetKohms, maxAttempts, profile, signal } = options;
+  const first = await measure(device, electrodes, signal);
   const results = new Map<Electrode, ElectrodeResult>();
   for (const e of electrodes) {
     const value = first.get(e) ?? Number.POSITIVE_INFINITY;
@@ -162,6 +226,7 @@ export async function relieveElectrodes(
   for (const e of electrodes)
     if (!active.includes(e)) (results.get(e) as ElectrodeResult).reason = 'attempts_spent';
   while (active.length > 0) {
+    options.onRound?.(results, new Set(electrodes.filter((e) => !active.includes(e))));
     const commands: MotorCommand[] = [];
     for (const e of active) {
       const r = results.get(e) as ElectrodeResult;
@@ -174,9 +239,9 @@ export async function relieveElectrodes(
       });
     }
     if (commands.length === 0) break;
-    await moveAll(device, commands, profile.settleMs);
+    await moveAll(device, commands, profile.settleMs, signal);
     const moved = commands.map((c) => c.electrode as Electrode);
-    const values = await measure(device, moved);
+    const values = await measure(device, moved, signal);
     const undo: MotorCommand[] = [];
     for (const e of moved) {
       const r = results.get(e) as ElectrodeResult;
@@ -188,11 +253,12 @@ export async function relieveElectrodes(
           displacement: Math.min(profile.stepSize, MOTOR_MAX_POSITION - positionOf(device, e)),
         });
     }
-    await moveAll(device, undo, profile.settleMs);
+    await moveAll(device, undo, profile.settleMs, signal);
     if (undo.length > 0) {
       const back = await measure(
         device,
         undo.map((c) => c.electrode as Electrode),
+        signal,
       );
       for (const [e, v] of back) (results.get(e) as ElectrodeResult).after = v;
     }
@@ -203,6 +269,7 @@ export async function relieveElectrodes(
     r.reached = r.after <= targetKohms;
     r.reason = r.reached ? 'target_reached' : 'attempts_spent';
   }
+  options.onRound?.(results, new Set(electrodes));
   return results;
 }
 
@@ -211,11 +278,29 @@ export async function retractBy(
   device: Headset,
   electrodes: readonly Electrode[],
   steps: number,
+  signal?: AbortSignal,
 ): Promise<void> {
   const commands: MotorCommand[] = electrodes
     .map((e) => ({ electrode: e, movement: 'RETRACT', displacement: Math.min(steps, positionOf(device, e)) }))
     .filter((c) => c.displacement > 0);
-  await moveAll(device, commands, 0);
+  await moveAll(device, commands, 0, signal);
+}
+
+/** Releases by `steps` (at most to MAX) and waits for the motors. */
+export async function releaseBy(
+  device: Headset,
+  electrodes: readonly Electrode[],
+  steps: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const commands: MotorCommand[] = electrodes
+    .map((e) => ({
+      electrode: e,
+      movement: 'RELEASE',
+      displacement: Math.min(steps, MOTOR_MAX_POSITION - positionOf(device, e)),
+    }))
+    .filter((c) => c.displacement > 0);
+  await moveAll(device, commands, 0, signal);
 }
 
 /**
@@ -227,12 +312,17 @@ export async function seatElectrodes(
   electrodes: readonly Electrode[],
   press: (electrode: Electrode) => number,
   profile: StrategyProfile,
+  hooks: LoopHooks = {},
 ): Promise<Map<Electrode, ElectrodeResult>> {
-  // Approach only: a target no electrode can meet below contact, no press attempts.
+  const { signal } = hooks;
+  // Approach only: a target no electrode can meet below contact, no press attempts. Its rounds
+  // report no electrode as done: the press below is still to come.
   const approached = await optimizeElectrodes(device, electrodes, {
     targetKohms: CONTACT_KOHMS - 1,
     maxAttempts: 0,
     profile,
+    signal,
+    onRound: (results) => hooks.onRound?.(results, new Set()),
   });
   const commands: MotorCommand[] = [];
   for (const [e, r] of approached) {
@@ -240,8 +330,8 @@ export async function seatElectrodes(
     if (r.after < CONTACT_KOHMS && steps > 0)
       commands.push({ electrode: e, movement: 'RELEASE', displacement: steps });
   }
-  await moveAll(device, commands, profile.settleMs);
-  const values = await measure(device, electrodes);
+  await moveAll(device, commands, profile.settleMs, signal);
+  const values = await measure(device, electrodes, signal);
   for (const [e, r] of approached) {
     r.after = values.get(e) ?? r.after;
     r.position = positionOf(device, e);
@@ -250,5 +340,6 @@ export async function seatElectrodes(
     r.attempts = commands.some((c) => c.electrode === e) ? 1 : 0;
     r.reason = !r.reached ? 'no_contact' : state === MOTOR_STATE.stalled ? 'stalled' : 'target_reached';
   }
+  hooks.onRound?.(approached, new Set(electrodes));
   return approached;
 }

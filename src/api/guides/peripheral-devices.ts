@@ -197,7 +197,8 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: GuidesCont
               description: 'Minutes; null while charging.',
             }),
             temperature: Type.Union([Type.Number(), Type.Null()], {
-              description: '°C; null: this device reports no battery temperature.',
+              description:
+                '°C of the pack: its sensor, or the thermal model of the simulated headset (GET /system/status lists simulated figures); null only for a device with neither.',
             }),
             health: Type.Enum(['good', 'fair', 'poor']),
           }),
@@ -211,7 +212,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: GuidesCont
         level: battery.percent,
         charging: battery.isCharging,
         timeRemaining: battery.timeRemaining,
-        temperature: null,
+        temperature: battery.temperature,
         health: batteryHealth(battery.maxCapacity, battery.designedCapacity),
       };
     },

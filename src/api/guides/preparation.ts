@@ -1,6 +1,6 @@
 /**
  * Electrode preparation of the guide paths (API-NOTES.md §Guide paths): POST /electrodes/prepare
- * (retract, release, seat), GET /electrodes/preparation-guidance (a level and one instruction per
+ * (retract, release, seat; a job, electrode-jobs.ts), GET /electrodes/preparation-guidance (a level and one instruction per
  * electrode) and POST /electrodes/diagnose (motor, impedance, signal figures, verdict, advice).
  */
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +12,9 @@ import { errorResponses } from '../../schemas/responses.js';
 import { listParam, mixedCaseMap } from '../system/http-helpers.js';
 import { instructionFor, verdictFor } from './advice.js';
 import { assertNotAcquiring, electrodeFrom, electrodesFrom, type GuidesContext } from './context.js';
-import { retractBy, seatElectrodes } from './optimizer.js';
+import { JobAccepted } from '../system/jobs.js';
+import { startElectrodeJob, WaitQuery, type WaitQueryType } from './electrode-jobs.js';
+import { releaseBy, retractBy, seatElectrodes } from './optimizer.js';
 import { sampleChannel } from './signal-check.js';
 import { STRATEGIES } from './strategies.js';
 
@@ -24,6 +26,19 @@ const Names = Type.Union([Type.String(), Type.Array(Type.String())], {
 export const DEFAULT_SEAT_PRESS = 6;
 
 type PrepareBody = { electrodes: string | string[]; action: 'retract' | 'release' | 'seat'; amount?: number };
+
+const PrepareAnswer = Type.Object({
+  success: Type.Literal(true),
+  action: Type.String(),
+  electrodes: Type.Record(
+    Type.String(),
+    Type.Object({
+      position: Type.Number(),
+      state: Type.Integer(),
+      impedance: Type.Optional(Type.Number({ description: 'kΩ (seat).' })),
+    }),
+  ),
+});
 
 /** Parses `currentImpedance`, a JSON map name → kΩ given in the query. */
 function parseCurrentImpedance(text: string | undefined): Map<Electrode, number> | undefined {
@@ -62,16 +77,17 @@ function parseCurrentImpedance(text: string | undefined): Map<Electrode, number>
 }
 
 export function preparationRoutes(app: FastifyInstance, context: GuidesContext): void {
-  const { device, locks } = context;
+  const { device } = context;
 
-  app.post<{ Body: PrepareBody }>(
+  app.post<{ Body: PrepareBody; Querystring: WaitQueryType }>(
     '/electrodes/prepare',
     {
       config: { accepts: ['json', 'yaml'] },
       schema: {
         tags,
         summary:
-          'Retract or release electrodes by amount steps, or seat them (to the scalp, then amount steps further)',
+          'Retract or release electrodes by amount steps, or seat them (to the scalp, then amount steps further); a job (202) unless ?wait=true',
+        querystring: WaitQuery,
         body: Type.Object(
           {
             electrodes: Names,
@@ -88,64 +104,48 @@ export function preparationRoutes(app: FastifyInstance, context: GuidesContext):
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Object({
-            success: Type.Literal(true),
-            action: Type.String(),
-            electrodes: Type.Record(
-              Type.String(),
-              Type.Object({
-                position: Type.Number(),
-                state: Type.Integer(),
-                impedance: Type.Optional(Type.Number({ description: 'kΩ (seat).' })),
-              }),
-            ),
-          }),
+          200: PrepareAnswer,
+          202: JobAccepted,
           ...errorResponses(400, 409, 415, 422),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { action, amount } = request.body;
       const electrodes = electrodesFrom(request.body.electrodes, '/electrodes');
       if (action === 'seat') assertNotAcquiring(device, 'seating electrodes');
-      const impedance = await locks.with(electrodes, `prepare ${action}`, async () => {
-        if (action === 'retract') await retractBy(device, electrodes, amount ?? 100);
-        else if (action === 'release') {
-          const positions = device.motors.positions(electrodes);
-          const commands = electrodes
-            .map((e) => ({
-              electrode: e,
-              movement: 'RELEASE',
-              displacement: Math.min(amount ?? 100, 100 - (positions[e] ?? 0)),
-            }))
-            .filter((c) => c.displacement > 0);
-          if (commands.length > 0) {
-            await device.motors.move(commands);
-            await device.motors.waitUntilComplete(electrodes);
+      return startElectrodeJob(context, reply, request.query, {
+        operation: 'electrodes.prepare',
+        holder: `prepare ${action}`,
+        electrodes,
+        run: async ({ signal, progress }) => {
+          let impedance: Map<Electrode, number> | undefined;
+          if (action === 'retract') await retractBy(device, electrodes, amount ?? 100, signal);
+          else if (action === 'release') await releaseBy(device, electrodes, amount ?? 100, signal);
+          else {
+            const results = await seatElectrodes(
+              device,
+              electrodes,
+              () => amount ?? DEFAULT_SEAT_PRESS,
+              STRATEGIES.research,
+              { signal, onRound: progress.onRound },
+            );
+            impedance = new Map([...results].map(([e, r]) => [e, r.after]));
           }
-        } else {
-          const results = await seatElectrodes(
-            device,
-            electrodes,
-            () => amount ?? DEFAULT_SEAT_PRESS,
-            STRATEGIES.research,
-          );
-          return new Map([...results].map(([e, r]) => [e, r.after]));
-        }
-        return undefined;
+          const positions = device.motors.positions(electrodes);
+          const states = device.motors.states(electrodes);
+          const out: Partial<Record<Electrode, { position: number; state: number; impedance?: number }>> = {};
+          for (const e of electrodes) {
+            const kohms = impedance?.get(e);
+            out[e] = {
+              position: positions[e] ?? 0,
+              state: states[e] ?? 0,
+              ...(kohms === undefined ? {} : { impedance: kohms }),
+            };
+          }
+          return { action, electrodes: mixedCaseMap(out) };
+        },
       });
-      const positions = device.motors.positions(electrodes);
-      const states = device.motors.states(electrodes);
-      const out: Partial<Record<Electrode, { position: number; state: number; impedance?: number }>> = {};
-      for (const e of electrodes) {
-        const kohms = impedance?.get(e);
-        out[e] = {
-          position: positions[e] ?? 0,
-          state: states[e] ?? 0,
-          ...(kohms === undefined ? {} : { impedance: kohms }),
-        };
-      }
-      return { success: true, action, electrodes: mixedCaseMap(out) };
     },
   );
 

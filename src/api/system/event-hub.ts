@@ -1,24 +1,34 @@
 /**
  * The events of GET /system/events: every device event, plus the events the API itself raises
- * (an impedance schedule finding a channel risen, for example). One hub per device, found through
- * {@link eventHubFor}, so the /system and guide plugins share it without wiring.
+ * (an impedance schedule finding a channel risen, for example) and the progress of the device's
+ * jobs. One hub per device, found through {@link eventHubFor}, so the /system and guide plugins
+ * share it without wiring.
  */
 import type { DeviceEvent, Headset, SystemEvent, Unsubscribe } from '../../device/headset.js';
+import { type JobRecord, jobsFor } from '../../device/jobs.js';
 
 /** A system event raised by the API; `eventType` is free text beyond the device's own types. */
 export interface ApiSystemEvent extends Omit<SystemEvent, 'eventType'> {
   readonly eventType: string;
 }
 
-export type HubEvent = DeviceEvent | ApiSystemEvent;
+/** A job started, reported progress or ended: the whole record as GET /system/jobs/{id} answers it. */
+export interface JobEvent {
+  readonly type: 'job';
+  readonly timestamp: number;
+  readonly job: JobRecord;
+}
+
+export type HubEvent = DeviceEvent | ApiSystemEvent | JobEvent;
 
 export class EventHub {
   private readonly listeners = new Set<(event: HubEvent) => void>();
   private unsubscribeDevice: Unsubscribe | undefined;
+  private unsubscribeJobs: Unsubscribe | undefined;
 
   constructor(private readonly device: Headset) {}
 
-  /** Subscribes; the device is listened to while the hub has listeners. */
+  /** Subscribes; the device and its jobs are listened to while the hub has listeners. */
   on(listener: (event: HubEvent) => void): Unsubscribe {
     const entry = (event: HubEvent): void => {
       listener(event);
@@ -27,11 +37,16 @@ export class EventHub {
     this.unsubscribeDevice ??= this.device.onEvent((event) => {
       this.deliver(event);
     });
+    this.unsubscribeJobs ??= jobsFor(this.device).onChange((job) => {
+      this.deliver({ type: 'job', timestamp: Date.now(), job });
+    });
     return () => {
       this.listeners.delete(entry);
       if (this.listeners.size === 0) {
         this.unsubscribeDevice?.();
         this.unsubscribeDevice = undefined;
+        this.unsubscribeJobs?.();
+        this.unsubscribeJobs = undefined;
       }
     };
   }

@@ -1,6 +1,6 @@
 /**
  * WebSocket GET /system/events (API-NOTES.md §Systems): every device event as JSON (impedance in
- * kΩ, quality 0..1, system events), plus the events the API raises (impedance schedules).
+ * kΩ, quality 0..1, system events), plus the events the API raises (impedance schedules, jobs).
  */
 import type { FastifyInstance } from 'fastify';
 import { socketRoute } from './socket-route.js';
@@ -30,7 +30,7 @@ export function eventRoutes(app: FastifyInstance, context: SystemContext): void 
     {
       tags: ['system: device'],
       summary:
-        'WebSocket: device events as JSON: {type:"impedance",timestamp,data:{electrode:kΩ}}, {type:"quality",timestamp,data:{overall,channels}}, {type:"system",timestamp,eventType,level,message}',
+        'WebSocket: device events as JSON: {type:"impedance",timestamp,data:{electrode:kΩ}}, {type:"quality",timestamp,data:{overall,channels}}, {type:"system",timestamp,eventType,level,message}, {type:"job",timestamp,job} (a job started, progressed or ended)',
     },
     (socket) => {
       clients.add(socket);

@@ -55,13 +55,18 @@ const HealthRecord = Type.Object({
   grpcPort: Type.Integer({ description: 'Always 0: no gRPC listener.' }),
   host: Type.String({ description: 'The device hostname (GET /system/hostname).' }),
   battery: Type.Object(
-    {},
-    { additionalProperties: true, description: 'REFERENCE.md §Health record battery.' },
+    {
+      temperature: Type.Union([Type.Number(), Type.Null()], {
+        description: '°C of the pack (added to the reference record).',
+      }),
+    },
+    { additionalProperties: true, description: 'The health record battery, plus temperature.' },
   ),
   cpu: Type.Object({
     load: Type.Number({ description: 'Percent of all cores busy since the previous health call.' }),
     temperature: Type.Union([Type.Number(), Type.Null()], {
-      description: '°C; null where the machine has no sensor.',
+      description:
+        "°C: the machine's hottest sensor, else the device's thermal model fed with the real load (GET /system/status says which).",
     }),
     totalClockSpeed: Type.Number({ description: 'GHz, nominal.' }),
     currentClockSpeed: Type.Number({ description: 'GHz, current mean.' }),

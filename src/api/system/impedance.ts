@@ -1,6 +1,6 @@
 /**
  * Impedance under /system (API-NOTES.md §Systems): bare maps electrode → Ω, measured at each
- * call (about 50 ms for one electrode, a few hundred for all). 409 `device_busy` while EEG is
+ * call (80 ms, every electrode at once). 409 `device_busy` while EEG is
  * acquired: the test current would corrupt it.
  */
 import type { FastifyInstance } from 'fastify';

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Headset } from '../../device/headset.js';
 import { HostMetrics } from '../../device/host-metrics.js';
+import { type JobRegistry, jobsFor } from '../../device/jobs.js';
 import { SettingsStore } from '../../device/settings-store.js';
 import type { Db } from '../../store/database.js';
 import { configRoutes } from './config.js';
@@ -17,6 +18,7 @@ import { healthRoutes } from './health.js';
 import { hostnameRoutes } from './hostname.js';
 import { impedanceRoutes } from './impedance.js';
 import { imuRoutes } from './imu.js';
+import { jobRoutes } from './jobs.js';
 import { ledRoutes } from './leds.js';
 import { motorRoutes } from './motors.js';
 import { statusRoutes } from './status.js';
@@ -41,6 +43,8 @@ export interface SystemPluginOptions {
   streams?: () => { total: number; running: number };
   /** When the service started (ms since the epoch) for `uptimeSeconds`; plugin registration time when omitted. */
   startedAt?: number;
+  /** Where sysfs is mounted, for the CPU temperature (default `/sys`; tests pass a fake tree). */
+  sysRoot?: string;
 }
 
 /** What the route modules share. */
@@ -48,6 +52,8 @@ export interface SystemContext {
   readonly device: Headset;
   readonly settings: SettingsStore;
   readonly hub: EventHub;
+  /** The device's long operations (shared with the guide plugin, which starts them). */
+  readonly jobs: JobRegistry;
   readonly hostMetrics: HostMetrics;
   readonly httpPort: () => number;
   readonly version: string;
@@ -67,7 +73,12 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
     device: options.device,
     settings: options.settings ?? new SettingsStore(options.db),
     hub: eventHubFor(options.device),
-    hostMetrics: new HostMetrics(options.dataDir),
+    jobs: jobsFor(options.device),
+    hostMetrics: new HostMetrics(options.dataDir, {
+      ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
+      // Where the machine has no sensor, the device's thermal model stands in, fed the real load.
+      cpuTemperatureModel: (load) => options.device.thermal.processorCelsius(load),
+    }),
     httpPort: options.httpPort,
     version: options.version,
     streams: options.streams ?? (() => ({ total: 0, running: 0 })),
@@ -99,6 +110,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
   statusRoutes(app, context);
   debugRoutes(app, context);
   eventRoutes(app, context);
+  jobRoutes(app, context);
 }
 
 export { SettingsStore } from '../../device/settings-store.js';

@@ -1,5 +1,6 @@
 /**
- * GET /system/status and GET /system/version (API-NOTES.md §Systems).
+ * GET /system/status and GET /system/version (API-NOTES.md §Systems). Status also says where the
+ * temperatures come from and which reported figures are simulated rather than measured.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -10,6 +11,31 @@ const tags = ['system: device'];
 
 /** The API's version: bumped when a path or shape changes incompatibly. */
 export const API_VERSION = '1';
+
+const Source = Type.Enum(['sensor', 'simulated', 'none'], {
+  description: 'sensor: measured; simulated: the thermal model; none: not known (null).',
+});
+const Temperature = Type.Object({
+  celsius: Type.Union([Type.Number(), Type.Null()]),
+  source: Source,
+});
+
+/**
+ * The figures of the health record (dotted paths) that a model produces rather than a sensor:
+ * `battery` as a whole on a simulated or replayed device, its `battery.temperature` wherever the
+ * pack's is modelled, and `cpu.temperature` where the machine has no sensor.
+ */
+export function simulatedFigures(
+  deviceKind: string,
+  batteryTemperature: string,
+  cpuTemperature: string,
+): string[] {
+  const figures: string[] = [];
+  if (deviceKind !== 'hardware') figures.push('battery');
+  if (batteryTemperature === 'simulated') figures.push('battery.temperature');
+  if (cpuTemperature === 'simulated') figures.push('cpu.temperature');
+  return figures;
+}
 
 export function statusRoutes(app: FastifyInstance, context: SystemContext): void {
   const { device } = context;
@@ -32,6 +58,11 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
               battery: Type.Object({ percent: Type.Number(), isCharging: Type.Boolean() }),
               uptimeSeconds: Type.Number({ description: 'Seconds since the service started.' }),
               version: Type.String({ description: 'The service version.' }),
+              temperatures: Type.Object({ cpu: Temperature, battery: Temperature }),
+              simulated: Type.Array(Type.String(), {
+                description:
+                  'Health-record figures produced by a model, not a sensor: battery (the whole record, on a simulated or replayed device), battery.temperature, cpu.temperature.',
+              }),
             }),
           }),
         },
@@ -39,6 +70,9 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
     },
     async () => {
       const status = device.status();
+      const cpu = context.hostMetrics.cpuThermal();
+      const batteryCelsius = device.power.battery().temperature;
+      const batterySource = batteryCelsius === null ? 'none' : device.thermal.batteryTemperatureSource;
       return {
         success: true,
         status: {
@@ -50,6 +84,11 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
           battery: status.battery,
           uptimeSeconds: Math.round((Date.now() - context.startedAt) / 100) / 10,
           version: context.version,
+          temperatures: {
+            cpu,
+            battery: { celsius: batteryCelsius, source: batterySource },
+          },
+          simulated: simulatedFigures(device.info().kind, batterySource, cpu.source),
         },
       };
     },

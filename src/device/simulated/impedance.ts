@@ -1,19 +1,26 @@
 /**
- * Impedance measurement as the ADS1299's lead-off current source does it: a small test current
- * is injected and the electrode's voltage measured, one electrode after another. It takes time
- * (`IMPEDANCE_SETUP_MS` plus `IMPEDANCE_PER_ELECTRODE_MS` per electrode: about 50 ms for one,
- * about 350 ms for all 21) and cannot run during EEG acquisition, whose samples the test current
- * would swamp. Concurrent requests are served one after another.
+ * Impedance measurement as the ADS1299's AC lead-off detection does it: a small test current at
+ * 31.25 Hz is injected into every electrode at once and each channel's response is demodulated
+ * over the same window, so a measurement takes the same time for one electrode or all 21
+ * (`IMPEDANCE_SETUP_MS` to switch the current on and let the inputs settle, plus
+ * `IMPEDANCE_WINDOW_MS`, two periods of the excitation: {@link IMPEDANCE_MEASUREMENT_MS} in all).
+ * It cannot run during EEG acquisition, whose samples the test current would swamp. Concurrent
+ * requests are served one after another; an aborted request leaves the queue (or switches the
+ * current off) at once, so the device is free for acquisition the moment the abort returns.
  */
 import { HeadsetdError } from '../../errors.js';
-import type { DeviceClock } from '../clock.js';
+import type { DeviceClock, TimerHandle } from '../clock.js';
 import type { Electrode } from '../electrodes.js';
-import type { ElectrodeMap, ImpedanceMeter } from '../headset.js';
+import type { ElectrodeMap, ImpedanceMeter, MeasureOptions } from '../headset.js';
 import { electrodeListOrThrow } from '../validate.js';
 import type { Random } from './random.js';
 
-export const IMPEDANCE_SETUP_MS = 35;
-export const IMPEDANCE_PER_ELECTRODE_MS = 15;
+/** ms to switch the lead-off current on and let the input filters settle. */
+export const IMPEDANCE_SETUP_MS = 16;
+/** ms of demodulation: two periods of the 31.25 Hz excitation, all channels at once. */
+export const IMPEDANCE_WINDOW_MS = 64;
+/** ms one measurement takes, whatever the number of electrodes. */
+export const IMPEDANCE_MEASUREMENT_MS = IMPEDANCE_SETUP_MS + IMPEDANCE_WINDOW_MS;
 /** Relative RMS error of one measurement. */
 const MEASUREMENT_NOISE = 0.02;
 
@@ -26,10 +33,23 @@ export interface ImpedanceMeterHooks {
   closed(): boolean;
 }
 
+interface Request {
+  readonly electrodes: readonly Electrode[];
+  readonly resolve: (values: ElectrodeMap<number>) => void;
+  readonly reject: (error: Error) => void;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
+}
+
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error('The impedance measurement was aborted.');
+}
+
 export class SimulatedImpedanceMeter implements ImpedanceMeter {
-  /** Measurements running or queued. */
-  private pending = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Requests waiting for the current one (the head) to finish. */
+  private readonly queue: Request[] = [];
+  private timer: TimerHandle | undefined;
 
   constructor(
     private readonly clock: DeviceClock,
@@ -38,11 +58,16 @@ export class SimulatedImpedanceMeter implements ImpedanceMeter {
   ) {}
 
   measuring(): boolean {
-    return this.pending > 0;
+    return this.queue.length > 0;
   }
 
-  measure(electrodes?: readonly string[]): Promise<ElectrodeMap<number>> {
-    try {
+  measurementMs(): number {
+    return IMPEDANCE_MEASUREMENT_MS;
+  }
+
+  measure(electrodes?: readonly string[], options: MeasureOptions = {}): Promise<ElectrodeMap<number>> {
+    return new Promise((resolve, reject) => {
+      const { signal } = options;
       const list = electrodeListOrThrow(electrodes, 'channels');
       if (this.hooks.closed()) throw new HeadsetdError('device_unavailable', 'The device is closed.');
       if (this.hooks.acquiring()) {
@@ -51,30 +76,64 @@ export class SimulatedImpedanceMeter implements ImpedanceMeter {
           'EEG acquisition is running; stop it (DELETE /system/sensors/eeg/stream and any eeg-source) before measuring impedance.',
         );
       }
-      // Counted at once, so that an acquisition asked for right after this call is refused.
-      this.pending++;
-      const result = this.queue.then(() => this.run(list));
-      this.queue = result.catch(() => undefined);
-      return result.finally(() => {
-        this.pending--;
-      });
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      if (signal?.aborted === true) throw abortReason(signal);
+      const request: Request = {
+        electrodes: list,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          this.abort(request);
+        },
+      };
+      signal?.addEventListener('abort', request.onAbort, { once: true });
+      // Queued at once, so that an acquisition asked for right after this call is refused.
+      this.queue.push(request);
+      if (this.queue.length === 1) this.begin();
+    });
+  }
+
+  /** Device close: every waiting or running measurement fails with `device_unavailable`. */
+  close(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const request of this.queue.splice(0)) {
+      request.signal?.removeEventListener('abort', request.onAbort);
+      request.reject(
+        new HeadsetdError('device_unavailable', 'The device was closed during the measurement.'),
+      );
     }
   }
 
-  private run(list: readonly Electrode[]): Promise<ElectrodeMap<number>> {
-    const duration = IMPEDANCE_SETUP_MS + IMPEDANCE_PER_ELECTRODE_MS * list.length;
-    return new Promise((resolve) => {
-      this.clock.setTimeout(() => {
-        const values: ElectrodeMap<number> = {};
-        for (const electrode of list) {
-          const truth = this.hooks.trueImpedance(electrode);
-          values[electrode] = Math.max(1, Math.round(truth * (1 + MEASUREMENT_NOISE * this.random.normal())));
-        }
-        this.hooks.onMeasured(values);
-        resolve(values);
-      }, duration);
-    });
+  /** Starts the request at the head of the queue. */
+  private begin(): void {
+    const request = this.queue[0];
+    if (request === undefined) return;
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.queue.shift();
+      request.signal?.removeEventListener('abort', request.onAbort);
+      const values: ElectrodeMap<number> = {};
+      for (const electrode of request.electrodes) {
+        const truth = this.hooks.trueImpedance(electrode);
+        values[electrode] = Math.max(1, Math.round(truth * (1 + MEASUREMENT_NOISE * this.random.normal())));
+      }
+      this.hooks.onMeasured(values);
+      request.resolve(values);
+      this.begin();
+    }, IMPEDANCE_MEASUREMENT_MS);
+  }
+
+  /** Drops a request: a waiting one leaves the queue, the running one switches the current off. */
+  private abort(request: Request): void {
+    const index = this.queue.indexOf(request);
+    if (index < 0) return;
+    this.queue.splice(index, 1);
+    if (index === 0) {
+      if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
+      this.begin();
+    }
+    request.reject(abortReason(request.signal as AbortSignal));
   }
 }

@@ -4,12 +4,19 @@
  * charger is connected (through the power peripheral's AC_CONNECTED register on the bus).
  *
  * Energy is integrated at each `update()` with the draw of that moment; the device calls it at
- * least once a second and before every read. `low_battery` fires once when the charge falls
+ * least once a second and before every read. The pack's temperature follows the heat of that
+ * flow (thermal.ts): it warms with the draw, more while charging. `low_battery` fires once when the charge falls
  * below the threshold and re-arms when it has climbed 2 % above it.
  */
 import type { BatteryStatus, PowerSupply } from '../headset.js';
 import { numberInRangeOrThrow } from '../validate.js';
 import type { Random } from './random.js';
+import {
+  BATTERY_TIME_CONSTANT_MS,
+  batterySteadyCelsius,
+  FirstOrderTemperature,
+  roundCelsius,
+} from './thermal.js';
 
 export const DESIGNED_CAPACITY_MWH = 7400;
 /** Draw in mW: electronics at rest, EEG front end (plus its data rate), impedance current, each moving motor. */
@@ -55,6 +62,7 @@ export class SimulatedPower implements PowerSupply {
   private updatedAt: number;
   /** Draw (mW) since the last update: integrating with it is exact when every load change updates. */
   private lastDraw: number;
+  private readonly temperature: FirstOrderTemperature;
   private readonly serial: string;
 
   constructor(
@@ -72,6 +80,11 @@ export class SimulatedPower implements PowerSupply {
     this.charging = this.ac && percent < 100;
     this.updatedAt = now;
     this.lastDraw = DRAW_IDLE_MW;
+    this.temperature = new FirstOrderTemperature(
+      BATTERY_TIME_CONSTANT_MS,
+      batterySteadyCelsius(this.packFlow(DRAW_IDLE_MW)),
+      now,
+    );
     this.serial = `SIMBAT-${Math.floor(random.uniform(0, 0xffffff)).toString(16).toUpperCase().padStart(6, '0')}`;
   }
 
@@ -95,6 +108,7 @@ export class SimulatedPower implements PowerSupply {
     this.updatedAt = now;
     const draw = this.lastDraw;
     this.lastDraw = this.drawMilliwatts();
+    this.temperature.update(now, batterySteadyCelsius(this.packFlow(draw)));
     if (this.charging) {
       this.energy = Math.min(this.maxCapacity, this.energy + (CHARGE_MW - draw) * hours);
     } else if (this.ac) {
@@ -112,6 +126,12 @@ export class SimulatedPower implements PowerSupply {
     } else if (this.warned && percent >= this.threshold + REARM_MARGIN) {
       this.warned = false;
     }
+  }
+
+  /** mW through the pack: charging power while charging, none on a full pack on the charger, else the draw. */
+  private packFlow(draw: number): number {
+    if (this.charging) return CHARGE_MW;
+    return this.ac ? 0 : draw;
   }
 
   percent(): number {
@@ -149,6 +169,7 @@ export class SimulatedPower implements PowerSupply {
       capacityUnit: 'mWh',
       percent: Math.round(percent * 10) / 10,
       timeRemaining: this.charging ? null : Math.round((this.energy / draw) * 60),
+      temperature: roundCelsius(this.temperature.value()),
       acConnected: this.ac,
       type: 'Li-ion',
       model: 'HS21-BAT-2000',

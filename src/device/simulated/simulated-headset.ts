@@ -24,6 +24,7 @@ import {
   type Headset,
   MOTOR_MAX_POSITION,
   MOTOR_MIN_POSITION,
+  type ThermalModel,
 } from '../headset.js';
 import type { EegSignalSource } from '../signal-source.js';
 import { numberInRangeOrThrow } from '../validate.js';
@@ -38,6 +39,12 @@ import { SimulatedMotorController } from './motor-controller.js';
 import { type BatteryOptions, SimulatedPower } from './power.js';
 import { Random } from './random.js';
 import { signalQuality } from './quality.js';
+import {
+  FirstOrderTemperature,
+  PROCESSOR_TIME_CONSTANT_MS,
+  processorSteadyCelsius,
+  roundCelsius,
+} from './thermal.js';
 
 /** Housekeeping period (ms): battery integration, low-battery check, quality events. */
 const HOUSEKEEPING_MS = 1000;
@@ -85,10 +92,11 @@ export class SimulatedHeadset implements Headset {
   readonly leds: SimulatedLeds;
   readonly imu: SimulatedImu;
   readonly power: SimulatedPower;
+  readonly thermal: ThermalModel;
   readonly bus: SimulatedBus;
   readonly simulation: SimulationControls;
+  readonly clock: DeviceClock;
 
-  private readonly clock: DeviceClock;
   private readonly contact: ContactModel;
   private readonly motorArray: MotorArray;
   private readonly events: ListenerSet<DeviceEvent>;
@@ -189,6 +197,15 @@ export class SimulatedHeadset implements Headset {
       },
       options.battery,
     );
+    const processor = new FirstOrderTemperature(
+      PROCESSOR_TIME_CONSTANT_MS,
+      processorSteadyCelsius(0),
+      clock.now(),
+    );
+    this.thermal = {
+      processorCelsius: (load) => roundCelsius(processor.update(clock.now(), processorSteadyCelsius(load))),
+      batteryTemperatureSource: 'simulated',
+    };
     this.bus = new SimulatedBus({
       acquisition: () => this.eeg.state(),
       measuringImpedance: () => this.impedance.measuring(),
@@ -266,6 +283,7 @@ export class SimulatedHeadset implements Headset {
     if (!this.closed) {
       this.closed = true;
       this.eeg.close();
+      this.impedance.close();
       this.motorArray.stopAll();
       if (this.housekeeping !== undefined) this.clock.clearTimeout(this.housekeeping);
       this.housekeeping = undefined;

@@ -19,7 +19,7 @@ describe('closed-loop electrode paths', () => {
   it('optimizes channels under the target with the aggressive strategy', async () => {
     const res = await s.app.inject({
       method: 'POST',
-      url: '/electrodes/impedance/optimize',
+      url: '/electrodes/impedance/optimize?wait=true',
       payload: {
         channels: ['O1', 'cz'],
         priorityChannels: ['Fp1'],
@@ -47,7 +47,7 @@ describe('closed-loop electrode paths', () => {
   it('reports attempts spent when the target is out of reach', async () => {
     const res = await s.app.inject({
       method: 'POST',
-      url: '/electrodes/impedance/optimize',
+      url: '/electrodes/impedance/optimize?wait=true',
       payload: { channels: 'O2', targetImpedance: 0.5, maxAttempts: 2, strategy: 'aggressive' },
     });
     const r = (json(res).results as Results).O2;
@@ -57,51 +57,58 @@ describe('closed-loop electrode paths', () => {
   it('refuses bad optimize requests, and runs nothing during acquisition', async () => {
     const strategy = await s.app.inject({
       method: 'POST',
-      url: '/electrodes/impedance/optimize',
+      url: '/electrodes/impedance/optimize?wait=true',
       payload: { strategy: 'brutal' },
     });
     expect(strategy.statusCode).toBe(422);
     expect(errorOf(strategy).details?.path).toBe('/strategy');
     const target = await s.app.inject({
       method: 'POST',
-      url: '/electrodes/impedance/optimize',
+      url: '/electrodes/impedance/optimize?wait=true',
       payload: { targetImpedance: -1 },
     });
     expect(errorOf(target).details?.path).toBe('/targetImpedance');
     const channel = await s.app.inject({
       method: 'POST',
-      url: '/electrodes/impedance/optimize',
+      url: '/electrodes/impedance/optimize?wait=true',
       payload: { channels: ['Fp3'] },
     });
     expect(errorOf(channel)).toMatchObject({ code: 'validation_failed', details: { path: '/channels/0' } });
     await s.app.inject({ method: 'POST', url: '/system/sensors/eeg/stream' });
-    const busy = await s.app.inject({ method: 'POST', url: '/electrodes/impedance/optimize', payload: {} });
+    const busy = await s.app.inject({
+      method: 'POST',
+      url: '/electrodes/impedance/optimize?wait=true',
+      payload: {},
+    });
     expect(busy.statusCode).toBe(409);
     expect(s.device.status().motors.moving).toEqual([]);
   });
 
   it('refuses a second operation on electrodes a running one holds', async () => {
-    const first = s.app.inject({
+    const first = await s.app.inject({
       method: 'POST',
       url: '/electrodes/prepare',
       payload: { electrodes: ['T3'], action: 'seat' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(first.statusCode).toBe(202);
     const second = await s.app.inject({
       method: 'POST',
-      url: '/electrodes/adjust',
+      url: '/electrodes/adjust?wait=true',
       payload: { electrodes: ['T3'], action: 'increase_pressure' },
     });
     expect(second.statusCode).toBe(409);
     expect(errorOf(second).code).toBe('device_busy');
-    expect((await first).statusCode).toBe(200);
+    expect(errorOf(second).message).toContain('DELETE /system/jobs/');
+    const job = (json(first).job as { id: string }).id;
+    const cancelled = json(await s.app.inject({ method: 'DELETE', url: `/system/jobs/${job}` }));
+    expect((cancelled.job as { status: string }).status).toBe('cancelled');
   }, 30_000);
 
   it('seats, retracts and releases electrodes', async () => {
     const seat = json(
       await s.app.inject({
         method: 'POST',
-        url: '/electrodes/prepare',
+        url: '/electrodes/prepare?wait=true',
         payload: { electrodes: 'P3,P4', action: 'seat', amount: 8 },
       }),
     );
@@ -111,7 +118,7 @@ describe('closed-loop electrode paths', () => {
     const retract = json(
       await s.app.inject({
         method: 'POST',
-        url: '/electrodes/prepare',
+        url: '/electrodes/prepare?wait=true',
         payload: { electrodes: ['P3'], action: 'retract', amount: 10 },
       }),
     );
@@ -122,14 +129,14 @@ describe('closed-loop electrode paths', () => {
     const release = json(
       await s.app.inject({
         method: 'POST',
-        url: '/electrodes/prepare',
+        url: '/electrodes/prepare?wait=true',
         payload: { electrodes: ['F7'], action: 'release', amount: 5 },
       }),
     );
     expect(release.electrodes).toEqual({ F7: { position: 45, state: 0 } });
     const bad = await s.app.inject({
       method: 'POST',
-      url: '/electrodes/prepare',
+      url: '/electrodes/prepare?wait=true',
       payload: { electrodes: ['F7'], action: 'wiggle' },
     });
     expect(bad.statusCode).toBe(422);
@@ -139,7 +146,7 @@ describe('closed-loop electrode paths', () => {
     const up = json(
       await s.app.inject({
         method: 'POST',
-        url: '/electrodes/adjust',
+        url: '/electrodes/adjust?wait=true',
         payload: {
           electrodes: ['C3'],
           action: 'increase_pressure',
@@ -153,7 +160,7 @@ describe('closed-loop electrode paths', () => {
     const down = json(
       await s.app.inject({
         method: 'POST',
-        url: '/electrodes/adjust',
+        url: '/electrodes/adjust?wait=true',
         payload: {
           electrodes: ['C3'],
           action: 'decrease_pressure',
@@ -171,7 +178,7 @@ describe('closed-loop electrode paths', () => {
   it('applies a pressure profile with a customization', async () => {
     const res = await s.app.inject({
       method: 'POST',
-      url: '/motors/apply-pressure',
+      url: '/motors/apply-pressure?wait=true',
       payload: { profile: 'light', electrodes: ['O1'], customization: { o2: 6 } },
     });
     expect(res.statusCode).toBe(200);
@@ -183,7 +190,7 @@ describe('closed-loop electrode paths', () => {
     expect(results.O2).toMatchObject({ pressedSteps: 6, contact: true });
     const bad = await s.app.inject({
       method: 'POST',
-      url: '/motors/apply-pressure',
+      url: '/motors/apply-pressure?wait=true',
       payload: { profile: 'light', customization: { O1: 40 } },
     });
     expect(bad.statusCode).toBe(422);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
+import { ManualClock } from '../../../src/device/replay/manual-clock.js';
+import { errorOf, eventually, json, type SystemApp, systemApp } from '../system/support.js';
 
 describe('impedance sessions (guide paths)', () => {
   let s: SystemApp;
@@ -61,7 +62,7 @@ describe('impedance sessions (guide paths)', () => {
       }),
     );
     expect(started.mode).toBe('continuous');
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await eventually(() => messages.length >= 3, 'three live readings');
     const stop = json(
       await s.app.inject({
         method: 'POST',
@@ -120,5 +121,82 @@ describe('impedance sessions (guide paths)', () => {
       payload: { channels: ['Q1'] },
     });
     expect(errorOf(unknown).message).toContain('Fp1');
+  });
+
+  it('frees the device when stopped: EEG acquisition asked for right after the stop starts', async () => {
+    const started = json(
+      await s.app.inject({
+        method: 'POST',
+        url: '/electrodes/impedance/start',
+        payload: { continuous: true, updateInterval: 100 },
+      }),
+    );
+    // The session's first measurement is in flight from the start.
+    expect(s.device.impedance.measuring()).toBe(true);
+    const stop = await s.app.inject({
+      method: 'POST',
+      url: '/electrodes/impedance/stop',
+      payload: { sessionId: started.sessionId },
+    });
+    expect(json(stop)).toMatchObject({ status: 'stopped' });
+    const eeg = await s.app.inject({ method: 'POST', url: '/system/sensors/eeg/stream' });
+    expect(eeg.statusCode, eeg.body).toBe(200);
+    expect(json(eeg)).toMatchObject({ success: true, streaming: true });
+  });
+
+  it('frees the device when a new session replaces the running one', async () => {
+    await s.app.inject({
+      method: 'POST',
+      url: '/electrodes/impedance/start',
+      payload: { continuous: true, updateInterval: 100 },
+    });
+    const second = json(
+      await s.app.inject({ method: 'POST', url: '/electrodes/impedance/start', payload: { channels: 'O1' } }),
+    );
+    const read = json(
+      await s.app.inject({
+        method: 'GET',
+        url: `/electrodes/impedance?sessionId=${String(second.sessionId)}`,
+      }),
+    );
+    expect(read.status).toBe('completed');
+    expect(s.device.impedance.measuring()).toBe(false);
+  });
+});
+
+describe('impedance session pacing on the device clock', () => {
+  it('delivers a continuous session asked for updateInterval 200 every 200 ms, for all 21 electrodes', async () => {
+    const clock = new ManualClock();
+    const s = await systemApp({ device: { clock } });
+    try {
+      const started = json(
+        await s.app.inject({
+          method: 'POST',
+          url: '/electrodes/impedance/start',
+          payload: { continuous: true, channels: 'all', updateInterval: 200 },
+        }),
+      );
+      expect(started.updateInterval).toBe(200);
+      // Two seconds of device time, a millisecond at a time, letting the session's promises run.
+      for (let ms = 0; ms < 2000; ms++) {
+        clock.advance(1);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await s.app.inject({ method: 'POST', url: '/electrodes/impedance/stop', payload: {} });
+      const history = json(
+        await s.app.inject({
+          method: 'GET',
+          url: `/electrodes/impedance/history?sessionId=${String(started.sessionId)}&timeRange=15m`,
+        }),
+      );
+      const timeline = history.timeline as { timestamp: number; values: Record<string, number> }[];
+      // Readings at 80, 280, ..., 1880 ms: one per 200 ms slot.
+      expect(timeline).toHaveLength(10);
+      expect(Object.keys(timeline[0]?.values ?? {})).toHaveLength(21);
+      const spacing = timeline.slice(1).map((r, i) => r.timestamp - (timeline[i]?.timestamp ?? 0));
+      expect(spacing).toEqual(Array.from({ length: 9 }, () => 200));
+    } finally {
+      await s.close();
+    }
   });
 });

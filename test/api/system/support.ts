@@ -31,7 +31,7 @@ export interface SystemApp {
 }
 
 export async function systemApp(
-  options: { dataDir?: string; device?: SimulatedHeadsetOptions; guides?: boolean } = {},
+  options: { dataDir?: string; device?: SimulatedHeadsetOptions; guides?: boolean; sysRoot?: string } = {},
 ): Promise<SystemApp> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'headsetd-system-'));
   const db = openDatabase(dataDir);
@@ -44,7 +44,12 @@ export async function systemApp(
   await app.register(websocket);
   let port = 42069;
   const common = { device, db, dataDir, httpPort: () => port, version: '0.0.0-test' };
-  await app.register(async (scope) => systemPlugin(scope, common));
+  await app.register(async (scope) =>
+    systemPlugin(scope, {
+      ...common,
+      ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
+    }),
+  );
   if (options.guides !== false)
     await app.register(async (scope) => {
       guidesPlugin(scope, common);
@@ -84,4 +89,22 @@ export function errorOf(response: { body: string }): {
 } {
   return (json(response) as { error: { code: string; message: string; details?: Record<string, unknown> } })
     .error;
+}
+
+/**
+ * Polls `check` (sync or async) until it answers a value other than undefined/false; fails after
+ * `timeoutMs` (a deadline for a stuck test, never a duration asserted).
+ */
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -1,0 +1,171 @@
+/**
+ * The closed-loop electrode operations (prepare, optimize, adjust, apply-pressure) run as jobs of
+ * the device's registry (src/device/jobs.ts): the request answers at once, 202 with a `Location`
+ * (/system/jobs/{id}) and the job, and the operation goes on holding its electrodes. `?wait=true`
+ * keeps the synchronous form for scripts: the final answer, or the error envelope of the failure.
+ *
+ * Progress is reported per electrode (position, motor state, latest impedance, and once it has
+ * left the loop `done` with the loop's `reason`), after every measurement round and every half
+ * second of device time while motors move. Cancelling stops the job's moving motors where they
+ * are; so does a failure.
+ */
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { TimerHandle } from '../../device/clock.js';
+import { type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import { type Headset, MOTOR_STATE, type MotorCommand } from '../../device/headset.js';
+import { jobPath } from '../system/jobs.js';
+import { QueryBoolean } from '../system/schemas.js';
+import { queryBoolean } from '../system/http-helpers.js';
+import type { GuidesContext } from './context.js';
+import type { ElectrodeResult, LoopHooks } from './optimizer.js';
+
+/**
+ * The query of a job-starting route: `?wait=true` answers when the operation has ended, with its
+ * result (default: 202 at once).
+ */
+export const WaitQuery = Type.Object({ wait: QueryBoolean });
+export type WaitQueryType = { wait?: string };
+
+/** Device ms between progress reports while motors move. */
+export const PROGRESS_TICK_MS = 500;
+
+export interface ElectrodeProgress {
+  /** The electrode has left the operation's loop. */
+  done: boolean;
+  /** Steps. */
+  position: number;
+  /** Motor state code. */
+  state: number;
+  /** kΩ of the latest measurement in this operation; null before the first. */
+  impedance: number | null;
+  /** Press (or relief) moves made after contact. */
+  attempts?: number;
+  /** Why the loop ended for it (when done). */
+  reason?: ElectrodeResult['reason'];
+}
+
+export interface ElectrodeJobProgress {
+  total: number;
+  completed: number;
+  /** Mixed-case electrode names. */
+  electrodes: Record<string, ElectrodeProgress>;
+}
+
+/** Keeps the per-electrode account of one operation and reports it. */
+export class ElectrodeProgressTracker {
+  private readonly entries = new Map<Electrode, ElectrodeProgress>();
+
+  constructor(
+    private readonly device: Headset,
+    private readonly electrodes: readonly Electrode[],
+    private readonly report: (progress: ElectrodeJobProgress) => void,
+  ) {
+    for (const e of electrodes) this.entries.set(e, { done: false, position: 0, state: 0, impedance: null });
+  }
+
+  /** The optimizer's `onRound`: results so far and the electrodes that have left the loop. */
+  readonly onRound: NonNullable<LoopHooks['onRound']> = (results, done) => {
+    for (const [e, r] of results) {
+      const entry = this.entries.get(e);
+      if (entry === undefined) continue;
+      entry.impedance = r.after;
+      entry.attempts = r.attempts;
+      entry.done = done.has(e);
+      if (entry.done) entry.reason = r.reason;
+      else delete entry.reason;
+    }
+    this.emit();
+  };
+
+  /** Marks electrodes done (an operation without rounds: a plain move). */
+  finish(electrodes: readonly Electrode[] = this.electrodes): void {
+    for (const e of electrodes) {
+      const entry = this.entries.get(e);
+      if (entry !== undefined) entry.done = true;
+    }
+    this.emit();
+  }
+
+  snapshot(): ElectrodeJobProgress {
+    const positions = this.device.motors.positions(this.electrodes);
+    const states = this.device.motors.states(this.electrodes);
+    const electrodes: Record<string, ElectrodeProgress> = {};
+    let completed = 0;
+    for (const [e, entry] of this.entries) {
+      entry.position = positions[e] ?? entry.position;
+      entry.state = states[e] ?? entry.state;
+      if (entry.done) completed++;
+      electrodes[MIXED_CASE[e]] = { ...entry };
+    }
+    return { total: this.electrodes.length, completed, electrodes };
+  }
+
+  emit(): void {
+    this.report(this.snapshot());
+  }
+}
+
+/** Stops the electrodes' motors that are moving (a cancelled or failed operation). */
+async function stopMoving(device: Headset, electrodes: readonly Electrode[]): Promise<void> {
+  const states = device.motors.states(electrodes);
+  const commands: MotorCommand[] = electrodes
+    .filter((e) => states[e] === MOTOR_STATE.moving)
+    .map((e) => ({ electrode: e, movement: 'STOP' }));
+  if (commands.length > 0) await device.motors.move(commands);
+}
+
+export interface ElectrodeJobSpec<R extends object> {
+  /** The job's `operation`, e.g. `electrodes.prepare`. */
+  readonly operation: string;
+  /** What holds the electrodes, for the 409 of a second operation (`prepare seat`). */
+  readonly holder: string;
+  readonly electrodes: readonly Electrode[];
+  /** The operation: its answer's fields (without `success`). */
+  run(hooks: { signal: AbortSignal; progress: ElectrodeProgressTracker }): Promise<R>;
+}
+
+/**
+ * Starts an electrode operation as a job, holding its electrodes from now on (409 when one is
+ * held), and answers as the route should: 202 with the job, or with `wait` the final answer.
+ */
+export async function startElectrodeJob<R extends object>(
+  context: GuidesContext,
+  reply: FastifyReply,
+  query: WaitQueryType,
+  spec: ElectrodeJobSpec<R>,
+): Promise<object> {
+  const wait = queryBoolean(query.wait, 'wait');
+  const { device } = context;
+  const release = context.locks.acquire(spec.electrodes, spec.holder);
+  const initial: ElectrodeJobProgress = new ElectrodeProgressTracker(
+    device,
+    spec.electrodes,
+    () => undefined,
+  ).snapshot();
+  const job = context.jobs.start(spec.operation, initial, async ({ signal, progress }) => {
+    const tracker = new ElectrodeProgressTracker(device, spec.electrodes, progress);
+    let ticker: TimerHandle | undefined;
+    const tick = (): void => {
+      ticker = device.clock.setTimeout(() => {
+        if (device.status().motors.moving.some((e) => spec.electrodes.includes(e))) tracker.emit();
+        tick();
+      }, PROGRESS_TICK_MS);
+    };
+    tick();
+    try {
+      const result = await spec.run({ signal, progress: tracker });
+      tracker.finish();
+      return result;
+    } catch (error) {
+      await stopMoving(device, spec.electrodes);
+      throw error;
+    } finally {
+      if (ticker !== undefined) device.clock.clearTimeout(ticker);
+      release();
+    }
+  });
+  if (wait) return { success: true, ...(await job.settled) };
+  void reply.code(202).header('Location', jobPath(job.id));
+  return { success: true, job: job.record() };
+}

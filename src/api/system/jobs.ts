@@ -1,0 +1,125 @@
+/**
+ * The device's long operations as resources (docs/systems.md §Jobs): GET /system/jobs lists the
+ * jobs kept, GET /system/jobs/{id} reads one (status, progress, result or error), DELETE cancels
+ * a running one and answers once it has stopped. The registry itself is src/device/jobs.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { JOB_RETENTION_MS, type JobRecord, JOBS_KEPT } from '../../device/jobs.js';
+import { HeadsetdError } from '../../errors.js';
+import { errorResponses } from '../../schemas/responses.js';
+import type { SystemContext } from './index.js';
+
+const tags = ['system: jobs'];
+
+/** Where a job is read and cancelled (the `Location` of a 202 answer). */
+export function jobPath(id: string): string {
+  return `/system/jobs/${id}`;
+}
+
+export const JobShape = Type.Object({
+  id: Type.String(),
+  operation: Type.String({ description: 'What runs, e.g. electrodes.prepare or electrodes.optimize.' }),
+  status: Type.Enum(['running', 'completed', 'failed', 'cancelled']),
+  createdAt: Type.String({ description: 'ISO 8601.' }),
+  updatedAt: Type.String({ description: 'ISO 8601: the last progress report or the end.' }),
+  finishedAt: Type.Union([Type.String(), Type.Null()], { description: 'ISO 8601; null while running.' }),
+  progress: Type.Object(
+    {},
+    {
+      additionalProperties: true,
+      description:
+        "The operation's progress. Electrode operations: {total, completed, electrodes: {Name: {done, position, state, impedance (kΩ or null), attempts?, reason?}}}.",
+    },
+  ),
+  result: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+    description: 'Once completed: what the operation answers with ?wait=true (without success); else null.',
+  }),
+  error: Type.Union(
+    [
+      Type.Object({
+        code: Type.String(),
+        message: Type.String(),
+        details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+      }),
+      Type.Null(),
+    ],
+    { description: 'Why the job failed, or the cancellation; null otherwise.' },
+  ),
+});
+
+export const JobAnswer = Type.Object({ success: Type.Literal(true), job: JobShape });
+
+/** The 202 answer of an operation started as a job, for route schemas. */
+export const JobAccepted = {
+  ...JobAnswer,
+  description:
+    'Accepted: the operation runs as a job. Read it at the Location (GET), cancel it there (DELETE); add ?wait=true to get the final answer instead.',
+  headers: { Location: Type.String({ description: 'The job: /system/jobs/{id}.' }) },
+};
+
+const IdParams = Type.Object({ id: Type.String({ description: 'The job id.' }) });
+
+const KEPT_TEXT = `${JOB_RETENTION_MS / 60_000} minutes (the last ${JOBS_KEPT})`;
+
+function found(id: string, record: JobRecord | undefined): JobRecord {
+  if (record === undefined) {
+    throw new HeadsetdError(
+      'job_not_found',
+      `No job has the id ${JSON.stringify(id)}; finished jobs are kept for ${KEPT_TEXT}: GET /system/jobs lists them.`,
+      { path: '/params/id' },
+    );
+  }
+  return record;
+}
+
+export function jobRoutes(app: FastifyInstance, context: SystemContext): void {
+  const { jobs } = context;
+
+  app.get(
+    '/system/jobs',
+    {
+      schema: {
+        tags,
+        summary: `The jobs kept (running ones, and finished ones for ${KEPT_TEXT}), newest first`,
+        response: {
+          200: Type.Object({ success: Type.Literal(true), jobs: Type.Array(JobShape) }),
+        },
+      },
+    },
+    async () => ({ success: true, jobs: jobs.list() }),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/system/jobs/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One job: status, progress per electrode, result or error',
+        params: IdParams,
+        response: { 200: JobAnswer, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      return { success: true, job: found(id, jobs.get(id)) };
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/system/jobs/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Cancel a running job (its motors are stopped where they are); answers once it has stopped, status cancelled. A finished job is answered as it is.',
+        params: IdParams,
+        response: { 200: JobAnswer, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      return { success: true, job: found(id, await jobs.cancel(id)) };
+    },
+  );
+}
