@@ -8,9 +8,11 @@ import process from 'node:process';
 import { designFilter, Resampler, SosFilter } from '../../dist/dsp/index.js';
 import { FIRST_SLICE_SAMPLES } from '../../dist/executables/filter.js';
 import { SosL1Norm, sosL1Norm } from '../../dist/executables/frame-range.js';
-import { compare, sink } from '../lib/measure.js';
+import { compare, cpuNs, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 import { filterVsScipy } from './filter-vs-scipy.js';
+import { EEG_ELECTRODES } from '../../dist/device/electrodes.js';
+import { Random, SimulatedEegSource } from '../../dist/device/simulated/index.js';
 
 const CHANNELS = 19;
 /** The filter node's default band and the usual mains notch: order-4 band-pass → 4 sections + notch. */
@@ -211,6 +213,38 @@ function wholeSumMs(sos) {
   return (used.user + used.system) / 1000;
 }
 
+/**
+ * The simulated headset's EEG model: CPU to generate one second of 19 channels at 16 kHz, against
+ * that second itself (it must run far faster than real time on the headset's shared cores).
+ */
+async function simulatedEeg() {
+  const source = new SimulatedEegSource(new Random(9));
+  source.begin(16000, EEG_ELECTRODES);
+  const block = new Float32Array(160 * 19);
+  const context = { time: 0, impedance: () => 5000 };
+  const r = await compare(
+    (n) => {
+      for (let k = 0; k < n; k++) source.fill(block, 160, context);
+      sink.value += block[0];
+    },
+    // Reference: 10 ms of real time per block, as CPU nanoseconds cannot be compared with a sleep,
+    // a busy loop of one block's duration stands for it.
+    (n) => {
+      const end = cpuNs() + n * 1e7;
+      while (cpuNs() < end) sink.value += 1;
+    },
+    { rounds: 3, maxMs: 4000 },
+  );
+  return result({
+    id: 'device.simulated-eeg.16000',
+    title: 'simulated headset EEG model, 19 ch × 16 kHz, 10 ms blocks',
+    ratio: r.ratio,
+    ratioOf: "CPU to generate a block ÷ the block's duration (10 ms)",
+    max: 0.1,
+    absolute: { cpuMsPerSecondOfData: (r.subjectNs * 100) / 1e6 },
+  });
+}
+
 /** Runs the DSP suite; returns its results. */
 export async function runDsp(log) {
   const out = [];
@@ -228,6 +262,8 @@ export async function runDsp(log) {
   out.push(await designVsFiltering(16000));
   log(out.at(-1));
   out.push(await filterVsScipy());
+  log(out.at(-1));
+  out.push(await simulatedEeg());
   log(out.at(-1));
   return out;
 }

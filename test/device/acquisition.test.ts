@@ -1,13 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adcLsbMicrovolts, frameRows, quantise } from '../../src/device/acquisition.js';
 import { dateClock, systemClock } from '../../src/device/clock.js';
+import { ManualClock } from '../../src/device/replay/manual-clock.js';
 import { EEG_ELECTRODES } from '../../src/device/electrodes.js';
-import {
-  createSimulatedHeadset,
-  Random,
-  SimulatedEegSource,
-  type SimulatedHeadset,
-} from '../../src/device/simulated/index.js';
+import { createSimulatedHeadset, Random, type SimulatedHeadset } from '../../src/device/simulated/index.js';
 import type { EegSignalSource } from '../../src/device/signal-source.js';
 import type { Frame } from '../../src/runtime/frame.js';
 import { advance, collectEvents, collectFrames, fakeTimeHeadset } from './helpers.js';
@@ -206,35 +202,30 @@ describe('acquisition from another signal source (the replay device)', () => {
   });
 });
 
-describe('real-time pacing', () => {
-  it('delivers 19 channels at 16 kHz in real time without drift', async () => {
-    const headset = createSimulatedHeadset({ seed: 5, clock: systemClock });
+describe('pacing', () => {
+  it('delivers 19 channels at 16 kHz paced by its clock, without drift: 16 000 samples per second of it', async () => {
+    // The device's own clock is the behaviour here; how close to real time the system clock keeps
+    // it on a busy machine is measured by the benchmarks, not asserted by a test.
+    const clock = new ManualClock();
+    const headset = createSimulatedHeadset({ seed: 5, clock });
     await headset.eeg.configure({ samplingFrequency: 16000 });
     const frames: Frame[] = [];
     headset.eeg.onFrame((f) => frames.push(f));
-    const started = performance.now();
     await headset.eeg.start('client');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const elapsed = performance.now() - started;
+    for (let t = 0; t < 3000; t += 10) {
+      await new Promise((resolve) => setImmediate(resolve));
+      clock.advance(10);
+    }
     const { samples } = await headset.eeg.stop('client');
     await headset.close();
-    // Generous bounds: timing is the behaviour here, but the machine may be busy.
-    expect(samples).toBeGreaterThan(elapsed * 16 - 16000 * 0.15);
-    expect(samples).toBeLessThanOrEqual(Math.ceil(elapsed * 16) + 320);
+    expect(samples).toBe(3 * 16000);
     expect(frames.every((f) => f.data.length === 160 * 19)).toBe(true);
   });
 
-  it('generates 1 s of 19 channels at 16 kHz in well under a second of CPU', () => {
-    const source = new SimulatedEegSource(new Random(9));
-    source.begin(16000, EEG_ELECTRODES);
-    const block = new Float32Array(160 * 19);
-    const context = { time: 0, impedance: () => 5000 };
-    source.fill(block, 160, context); // warm up the JIT
-    const started = performance.now();
-    for (let i = 0; i < 100; i++) source.fill(block, 160, context);
-    const cost = performance.now() - started;
-    // Half a second of CPU per second of data leaves room on a loaded machine; unloaded it takes ~20 ms.
-    expect(cost).toBeLessThan(500);
+  it('runs on the system clock unless given another', async () => {
+    const headset = createSimulatedHeadset({ seed: 5 });
+    expect(headset.clock).toBe(systemClock);
+    await headset.close();
   });
 });
 

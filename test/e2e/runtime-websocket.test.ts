@@ -13,7 +13,7 @@ import { HeadsetdError } from '../../src/errors.js';
 import { decodeFrameBinary } from '../../src/runtime/frame-binary.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { NodeFailureError } from '../../src/streams/runtime-port.js';
-import { definition, FrameClient, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
+import { definition, FrameClient, pacingProblems, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
 let runtime: WorkerRuntime | undefined;
@@ -35,7 +35,9 @@ function boundPort(rt: WorkerRuntime, streamId: string, nodeId: string): number 
 }
 
 describe('generator → websocket', () => {
-  test('delivers frames at the configured rate (±2 %) with no seq gaps', { timeout: 30_000 }, async () => {
+  test('paces frames by their sample count (none early, timestamps continuous) with no seq gaps', {
+    timeout: 30_000,
+  }, async () => {
     const rt = newRuntime();
     const stream = definition(
       [
@@ -52,16 +54,12 @@ describe('generator → websocket', () => {
     const client = await FrameClient.connect(boundPort(rt, stream.id, 'ws'));
     await waitFor(() => client.frames.length > 5, 5000, 'first frames');
     const first = client.frames.length;
-    const startedAt = performance.now();
-    const startSamples = client.samples();
-    // 8 s: arrival jitter of the window's first and last frames (< 160 ms) stays inside ±2 %.
-    await new Promise((resolve) => setTimeout(resolve, 8000));
-    const elapsedS = (performance.now() - startedAt) / 1000;
-    const rate = (client.samples() - startSamples) / elapsedS;
+    // Two seconds' worth of frames, waited for (not slept): the generator's real-time rate on this
+    // machine is measured by the benchmarks; here its timeline and pacing are checked.
+    await waitFor(() => client.samples() >= 500, 15_000, 'two seconds of samples');
     client.close();
 
-    expect(rate).toBeGreaterThan(250 * 0.98);
-    expect(rate).toBeLessThan(250 * 1.02);
+    expect(pacingProblems(client.frames)).toEqual([]);
     expect(seqGaps(client.seqs())).toEqual([]);
     const sample = client.frames[first]!.frame;
     expect(sample.channels).toEqual(['ch1', 'ch2']);

@@ -34,6 +34,39 @@ export interface Received {
   frame: FrameJson;
   /** performance.now() at arrival, ms. */
   at: number;
+  /** Date.now() at arrival (the clock frames' `timestamp` is on), ms. */
+  wallAt: number;
+}
+
+/**
+ * What a clock-paced source must show, with no assertion on how fast the machine is:
+ * - its frames' timestamps follow their sample counts exactly (no drift in the stream's timeline);
+ * - no frame arrived before its last sample was due (load can only delay a frame, never advance
+ *   it, so this holds on a busy machine; `slackMs` covers millisecond rounding of the clocks).
+ * Answers the problems found, empty when none.
+ */
+export function pacingProblems(received: readonly Received[], slackMs = 2): string[] {
+  const problems: string[] = [];
+  for (let k = 0; k < received.length; k++) {
+    const { frame, wallAt } = received[k]!;
+    const period = 1000 / frame.sampleRate;
+    const lastDue = frame.timestamp + (frame.data.length - 1) * period;
+    if (wallAt + slackMs < lastDue) {
+      problems.push(
+        `frame seq ${frame.seq} arrived ${(lastDue - wallAt).toFixed(1)} ms before its last sample was due`,
+      );
+    }
+    const next = received[k + 1]?.frame;
+    if (next !== undefined && next.discontinuity !== true) {
+      const expected = frame.timestamp + frame.data.length * period;
+      if (Math.abs(next.timestamp - expected) > 1e-6) {
+        problems.push(
+          `frame seq ${next.seq} starts at ${next.timestamp}, ${next.timestamp - expected} ms off its sample count`,
+        );
+      }
+    }
+  }
+  return problems;
 }
 
 /** A WebSocket client that keeps every JSON frame it receives. */
@@ -47,6 +80,7 @@ export class FrameClient {
         this.frames.push({
           frame: JSON.parse((data as Buffer).toString('utf8')) as FrameJson,
           at: performance.now(),
+          wallAt: Date.now(),
         });
     });
   }
