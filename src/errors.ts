@@ -1,7 +1,7 @@
 /**
  * The error catalog: every error the service answers with has a stable code, an HTTP status and a
- * default message here (shared/API-NOTES.md §Errors). Code anywhere below the API throws
- * `HeadsetdError`; the API's one error handler renders it as the envelope
+ * default message here (docs/api.md §Error codes lists them for users). Code anywhere below the
+ * API throws `HeadsetdError`; the API's one error handler renders it as the envelope
  * `{success: false, error: {code, message, details?}}`.
  */
 
@@ -69,7 +69,7 @@ export class HeadsetdError extends Error {
     this.details = details;
   }
 
-  /** The envelope body of shared/API-NOTES.md §Errors. */
+  /** The envelope body (docs/api.md §Errors). */
   toBody(): ErrorBody {
     return {
       success: false,

@@ -152,7 +152,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     onWarn: (message, details) => {
       logger.warn(details, message);
     },
-    // Stream failures and node crashes are system events too (API-NOTES.md §Systems, events).
+    // Stream failures and node crashes are system events too (docs/system-paths.md §Events).
     onRuntimeEvent: (event) => {
       logger.warn({ event }, `runtime: ${event.type}`);
       const hub = eventHubFor(device);

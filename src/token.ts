@@ -1,5 +1,5 @@
 /**
- * The API token for listening beyond loopback (API-NOTES.md §Security defaults): generated once
+ * The API token for listening beyond loopback (docs/api.md §Security): generated once
  * into `<data-dir>/token` with mode 0600, so only the device's owner can read it.
  */
 import { randomBytes } from 'node:crypto';

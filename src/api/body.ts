@@ -1,5 +1,5 @@
 /**
- * Request bodies (API-NOTES.md §Conventions): JSON, YAML under its three media types, and
+ * Request bodies (docs/api.md §Requests): JSON, YAML under its three media types, and
  * form-urlencoded. Each route says which it accepts (`config.accepts`); anything else is a 415
  * before the body is even read. Parse failures are 400s with the parser's message; every parsed
  * body passes assertDocument (nesting bound, no `__proto__`, `constructor` or `prototype` member).
@@ -20,7 +20,7 @@ export const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
   text: ['text/plain'],
 };
 
-/** 1 MiB (API-NOTES.md §Errors payload_too_large). */
+/** 1 MiB (docs/api.md §Error codes, payload_too_large). */
 export const BODY_LIMIT = 1024 * 1024;
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 /**
  * The one place errors become HTTP answers: every non-2xx response is the envelope of
- * API-NOTES.md §Errors, including Fastify's own errors (body too large, bad content type, schema
+ * docs/api.md §Errors, including Fastify's own errors (body too large, bad content type, schema
  * validation), unknown paths (404) and known paths with the wrong method (405). A 500 never carries
  * a stack trace or a path; the cause goes to the log.
  */

@@ -1,5 +1,5 @@
 /**
- * Quick EEG streams (API-NOTES.md §Guide paths, last bullet; docs/api.md §Quick EEG streams):
+ * Quick EEG streams (docs/api.md §Quick EEG streams):
  * POST /stream/start makes and starts an ordinary stream of the engine (eeg-source → filter →
  * tap, see streams/quick-stream.ts), and these routes serve it: its frames on the WebSocket
  * /stream/{streamId}, its latest samples on /data, its figures on /status, /stop, and /pipe to

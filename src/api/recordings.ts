@@ -1,5 +1,5 @@
 /**
- * The recordings API (API-NOTES.md §Systems, Recordings; issue 5 §5): list, download and delete
+ * The recordings API (docs/recording.md §Recordings API): list, download and delete
  * the files recorders wrote to `<data-dir>/recordings`. Names are checked to be plain file names
  * before any file-system call, and only regular files of that one directory are served (a
  * symbolic link is not followed), so no request reaches a file outside it.

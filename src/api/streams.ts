@@ -1,7 +1,6 @@
 /**
- * The Streams API (REFERENCE.md §Stream operations, §Node operations, §Pipe operations;
- * API-NOTES.md §Streams). Registered under `/stream` and again at the root for the guide aliases
- * (`/streams/...`): the same handlers serve both.
+ * The Streams API (docs/api.md §Paths and shapes). Registered under `/stream` and again at the
+ * root for the guide aliases (`/streams/...`): the same handlers serve both.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';

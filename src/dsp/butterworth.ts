@@ -13,7 +13,7 @@
  * moves scipy's own `sosfilt` output by up to 1e-3. Those cases match only because the coefficients
  * match exactly; the same design in scipy on a CPU without AVX-512 can differ from scipy here as much.
  *
- * Orders 1..8 (the `filter` node's range, API-NOTES §Built-in executables). A band filter of order
+ * Orders 1..8 (the `filter` node's range, docs/api.md §Built-in executables). A band filter of order
  * N has 2N poles: N sections; a low/high-pass of order N has ⌈N/2⌉ sections.
  */
 

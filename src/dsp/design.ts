@@ -1,5 +1,5 @@
 /**
- * The `filter` node's design (API-NOTES §Built-in executables: `highpass`, `lowpass`, `order`
+ * The `filter` node's design (docs/api.md §Built-in executables: `highpass`, `lowpass`, `order`
  * 1..8 default 4, `notch`, `notchQ` default 30) turned into one cascade of second-order sections:
  * - highpass only → `butter(order, highpass, 'highpass')`
  * - lowpass only → `butter(order, lowpass, 'lowpass')`

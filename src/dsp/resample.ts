@@ -2,7 +2,7 @@
  * Streaming rational resampler: the rate ratio reduced to L/M (up by L, down by M), one
  * Kaiser-windowed-sinc low-pass FIR run in polyphase form, interleaved multichannel, state carried
  * across calls. Used by `eeg-source` when the device's acquisition rate differs from the node's
- * own rate (API-NOTES §Built-in executables: "document the method" — this is it).
+ * own rate (the method docs/api.md §Built-in executables describes for users, in full here).
  *
  * ## The filter
  * - Stop band from the lower of the two Nyquist frequencies, min(inRate, outRate)/2, attenuated

@@ -1,6 +1,6 @@
 /**
  * The built-in executables as the control plane sees them: name, aliases, role, ports and config
- * schema (API-NOTES.md §Built-in executables). Validation and OpenAPI read these; the runtime pairs
+ * schema (docs/api.md §Built-in executables). Validation and OpenAPI read these; the runtime pairs
  * each name with its implementation in factories.ts.
  */
 import { type TSchema, Type } from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * The `eeg-source` built-in: the headset's EEG as frames (API-NOTES.md §Built-in executables).
+ * The `eeg-source` built-in: the headset's EEG as frames (docs/api.md §Built-in executables).
  * Subscribes to the device's acquisition through `context.device` (in a stream's worker, a proxy
  * of the main thread's device: see runtime/device-bridge.ts); the device layer starts acquisition at
  * `samplingFrequency` when it was idle and stops it when its last subscriber leaves.

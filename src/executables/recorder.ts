@@ -1,5 +1,5 @@
 /**
- * The `recorder` built-in (issue 5; API-NOTES.md §Built-in executables): writes the frames it
+ * The `recorder` built-in (docs/api.md §Built-in executables): writes the frames it
  * receives to `<data-dir>/recordings/<filename>` as EDF+C, BDF+C or CSV. docs/recording.md is the
  * user's account of every rule below.
  *

@@ -1,5 +1,5 @@
 /**
- * resolveExecutable (API-NOTES.md §Executables): built-ins by name and alias, external programs
+ * resolveExecutable (docs/api.md §Executables): built-ins by name and alias, external programs
  * and scripts only inside the allowed directories (symlinks followed), the rest refused.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The `signal-generator` built-in (API-NOTES.md §Built-in executables): every channel carries the
+ * The `signal-generator` built-in (docs/api.md §Built-in executables): every channel carries the
  * sum of the configured sines, plus white Gaussian noise of RMS `noise` (independent per channel,
  * repeatable with `seed`). The noise is clamped at ±6σ (NOISE_CLAMP_SIGMA; a deviate beyond it has
  * probability 2·10⁻⁹), so every frame's `range` (Σ|amplitudes| + 6·noise) truly bounds its samples.

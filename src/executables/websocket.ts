@@ -1,6 +1,6 @@
 /**
  * The `websocket` built-in: serves every frame to any number of WebSocket clients on its own port
- * (API-NOTES.md §Built-in executables). Config: `port` (0 = any free port; the bound port is shown
+ * (docs/api.md §Built-in executables). Config: `port` (0 = any free port; the bound port is shown
  * in the node's status info as `port`), `host` (default 127.0.0.1), `format` (`json`: one text
  * message per frame in the JSON form of frame.ts; `binary`: one binary message per frame in the
  * layout of runtime/frame-binary.ts).

@@ -4,7 +4,7 @@
  * time (16 label, 80 transducer, 8 dimension, 8 pmin, 8 pmax, 8 dmin, 8 dmax, 80 prefiltering,
  * 8 samples per record, 32 reserved).
  *
- * Tolerant of the flaws real files carry (see shared/fixtures/eeg/README.md): numbers padded on
+ * Tolerant of the flaws real files carry: numbers padded on
  * either side, a decimal comma, a wrong "bytes in header" field, a record count of -1 or one that
  * disagrees with the file's length, non-blank reserved/prefilter fields on annotation signals.
  * Refuses (with HeadsetdError `validation_failed`) what cannot be read safely.

@@ -1,7 +1,7 @@
 /**
  * Recording file formats: EDF/EDF+/BDF/BDF+ (read, crash-safe write, repair), CSV (write, and a
  * small reader), OpenBCI GUI text recordings (read), and channel-label → electrode mapping.
- * Imports nothing of the service but its error class (shared/DESIGN.md: arrows point down).
+ * Imports nothing of the service but its error class (docs/architecture.md: dependencies point down).
  */
 export { CsvWriter, type CsvWriterOptions, csvField, formatTimestamp } from './csv-writer.js';
 export { parseCsv, readCsvFile } from './csv-reader.js';

@@ -1,5 +1,5 @@
 /**
- * Startup repair (issue 5 §Crash safety). Call it once at service start, before any stream runs,
+ * Startup repair (docs/recording.md §Crash safety). Call it once at service start, before any stream runs,
  * with the names of recordings being written (none at start). Never throws for one bad file: its
  * outcome says `error`. For every recording no recorder is writing:
  * - Temporary files (`.<name>.tmp`: a recording killed before its first record was on disk;

@@ -1,5 +1,5 @@
 /**
- * The difference between the running definition and a new one (API-NOTES.md §Shapes, PUT on a
+ * The difference between the running definition and a new one (docs/api.md §Paths and shapes, PUT on a
  * running stream): which nodes to start, stop or restart and which pipes to rewire. Nodes whose
  * executable and config are unchanged are left alone, whatever else changed about them (meta, type).
  */

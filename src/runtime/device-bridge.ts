@@ -3,7 +3,7 @@
  * in a stream's worker subscribes through {@link DeviceProxy}, and {@link DeviceForwarder} on the
  * main thread subscribes to the real device and posts each frame to the worker. The device's frame
  * may be shared by other subscribers on the main thread, so its samples are copied once and the copy's
- * buffer is transferred (DESIGN.md §Runtime: copy only at thread boundaries).
+ * buffer is transferred (docs/architecture.md §Data plane: copies only at thread boundaries).
  */
 import type { Frame } from './frame.js';
 import { type FromHost, type ToHost, toWire } from './messages.js';

@@ -1,5 +1,5 @@
 /**
- * A frame: a block of consecutive samples of one source (shared/API-NOTES.md §Frames).
+ * A frame: a block of consecutive samples of one source (docs/api.md §Frames).
  *
  * In memory the samples are one Float32Array, row-major (sample after sample:
  * `data[i * channels.length + c]`). Frames are immutable once emitted: fan-out hands the same
@@ -39,7 +39,7 @@ export function frameSamples(frame: Frame): number {
   return width === 0 ? 0 : frame.data.length / width;
 }
 
-/** The JSON text form of shared/API-NOTES.md §Frames: samples as rows, `data[i][c]`. */
+/** The JSON text form of a frame (docs/api.md §Frames): samples as rows, `data[i][c]`. */
 export interface FrameJson {
   seq: number;
   timestamp: number;

@@ -1,5 +1,5 @@
 /**
- * The worker-thread side of one running stream (DESIGN.md §Runtime): runs the stream's graph,
+ * The worker-thread side of one running stream (docs/architecture.md §Data plane): runs the stream's graph,
  * answers the main thread's commands, and pushes a status snapshot (with new log lines) every
  * `snapshotIntervalMs` and soon after every state change.
  *

@@ -1,4 +1,4 @@
-/** A bounded log of a node: the last `capacity` lines (API-NOTES.md §Shapes: GET .../logs keeps 500). */
+/** A node's bounded log: its last `capacity` lines (docs/api.md §Paths and shapes: logs keep 500). */
 import type { NodeLogLine } from './node.js';
 
 export const NODE_LOG_LINES = 500;

@@ -9,7 +9,7 @@ export function frameClock(): number {
   return performance.timeOrigin + performance.now();
 }
 
-/** Latency percentiles are computed over this window (issue 3 §Metrics: the last 10 s). */
+/** Latency percentiles are computed over this window: the last 10 s (docs/api.md §Paths and shapes). */
 export const LATENCY_WINDOW_MS = 10_000;
 /** At most this many observations are kept per pipe; at higher frame rates the window is shorter. */
 export const LATENCY_MAX_SAMPLES = 8192;

@@ -1,5 +1,5 @@
 /**
- * Node signals (API-NOTES.md §Lifecycle): start, stop, pause, resume and restart act on the node;
+ * Node signals (docs/api.md §Lifecycle, Nodes): start, stop, pause, resume and restart act on the node;
  * any other name goes to its executable as a custom signal. Asking for the state the node is
  * already in succeeds and changes nothing; an impossible transition is `invalid_state` with
  * `{state, signal, allowed}`.

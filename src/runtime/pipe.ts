@@ -1,6 +1,6 @@
 /**
  * A pipe: the bounded queue between one node's output port and another's input port
- * (DESIGN.md §Runtime; API-NOTES.md §Validation: `policy`, `capacity`).
+ * (docs/architecture.md §Data plane; docs/api.md §Validation: `policy`, `capacity`).
  *
  * Producers push and never wait: a stream's nodes share one thread and a source is paced by the
  * clock, so nothing may block it. Consumers are fed later by the graph's drain loop (see

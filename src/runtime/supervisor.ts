@@ -1,6 +1,6 @@
 /**
- * Restart decisions for one node (issue 3 §Supervision): the node's `restart` policy, exponential
- * backoff, and a crash-loop limit after which the node stays in `error` while the rest of the
+ * Restart decisions for one node (docs/architecture.md §Data plane): the node's `restart` policy,
+ * exponential backoff, and a crash-loop limit after which the node stays in `error` while the rest of the
  * stream keeps running.
  */
 import type { RestartPolicy } from './node.js';

@@ -31,7 +31,7 @@ export function tapChannelInstalled(): boolean {
 
 /**
  * Sends a tap node's frame to the main thread. Frames are shared with other consumers, so the
- * samples are copied once and the copy's buffer is transferred (DESIGN.md §Runtime).
+ * samples are copied once and the copy's buffer is transferred (docs/architecture.md §Data plane).
  */
 export function sendTapFrame(nodeId: string, frame: Frame): void {
   if (port === undefined) return;

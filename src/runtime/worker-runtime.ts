@@ -1,7 +1,7 @@
 /**
  * The StreamRuntime of headsetd: every running stream in a worker thread of its own
- * (DESIGN.md §Runtime), so the API's event loop never runs DSP, one stream's failure never touches
- * another, and a stream whose code never yields is terminated (`stream_failed`).
+ * (docs/architecture.md §Data plane), so the API's event loop never runs DSP, one stream's failure
+ * never touches another, and a stream whose code never yields is terminated (`stream_failed`).
  *
  * `status()` is synchronous: it answers the latest snapshot the worker pushed (every
  * `snapshotIntervalMs`, soon after every state change, and with every command's reply, so after

@@ -1,5 +1,5 @@
 /**
- * The stream document (REFERENCE.md §Stream, §Node, §Pipe; API-NOTES.md §Validation) as TypeBox
+ * The stream document (docs/api.md §Documents, §Validation) as TypeBox
  * schemas: the one source of truth for validation (API and `headsetd validate`), types and OpenAPI.
  */
 import { type Static, Type } from 'typebox';

@@ -1,6 +1,6 @@
 /**
  * The one translation of schema errors into the envelope: pointers, messages, and which problem
- * leads when a document has several (API-NOTES.md §Errors).
+ * leads when a document has several (docs/api.md §Errors).
  */
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 /**
- * Schema validation with ajv in strict mode (DESIGN.md §Stack), and the one translation of ajv's
- * errors into the error envelope. The API's route validation, the stream validator and the CLI's
- * `validate` all go through `issuesFromAjv`, so the same document gets the same error everywhere.
+ * Schema validation with ajv in strict mode (docs/architecture.md: one source of truth for
+ * schemas), and the one translation of ajv's errors into the error envelope. The API's route
+ * validation, the stream validator and the CLI's `validate` all go through `issuesFromAjv`, so the
+ * same document gets the same error everywhere.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -16,7 +17,7 @@ export interface Issue {
   code: ErrorCode;
 }
 
-/** Keywords whose failure means the document is malformed rather than merely invalid (API-NOTES.md §Errors). */
+/** Keywords whose failure means the document is malformed, not merely invalid (docs/api.md §Errors). */
 const MALFORMED = new Set(['type', 'required', 'additionalProperties', 'unevaluatedProperties']);
 
 export const AJV_OPTIONS = {

@@ -1,5 +1,5 @@
 /**
- * Graph validation (API-NOTES.md §Validation): example-based regression tests, and property-based
+ * Graph validation (docs/api.md §Validation): example-based regression tests, and property-based
  * tests with fast-check: random valid DAGs are accepted; each kind of injected defect is refused
  * with its code and a pointer to the right item; findCycle agrees with an independent topological sort.
  */

@@ -1,5 +1,5 @@
 /**
- * Graph validation of a stream document that already matches the schema (API-NOTES.md §Validation):
+ * Graph validation of a stream document that already matches the schema (docs/api.md §Validation):
  * unique ids, pipes naming existing nodes, no self-loop, no cycle, no duplicate pipe, roles and
  * ports consistent with node types and built-in executables, and each executable resolvable with
  * a config its executable accepts, also at the sample rates known before it runs (rates.ts). Every

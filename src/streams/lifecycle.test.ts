@@ -1,6 +1,6 @@
 /**
- * The lifecycle table of API-NOTES.md §Lifecycle, checked exhaustively: every state × every signal
- * against an expectation written out here, row by row, from the notes.
+ * The lifecycle table of docs/api.md §Lifecycle, checked exhaustively: every state × every signal
+ * against an expectation written out here, row by row, from that table.
  */
 import { describe, expect, it } from 'vitest';
 import { allowedSignals, planSignal, TRANSITIONAL_STATES } from './lifecycle.js';

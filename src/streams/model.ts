@@ -59,7 +59,7 @@ export function pipeEnds(pipe: PipeDef): { sourcePort: string; targetPort: strin
   };
 }
 
-/** The queue settings of a pipe, defaults filled in (API-NOTES.md §Validation). */
+/** The queue settings of a pipe, defaults filled in (docs/api.md §Validation). */
 export function pipeQueue(pipe: PipeDef): { policy: PipePolicy; capacity: number } {
   return {
     policy: pipe.policy ?? 'drop-oldest',
@@ -67,7 +67,7 @@ export function pipeQueue(pipe: PipeDef): { policy: PipePolicy; capacity: number
   };
 }
 
-/** Stream states (API-NOTES.md §Lifecycle), lower case as in GET status. */
+/** Stream states (docs/api.md §Lifecycle), lower case as in GET status. */
 export const STREAM_STATES = [
   'created',
   'starting',

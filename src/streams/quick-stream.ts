@@ -1,5 +1,5 @@
 /**
- * Quick EEG streams (API-NOTES.md §Guide paths, last bullet): what POST /stream/start asks for,
+ * Quick EEG streams (docs/api.md §Quick EEG streams): what POST /stream/start asks for,
  * checked for meaning, and the ordinary stream definition that runs it:
  * `source` (eeg-source, or ingest for frames piped from another headsetd) → `filter` (only when a
  * filter is asked for) → `tap` (frames to the main thread, where the quick-streams API keeps the
@@ -17,7 +17,7 @@ export const QUICK_STREAM_TAG = 'quick-stream';
 /** Node ids of a quick stream's graph. */
 export const QUICK_NODES = { source: 'source', filter: 'filter', tap: 'tap' } as const;
 
-/** EEG rates of the headset (API-NOTES.md §Systems); an eeg-source runs at one of them. */
+/** EEG rates of the headset; an eeg-source runs at one of them (docs/api.md §Built-in executables). */
 export const QUICK_SAMPLE_RATES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
 export const DEFAULT_QUICK_SAMPLE_RATE = 250;
 /** Seconds of samples kept for GET /stream/{id}/data when `bufferSize` is not given. */

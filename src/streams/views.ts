@@ -1,5 +1,5 @@
 /**
- * The shapes a stream is answered in (API-NOTES.md §Shapes): the read (upper-case `status` on the
+ * The shapes a stream is answered in (docs/api.md §Paths and shapes): the read (upper-case `status` on the
  * stream and its nodes), the status (lower case, with metrics) and the list summary.
  */
 import type { NodeState, StreamDefinition, StreamMeta, StreamState } from './model.js';

@@ -1,5 +1,5 @@
 /**
- * YAML bodies (issue 2 §Deliver 4): YAML 1.2 core schema only, one document, duplicate keys and
+ * YAML bodies (docs/api.md §Requests): YAML 1.2 core schema only, one document, duplicate keys and
  * alias bombs refused, every refusal a 400 with the position where there is one.
  */
 import fc from 'fast-check';

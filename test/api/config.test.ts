@@ -1,5 +1,5 @@
 /**
- * Service settings (src/config.ts; issue 2 §Deliver 3): flags > HEADSETD_* environment > settings
+ * Service settings (src/config.ts; README.md §Configuration): flags > HEADSETD_* environment > settings
  * file > defaults, and clear errors for bad values.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * Fuzzing the Streams API with fast-check (issue 2 §Done when: "nothing answers 500 on any
- * malformed input"): random JSON values, random mutations of a valid stream deep inside it, and
+ * Fuzzing the Streams API with fast-check (docs/api.md §Errors: nothing answers 500 for anything a
+ * client sends): random JSON values, random mutations of a valid stream deep inside it, and
  * random text under every accepted media type, on every body route. Every answer goes through
  * `call`, which fails on a 500 or on a non-2xx body that is not the envelope.
  */

@@ -1,6 +1,6 @@
 /**
  * Helpers of the Streams API tests: every request goes through `call`, which checks the two rules
- * that hold for every answer (issue 2 §Done when, API-NOTES.md §Errors): nothing answers 500, and
+ * that hold for every answer (docs/api.md §Errors): nothing answers 500, and
  * every non-2xx body is the envelope `{success:false, error:{code, message, details?}}`.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';

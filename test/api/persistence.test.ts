@@ -1,5 +1,5 @@
 /**
- * Persistence (issue 2 §Deliver 9): definitions and desired run states survive closing the control
+ * Persistence (docs/api.md §Lifecycle): definitions and desired run states survive closing the control
  * plane; a new one on the same data dir finds every stream, starts again those that were running
  * (and pauses again those that were paused), and leaves the others alone.
  */

@@ -1,5 +1,5 @@
 /**
- * Create, list, read, export, replace and delete (API-NOTES.md §Streams §Shapes), on both mounts:
+ * Create, list, read, export, replace and delete (docs/api.md §Paths and shapes), on both mounts:
  * the reference paths under /stream and the guide aliases without it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

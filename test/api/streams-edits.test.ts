@@ -1,5 +1,5 @@
 /**
- * Live editing of a stream (API-NOTES.md §Shapes): add and remove nodes and pipes (JSON and YAML),
+ * Live editing of a stream (docs/api.md §Paths and shapes): add and remove nodes and pipes (JSON and YAML),
  * node signals and logs. Each edit is validated as a whole and applied atomically, with error
  * pointers relative to the request body.
  */

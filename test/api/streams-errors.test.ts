@@ -1,6 +1,5 @@
 /**
- * Every error path of the Streams API (issue 2 §Deliver 4, 5, 7; API-NOTES.md §Errors,
- * §Validation): bodies, media types, sizes, routes and methods, and each defect of a stream
+ * Every error path of the Streams API (docs/api.md §Requests, §Errors, §Validation): bodies, media types, sizes, routes and methods, and each defect of a stream
  * document. Every answer goes through `call`, which fails on a 500 or a body that is not the envelope.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

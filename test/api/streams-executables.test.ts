@@ -1,5 +1,5 @@
 /**
- * What a node's `executable` may name, through the API (API-NOTES.md §Executables): built-ins by
+ * What a node's `executable` may name, through the API (docs/api.md §Executables): built-ins by
  * name, reference command lines as aliases, external programs only inside the allowed directories.
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The stream lifecycle through the API (API-NOTES.md §Lifecycle): every state × every signal,
+ * The stream lifecycle through the API (docs/api.md §Lifecycle): every state × every signal,
  * with the expected outcome written out here independently of src/streams/lifecycle.ts; transitional
  * states held open with FakeRuntime gates; start failures; the signal body forms.
  */

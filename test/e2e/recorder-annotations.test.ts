@@ -1,5 +1,5 @@
 /**
- * Annotations of a running recorder (issue 5 §Annotations, §Tests): a marker posted to the node
+ * Annotations of a running recorder (docs/recording.md §Annotations): a marker posted to the node
  * lands at the sample of its arrival (±1 sample period), `annotate` with an explicit onset at that
  * instant's sample, a stream pause as a gap annotation with its length, in EDF+ (read by the
  * project's reader, EDFlib and MNE) and in a CSV recording's events file.

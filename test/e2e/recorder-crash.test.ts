@@ -1,5 +1,5 @@
 /**
- * kill -9 of a process recording (issue 5 §Crash safety): the files left on disk, after
+ * kill -9 of a process recording (docs/recording.md §Crash safety): the files left on disk, after
  * repairRecordings, are valid (EDFlib, the project's reader, whole CSV lines), hold every sample
  * taken in up to at most 2 s before the kill with the generator's values, and stay
  * `complete: false`.

@@ -1,6 +1,6 @@
 /**
- * A full disk while recording (issue 5 §Recordings API: "a full disk stops the recorder with a
- * clear lastError ... and leaves a valid file"): under a 200 KiB file-size limit the recorder goes
+ * A full disk while recording (docs/recording.md §Crash safety: a full disk stops the recorder with
+ * a clear lastError and leaves a valid file): under a 200 KiB file-size limit the recorder goes
  * to `error` without restarts, its lastError says how much was kept, and the file is valid. After
  * a restart on a disk with no room for a new file, lastError still says the disk is full (not the
  * pipe that overflowed behind the stopped recorder), and no file or temporary file is left.

@@ -1,6 +1,6 @@
 /**
  * generator → recorder (EDF, BDF, CSV) in a real worker, read back by the project's reader, EDFlib
- * and MNE (issue 5 §Tests): samples within half a quantisation step, labels, rate, start time,
+ * and MNE (docs/recording.md): samples within half a quantisation step, labels, rate, start time,
  * physical range from the frames' range, sidecars complete after a clean stop.
  */
 import { existsSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * generator → filter → websocket through a real worker and a real client: the band-pass keeps the
- * in-band tone and removes the out-of-band one (issue 3 §Tests); a design impossible at the
+ * in-band tone and removes the out-of-band one (docs/api.md §Built-in executables); a design impossible at the
  * incoming rate leaves the filter in error with the design's message, without restarts.
  */
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** Paths of the real EEG fixtures (shared/fixtures/eeg/README.md), relative to the repository. */
+/** Paths of the real EEG recordings the tests read, in the fixture directory beside the repository. */
 import { resolve } from 'node:path';
 
 export const FIXTURE_DIR = resolve(import.meta.dirname, '../../../shared/fixtures/eeg');

@@ -1,5 +1,5 @@
 /**
- * The recordings API through inject (issue 5 §5): listing from sidecars and headers (strange
+ * The recordings API through inject (docs/recording.md §Recordings API): listing from sidecars and headers (strange
  * files skipped, never a 500), download with content type and Content-Disposition, names that are
  * not plain refused before any file is touched, delete with its sidecar and events file, 409 while
  * a recorder writes the recording.

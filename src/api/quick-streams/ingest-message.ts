@@ -1,6 +1,6 @@
 /**
  * One message of the ingest WebSocket (/stream/{streamId}/ingest): the JSON text form of a frame
- * (API-NOTES.md §Frames) `{seq?, timestamp, sampleRate, channels, data, discontinuity?}`, plus an
+ * (docs/api.md §Frames) `{seq?, timestamp, sampleRate, channels, data, discontinuity?}`, plus an
  * optional `metadata` object (what a pipe with includeChannelMetadata sends). Anything else is
  * refused with a reason that fits a WebSocket close frame, never an exception.
  */

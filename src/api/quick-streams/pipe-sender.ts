@@ -1,7 +1,7 @@
 /**
  * POST /stream/{streamId}/pipe: a quick stream's frames forwarded to another headsetd's ingest
  * WebSocket (`ws://host:port/stream/{targetStreamId}/ingest`), one JSON text message per frame
- * (API-NOTES.md §Frames). The connection is re-made after any loss with exponential backoff
+ * (docs/api.md §Frames). The connection is re-made after any loss with exponential backoff
  * (250 ms doubling to 10 s, with jitter); frames that arrive while it is down wait in a bounded
  * queue (the oldest are dropped, counted), and while it is up a peer that reads too slowly loses
  * frames (counted) once its unsent bytes pass the limit, so the stream is never slowed.
@@ -73,7 +73,7 @@ export class PipeSender {
     this.connect();
   }
 
-  /** Forwards one frame in its JSON text form (an object with the fields of API-NOTES.md §Frames). */
+  /** Forwards one frame in its JSON text form (an object with the fields of docs/api.md §Frames). */
   send(frame: object): void {
     if (this.state === 'closed') return;
     const socket = this.socket;

@@ -1,4 +1,4 @@
-/** GET /stream/{streamId}/status of a quick stream (API-NOTES.md §Guide paths, last bullet). */
+/** GET /stream/{streamId}/status of a quick stream (docs/api.md §Quick EEG streams). */
 import type { Static } from 'typebox';
 import type { StreamEntry } from '../../streams/manager.js';
 import type { RuntimeStreamStatus } from '../../streams/runtime-port.js';

@@ -139,7 +139,7 @@ export function messageFromJson(json: unknown): ProtocolMessage {
   }
 }
 
-/** The JSON object of a message (frames in the text form of API-NOTES.md §Frames plus `type` and `port`). */
+/** The JSON object of a message (frames in the text form of docs/api.md §Frames plus `type` and `port`). */
 export function messageToJson(message: ProtocolMessage): JsonObject {
   if (message.type !== 'frame') return { ...message };
   const { frame } = message;
