@@ -1,5 +1,5 @@
 /**
- * GET /system/healthz: the health record of REFERENCE.md §Health record, bare, with real figures
+ * GET /system/healthz: the health record (docs/system-paths.md §The device), bare, with real figures
  * of this machine (cpu, ram, storage of the data dir) and the device's battery. `status` is
  * `degraded` when any rule of {@link healthProblems} finds a problem (docs/systems.md §Health).
  */

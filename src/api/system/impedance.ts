@@ -1,5 +1,5 @@
 /**
- * Impedance under /system (API-NOTES.md §Systems): bare maps electrode → Ω, measured at each
+ * Impedance under /system (docs/system-paths.md §/system): bare maps electrode → Ω, measured at each
  * call (80 ms, every electrode at once). 409 `device_busy` while EEG is
  * acquired: the test current would corrupt it.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /system/status and GET /system/version (API-NOTES.md §Systems). Status also says where the
+ * GET /system/status and GET /system/version (docs/system-paths.md §/system). Status also says where the
  * temperatures come from and which reported figures are simulated rather than measured.
  */
 import type { FastifyInstance } from 'fastify';
