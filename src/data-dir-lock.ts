@@ -10,6 +10,7 @@
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { procStat } from './runtime/external/proc-stat.js';
 
 export const LOCK_FILE = 'headsetd.lock';
 
@@ -36,17 +37,6 @@ export interface DataDirLock {
   readonly file: string;
   /** Removes the lock if it is still this process's. Synchronous, so it can run in an exit hook. */
   release(): void;
-}
-
-/** State and start time of a process from /proc/<pid>/stat (the comm field may hold spaces and parentheses). */
-function procStat(pid: number): { state: string; startTime: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', startTime: Number(fields[19]) };
-  } catch {
-    return undefined;
-  }
 }
 
 function describe(owner: Owner): string {

@@ -3,7 +3,8 @@
  * own (pgid = its pid) and everything it spawns stays in that group: signalling `-pgid` reaches
  * grandchildren that the child forgot, which is how no orphan survives a node.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { procStat } from './proc-stat.js';
 
 /** Sends `signal` to every process of group `pgid`. False when the group no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
@@ -12,17 +13,6 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** State, parent and group of a process from /proc/<pid>/stat (the comm field may hold spaces and parentheses). */
-function readStat(pid: string): { state: string; pgid: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgid: Number(fields[2]) };
-  } catch {
-    return undefined;
   }
 }
 
@@ -46,7 +36,7 @@ export function groupAlive(pgid: number): boolean {
   if (!signalGroup(pgid, 0 as unknown as NodeJS.Signals)) return false;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(entry);
+    const stat = procStat(entry);
     if (stat !== undefined && stat.pgid === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
   }
   return false;
