@@ -1,5 +1,5 @@
 /**
- * The headset's 21 electrodes (REFERENCE.md §Electrode names) in the reference's order, which is
+ * The headset's 21 electrodes (docs/api.md §Requests) in the reference's order, which is
  * also the order of indices on the peripheral bus and the hardware-variant paths.
  *
  * `CMS` (common mode sense, the reference) and `DRL` (driven right leg) have motors and impedance

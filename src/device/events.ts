@@ -1,5 +1,5 @@
 /**
- * Device events (shared/API-NOTES.md §Systems, Events) and the small listener hub every device
+ * Device events (docs/system-paths.md §Events) and the small listener hub every device
  * uses to deliver them and its EEG frames.
  */
 

@@ -42,7 +42,7 @@ export interface EegConfig {
   readonly samplingFrequency: EegSamplingFrequency;
 }
 
-/** Defaults of shared/API-NOTES.md §Systems: all 19 EEG channels, gain 24, 250 Hz. */
+/** Defaults (docs/system-paths.md §EEG acquisition): all 19 EEG channels, gain 24, 250 Hz. */
 export const DEFAULT_EEG_CONFIG: EegConfig = Object.freeze({
   channels: EEG_ELECTRODES,
   gain: 24,
@@ -120,7 +120,7 @@ export interface ImpedanceMeter {
 export const MOTOR_MOVEMENTS = ['RETRACT', 'RELEASE', 'STOP', 'BRAKE'] as const;
 export type MotorMovement = (typeof MOTOR_MOVEMENTS)[number];
 
-/** Motor state codes of shared/API-NOTES.md §Systems. */
+/** Motor state codes (docs/system-paths.md §Motors). */
 export const MOTOR_STATE = { idle: 0, moving: 1, braked: 2, stalled: 3, fault: 4 } as const;
 export type MotorStateCode = (typeof MOTOR_STATE)[keyof typeof MOTOR_STATE];
 
@@ -214,7 +214,7 @@ export interface Imu {
 // ---------------------------------------------------------------------------------------------
 // Power
 
-/** The `battery` object of the health record (REFERENCE.md §Health record). */
+/** The `battery` object of the health record (docs/device.md §Power). */
 export interface BatteryStatus {
   readonly hasBattery: boolean;
   readonly cycleCount: number;
@@ -249,7 +249,7 @@ export interface PowerSupply {
 // Peripheral bus
 
 /**
- * The debug command packet (REFERENCE.md §Debug command). Numbers may arrive as strings (decimal
+ * The debug command packet (docs/device.md §Peripheral bus). Numbers may arrive as strings (decimal
  * or `0x` hex). See docs/device.md for the meaning of each field and the peripherals' registers.
  */
 export interface DebugCommand {

@@ -1,5 +1,5 @@
 /**
- * Impedance quality levels of REFERENCE.md §Limits (kΩ): excellent below 5, good 5–10,
+ * Impedance quality levels (docs/device.md, kΩ): excellent below 5, good 5–10,
  * acceptable 10–20, poor 20–50, very poor above 50; thresholds configurable (GET /system/config).
  * Colours: green, blue, yellow, orange, red; a colour-blind-safe scheme (Okabe–Ito) besides.
  */

@@ -1,5 +1,5 @@
 /**
- * Impedance history and snapshots of the guide paths (API-NOTES.md §Guide paths): readings of
+ * Impedance history and snapshots of the guide paths (docs/system-paths.md §Guide paths): readings of
  * sessions and schedules from the store, and named snapshots of a fresh measurement of all 21.
  */
 import type { FastifyInstance } from 'fastify';

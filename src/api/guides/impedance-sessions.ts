@@ -1,5 +1,5 @@
 /**
- * Impedance sessions of the guide paths (API-NOTES.md §Guide paths; docs/systems.md §Impedance
+ * Impedance sessions of the guide paths (docs/system-paths.md §Guide paths; docs/systems.md §Impedance
  * sessions): one measurement (`single`) or measurements every `updateInterval` ms (`continuous`)
  * until stopped. One session runs at a time: starting one stops the one running. Readings (kΩ)
  * go to the history store and, for continuous sessions, to the live WebSocket clients. A session

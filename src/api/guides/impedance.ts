@@ -1,5 +1,5 @@
 /**
- * Impedance sessions of the guide paths (API-NOTES.md §Guide paths): start, latest values, stop,
+ * Impedance sessions of the guide paths (docs/system-paths.md §Guide paths): start, latest values, stop,
  * and the live WebSocket. Values in kΩ, names in the mixed 10-20 case.
  */
 import type { FastifyInstance } from 'fastify';

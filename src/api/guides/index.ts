@@ -1,5 +1,5 @@
 /**
- * The guide paths of API-NOTES.md §Guide paths (impedance sessions, history, snapshots, head map,
+ * The guide paths of docs/system-paths.md §Guide paths (impedance sessions, history, snapshots, head map,
  * optimize/adjust, schedules, preparation, diagnosis, motor control, LED visualization, hardware
  * variants), on the device's `Headset` interface. Values in kΩ, electrode names in the mixed
  * 10-20 case. `createApp` registers {@link guidesPlugin} with the same options as the /system

@@ -1,5 +1,5 @@
 /**
- * POST /leds/impedance-visualization (API-NOTES.md §Guide paths). While
+ * POST /leds/impedance-visualization (docs/system-paths.md §Guide paths). While
  * enabled, after each impedance measurement (whoever made it: a session, a schedule, /system) the
  * STATUS LED takes the colour of the worst level among the latest values, at most once per
  * `updateInterval`. It measures nothing itself, so it never stands in the way of EEG acquisition.

@@ -1,5 +1,5 @@
 /**
- * GET /electrodes/impedance/map (API-NOTES.md §Guide paths): the head map of the latest values,
+ * GET /electrodes/impedance/map (docs/system-paths.md §Guide paths): the head map of the latest values,
  * as SVG or PNG. With no value yet it measures all 21 first (unless EEG is acquired: then it
  * draws what it has, grey where nothing was measured).
  */

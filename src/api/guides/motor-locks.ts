@@ -1,6 +1,6 @@
 /**
  * Electrodes held by a running closed-loop operation (optimize, adjust, prepare, apply-pressure,
- * a schedule's optimize): a second operation on any of them is 409 `device_busy` (API-NOTES.md
+ * a schedule's optimize): a second operation on any of them is 409 `device_busy` (docs/api.md
  * §Errors: motor locked by a running operation) rather than two loops fighting over one motor.
  */
 import { type Electrode, MIXED_CASE } from '../../device/electrodes.js';

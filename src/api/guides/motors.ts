@@ -1,5 +1,5 @@
 /**
- * Motor paths of the guides (API-NOTES.md §Guide paths): POST /motors/control (one motor: move to
+ * Motor paths of the guides (docs/system-paths.md §Guide paths): POST /motors/control (one motor: move to
  * an absolute position, stop, brake, home) and POST /motors/apply-pressure (seat electrodes and
  * press them by a profile's steps).
  */

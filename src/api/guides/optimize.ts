@@ -1,5 +1,5 @@
 /**
- * POST /electrodes/impedance/optimize and POST /electrodes/adjust (API-NOTES.md §Guide paths):
+ * POST /electrodes/impedance/optimize and POST /electrodes/adjust (docs/system-paths.md §Guide paths):
  * the closed loop of optimizer.ts with a strategy profile of strategies.ts. Answers per electrode
  * `{before, after, attempts, reached}` in kΩ (plus `position` and `reason`).
  */

@@ -1,5 +1,5 @@
 /**
- * The hardware variants of the guides (API-NOTES.md §Guide paths), device part:
+ * The hardware variants of the guides (docs/system-paths.md §Hardware variants), device part:
  * /system/peripheral/leds, /system/peripheral/motors and /system/battery. Motor ids are indices into
  * the 21 names of the reference (PZ = 0 .. FZ = 20); LED ids are 0 (USER) and 1 (STATUS).
  */

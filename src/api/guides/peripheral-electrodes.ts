@@ -1,5 +1,5 @@
 /**
- * The hardware variants of the guides (API-NOTES.md §Guide paths), electrode part:
+ * The hardware variants of the guides (docs/system-paths.md §Hardware variants), electrode part:
  * /system/peripheral/electrodes/..., on the same `Headset` interface (LEDs, motors and battery are in
  * peripheral-devices.ts). Electrode and motor ids are indices into the
  * 21 names of the reference (PZ = 0 .. FZ = 20); LED ids are 0 (USER) and 1 (STATUS).

@@ -1,5 +1,5 @@
 /**
- * Electrode preparation of the guide paths (API-NOTES.md §Guide paths): POST /electrodes/prepare
+ * Electrode preparation of the guide paths (docs/system-paths.md §Guide paths): POST /electrodes/prepare
  * (retract, release, seat), GET /electrodes/preparation-guidance (a level and one instruction per
  * electrode) and POST /electrodes/diagnose (motor, impedance, signal figures, verdict, advice).
  */

@@ -1,5 +1,5 @@
 /**
- * Impedance schedules (API-NOTES.md §Guide paths; docs/systems.md §Schedules): every `interval`
+ * Impedance schedules (docs/system-paths.md §Guide paths; docs/systems.md §Schedules): every `interval`
  * the impedance of all 21 electrodes is checked; the first check is the baseline; a later check
  * that finds a channel risen by more than `thresholdIncrease` % over its baseline raises a system
  * event `impedance_increase` (once per channel until it falls back), and with action `optimize`

@@ -1,5 +1,5 @@
 /**
- * GET/PATCH /system/config (API-NOTES.md §Systems): the device configuration of
+ * GET/PATCH /system/config (docs/system-paths.md): the device configuration of
  * device-config.ts, changed by JSON merge patch (RFC 7386), validated, persisted and applied.
  */
 import type { FastifyInstance } from 'fastify';

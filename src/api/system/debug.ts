@@ -1,5 +1,5 @@
 /**
- * POST /system/debug/command (API-NOTES.md §Systems): one packet to the device's peripheral bus,
+ * POST /system/debug/command (docs/system-paths.md): one packet to the device's peripheral bus,
  * answered with the packet echoed and `cmdResp`/`data` filled by the peripheral (the registers are
  * documented in docs/device.md). Numbers are accepted where the reference declares strings.
  */

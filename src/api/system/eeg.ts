@@ -1,5 +1,5 @@
 /**
- * EEG acquisition under /system (API-NOTES.md §Systems): configuration (query `channels`, form or
+ * EEG acquisition under /system (docs/system-paths.md): configuration (query `channels`, form or
  * JSON `gain` and `samplingFrequency`), start and stop of the client's hold on acquisition, reset
  * to the configured defaults, and a WebSocket on GET /system/sensors/eeg/stream that sends the
  * device's frames as JSON while acquisition runs.

@@ -1,5 +1,5 @@
 /**
- * WebSocket GET /system/events (API-NOTES.md §Systems): every device event as JSON (impedance in
+ * WebSocket GET /system/events (docs/system-paths.md): every device event as JSON (impedance in
  * kΩ, quality 0..1, system events), plus the events the API raises (impedance schedules).
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * GET /system/healthz: the health record of REFERENCE.md §Health record, bare, with real figures
+ * GET /system/healthz: the health record (docs/system-paths.md), bare, with real figures
  * of this machine (cpu, ram, storage of the data dir) and the device's battery. `status` is
  * `degraded` when any rule of {@link healthProblems} finds a problem (docs/systems.md §Health).
  */
@@ -56,7 +56,7 @@ const HealthRecord = Type.Object({
   host: Type.String({ description: 'The device hostname (GET /system/hostname).' }),
   battery: Type.Object(
     {},
-    { additionalProperties: true, description: 'REFERENCE.md §Health record battery.' },
+    { additionalProperties: true, description: 'The battery object of the health record.' },
   ),
   cpu: Type.Object({
     load: Type.Number({ description: 'Percent of all cores busy since the previous health call.' }),

@@ -1,5 +1,5 @@
 /**
- * GET/PATCH /system/hostname (API-NOTES.md §Systems): an RFC 1123 name kept in the store. The
+ * GET/PATCH /system/hostname (docs/system-paths.md): an RFC 1123 name kept in the store. The
  * machine itself is never renamed; the name is what the API reports and accepts in `Host`.
  */
 import type { FastifyInstance } from 'fastify';

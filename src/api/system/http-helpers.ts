@@ -1,6 +1,6 @@
 /**
  * Small request helpers shared by the /system and guide plugins: query arrays and booleans in the
- * forms of API-NOTES.md §Conventions, form fields converted to numbers, and device errors given a
+ * forms of docs/api.md §Requests, form fields converted to numbers, and device errors given a
  * JSON pointer (`details.path`) into the request part they came from.
  */
 import { HeadsetdError, isHeadsetdError } from '../../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Impedance under /system (API-NOTES.md §Systems): bare maps electrode → Ω, measured at each
+ * Impedance under /system (docs/system-paths.md): bare maps electrode → Ω, measured at each
  * call (about 50 ms for one electrode, a few hundred for all). 409 `device_busy` while EEG is
  * acquired: the test current would corrupt it.
  */

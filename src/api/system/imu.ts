@@ -1,5 +1,5 @@
 /**
- * IMU under /system (API-NOTES.md §Systems): position in mm from rest, orientation in degrees,
+ * IMU under /system (docs/system-paths.md): position in mm from rest, orientation in degrees,
  * of the primary IMU or of one of the band's four nodes.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Every /system endpoint of API-NOTES.md §Systems (except recordings), on the device's `Headset`
+ * Every /system endpoint of docs/system-paths.md (except recordings), on the device's `Headset`
  * interface. `createApp` registers {@link systemPlugin} with a {@link SystemPluginOptions}.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * LEDs under /system (API-NOTES.md §Systems): read one LED (USER by default) and set colour and
+ * LEDs under /system (docs/system-paths.md): read one LED (USER by default) and set colour and
  * blink rate by form fields or JSON.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Motors under /system (API-NOTES.md §Systems): positions in steps (0 = MIN, retracted .. 100 =
+ * Motors under /system (docs/system-paths.md): positions in steps (0 = MIN, retracted .. 100 =
  * MAX), state codes (0 idle, 1 moving, 2 braked, 3 stalled, 4 fault). POST answers the state codes
  * right after the command; `waitUntilComplete` answers the final state codes once every commanded
  * motor has stopped; `getFinalPosition` waits too and answers the final positions.

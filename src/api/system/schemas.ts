@@ -1,5 +1,5 @@
 /**
- * TypeBox shapes of the /system answers (API-NOTES.md §Systems), for the OpenAPI document.
+ * TypeBox shapes of the /system answers (docs/system-paths.md), for the OpenAPI document.
  * Answers are serialised with JSON.stringify, so these describe and never trim.
  */
 import { Type } from 'typebox';

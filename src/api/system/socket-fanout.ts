@@ -1,5 +1,5 @@
 /**
- * Fan-out of JSON messages to WebSocket clients (DESIGN.md §Runtime: a websocket client has its own
+ * Fan-out of JSON messages to WebSocket clients (docs/systems.md: a websocket client has its own
  * bounded send queue watched through `bufferedAmount`). Each message is serialised once; a client
  * whose unsent bytes exceed the limit skips messages until it has caught up, so a slow client loses
  * messages and never slows the source or the other clients.

@@ -1,5 +1,5 @@
 /**
- * GET /system/status and GET /system/version (API-NOTES.md §Systems).
+ * GET /system/status and GET /system/version (docs/system-paths.md).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';

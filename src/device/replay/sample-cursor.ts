@@ -3,7 +3,7 @@
  * advances with every read and wraps to the first record at the end (the replay loops). Samples
  * come from positioned reads of about a quarter of a second of each played signal at a time, so
  * memory stays small even for a file whose single data record holds hours (a flaw real files have:
- * shared/fixtures/eeg/README.md).
+ * one data record holding the whole recording).
  *
  * Values are the EDF spec's physical values (the reader's `toPhysical`) times the channel's
  * scale to µV, rounded once to float32: equal to what `EdfReader.readSignal` gives, scaled.

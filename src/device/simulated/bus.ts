@@ -4,7 +4,7 @@
  * writable ones change them (a bus write to an LED's COLOR lights it) and read back what was
  * written; every peripheral and channel also has 16 scratch registers, 0x10..0x1F.
  *
- * Packet fields (REFERENCE.md §Debug command): `packetType` 1 = request (answered 2 = response);
+ * Packet fields (docs/device.md §Peripheral bus): `packetType` 1 = request (answered 2 = response);
  * `cmdResp` in a request is the command (0 identify, 1 read, 2 write), in the response the
  * status (0 ok, see `BUS_STATUS`); `peripheral` the peripheral id; `peripheralChannels` the
  * channel within it; `parameter` = [register address, count for reads (default 1, at most 16)];
