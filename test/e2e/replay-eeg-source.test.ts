@@ -1,5 +1,5 @@
 /**
- * Issue 4's "Done when": each recording of shared/fixtures/eeg replays through
+ * The replay device end to end: each recording of the fixture directory replays through
  * eeg-source → websocket with the file's samples. The replay device lives on the main thread (on a
  * ManualClock, so the test decides how fast time runs), the stream runs in its worker, and a real
  * `ws` client reads the JSON frames: their samples equal the file's physical values (float32), in

@@ -1,5 +1,5 @@
 /**
- * A slow client of the EEG socket loses frames and never slows the others (DESIGN.md §Runtime):
+ * A slow client of the EEG socket loses frames and never slows the others (docs/systems.md, WebSockets):
  * one client stops reading; the other must still receive every frame in order.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
