@@ -16,7 +16,7 @@ import { installShutdown } from './shutdown.js';
 import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
 import { parseCreateDocument } from './streams/validate.js';
-import { parseYaml } from './streams/yaml.js';
+import { parseYaml } from './core/yaml.js';
 import { announceCreatedToken, ensureToken, tokenPath } from './token.js';
 import { VERSION } from './version.js';
 

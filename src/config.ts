@@ -10,7 +10,7 @@ import { HeadsetdError } from './errors.js';
 import { assertDocument } from './schemas/depth.js';
 import { isLoopbackName } from './security/access.js';
 import { check, issuesToError } from './schemas/validator.js';
-import { parseYaml } from './streams/yaml.js';
+import { parseYaml } from './core/yaml.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -5,9 +5,9 @@
 export { DEFAULTS, loadSettings, type Settings } from './config.js';
 export { startServer, type RunningServer, type ServerOptions } from './server.js';
 export { ERROR_CATALOG, type ErrorCode, HeadsetdError } from './errors.js';
-export type { Frame, FrameJson } from './runtime/frame.js';
-export { frameFromJson, frameToJson } from './runtime/frame.js';
+export type { Frame, FrameJson } from './core/frame.js';
+export { frameFromJson, frameToJson } from './core/frame.js';
 export type { Headset } from './device/headset.js';
 export { createSimulatedHeadset } from './device/simulated/index.js';
 export { createReplayHeadset } from './device/replay/index.js';
-export type { StreamDefinition } from './streams/model.js';
+export type { StreamDefinition } from './core/stream-model.js';

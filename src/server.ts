@@ -25,7 +25,7 @@ import { activeRecordingNames, recordingsDir, repairRecordings } from './recordi
 import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
-import type { StreamRuntime } from './streams/runtime-port.js';
+import type { StreamRuntime } from './runtime/port.js';
 import { StreamStore } from './streams/store.js';
 import { ensureToken } from './token.js';
 import { VERSION } from './version.js';

@@ -7,9 +7,9 @@
  * The ratio (text ÷ binary) is the point: it is what choosing the binary form saves.
  */
 import { Buffer } from 'node:buffer';
-import { createDecoder, encodeMessage } from '../../dist/runtime/protocol/codec.js';
-import { frameFromJson, frameToJson } from '../../dist/runtime/frame.js';
-import { decodeFrameBinary, encodeFrameBinary } from '../../dist/runtime/frame-binary.js';
+import { createDecoder, encodeMessage } from '../../dist/core/protocol/codec.js';
+import { frameFromJson, frameToJson } from '../../dist/core/frame.js';
+import { decodeFrameBinary, encodeFrameBinary } from '../../dist/core/frame-binary.js';
 import { compare, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 

@@ -11,7 +11,7 @@ import { SosL1Norm, sosL1Norm } from '../../dist/executables/frame-range.js';
 import { compare, cpuNs, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 import { filterVsScipy } from './filter-vs-scipy.js';
-import { EEG_ELECTRODES } from '../../dist/device/electrodes.js';
+import { EEG_ELECTRODES } from '../../dist/core/electrodes.js';
 import { Random, SimulatedEegSource } from '../../dist/device/simulated/index.js';
 
 const CHANNELS = 19;

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HeadsetdError } from '../errors.js';
 import { assertDocument, RESERVED_KEYS, reservedKey } from '../schemas/depth.js';
 import { parseJsonText } from '../schemas/json-text.js';
-import { parseYaml } from '../streams/yaml.js';
+import { parseYaml } from '../core/yaml.js';
 
 export type BodyKind = 'json' | 'yaml' | 'form' | 'text';
 

@@ -12,7 +12,7 @@ import { HeadsetdError } from '../errors.js';
 import { errorResponses } from '../schemas/responses.js';
 import type { StreamEntry, StreamManager } from '../streams/manager.js';
 import { parseQuickStart, type QuickStartBody, quickStreamDocument } from '../streams/quick-stream.js';
-import type { StreamRuntime } from '../streams/runtime-port.js';
+import type { StreamRuntime } from '../runtime/port.js';
 import { pipeRoutes } from './quick-streams/pipe-routes.js';
 import { QuickRegistry } from './quick-streams/registry.js';
 import { QuickStartSchema, StatusAnswer } from './quick-streams/schemas.js';

@@ -28,9 +28,9 @@ import {
   StreamReplaceSchema,
 } from '../schemas/stream.js';
 import type { StreamManager } from '../streams/manager.js';
-import { STREAM_SIGNALS, type StreamSignal } from '../streams/model.js';
+import { STREAM_SIGNALS, type StreamSignal } from '../core/stream-model.js';
 import { readView, statusView } from '../streams/views.js';
-import { toYaml } from '../streams/yaml.js';
+import { toYaml } from '../core/yaml.js';
 import { handlerValidated } from './validation.js';
 
 export interface StreamsPluginOptions {

@@ -9,9 +9,9 @@
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
 import { HeadsetdError } from '../errors.js';
-import type { Frame } from '../runtime/frame.js';
+import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
-import type { Electrode } from './electrodes.js';
+import type { Electrode } from '../core/electrodes.js';
 import { ListenerSet, type Unsubscribe } from './events.js';
 import {
   type AcquisitionOwner,

@@ -1,11 +1,11 @@
 /**
- * The headset's EEG as the stream runtime's `DeviceFrameSource` (src/runtime/node.ts): the adapter
+ * The headset's EEG as the stream runtime's `DeviceFrameSource` (src/core/node.ts): the adapter
  * the main thread hands to the runtime's device forwarder. Subscriptions are counted here, so the
  * device sees one `streams` hold: taken by the first subscriber (starting acquisition at that
  * subscriber's rate when it was idle), released after the last. A client's hold is never touched.
  */
-import type { Frame } from '../runtime/frame.js';
-import type { DeviceFrameSource } from '../runtime/node.js';
+import type { Frame } from '../core/frame.js';
+import type { DeviceFrameSource } from '../core/node.js';
 import { EEG_SAMPLING_FREQUENCIES, type Headset } from './headset.js';
 import { eegChannelListOrThrow } from './validate.js';
 

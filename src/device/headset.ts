@@ -13,13 +13,13 @@
  * - Units: EEG in µV, impedance in Ω, motor positions in steps (0.1 mm), IMU in mm and degrees,
  *   times in ms.
  */
-import type { Frame } from '../runtime/frame.js';
+import type { Frame } from '../core/frame.js';
 import type { DeviceClock } from './clock.js';
-import { EEG_ELECTRODES, type Electrode } from './electrodes.js';
+import { EEG_ELECTRODES, type Electrode } from '../core/electrodes.js';
 import type { DeviceEvent, Unsubscribe } from './events.js';
 
 export type { DeviceEvent, SystemEvent, ImpedanceEvent, QualityEvent, Unsubscribe } from './events.js';
-export type { Electrode } from './electrodes.js';
+export type { Electrode } from '../core/electrodes.js';
 
 /** A map keyed by electrode, holding only the electrodes asked for, in the order asked. */
 export type ElectrodeMap<T> = Partial<Record<Electrode, T>>;

@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Resvg } from '@resvg/resvg-js';
-import { ELECTRODES, type Electrode, MIXED_CASE } from './electrodes.js';
-import { HEAD_POSITIONS } from './head-positions.js';
+import { ELECTRODES, type Electrode, MIXED_CASE } from '../core/electrodes.js';
+import { HEAD_POSITIONS } from '../core/head-positions.js';
 import {
   type ColorScheme,
   DEFAULT_THRESHOLDS,

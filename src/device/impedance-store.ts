@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import { storeWrite } from '../store/storage-errors.js';
-import { ELECTRODES, type Electrode } from './electrodes.js';
+import { ELECTRODES, type Electrode } from '../core/electrodes.js';
 import type { ElectrodeMap } from './headset.js';
 import { ensureTables } from './store-migrations.js';
 

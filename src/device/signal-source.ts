@@ -3,7 +3,7 @@
  * (one day) nothing, when the hardware's ADC delivers samples itself. The acquisition engine
  * (acquisition.ts) paces, frames, quantises and delivers; a source only fills blocks of samples.
  */
-import type { Electrode } from './electrodes.js';
+import type { Electrode } from '../core/electrodes.js';
 
 export interface SignalContext {
   /** Monotonic time (ms) of the block's first sample. */

@@ -3,7 +3,7 @@
  * with code `validation_failed` and a message that names what is allowed.
  */
 import { HeadsetdError } from '../errors.js';
-import { ELECTRODES, type Electrode, isEegElectrode, parseElectrode } from './electrodes.js';
+import { ELECTRODES, type Electrode, isEegElectrode, parseElectrode } from '../core/electrodes.js';
 
 /** Parses one electrode name (any case). */
 export function electrodeOrThrow(name: unknown, field = 'electrode'): Electrode {

@@ -4,7 +4,7 @@
  * each name with its implementation in factories.ts.
  */
 import { type TSchema, Type } from 'typebox';
-import { EEG_ELECTRODES } from '../device/electrodes.js';
+import { EEG_ELECTRODES } from '../core/electrodes.js';
 import { MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 
 export type NodeRole = 'source' | 'processor' | 'sink';

@@ -10,9 +10,9 @@
  * (./frame-range.ts, about 2). Pause keeps the subscription (acquisition is
  * shared) and drops frames; the runtime marks the first frame after resume as a discontinuity.
  */
-import { EEG_ELECTRODES } from '../device/electrodes.js';
-import type { Frame } from '../runtime/frame.js';
-import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import { EEG_ELECTRODES } from '../core/electrodes.js';
+import type { Frame } from '../core/frame.js';
+import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { RateConverter } from '../runtime/rate-converter.js';
 import { resamplerL1, scaledRange } from './frame-range.js';
 

@@ -3,7 +3,7 @@
  * imported on demand; a stream's worker loads them all while it waits in reserve (runtime/host.ts),
  * so a start does not wait for module loading.
  */
-import type { NodeFactory } from '../runtime/node.js';
+import type { NodeFactory } from '../core/node.js';
 
 type FactoryLoader = () => Promise<NodeFactory>;
 

@@ -9,7 +9,7 @@
  * signal. A design impossible at the incoming rate (a lowpass above Nyquist) puts the node in
  * `error` with the design's message; a restart would not cure it.
  *
- * Output `range` (runtime/frame.ts): the input's range × ‖h‖₁ of the design (./frame-range.ts), a
+ * Output `range` (core/frame.ts): the input's range × ‖h‖₁ of the design (./frame-range.ts), a
  * bound on the output's magnitude; absent when the input's is. ‖h‖₁ can take hundreds of ms for a
  * design with a pole near the unit circle, so it is summed in slices of at most SLICE_MS between
  * turns of the event loop; meanwhile the filtered frames that need it wait here, in order, and go
@@ -17,8 +17,8 @@
  */
 import { designFilter, type FilterSpec } from '../dsp/design.js';
 import { SosFilter } from '../dsp/sos.js';
-import type { Frame } from '../runtime/frame.js';
-import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import type { Frame } from '../core/frame.js';
+import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { FatalNodeError } from '../runtime/node-errors.js';
 import { SosL1Norm, scaledRange } from './frame-range.js';
 

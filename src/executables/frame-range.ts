@@ -1,5 +1,5 @@
 /**
- * The `range` of frames (runtime/frame.ts): the largest magnitude a source can ever produce, and
+ * The `range` of frames (core/frame.ts): the largest magnitude a source can ever produce, and
  * how processors carry it. The recorder turns it into the file's physical range so that no sample
  * clips (docs/recording.md §Physical range).
  *

@@ -5,7 +5,7 @@
  * emits what it gets. While paused, frames are dropped (counted) and the first frame after resume
  * is marked as a discontinuity by the runtime.
  */
-import type { NodeFactory, NodeInstance } from '../runtime/node.js';
+import type { NodeFactory, NodeInstance } from '../core/node.js';
 import { registerIngest } from '../runtime/tap-channel.js';
 
 export const createIngest: NodeFactory = (context): NodeInstance => {

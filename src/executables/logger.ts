@@ -1,6 +1,6 @@
 /** The `logger` built-in: one line per frame (seq, samples, channel count) in the node's log. */
-import { frameSamples } from '../runtime/frame.js';
-import type { NodeFactory } from '../runtime/node.js';
+import { frameSamples } from '../core/frame.js';
+import type { NodeFactory } from '../core/node.js';
 
 export const createLogger: NodeFactory = (context) => ({
   start: () => Promise.resolve(),

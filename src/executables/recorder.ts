@@ -32,9 +32,9 @@ import {
   sidecarPath,
 } from '../recordings/paths.js';
 import { type RecordingFormat, readSidecar } from '../recordings/sidecar.js';
-import type { Frame } from '../runtime/frame.js';
-import { frameSamples } from '../runtime/frame.js';
-import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import type { Frame } from '../core/frame.js';
+import { frameSamples } from '../core/frame.js';
+import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { errorMessage, FatalNodeError } from '../runtime/node-errors.js';
 import { type PendingMark, SampleClock } from './recorder-clock.js';
 import { isDiskFull, notStartedMessage, stoppedMessage } from './recorder-disk.js';

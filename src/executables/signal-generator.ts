@@ -11,8 +11,8 @@
  * (the thread was stalled) is skipped rather than flooded downstream, and the next frame says
  * `discontinuity: true`. Pause stops the timer; resume starts a new epoch (the runtime marks the gap).
  */
-import type { Frame } from '../runtime/frame.js';
-import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import type { Frame } from '../core/frame.js';
+import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { generatorRange, NOISE_CLAMP_SIGMA } from './frame-range.js';
 
 export const FRAME_DURATION_MS = 10;

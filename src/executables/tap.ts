@@ -4,7 +4,7 @@
  * thread boundary copied once, their buffer transferred (runtime/tap-channel.ts). Outside a
  * stream's worker there is no main thread to reach and frames are dropped (counted).
  */
-import type { NodeFactory } from '../runtime/node.js';
+import type { NodeFactory } from '../core/node.js';
 import { sendTapFrame, tapChannelInstalled } from '../runtime/tap-channel.js';
 
 export const createTap: NodeFactory = (context) => ({

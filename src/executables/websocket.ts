@@ -3,7 +3,7 @@
  * (docs/api.md §Built-in executables). Config: `port` (0 = any free port; the bound port is shown
  * in the node's status info as `port`), `host` (default 127.0.0.1), `format` (`json`: one text
  * message per frame in the JSON form of frame.ts; `binary`: one binary message per frame in the
- * layout of runtime/frame-binary.ts).
+ * layout of core/frame-binary.ts).
  *
  * Each frame is encoded once and the same payload is sent to every client. A client's send queue
  * is bounded by {@link CLIENT_BUFFER_LIMIT_BYTES} of `bufferedAmount` (bytes accepted by `send` but
@@ -22,10 +22,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { HeadsetdError } from '../errors.js';
-import { frameToJson } from '../runtime/frame.js';
-import type { Frame } from '../runtime/frame.js';
-import { encodeFrameBinary } from '../runtime/frame-binary.js';
-import type { NodeContext, NodeFactory, NodeInstance } from '../runtime/node.js';
+import { frameToJson } from '../core/frame.js';
+import type { Frame } from '../core/frame.js';
+import { encodeFrameBinary } from '../core/frame-binary.js';
+import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { NodeConfigError } from '../runtime/node-errors.js';
 import type { RuntimeNodeContext } from '../runtime/runner-support.js';
 import { type AccessPolicy, accessRefusal, isLoopbackName, LOOPBACK_ONLY } from '../security/access.js';

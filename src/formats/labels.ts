@@ -1,10 +1,10 @@
 /**
  * Mapping of channel labels found in real EDF/BDF files to the headset's electrode names
- * (src/device/electrodes.ts). Real labels carry a type prefix (`EEG Fp1`, EDF+ §2.1.3.1), a
+ * (src/core/electrodes.ts). Real labels carry a type prefix (`EEG Fp1`, EDF+ §2.1.3.1), a
  * reference suffix (`Fp1-Ref`, `C3-A1`), dot padding (`Cz..`, PhysioNet EEGMMIDB) and 10-10 names
  * for the 10-20 temporal/parietal positions (T7 = T3, T8 = T4, P7 = T5, P8 = T6).
  */
-import { type Electrode, parseElectrode } from '../device/electrodes.js';
+import { type Electrode, parseElectrode } from '../core/electrodes.js';
 
 /** 10-10 names (Oostenveld & Praamstra 2001) of positions the 10-20 system names differently. */
 const SYNONYMS: Readonly<Record<string, Electrode>> = { T7: 'T3', T8: 'T4', P7: 'T5', P8: 'T6' };

@@ -3,8 +3,8 @@
  * running stream): which nodes to start, stop or restart and which pipes to rewire. Nodes whose
  * executable and config are unchanged are left alone, whatever else changed about them (meta, type).
  */
-import type { NodeDef, PipeDef, StreamDefinition } from '../streams/model.js';
-import { pipeEnds, pipeQueue } from '../streams/model.js';
+import type { NodeDef, PipeDef, StreamDefinition } from '../core/stream-model.js';
+import { pipeEnds, pipeQueue } from '../core/stream-model.js';
 
 export interface DefinitionDiff {
   addedNodes: NodeDef[];

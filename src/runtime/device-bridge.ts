@@ -5,9 +5,9 @@
  * may be shared by other subscribers on the main thread, so its samples are copied once and the copy's
  * buffer is transferred (docs/architecture.md §Data plane: copies only at thread boundaries).
  */
-import type { Frame } from './frame.js';
+import type { Frame } from '../core/frame.js';
 import { type FromHost, type ToHost, toWire } from './messages.js';
-import type { DeviceFrameSource } from './node.js';
+import type { DeviceFrameSource } from '../core/node.js';
 
 /** Worker side: a DeviceFrameSource whose subscriptions are served by the main thread. */
 export class DeviceProxy implements DeviceFrameSource {

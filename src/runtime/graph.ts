@@ -5,8 +5,8 @@
  */
 import { HeadsetdError, isHeadsetdError } from '../errors.js';
 import type { AccessPolicy } from '../security/access.js';
-import type { NodeDef, PipeDef, StreamDefinition } from '../streams/model.js';
-import { pipeEnds, pipeQueue } from '../streams/model.js';
+import type { NodeDef, PipeDef, StreamDefinition } from '../core/stream-model.js';
+import { pipeEnds, pipeQueue } from '../core/stream-model.js';
 import {
   type NodeFailure,
   NodeFailureError,
@@ -14,11 +14,11 @@ import {
   type PipeMetrics,
   type RuntimeEvent,
   type RuntimeStreamStatus,
-} from '../streams/runtime-port.js';
+} from './port.js';
 import { diffDefinitions } from './definition-diff.js';
-import type { Frame } from './frame.js';
+import type { Frame } from '../core/frame.js';
 import { frameClock } from './metrics.js';
-import type { DeviceFrameSource, NodeFactory, NodeLogLine } from './node.js';
+import type { DeviceFrameSource, NodeFactory, NodeLogLine } from '../core/node.js';
 import { errorMessage, NodeConfigError } from './node-errors.js';
 import { NodeRunner, type RunnerEnvironment } from './node-runner.js';
 import { Pipe } from './pipe.js';

@@ -15,7 +15,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isHeadsetdError } from '../errors.js';
-import { NodeFailureError } from '../streams/runtime-port.js';
+import { NodeFailureError } from './port.js';
 import { IMPLEMENTED_BUILTINS, loadBuiltinFactory } from '../executables/factories.js';
 import { DeviceProxy } from './device-bridge.js';
 import { StreamGraph } from './graph.js';

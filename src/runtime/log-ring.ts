@@ -1,5 +1,5 @@
 /** A node's bounded log: its last `capacity` lines (docs/api.md §Paths and shapes: logs keep 500). */
-import type { NodeLogLine } from './node.js';
+import type { NodeLogLine } from '../core/node.js';
 
 export const NODE_LOG_LINES = 500;
 

@@ -3,10 +3,10 @@
  * Everything is structured-cloned; device frames transfer their sample buffer.
  */
 import type { AccessPolicy } from '../security/access.js';
-import type { StreamDefinition } from '../streams/model.js';
-import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from '../streams/runtime-port.js';
-import type { Frame } from './frame.js';
-import type { NodeLogLine } from './node.js';
+import type { StreamDefinition } from '../core/stream-model.js';
+import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from './port.js';
+import type { Frame } from '../core/frame.js';
+import type { NodeLogLine } from '../core/node.js';
 
 /** What every worker is started with (`workerData`), before it knows its stream. */
 export interface HostBoot {

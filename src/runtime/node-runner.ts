@@ -6,11 +6,11 @@
  * Every instance gets a context bound to a *generation*: after a restart or stop, the old
  * instance's late emits, logs and failures are ignored, so a dying node cannot disturb its successor.
  */
-import type { NodeDef, NodeState } from '../streams/model.js';
-import type { Frame } from './frame.js';
-import { frameSamples } from './frame.js';
+import type { NodeDef, NodeState } from '../core/stream-model.js';
+import type { Frame } from '../core/frame.js';
+import { frameSamples } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
-import type { NodeInstance, NodeLogLine } from './node.js';
+import type { NodeInstance, NodeLogLine } from '../core/node.js';
 import { errorMessage, failureKind } from './node-errors.js';
 import { applyNodeSignal } from './node-signals.js';
 import {

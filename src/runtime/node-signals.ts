@@ -5,7 +5,7 @@
  * `{state, signal, allowed}`.
  */
 import { HeadsetdError } from '../errors.js';
-import type { NodeState } from '../streams/model.js';
+import type { NodeState } from '../core/stream-model.js';
 import type { NodeRunner } from './node-runner.js';
 import { errorMessage } from './node-errors.js';
 

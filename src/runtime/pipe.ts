@@ -18,8 +18,8 @@
  *   hard cap the new frame is refused: counted in `framesDropped` and in `overflows`, which the
  *   consumer's metrics report as an error, because a `block` pipe losing data is a fault.
  */
-import type { PipePolicy } from '../streams/model.js';
-import type { Frame } from './frame.js';
+import type { PipePolicy } from '../core/stream-model.js';
+import type { Frame } from '../core/frame.js';
 import { LatencyWindow } from './metrics.js';
 
 export const BLOCK_OVERFLOW_FACTOR = 16;

@@ -7,7 +7,7 @@
  * give the time each output sample represents. Sample counts never drift across frames.
  */
 import { Resampler } from '../dsp/resample.js';
-import type { Frame } from './frame.js';
+import type { Frame } from '../core/frame.js';
 
 export class RateConverter {
   private readonly resampler: Resampler;

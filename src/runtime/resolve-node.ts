@@ -5,8 +5,8 @@
  */
 import { loadBuiltinFactory } from '../executables/factories.js';
 import { resolveExecutable } from '../executables/registry.js';
-import type { NodeDef } from '../streams/model.js';
-import type { NodeFactory } from './node.js';
+import type { NodeDef } from '../core/stream-model.js';
+import type { NodeFactory } from '../core/node.js';
 
 export interface FactoryResolverOptions {
   executablesDirs: readonly string[];

@@ -3,9 +3,9 @@
  * extended context built-ins may use, the counters it keeps, and its timeouts.
  */
 import type { AccessPolicy } from '../security/access.js';
-import type { NodeDef } from '../streams/model.js';
-import type { Frame } from './frame.js';
-import type { DeviceFrameSource, NodeContext, NodeFactory } from './node.js';
+import type { NodeDef } from '../core/stream-model.js';
+import type { Frame } from '../core/frame.js';
+import type { DeviceFrameSource, NodeContext, NodeFactory } from '../core/node.js';
 import { errorMessage } from './node-errors.js';
 
 /** A node that is not ready after this long fails to start. */

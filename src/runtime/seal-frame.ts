@@ -3,7 +3,7 @@
  * the runtime, `createdAt` stamped when the source did not, everything frozen. Sealing is one
  * small object per emit; the sample buffer is never copied.
  */
-import type { Frame } from './frame.js';
+import type { Frame } from '../core/frame.js';
 import { frameClock } from './metrics.js';
 
 /** Numbers the frames of one node's output ports and marks the first frame after a gap. */

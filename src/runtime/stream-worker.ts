@@ -14,7 +14,7 @@ import { type ErrorCode, HeadsetdError } from '../errors.js';
 import type { AccessPolicy } from '../security/access.js';
 import { DeviceForwarder } from './device-bridge.js';
 import { signalGroup, trackGroup, untrackGroup } from './external/process-group.js';
-import type { Frame } from './frame.js';
+import type { Frame } from '../core/frame.js';
 import {
   type FromHost,
   type HostBoot,
@@ -23,8 +23,8 @@ import {
   type ToHost,
   toWire,
 } from './messages.js';
-import type { DeviceFrameSource } from './node.js';
-import { NodeFailureError, type RuntimeEvent } from '../streams/runtime-port.js';
+import type { DeviceFrameSource } from '../core/node.js';
+import { NodeFailureError, type RuntimeEvent } from './port.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;

@@ -3,7 +3,7 @@
  * exponential backoff, and a crash-loop limit after which the node stays in `error` while the rest of the
  * stream keeps running.
  */
-import type { RestartPolicy } from './node.js';
+import type { RestartPolicy } from '../core/node.js';
 
 export const SUPERVISION = {
   /** Delay before the first restart. */

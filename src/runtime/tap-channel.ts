@@ -8,7 +8,7 @@
  * A module-level slot rather than a NodeContext field, because nodes of every kind share one
  * context shape and only these two built-ins talk to the main thread this way.
  */
-import type { Frame } from './frame.js';
+import type { Frame } from '../core/frame.js';
 import { toWire, type WireFrame } from './messages.js';
 
 export interface TapChannelPort {

@@ -14,12 +14,12 @@
 import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../security/access.js';
-import type { StreamDefinition } from '../streams/model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../streams/runtime-port.js';
-import type { Frame } from './frame.js';
+import type { StreamDefinition } from '../core/stream-model.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './port.js';
+import type { Frame } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
 import type { StatusPush } from './messages.js';
-import type { DeviceFrameSource, NodeLogLine } from './node.js';
+import type { DeviceFrameSource, NodeLogLine } from '../core/node.js';
 import { StreamWorker } from './stream-worker.js';
 
 export interface WorkerRuntimeOptions {

@@ -4,7 +4,7 @@
  */
 import { type TSchema, Type } from 'typebox';
 import { NodeSchema, PipeSchema, StreamMetaSchema } from './stream.js';
-import { NODE_STATES, STREAM_STATES, STREAM_SIGNALS } from '../streams/model.js';
+import { NODE_STATES, STREAM_STATES, STREAM_SIGNALS } from '../core/stream-model.js';
 
 export const ErrorEnvelope = Type.Object(
   {

@@ -1,7 +1,7 @@
 /**
  * Frames as a node written with the SDK sees them, and helpers to build the frames it sends.
  */
-import type { Frame } from '../runtime/frame.js';
+import type { Frame } from '../core/frame.js';
 
 /**
  * A frame received on an input port: `data` holds the samples row-major

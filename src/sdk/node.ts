@@ -14,14 +14,14 @@
  * headsetd sends `stop` or closes stdin, so a node never outlives the service.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Frame } from '../runtime/frame.js';
-import { createDecoder, encodeMessage } from '../runtime/protocol/codec.js';
+import type { Frame } from '../core/frame.js';
+import { createDecoder, encodeMessage } from '../core/protocol/codec.js';
 import {
   type ChildMessage,
   isEncoding,
   type ProtocolEncoding,
   type ProtocolMessage,
-} from '../runtime/protocol/messages.js';
+} from '../core/protocol/messages.js';
 import { type NodeFrame, type OutputFrame, samplesFromRows } from './frames.js';
 
 export * from './frames.js';

@@ -12,7 +12,7 @@ import {
   IdListSchema,
 } from '../schemas/stream.js';
 import { check, issuesToError } from '../schemas/validator.js';
-import type { NodeDef, PipeDef } from './model.js';
+import type { NodeDef, PipeDef } from '../core/stream-model.js';
 import { normaliseNode, normalisePipe } from './validate.js';
 
 export interface Graph {

@@ -2,8 +2,8 @@
  * What the manager keeps per stream: the definition, the run state and the desired state, the
  * runtime's last status, and the queues that order its runtime work and its edits.
  */
-import type { StreamDefinition, StreamState } from './model.js';
-import type { RuntimeStreamStatus } from './runtime-port.js';
+import type { StreamDefinition, StreamState } from '../core/stream-model.js';
+import type { RuntimeStreamStatus } from '../runtime/port.js';
 import type { DesiredState } from './store.js';
 
 export interface StreamEntry {

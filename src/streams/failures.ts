@@ -5,8 +5,8 @@
  */
 import { HeadsetdError } from '../errors.js';
 import { messageOf, type StreamEntry } from './entry.js';
-import type { StreamSignal } from './model.js';
-import { NodeFailureError } from './runtime-port.js';
+import type { StreamSignal } from '../core/stream-model.js';
+import { NodeFailureError } from '../runtime/port.js';
 
 const VERBS: Record<StreamSignal, string> = {
   start: 'start',

@@ -11,7 +11,7 @@ import { resolveExecutable } from '../executables/registry.js';
 import type { NodeInput, PipeInput } from '../schemas/stream.js';
 import { check, type Issue } from '../schemas/validator.js';
 import { Type } from 'typebox';
-import { DEFAULT_INPUT_PORT, DEFAULT_OUTPUT_PORT } from './model.js';
+import { DEFAULT_INPUT_PORT, DEFAULT_OUTPUT_PORT } from '../core/stream-model.js';
 import { type RatedNode, rateIssues } from './rates.js';
 
 export interface GraphContext {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { allowedSignals, planSignal, TRANSITIONAL_STATES } from './lifecycle.js';
-import { STREAM_SIGNALS, STREAM_STATES, type StreamSignal, type StreamState } from './model.js';
+import { STREAM_SIGNALS, STREAM_STATES, type StreamSignal, type StreamState } from '../core/stream-model.js';
 
 /** 'act' = starts a transition; 'noop' = already so (idempotent success); '409' = invalid_state. */
 const TABLE: Record<StreamState, Record<StreamSignal, 'act' | 'noop' | '409'>> = {

@@ -3,7 +3,7 @@
  * repeats (so clients may retry), which are refused with 409, and the run state each signal asks
  * for (stored before the stream's state changes, so that a restart of the service resumes it).
  */
-import type { StreamSignal, StreamState } from './model.js';
+import type { StreamSignal, StreamState } from '../core/stream-model.js';
 import type { DesiredState } from './store.js';
 
 /**

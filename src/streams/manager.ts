@@ -11,8 +11,8 @@ import type { GraphContext } from './graph.js';
 import { messageOf, newEntry, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
 import { planSignal } from './lifecycle.js';
-import type { StreamDefinition, StreamSignal } from './model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './runtime-port.js';
+import type { StreamDefinition, StreamSignal } from '../core/stream-model.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../runtime/port.js';
 import type { StreamStore } from './store.js';
 import { type Outcome, Transitions } from './transitions.js';
 import {

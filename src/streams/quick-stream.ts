@@ -7,9 +7,9 @@
  * is tagged {@link QUICK_STREAM_TAG}, so a quick stream is recognised after a restart too.
  */
 import { randomUUID } from 'node:crypto';
-import { EEG_ELECTRODES, type Electrode } from '../device/electrodes.js';
+import { EEG_ELECTRODES, type Electrode } from '../core/electrodes.js';
 import { HeadsetdError } from '../errors.js';
-import type { StreamDefinition } from './model.js';
+import type { StreamDefinition } from '../core/stream-model.js';
 
 /** The tag in `meta.tags` that marks a quick stream. */
 export const QUICK_STREAM_TAG = 'quick-stream';

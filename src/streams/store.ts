@@ -6,7 +6,7 @@
  */
 import type { Db } from '../store/database.js';
 import { storeWrite } from '../store/storage-errors.js';
-import type { StreamDefinition } from './model.js';
+import type { StreamDefinition } from '../core/stream-model.js';
 
 /** `created`: never started, so a restart shows it as created rather than stopped. */
 export type DesiredState = 'created' | 'running' | 'paused' | 'stopped';

@@ -8,8 +8,8 @@
  * never left `stopping` or `starting` with nothing under way. Each returns its {@link Outcome}.
  */
 import { messageOf, type StreamEntry, stateOf } from './entry.js';
-import type { StreamState } from './model.js';
-import { NodeFailureError, type StreamRuntime } from './runtime-port.js';
+import type { StreamState } from '../core/stream-model.js';
+import { NodeFailureError, type StreamRuntime } from '../runtime/port.js';
 import type { DesiredState } from './store.js';
 
 export interface TransitionHost {

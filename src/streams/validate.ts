@@ -14,7 +14,7 @@ import {
 } from '../schemas/stream.js';
 import { check, type Issue, issuesToError } from '../schemas/validator.js';
 import { type GraphContext, graphIssues } from './graph.js';
-import type { NodeDef, PipeDef, StreamDefinition, StreamMeta } from './model.js';
+import type { NodeDef, PipeDef, StreamDefinition, StreamMeta } from '../core/stream-model.js';
 
 const UUID = new RegExp(UUID_PATTERN);
 

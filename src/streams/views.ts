@@ -2,9 +2,9 @@
  * The shapes a stream is answered in (docs/api.md §Paths and shapes): the read (upper-case `status` on the
  * stream and its nodes), the status (lower case, with metrics) and the list summary.
  */
-import type { NodeState, StreamDefinition, StreamMeta, StreamState } from './model.js';
+import type { NodeState, StreamDefinition, StreamMeta, StreamState } from '../core/stream-model.js';
 import type { StreamEntry } from './manager.js';
-import type { NodeMetrics, RuntimeNodeStatus, RuntimeStreamStatus } from './runtime-port.js';
+import type { NodeMetrics, RuntimeNodeStatus, RuntimeStreamStatus } from '../runtime/port.js';
 
 export const ZERO_METRICS: NodeMetrics = {
   itemsProcessed: 0,

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../errors.js';
-import { parseYaml, toYaml } from './yaml.js';
+import { parseYaml, toYaml } from '../core/yaml.js';
 
 function refusal(text: string): HeadsetdError {
   try {

@@ -10,7 +10,7 @@ import pino from 'pino';
 import WebSocket from 'ws';
 import { createApp } from '../../src/api/app.js';
 import { type QuickStreamsPluginOptions, quickStreamsPlugin } from '../../src/api/quick-streams.js';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adcLsbMicrovolts, frameRows, quantise } from '../../src/device/acquisition.js';
 import { dateClock, systemClock } from '../../src/device/clock.js';
 import { ManualClock } from '../../src/device/replay/manual-clock.js';
-import { EEG_ELECTRODES } from '../../src/device/electrodes.js';
+import { EEG_ELECTRODES } from '../../src/core/electrodes.js';
 import { createSimulatedHeadset, Random, type SimulatedHeadset } from '../../src/device/simulated/index.js';
 import type { EegSignalSource } from '../../src/device/signal-source.js';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { advance, collectEvents, collectFrames, fakeTimeHeadset } from './helpers.js';
 
 describe('ADC model', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ELECTRODES } from '../../src/device/electrodes.js';
+import { ELECTRODES } from '../../src/core/electrodes.js';
 import { FORCE_LIMIT, type SimulatedHeadset } from '../../src/device/simulated/index.js';
 import { advance, collectEvents, fakeTimeHeadset } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adcLsbMicrovolts } from '../../src/device/acquisition.js';
-import { EEG_ELECTRODES } from '../../src/device/electrodes.js';
+import { EEG_ELECTRODES } from '../../src/core/electrodes.js';
 import type { SimulatedHeadset } from '../../src/device/simulated/index.js';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import {
   advance,
   bandPower,

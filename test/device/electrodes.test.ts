@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ELECTRODE_POSITIONS, ELECTRODES } from '../../src/device/electrodes.js';
+import { ELECTRODE_POSITIONS, ELECTRODES } from '../../src/core/electrodes.js';
 
 describe('electrode positions', () => {
   it('places all 21 electrodes on the head map, odd numbers left, even right, midline at x = 0', () => {

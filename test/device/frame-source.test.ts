@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { headsetFrameSource, selectChannels } from '../../src/device/frame-source.js';
 import type { SimulatedHeadset } from '../../src/device/simulated/index.js';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { advance, fakeTimeHeadset } from './helpers.js';
 
 let headset: SimulatedHeadset;

@@ -1,15 +1,15 @@
 /** Shared helpers of the device tests: a headset on fake time, frame collection, spectra. */
 import { vi } from 'vitest';
 import { dateClock } from '../../src/device/clock.js';
-import type { Electrode } from '../../src/device/electrodes.js';
-import { ELECTRODES } from '../../src/device/electrodes.js';
+import type { Electrode } from '../../src/core/electrodes.js';
+import { ELECTRODES } from '../../src/core/electrodes.js';
 import type { DeviceEvent } from '../../src/device/events.js';
 import {
   createSimulatedHeadset,
   type SimulatedHeadset,
   type SimulatedHeadsetOptions,
 } from '../../src/device/simulated/index.js';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 
 /** A simulated headset on vitest's fake timers (call `vi.useFakeTimers()` first). */
 export function fakeTimeHeadset(options: SimulatedHeadsetOptions = {}): SimulatedHeadset {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { fileSignals } from '../support/file-signals.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/eeg');

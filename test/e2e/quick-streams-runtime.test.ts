@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { definition, pipe, waitFor } from '../runtime/helpers.js';
 

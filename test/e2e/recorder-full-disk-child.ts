@@ -11,7 +11,7 @@
  */
 import { recordingsDir, repairRecordings } from '../../src/recordings/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import type { RuntimeEvent } from '../../src/streams/runtime-port.js';
+import type { RuntimeEvent } from '../../src/runtime/port.js';
 
 // Without a handler the kernel's SIGXFSZ kills the process instead of failing the write.
 process.on('SIGXFSZ', () => undefined);

@@ -7,8 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { Frame } from '../../src/runtime/frame.js';
-import type { DeviceFrameSource } from '../../src/runtime/node.js';
+import type { Frame } from '../../src/core/frame.js';
+import type { DeviceFrameSource } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { definition, FrameClient, pipe, waitFor } from '../runtime/helpers.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import type { RuntimeEvent } from '../../src/streams/runtime-port.js';
+import type { RuntimeEvent } from '../../src/runtime/port.js';
 import { definition, pipe, TEST_NODES_MODULE, waitFor } from '../runtime/helpers.js';
 import { eventually, json, startService, tempDataDir } from '../support/service.js';
 

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { HeadsetdError } from '../../src/errors.js';
-import { decodeFrameBinary } from '../../src/runtime/frame-binary.js';
+import { decodeFrameBinary } from '../../src/core/frame-binary.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import { NodeFailureError } from '../../src/streams/runtime-port.js';
+import { NodeFailureError } from '../../src/runtime/port.js';
 import { definition, FrameClient, pacingProblems, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));

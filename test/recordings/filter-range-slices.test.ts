@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import { designFilter } from '../../src/dsp/design.js';
 import { createFilter } from '../../src/executables/filter.js';
 import { SosL1Norm, sosL1Norm } from '../../src/executables/frame-range.js';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { recordingContext, until } from '../sdk/fake-node-context.js';
 
 const SPEC = { highpass: 1, lowpass: 40, order: 8 };

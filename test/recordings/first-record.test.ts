@@ -13,7 +13,7 @@ import { listRecordings } from '../../src/recordings/index.js';
 import { FatalNodeError } from '../../src/runtime/node-errors.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
-import type { NodeInstance } from '../../src/runtime/node.js';
+import type { NodeInstance } from '../../src/core/node.js';
 import { feed, frame, readJson, recorderHarness, tempDataDir } from './support.js';
 
 const dataDir = tempDataDir('headsetd-first-record');

@@ -11,7 +11,7 @@ import { generatorRange, resamplerL1, sosL1Norm } from '../../src/executables/fr
 import { Resampler } from '../../src/dsp/resample.js';
 import { createSignalGenerator } from '../../src/executables/signal-generator.js';
 import { adcFullScaleMicrovolts, adcLsbMicrovolts } from '../../src/device/acquisition.js';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { recordingContext, until } from '../sdk/fake-node-context.js';
 
 const DESIGNS: [FilterSpec, number][] = [

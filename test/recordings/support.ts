@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { createRecorder } from '../../src/executables/recorder.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
-import type { Frame } from '../../src/runtime/frame.js';
-import type { NodeContext, NodeInstance } from '../../src/runtime/node.js';
+import type { Frame } from '../../src/core/frame.js';
+import type { NodeContext, NodeInstance } from '../../src/core/node.js';
 
 /** A fresh data dir, removed after the calling file's tests. */
 export function tempDataDir(prefix: string): string {

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../src/runtime/frame.js';
-import { BinaryDecoder, encodeBinary } from '../../src/runtime/protocol/binary.js';
-import { createDecoder, encodeMessage } from '../../src/runtime/protocol/codec.js';
+import type { Frame } from '../../src/core/frame.js';
+import { BinaryDecoder, encodeBinary } from '../../src/core/protocol/binary.js';
+import { createDecoder, encodeMessage } from '../../src/core/protocol/codec.js';
 import {
   type ProtocolEncoding,
   ProtocolError,
   type ProtocolMessage,
-} from '../../src/runtime/protocol/messages.js';
-import { encodeNdjson, NdjsonDecoder } from '../../src/runtime/protocol/ndjson.js';
+} from '../../src/core/protocol/messages.js';
+import { encodeNdjson, NdjsonDecoder } from '../../src/core/protocol/ndjson.js';
 
 const name = fc.string({ minLength: 1, maxLength: 12 });
 const float32 = fc

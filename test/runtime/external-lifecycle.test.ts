@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExternalNode, type ExternalNodeOptions } from '../../src/runtime/external/process-node.js';
-import type { NodeInstance } from '../../src/runtime/node.js';
+import type { NodeInstance } from '../../src/core/node.js';
 import { NodeEndedError } from '../../src/runtime/node-errors.js';
 import { processAlive, recordingContext, until } from '../sdk/fake-node-context.js';
 

@@ -6,8 +6,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExternalNode } from '../../src/runtime/external/process-node.js';
-import type { Frame } from '../../src/runtime/frame.js';
-import type { NodeInstance } from '../../src/runtime/node.js';
+import type { Frame } from '../../src/core/frame.js';
+import type { NodeInstance } from '../../src/core/node.js';
 import { recordingContext, until } from '../sdk/fake-node-context.js';
 
 const example = (name: string): string =>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { Frame } from '../../src/runtime/frame.js';
-import { decodeFrameBinary, encodeFrameBinary } from '../../src/runtime/frame-binary.js';
+import type { Frame } from '../../src/core/frame.js';
+import { decodeFrameBinary, encodeFrameBinary } from '../../src/core/frame-binary.js';
 
 describe('binary frame codec', () => {
   const frame: Frame = {

@@ -4,10 +4,10 @@
  * non-source producer instead of losing frames.
  */
 import { describe, expect, test } from 'vitest';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { StreamGraph } from '../../src/runtime/graph.js';
-import type { NodeContext, NodeFactory } from '../../src/runtime/node.js';
-import type { NodeDef } from '../../src/streams/model.js';
+import type { NodeContext, NodeFactory } from '../../src/core/node.js';
+import type { NodeDef } from '../../src/core/stream-model.js';
 import { definition, pipe, waitFor } from './helpers.js';
 
 function frame(value: number): Frame {

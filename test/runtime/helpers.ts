@@ -1,8 +1,8 @@
 /** Shared helpers of the runtime tests: definitions, a WebSocket frame collector, polling. */
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
-import type { FrameJson } from '../../src/runtime/frame.js';
-import type { NodeDef, PipeDef, StreamDefinition } from '../../src/streams/model.js';
+import type { FrameJson } from '../../src/core/frame.js';
+import type { NodeDef, PipeDef, StreamDefinition } from '../../src/core/stream-model.js';
 
 export const TEST_NODES_MODULE = new URL('./fixtures/test-nodes.ts', import.meta.url).href;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Frame } from '../../src/runtime/frame.js';
+import type { Frame } from '../../src/core/frame.js';
 import { BLOCK_HARD_CAP_MAX, blockHardCap, Pipe } from '../../src/runtime/pipe.js';
 
 function frame(seq: number): Frame {

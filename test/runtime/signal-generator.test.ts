@@ -1,8 +1,8 @@
 /** The signal generator in-process: paced by the clock without drift, values, names, seeded noise. */
 import { describe, expect, test, vi } from 'vitest';
 import { createSignalGenerator } from '../../src/executables/signal-generator.js';
-import type { Frame } from '../../src/runtime/frame.js';
-import type { NodeContext } from '../../src/runtime/node.js';
+import type { Frame } from '../../src/core/frame.js';
+import type { NodeContext } from '../../src/core/node.js';
 
 function run(config: Record<string, unknown>) {
   const frames: Frame[] = [];

@@ -3,8 +3,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { Frame } from '../../src/runtime/frame.js';
-import type { NodeContext, NodeLogLine } from '../../src/runtime/node.js';
+import type { Frame } from '../../src/core/frame.js';
+import type { NodeContext, NodeLogLine } from '../../src/core/node.js';
 
 export interface RecordingContext {
   context: NodeContext;

@@ -4,8 +4,8 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createDecoder, encodeMessage } from '../../src/runtime/protocol/codec.js';
-import type { ProtocolEncoding, ProtocolMessage } from '../../src/runtime/protocol/messages.js';
+import { createDecoder, encodeMessage } from '../../src/core/protocol/codec.js';
+import type { ProtocolEncoding, ProtocolMessage } from '../../src/core/protocol/messages.js';
 import { frameLike, frameRows, type NodeHandlers, run, sampleCount } from '../../src/sdk/node.js';
 import { until } from './fake-node-context.js';
 

@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childEnvironment } from '../../src/runtime/external/child-env.js';
 import { createExternalNode } from '../../src/runtime/external/process-node.js';
-import type { Frame } from '../../src/runtime/frame.js';
-import type { NodeInstance } from '../../src/runtime/node.js';
+import type { Frame } from '../../src/core/frame.js';
+import type { NodeInstance } from '../../src/core/node.js';
 import { processAlive, recordingContext, until } from './fake-node-context.js';
 
 const example = (name: string): string =>

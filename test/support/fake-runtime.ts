@@ -2,17 +2,17 @@
  * An in-memory StreamRuntime for control-plane tests: records every call, can be told to fail or to
  * hold a transition open, and reports node states like the real one.
  */
-import type { Frame } from '../../src/runtime/frame.js';
-import type { NodeLogLine } from '../../src/runtime/node.js';
-import type { StreamDefinition } from '../../src/streams/model.js';
+import type { Frame } from '../../src/core/frame.js';
+import type { NodeLogLine } from '../../src/core/node.js';
+import type { StreamDefinition } from '../../src/core/stream-model.js';
 import {
   type NodeFailure,
   NodeFailureError,
   type RuntimeEvent,
   type RuntimeStreamStatus,
   type StreamRuntime,
-} from '../../src/streams/runtime-port.js';
-import type { NodeState } from '../../src/streams/model.js';
+} from '../../src/runtime/port.js';
+import type { NodeState } from '../../src/core/stream-model.js';
 import { HeadsetdError } from '../../src/errors.js';
 
 export type GatedOp = 'start' | 'stop' | 'pause' | 'update';

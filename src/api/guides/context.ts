@@ -2,7 +2,7 @@
  * What the guide routes share, and their small helpers: electrode lists in the guides' forms
  * (`"all"`, arrays, comma lists; any case) and the current configuration.
  */
-import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../../device/electrodes.js';
+import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../../core/electrodes.js';
 import type { Headset } from '../../device/headset.js';
 import type { ImpedanceStore } from '../../device/impedance-store.js';
 import type { JobRegistry } from '../../device/jobs.js';

@@ -12,7 +12,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { TimerHandle } from '../../device/clock.js';
-import { type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
 import { type Headset, MOTOR_STATE, type MotorCommand } from '../../device/headset.js';
 import { jobPath } from '../system/jobs.js';
 import { QueryBoolean } from '../system/schemas.js';

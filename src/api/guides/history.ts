@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, MIXED_CASE } from '../../device/electrodes.js';
+import { ELECTRODES, MIXED_CASE } from '../../core/electrodes.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { listParam, mixedCaseMap } from '../system/http-helpers.js';
 import { assertNotAcquiring, electrodesFrom, type GuidesContext } from './context.js';

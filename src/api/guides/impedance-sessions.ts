@@ -11,7 +11,7 @@
  * so an acquisition asked for right after the stop is not refused.
  */
 import { randomUUID } from 'node:crypto';
-import type { Electrode } from '../../device/electrodes.js';
+import type { Electrode } from '../../core/electrodes.js';
 import type { ElectrodeMap, Headset } from '../../device/headset.js';
 import { toKiloohms } from '../../device/impedance-levels.js';
 import type { ImpedanceReading, ImpedanceStore } from '../../device/impedance-store.js';

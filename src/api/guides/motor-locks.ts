@@ -3,7 +3,7 @@
  * a schedule's optimize): a second operation on any of them is 409 `device_busy` (docs/api.md §Errors: motor locked by a
  * running operation) rather than two loops fighting over one motor.
  */
-import { type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
 import { HeadsetdError } from '../../errors.js';
 
 export class MotorLocks {

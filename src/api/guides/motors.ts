@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
 import { MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { MOTOR_SPEED } from '../../device/simulated/index.js';
 import { HeadsetdError } from '../../errors.js';

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, type Electrode } from '../../device/electrodes.js';
+import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import { LED_INDICES, MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall } from '../system/http-helpers.js';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, type Electrode, isEegElectrode } from '../../device/electrodes.js';
+import { ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors.js';
 import { errorResponses } from '../../schemas/responses.js';

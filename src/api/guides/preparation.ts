@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
 import { impedanceLevel, toKiloohms } from '../../device/impedance-levels.js';
 import { HeadsetdError } from '../../errors.js';
 import { errorResponses } from '../../schemas/responses.js';

@@ -8,7 +8,7 @@
  * schedule's id. A schedule ends after `duration`, or when deleted.
  */
 import { randomUUID } from 'node:crypto';
-import { ELECTRODES, type Electrode, MIXED_CASE } from '../../device/electrodes.js';
+import { ELECTRODES, type Electrode, MIXED_CASE } from '../../core/electrodes.js';
 import type { ElectrodeMap } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors.js';
 import type { GuidesContext } from './context.js';

@@ -10,8 +10,8 @@ import { Type } from 'typebox';
 import { HeadsetdError } from '../../errors.js';
 import { errorResponses } from '../../schemas/responses.js';
 import type { StreamEntry, StreamManager } from '../../streams/manager.js';
-import type { NodeDef } from '../../streams/model.js';
-import type { StreamRuntime } from '../../streams/runtime-port.js';
+import type { NodeDef } from '../../core/stream-model.js';
+import type { StreamRuntime } from '../../runtime/port.js';
 import type { ClientSocket } from '../system/socket-fanout.js';
 import {
   CLOSE,

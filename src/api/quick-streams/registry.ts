@@ -7,9 +7,9 @@
  */
 import { HeadsetdError, isHeadsetdError } from '../../errors.js';
 import type { StreamEntry, StreamManager } from '../../streams/manager.js';
-import type { StreamState } from '../../streams/model.js';
+import type { StreamState } from '../../core/stream-model.js';
 import { quickStreamConfigOf } from '../../streams/quick-stream.js';
-import type { StreamRuntime } from '../../streams/runtime-port.js';
+import type { StreamRuntime } from '../../runtime/port.js';
 import { QuickSession } from './session.js';
 
 const SWEEP_INTERVAL_MS = 250;

@@ -4,7 +4,7 @@
  * streams/quick-stream.ts, 422).
  */
 import { Type } from 'typebox';
-import { EEG_ELECTRODES } from '../../device/electrodes.js';
+import { EEG_ELECTRODES } from '../../core/electrodes.js';
 
 const Hz = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
 

@@ -6,7 +6,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { HeadsetdError } from '../../errors.js';
-import { EEG_ELECTRODES } from '../../device/electrodes.js';
+import { EEG_ELECTRODES } from '../../core/electrodes.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type Headset } from '../../device/headset.js';
 import { check, issuesToError } from '../../schemas/validator.js';
 import { type JsonObject, isJsonObject, mergePatch, pruneEmpty, withDefaults } from './merge-patch.js';

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
-import { frameToJson } from '../../runtime/frame.js';
+import { frameToJson } from '../../core/frame.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { configuredEeg, effectiveConfig } from './device-config.js';

@@ -4,7 +4,7 @@
  * JSON pointer (`details.path`) into the request part they came from.
  */
 import { HeadsetdError, isHeadsetdError } from '../../errors.js';
-import { ELECTRODES, MIXED_CASE } from '../../device/electrodes.js';
+import { ELECTRODES, MIXED_CASE } from '../../core/electrodes.js';
 import type { ElectrodeMap } from '../../device/headset.js';
 
 /** Where a pointer starts: the body (`''`) or the query string (`/querystring`, as the route validator says). */

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, type Electrode } from '../../device/electrodes.js';
+import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import { MOTOR_MOVEMENTS, type MotorCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';

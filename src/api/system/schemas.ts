@@ -3,7 +3,7 @@
  * Answers are serialised with JSON.stringify, so these describe and never trim.
  */
 import { Type } from 'typebox';
-import { ELECTRODES, EEG_ELECTRODES } from '../../device/electrodes.js';
+import { ELECTRODES, EEG_ELECTRODES } from '../../core/electrodes.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
 import { QUERY_BOOLEAN_WORDS } from './http-helpers.js';
 

@@ -17,7 +17,7 @@ import { basename, resolve } from 'node:path';
 import { HeadsetdError } from '../../errors.js';
 import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
 import { matchElectrode } from '../../formats/labels.js';
-import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../electrodes.js';
+import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
 
 /** One file signal played as one electrode's channel. */
 export interface ReplayChannel {

@@ -19,7 +19,7 @@
  */
 import { Resampler } from '../../dsp/resample.js';
 import { HeadsetdError } from '../../errors.js';
-import type { Electrode } from '../electrodes.js';
+import type { Electrode } from '../../core/electrodes.js';
 import type { EegSignalSource } from '../signal-source.js';
 import type { ReplayRecording } from './recording.js';
 import { SampleCursor } from './sample-cursor.js';

@@ -3,7 +3,7 @@
  * values are integers in fixed units (hundredths of a step, mN, µm, millidegrees, tenths of a
  * percent, mV) so that they read like a real device's registers.
  */
-import { ELECTRODES, type Electrode } from '../electrodes.js';
+import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import {
   type AcquisitionState,
   type BatteryStatus,

@@ -8,7 +8,7 @@
  * few kΩ. The floor itself settles over minutes while the electrode stays on the scalp (gel and
  * skin hydrate), and recovers when it is lifted. Off the scalp the input sees air: MΩ.
  */
-import { ELECTRODES, type Electrode } from '../electrodes.js';
+import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import type { Random } from './random.js';
 
 /** Contact positions lie in this range of motor steps. */

@@ -13,7 +13,7 @@
  * the caller's timers fall. Its cost is a few normal deviates per sample and channel (19 channels
  * at 16 kHz take a few percent of a core).
  */
-import { EEG_ELECTRODES, type Electrode } from '../electrodes.js';
+import { EEG_ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import type { EegSignalSource, SignalContext } from '../signal-source.js';
 import type { Random } from './random.js';
 

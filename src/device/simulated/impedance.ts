@@ -10,7 +10,7 @@
  */
 import { HeadsetdError } from '../../errors.js';
 import type { DeviceClock, TimerHandle } from '../clock.js';
-import type { Electrode } from '../electrodes.js';
+import type { Electrode } from '../../core/electrodes.js';
 import type { ElectrodeMap, ImpedanceMeter, MeasureOptions } from '../headset.js';
 import { electrodeListOrThrow } from '../validate.js';
 import type { Random } from './random.js';

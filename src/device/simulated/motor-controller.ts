@@ -2,7 +2,7 @@
  * The `MotorController` face of the motor array: validates commands (the whole batch before any
  * motor moves) and answers state codes and positions keyed by electrode.
  */
-import type { Electrode } from '../electrodes.js';
+import type { Electrode } from '../../core/electrodes.js';
 import {
   type ElectrodeMap,
   MOTOR_MAX_POSITION,

@@ -8,7 +8,7 @@
  * there, whatever displacement was asked for, and reports it through `onStall`.
  */
 import type { DeviceClock, TimerHandle } from '../clock.js';
-import { ELECTRODES, type Electrode } from '../electrodes.js';
+import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import {
   MOTOR_MAX_POSITION,
   MOTOR_MIN_POSITION,

@@ -3,7 +3,7 @@
  * once a second during acquisition. Log-linear between the guide's "excellent" bound (5 kΩ → 1)
  * and 100 kΩ (→ 0): 10 kΩ ≈ 0.77, 20 kΩ ≈ 0.54, 50 kΩ ≈ 0.23.
  */
-import type { Electrode } from '../electrodes.js';
+import type { Electrode } from '../../core/electrodes.js';
 
 const EXCELLENT_OHMS = 5_000;
 const UNUSABLE_OHMS = 100_000;

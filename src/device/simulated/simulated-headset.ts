@@ -9,7 +9,7 @@
 import { HeadsetdError } from '../../errors.js';
 import { AcquisitionEngine } from '../acquisition.js';
 import { type DeviceClock, systemClock, type TimerHandle } from '../clock.js';
-import { type Electrode, isEegElectrode } from '../electrodes.js';
+import { type Electrode, isEegElectrode } from '../../core/electrodes.js';
 import {
   type DeviceEvent,
   type EventLevel,

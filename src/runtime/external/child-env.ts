@@ -6,8 +6,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ProtocolEncoding } from '../protocol/messages.js';
-import { PROTOCOL_VERSION } from '../protocol/messages.js';
+import type { ProtocolEncoding } from '../../core/protocol/messages.js';
+import { PROTOCOL_VERSION } from '../../core/protocol/messages.js';
 
 /** True when this module runs from the TypeScript sources (tsx, vitest) rather than from dist/. */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');

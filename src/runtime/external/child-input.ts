@@ -6,8 +6,8 @@
  * frames it was sent between.
  */
 import type { Writable } from 'node:stream';
-import { encodeMessage } from '../protocol/codec.js';
-import type { ParentMessage, ProtocolEncoding } from '../protocol/messages.js';
+import { encodeMessage } from '../../core/protocol/codec.js';
+import type { ParentMessage, ProtocolEncoding } from '../../core/protocol/messages.js';
 
 export class ChildInput {
   private readonly queue: ParentMessage[] = [];

@@ -5,14 +5,14 @@
  * each turn of the event loop delivers at most `batch` messages so that timers and the other nodes
  * of the stream keep running.
  */
-import { createDecoder } from '../protocol/codec.js';
+import { createDecoder } from '../../core/protocol/codec.js';
 import type {
   ChildMessage,
   MessageDecoder,
   ProtocolEncoding,
   ProtocolMessage,
-} from '../protocol/messages.js';
-import { ProtocolError } from '../protocol/messages.js';
+} from '../../core/protocol/messages.js';
+import { ProtocolError } from '../../core/protocol/messages.js';
 
 /** Non-frame messages (info, error) are few by nature; more than this waiting means a runaway child. */
 const MAX_QUEUED_OTHER = 1024;

@@ -5,10 +5,10 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { Frame } from '../frame.js';
-import type { NodeContext, NodeInstance } from '../node.js';
+import type { Frame } from '../../core/frame.js';
+import type { NodeContext, NodeInstance } from '../../core/node.js';
 import { NodeEndedError } from '../node-errors.js';
-import { type ChildMessage, PROTOCOL_VERSION, type ProtocolError } from '../protocol/messages.js';
+import { type ChildMessage, PROTOCOL_VERSION, type ProtocolError } from '../../core/protocol/messages.js';
 import { childEnvironment } from './child-env.js';
 import { ChildInput } from './child-input.js';
 import { ChildOutput } from './child-output.js';

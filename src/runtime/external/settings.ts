@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { isEncoding, MAX_MESSAGE_BYTES, type ProtocolEncoding } from '../protocol/messages.js';
+import { isEncoding, MAX_MESSAGE_BYTES, type ProtocolEncoding } from '../../core/protocol/messages.js';
 
 /** Options of `createExternalNode`; every field has a default. */
 export interface ExternalNodeOptions {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ELECTRODES, MIXED_CASE } from '../../../src/device/electrodes.js';
+import { ELECTRODES, MIXED_CASE } from '../../../src/core/electrodes.js';
 import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

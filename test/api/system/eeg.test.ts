@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EEG_ELECTRODES } from '../../../src/device/electrodes.js';
+import { EEG_ELECTRODES } from '../../../src/core/electrodes.js';
 import { errorOf, json, type SystemApp, systemApp } from './support.js';
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };

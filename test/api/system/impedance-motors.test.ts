@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ELECTRODES } from '../../../src/device/electrodes.js';
+import { ELECTRODES } from '../../../src/core/electrodes.js';
 import { errorOf, json, type SystemApp, systemApp } from './support.js';
 
 describe('impedance and motors under /system', () => {

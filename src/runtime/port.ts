@@ -3,9 +3,9 @@
  * desired state and the lifecycle; the runtime only runs what it is given.
  */
 import { type ErrorCode, type ErrorDetails, HeadsetdError } from '../errors.js';
-import type { Frame } from '../runtime/frame.js';
-import type { NodeLogLine } from '../runtime/node.js';
-import type { NodeState, StreamDefinition } from './model.js';
+import type { Frame } from '../core/frame.js';
+import type { NodeLogLine } from '../core/node.js';
+import type { NodeState, StreamDefinition } from '../core/stream-model.js';
 
 export interface NodeMetrics {
   /** Frames taken in, or produced by a source. */
