@@ -56,6 +56,7 @@ function escapePointer(token: string): string {
 }
 
 function describeType(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;
