@@ -16,7 +16,7 @@ import { installShutdown } from './shutdown.js';
 import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
 import { parseCreateDocument } from './streams/validate.js';
-import { parseYaml } from './core/yaml.js';
+import { parseYamlText } from './schemas/yaml-text.js';
 import { announceCreatedToken, ensureToken, tokenPath } from './token.js';
 import { VERSION } from './version.js';
 
@@ -81,7 +81,7 @@ function readDocument(file: string): unknown {
 
 function parseDocumentText(file: string, text: string): unknown {
   if (path.extname(file).toLowerCase() === '.json') return parseJsonText(text);
-  return parseYaml(text);
+  return parseYamlText(text);
 }
 
 function validate(file: string, settings: Settings): number {

@@ -10,7 +10,7 @@ import { HeadsetdError } from './errors.js';
 import { assertDocument } from './schemas/depth.js';
 import { isLoopbackName } from './security/access.js';
 import { check, issuesToError } from './schemas/validator.js';
-import { parseYaml } from './core/yaml.js';
+import { parseYamlText } from './schemas/yaml-text.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -117,7 +117,7 @@ export function loadSettings(
   if (file !== undefined && file !== '') {
     let parsed: unknown;
     try {
-      parsed = parseYaml(readFileSync(file, 'utf8'));
+      parsed = parseYamlText(readFileSync(file, 'utf8'));
       assertDocument(parsed);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HeadsetdError } from '../errors.js';
 import { assertDocument, RESERVED_KEYS, reservedKey } from '../schemas/depth.js';
 import { parseJsonText } from '../schemas/json-text.js';
-import { parseYaml } from '../core/yaml.js';
+import { parseYamlText } from '../schemas/yaml-text.js';
 
 export type BodyKind = 'json' | 'yaml' | 'form' | 'text';
 
@@ -78,7 +78,7 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     (_req, body, done) => {
       try {
         const text = body as string;
-        const value = text.trim() === '' ? undefined : parseYaml(text);
+        const value = text.trim() === '' ? undefined : parseYamlText(text);
         assertDocument(value);
         done(null, value);
       } catch (error) {

@@ -4,7 +4,8 @@
  * loopback), the same rules every websocket node's port applies.
  */
 import type { FastifyInstance } from 'fastify';
-import { type AccessPolicy, accessRefusal } from '../security/access.js';
+import type { AccessPolicy } from '../core/access-policy.js';
+import { accessRefusal } from '../security/access.js';
 
 export interface SecurityOptions {
   /** Required when set: `Authorization: Bearer <token>` or `?token=` on WebSocket upgrades. */

@@ -2,7 +2,7 @@
  * What a running node is to the runtime host. Built-in executables and the external-process
  * adapter both implement `NodeInstance`; the host wires pipes, metrics and supervision around it.
  */
-import type { AccessPolicy } from '../security/access.js';
+import type { AccessPolicy } from './access-policy.js';
 import type { Frame } from './frame.js';
 
 export type RestartPolicy = 'no' | 'on-failure' | 'always';

@@ -3,8 +3,23 @@
  * the manager reconciles and the runtime runs. Normalisation only renames (`target` → `destination`)
  * and drops read-only fields; it never invents values, so a stream reads back as it was written.
  */
-import type { NODE_META_TYPES, NODE_TYPES, PIPE_POLICIES } from '../schemas/stream.js';
-import { STREAM_LIMITS } from '../schemas/stream.js';
+
+/**
+ * Limits that keep one document from exhausting the device (headsetd's own choice);
+ * schemas/stream.ts builds the document's schema from these and the lists below.
+ */
+export const STREAM_LIMITS = {
+  maxStreams: 256,
+  maxNodes: 256,
+  maxPipes: 1024,
+  maxIdLength: 128,
+  maxPipeCapacity: 65_536,
+  defaultPipeCapacity: 64,
+} as const;
+
+export const NODE_TYPES = ['EXECUTABLE', 'EXECUTABLE_PRODUCER', 'EXECUTABLE_CONSUMER'] as const;
+export const NODE_META_TYPES = ['SOURCE', 'PROCESSOR', 'FILTER', 'OUTPUT', 'RECORDER'] as const;
+export const PIPE_POLICIES = ['drop-oldest', 'block'] as const;
 
 export type NodeType = (typeof NODE_TYPES)[number];
 export type NodeMetaType = (typeof NODE_META_TYPES)[number];

@@ -1,12 +1,15 @@
 /**
- * The nesting bound of documents (schemas/depth.ts) applied to YAML text before it is composed.
+ * The nesting bound of documents (MAX_BODY_DEPTH, also applied to parsed JSON by schemas/depth.ts) applied to YAML text before it is composed.
  * The YAML library builds its syntax tree iteratively but composes it into values recursively: a
  * flow document of ~1000 `[` (2 KB) overflowed the stack there, and the body was refused with
  * "Maximum call stack size exceeded". Walking the syntax tree with a stack of our own finds the
  * too-deep value first, and refuses it as JSON is refused: same message, pointer to the value.
  */
 import { CST, LineCounter, Parser } from 'yaml';
-import { MAX_BODY_DEPTH, tooDeep } from '../schemas/depth.js';
+import { YamlDocumentError } from './yaml-error.js';
+
+/** Levels of nesting a document may have, in any body (JSON or YAML) and any settings file. */
+export const MAX_BODY_DEPTH = 64;
 
 interface Pending {
   token: CST.Token;
@@ -45,7 +48,11 @@ export function assertYamlDepth(text: string): void {
   const lines = new LineCounter();
   const refuse = (token: CST.Token, path: string) => {
     const { line, col } = lines.linePos(token.offset);
-    return tooDeep(path, { line, column: col });
+    return new YamlDocumentError(
+      'too_deep',
+      `The document is nested more than ${MAX_BODY_DEPTH} levels deep; flatten it.`,
+      { path, line, column: col },
+    );
   };
   for (const document of new Parser(lines.addNewLine).parse(text)) {
     if (document.type !== 'document' || document.value === undefined) continue;

@@ -4,8 +4,8 @@
  * alias expansion so that a "billion laughs" document is refused instead of exhausting memory.
  */
 import { LineCounter, parseDocument, stringify, visit, YAMLError } from 'yaml';
-import { HeadsetdError } from '../errors.js';
 import { assertYamlDepth } from './yaml-depth.js';
+import { YamlDocumentError } from './yaml-error.js';
 
 /** Alias dereferences allowed per document: plenty for hand-written YAML, far below a bomb. */
 const MAX_ALIAS_COUNT = 100;
@@ -47,7 +47,10 @@ function reasonOf(error: YAMLError): string {
   return (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
 }
 
-/** Parses one YAML document; malformed text is a 400 with the parser's message, line and column. */
+/**
+ * Parses one YAML document; refused text throws a YamlDocumentError with the parser's message,
+ * line and column.
+ */
 export function parseYaml(text: string): unknown {
   // Before composing, which recurses once per level (see yaml-depth.ts).
   assertYamlDepth(text);
@@ -66,15 +69,17 @@ export function parseYaml(text: string): unknown {
   if (error !== undefined) {
     const { line, column } = positionOf(error);
     const where = line === undefined ? '' : ` at line ${line}, column ${column ?? 0}`;
-    throw new HeadsetdError('invalid_request', `The YAML body is malformed${where}: ${reasonOf(error)}`, {
-      ...(line === undefined ? {} : { line, column }),
-    });
+    throw new YamlDocumentError(
+      'malformed',
+      `The YAML body is malformed${where}: ${reasonOf(error)}`,
+      line === undefined ? {} : { line, column: column ?? 0 },
+    );
   }
   const tagged = foreignTag(document);
   if (tagged !== undefined) {
     const { line, col } = lineCounter.linePos(tagged.offset);
-    throw new HeadsetdError(
-      'invalid_request',
+    throw new YamlDocumentError(
+      'foreign_tag',
       `The YAML body is refused at line ${line}, column ${col}: the tag '${tagged.tag}' is not allowed; only plain YAML 1.2 (core schema) is accepted.`,
       { line, column: col },
     );
@@ -83,7 +88,7 @@ export function parseYaml(text: string): unknown {
     return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (cause) {
     const message = cause instanceof Error ? cause.message : String(cause);
-    throw new HeadsetdError('invalid_request', `The YAML body is refused: ${message}`, {});
+    throw new YamlDocumentError('aliases', `The YAML body is refused: ${message}`);
   }
 }
 

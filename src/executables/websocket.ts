@@ -28,7 +28,8 @@ import { encodeFrameBinary } from '../core/frame-binary.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { NodeConfigError } from '../runtime/node-errors.js';
 import type { RuntimeNodeContext } from '../runtime/runner-support.js';
-import { type AccessPolicy, accessRefusal, isLoopbackName, LOOPBACK_ONLY } from '../security/access.js';
+import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
+import { accessRefusal, isLoopbackName } from '../security/access.js';
 import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
 import { ensureToken } from '../token.js';
 

@@ -4,7 +4,7 @@
  * thread; tests can run one in-process.
  */
 import { HeadsetdError, isHeadsetdError } from '../errors.js';
-import type { AccessPolicy } from '../security/access.js';
+import type { AccessPolicy } from '../core/access-policy.js';
 import type { NodeDef, PipeDef, StreamDefinition } from '../core/stream-model.js';
 import { pipeEnds, pipeQueue } from '../core/stream-model.js';
 import {

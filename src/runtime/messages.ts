@@ -2,7 +2,7 @@
  * Messages between WorkerRuntime (main thread) and a stream's host (its worker thread).
  * Everything is structured-cloned; device frames transfer their sample buffer.
  */
-import type { AccessPolicy } from '../security/access.js';
+import type { AccessPolicy } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from './port.js';
 import type { Frame } from '../core/frame.js';

@@ -2,7 +2,7 @@
  * What a node runner shares with its surroundings: the environment the graph gives it, the
  * extended context built-ins may use, the counters it keeps, and its timeouts.
  */
-import type { AccessPolicy } from '../security/access.js';
+import type { AccessPolicy } from '../core/access-policy.js';
 import type { NodeDef } from '../core/stream-model.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource, NodeContext, NodeFactory } from '../core/node.js';

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type ErrorCode, HeadsetdError } from '../errors.js';
-import type { AccessPolicy } from '../security/access.js';
+import type { AccessPolicy } from '../core/access-policy.js';
 import { DeviceForwarder } from './device-bridge.js';
 import { signalGroup, trackGroup, untrackGroup } from './external/process-group.js';
 import type { Frame } from '../core/frame.js';

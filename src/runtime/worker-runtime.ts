@@ -13,7 +13,7 @@
  */
 import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors.js';
-import { type AccessPolicy, LOOPBACK_ONLY } from '../security/access.js';
+import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './port.js';
 import type { Frame } from '../core/frame.js';

@@ -3,15 +3,13 @@
  * and the settings file, so all refuse the same documents: a bound on nesting, and no member
  * named like a property of JavaScript's objects.
  */
+import { MAX_BODY_DEPTH } from '../core/yaml-depth.js';
 import { type ErrorDetails, HeadsetdError } from '../errors.js';
 import { issuesToError } from './validator.js';
 
-/**
- * Deepest nesting of objects and arrays a body may have. 1 MiB of `[` is 10^6 levels, which
- * overflows the stack of the recursive code that later stores and answers the value
- * (JSON.stringify); no stream document needs more than a handful.
- */
-export const MAX_BODY_DEPTH = 64;
+// MAX_BODY_DEPTH: 1 MiB of `[` is 10^6 levels, which overflows the stack of the recursive code
+// that later stores and answers the value (JSON.stringify); no stream document needs more than a
+// handful. It lives with the YAML depth check, which applies it before a YAML text is composed.
 
 /**
  * Member names no document may hold. JSON.parse and the YAML parser make them own members, but

@@ -3,20 +3,7 @@
  * schemas: the one source of truth for validation (API and `headsetd validate`), types and OpenAPI.
  */
 import { type Static, Type } from 'typebox';
-
-/** Limits that keep one document from exhausting the device (not set by the reference: ours). */
-export const STREAM_LIMITS = {
-  maxStreams: 256,
-  maxNodes: 256,
-  maxPipes: 1024,
-  maxIdLength: 128,
-  maxPipeCapacity: 65_536,
-  defaultPipeCapacity: 64,
-} as const;
-
-export const NODE_TYPES = ['EXECUTABLE', 'EXECUTABLE_PRODUCER', 'EXECUTABLE_CONSUMER'] as const;
-export const NODE_META_TYPES = ['SOURCE', 'PROCESSOR', 'FILTER', 'OUTPUT', 'RECORDER'] as const;
-export const PIPE_POLICIES = ['drop-oldest', 'block'] as const;
+import { NODE_META_TYPES, NODE_TYPES, PIPE_POLICIES, STREAM_LIMITS } from '../core/stream-model.js';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 

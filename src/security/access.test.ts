@@ -4,7 +4,8 @@
  * /system/sensors/impedance/all, were answered and acted), and the token.
  */
 import { describe, expect, it } from 'vitest';
-import { type AccessPolicy, accessRefusal } from './access.js';
+import type { AccessPolicy } from '../core/access-policy.js';
+import { accessRefusal } from './access.js';
 
 const POLICY: AccessPolicy = {
   token: undefined,

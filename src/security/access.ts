@@ -7,27 +7,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { AccessPolicy } from '../core/access-policy.js';
 import { HeadsetdError } from '../errors.js';
-
-/** The settings the rules need; plain data, so it crosses to a stream's worker thread as is. */
-export interface AccessPolicy {
-  /** Required when set: `Authorization: Bearer <token>`, or `?token=` on a WebSocket upgrade. */
-  readonly token: string | undefined;
-  /** Origins allowed besides the socket's own (`http://host:port`). */
-  readonly allowedOrigins: readonly string[];
-  /** Host names allowed besides loopback names and the device's host name. */
-  readonly allowedHosts: readonly string[];
-  /** The device's host name (`<name>.local` is accepted too); undefined: loopback names only. */
-  readonly hostname: string | undefined;
-}
-
-/** The policy of a socket whose service said nothing: loopback names and its own origin only. */
-export const LOOPBACK_ONLY: AccessPolicy = {
-  token: undefined,
-  allowedOrigins: [],
-  allowedHosts: [],
-  hostname: undefined,
-};
 
 export interface AccessRequest {
   readonly headers: IncomingHttpHeaders;

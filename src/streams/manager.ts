@@ -4,7 +4,7 @@
  * carries them out on the runtime), and edits applied atomically, live when the stream runs.
  */
 import { HeadsetdError } from '../errors.js';
-import { STREAM_LIMITS } from '../schemas/stream.js';
+import { STREAM_LIMITS } from '../core/stream-model.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
 import type { GraphContext } from './graph.js';

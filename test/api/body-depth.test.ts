@@ -3,7 +3,8 @@
  * passed parsing and validation, then overflowed the stack in JSON.stringify when stored: a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { assertDocument, MAX_BODY_DEPTH } from '../../src/schemas/depth.js';
+import { MAX_BODY_DEPTH } from '../../src/core/yaml-depth.js';
+import { assertDocument } from '../../src/schemas/depth.js';
 import { HeadsetdError } from '../../src/errors.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { expectError, text } from './helpers.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import type { AccessPolicy } from '../../src/security/access.js';
+import type { AccessPolicy } from '../../src/core/access-policy.js';
 import { nextMessage, tryUpgrade } from '../support/upgrade.js';
 import { definition, pipe } from './helpers.js';
 

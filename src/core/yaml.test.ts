@@ -1,17 +1,18 @@
 /**
  * YAML bodies (docs/api.md §Requests): YAML 1.2 core schema only, one document, duplicate keys and
- * alias bombs refused, every refusal a 400 with the position where there is one.
+ * alias bombs refused, every refusal a YamlDocumentError with the position where there is one
+ * (schemas/yaml-text.test.ts: which the API answers as 400 invalid_request).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../errors.js';
-import { parseYaml, toYaml } from '../core/yaml.js';
+import { parseYaml, toYaml } from './yaml.js';
+import { YamlDocumentError } from './yaml-error.js';
 
-function refusal(text: string): HeadsetdError {
+function refusal(text: string): YamlDocumentError {
   try {
     parseYaml(text);
   } catch (error) {
-    if (error instanceof HeadsetdError) return error;
+    if (error instanceof YamlDocumentError) return error;
     throw error;
   }
   throw new Error(`accepted: ${text}`);
@@ -39,8 +40,8 @@ describe('parseYaml', () => {
       ['a: 1\nb: [1, !!js/function "f()"]\n', 'tag:yaml.org,2002:js/function'],
     ] as const) {
       const error = refusal(text);
-      expect(error.code, text).toBe('invalid_request');
-      expect(error.details).toMatchObject({ line: 2, column: expect.any(Number) });
+      expect(error.refusal, text).toBe('foreign_tag');
+      expect(error.place).toMatchObject({ line: 2, column: expect.any(Number) });
       expect(error.message).toContain(tag);
     }
   });
@@ -56,14 +57,14 @@ describe('parseYaml', () => {
 
   it('more than one document is refused with a message for a person', () => {
     const error = refusal('a: 1\n---\nb: 2\n');
-    expect(error.code).toBe('invalid_request');
-    expect(error.details).toEqual({ line: 2, column: 1 });
+    expect(error.refusal).toBe('malformed');
+    expect(error.place).toEqual({ line: 2, column: 1 });
     expect(error.message).toMatch(/more than one document/);
     expect(error.message).not.toMatch(/parseAllDocuments/);
   });
 
   it('duplicate keys and alias bombs are refused', () => {
-    expect(refusal('a: 1\na: 2\n').details).toEqual({ line: 2, column: 1 });
+    expect(refusal('a: 1\na: 2\n').place).toEqual({ line: 2, column: 1 });
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 8; i++)
       bomb.push(
@@ -71,7 +72,9 @@ describe('parseYaml', () => {
           .fill(i === 1 ? '*a' : `*l${i - 1}`)
           .join(', ')}]`,
       );
-    expect(refusal(bomb.join('\n')).message).toMatch(/alias/i);
+    const bombed = refusal(bomb.join('\n'));
+    expect(bombed.refusal).toBe('aliases');
+    expect(bombed.message).toMatch(/alias/i);
   });
 
   it('round-trips what toYaml writes', () => {

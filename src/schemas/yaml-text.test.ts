@@ -1,0 +1,45 @@
+/**
+ * The YAML parser's refusals as the API, `headsetd validate` and the settings file give them:
+ * `invalid_request` with the parser's sentence and its place (line, column, pointer) in details.
+ */
+import { describe, expect, it } from 'vitest';
+import { HeadsetdError } from '../errors.js';
+import { parseYamlText } from './yaml-text.js';
+
+function refusal(text: string): HeadsetdError {
+  try {
+    parseYamlText(text);
+  } catch (error) {
+    if (error instanceof HeadsetdError) return error;
+    throw error;
+  }
+  throw new Error(`accepted: ${text}`);
+}
+
+describe('parseYamlText', () => {
+  it('parses plain YAML 1.2', () => {
+    expect(parseYamlText('a: [1, x]\n')).toEqual({ a: [1, 'x'] });
+  });
+
+  it('answers malformed YAML as invalid_request with line and column', () => {
+    const error = refusal('a: 1\na: 2\n');
+    expect(error.code).toBe('invalid_request');
+    expect(error.status).toBe(400);
+    expect(error.details).toEqual({ line: 2, column: 1 });
+    expect(error.message).toMatch(/^The YAML body is malformed at line 2, column 1: /);
+  });
+
+  it('answers a foreign tag as invalid_request naming the tag', () => {
+    const error = refusal('a: !!binary aGVsbG8=\n');
+    expect(error.code).toBe('invalid_request');
+    expect(error.details).toMatchObject({ line: 1 });
+    expect(error.message).toContain('tag:yaml.org,2002:binary');
+  });
+
+  it('answers a document nested too deep with the pointer, line and column of the culprit', () => {
+    const error = refusal(`a: ${'['.repeat(70)}${']'.repeat(70)}\n`);
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toBe('The document is nested more than 64 levels deep; flatten it.');
+    expect(error.details).toMatchObject({ path: expect.stringMatching(/^\/a(\/0)+$/), line: 1 });
+  });
+});
