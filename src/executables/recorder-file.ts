@@ -20,6 +20,7 @@ import { closeSync, existsSync, fdatasyncSync, openSync, renameSync, rmSync, wri
 import { csvField } from '../formats/csv-writer.js';
 import { CsvWriter } from '../formats/csv-writer.js';
 import { EdfWriter } from '../formats/edf-writer.js';
+import { FormatError } from '../formats/format-error.js';
 import { HeadsetdError } from '../errors.js';
 import { eventsNameOf, pendingPath, recordingPath } from '../recordings/paths.js';
 import {
@@ -85,6 +86,17 @@ class EventsFile {
   }
 }
 
+/** A writer's refusal (formats/format-error.ts) as the service answers it: 422 validation_failed. */
+function catalogued<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof FormatError)
+      throw new HeadsetdError('validation_failed', error.message, error.details);
+    throw error;
+  }
+}
+
 function openWriter(path: string, spec: SegmentSpec, channels: string[]): EdfWriter | CsvWriter {
   // `overwrite`: the pending name is hidden and this recorder's own (a stale one is a crash's).
   if (spec.format === 'csv') {
@@ -125,7 +137,7 @@ export class RecordingFile {
     this.name = spec.name;
     this.pending = pendingPath(spec.dir, spec.name);
     const channels = [...spec.channels];
-    this.writer = openWriter(this.pending, spec, channels);
+    this.writer = catalogued(() => openWriter(this.pending, spec, channels));
     this.events =
       spec.format === 'csv' ? new EventsFile(recordingPath(spec.dir, eventsNameOf(spec.name))) : undefined;
     this.meta = {
@@ -154,15 +166,23 @@ export class RecordingFile {
 
   /** Appends a frame's samples (interleaved, µV); `timestamp` feeds the CSV timestamp column. */
   write(data: Float32Array, samples: number, timestamp: number): void {
-    if (this.writer instanceof CsvWriter) this.writer.write(data, samples, timestamp);
-    else this.writer.write(data, samples);
+    const writer = this.writer;
+    catalogued(() => {
+      if (writer instanceof CsvWriter) writer.write(data, samples, timestamp);
+      else writer.write(data, samples);
+    });
     if (!this.published && this.flushedUnits > 0) this.publish();
   }
 
   /** An annotation at `onsetSeconds` from the first sample. */
   annotate(onsetSeconds: number, text: string, durationSeconds?: number): void {
     if (this.events !== undefined) this.events.append(onsetSeconds, durationSeconds, text);
-    else (this.writer as EdfWriter).annotate(onsetSeconds, text, durationSeconds);
+    else {
+      const writer = this.writer as EdfWriter;
+      catalogued(() => {
+        writer.annotate(onsetSeconds, text, durationSeconds);
+      });
+    }
   }
 
   /** Samples per channel handed to the writer. */

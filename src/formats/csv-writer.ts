@@ -11,7 +11,7 @@
  * sample rate is known); `close` flushes and syncs.
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
-import { HeadsetdError } from '../errors.js';
+import { FormatError } from './format-error.js';
 import { formatFloat32 } from './float32-text.js';
 
 export interface CsvWriterOptions {
@@ -70,17 +70,13 @@ export class CsvWriter {
 
   private constructor(path: string, options: CsvWriterOptions) {
     const { channels, sampleRate } = options;
-    if (channels.length < 1)
-      throw new HeadsetdError('validation_failed', 'A CSV recording needs at least one channel.');
+    if (channels.length < 1) throw new FormatError('A CSV recording needs at least one channel.');
     if (sampleRate !== undefined && !(sampleRate > 0 && Number.isFinite(sampleRate))) {
-      throw new HeadsetdError(
-        'validation_failed',
-        `The sample rate ${sampleRate} Hz is not a positive number.`,
-      );
+      throw new FormatError(`The sample rate ${sampleRate} Hz is not a positive number.`);
     }
     this.includeTimestamps = options.includeTimestamps ?? false;
     if (this.includeTimestamps && sampleRate === undefined) {
-      throw new HeadsetdError('validation_failed', 'CSV timestamps need the sample rate.');
+      throw new FormatError('CSV timestamps need the sample rate.');
     }
     this.path = path;
     this.channelCount = channels.length;
@@ -127,17 +123,13 @@ export class CsvWriter {
     if (this.fd === undefined) throw new Error(`CsvWriter for ${this.path} is closed`);
     const C = this.channelCount;
     if (!Number.isInteger(samples) || samples < 0 || samples * C > data.length) {
-      throw new HeadsetdError(
-        'validation_failed',
+      throw new FormatError(
         `write: ${samples} samples of ${C} channels need ${samples * C} values, got ${data.length}.`,
       );
     }
     const start = timestampMs ?? this.nextTimestamp;
     if (this.includeTimestamps && start === undefined) {
-      throw new HeadsetdError(
-        'validation_failed',
-        'The first block of a CSV recording with timestamps needs its timestamp.',
-      );
+      throw new FormatError('The first block of a CSV recording with timestamps needs its timestamp.');
     }
     const period = this.sampleRate === undefined ? 0 : 1000 / this.sampleRate;
     // One reused field array per row and one join per block: far fewer temporary strings than

@@ -7,9 +7,9 @@
  * Tolerant of the flaws real files carry: numbers padded on
  * either side, a decimal comma, a wrong "bytes in header" field, a record count of -1 or one that
  * disagrees with the file's length, non-blank reserved/prefilter fields on annotation signals.
- * Refuses (with HeadsetdError `validation_failed`) what cannot be read safely.
+ * Refuses (with a FormatError) what cannot be read safely.
  */
-import { HeadsetdError } from '../errors.js';
+import { FormatError } from './format-error.js';
 
 /** Offset of the 8-byte "number of data records" field, patched by writers and repair. */
 export const RECORD_COUNT_OFFSET = 236;
@@ -70,9 +70,8 @@ export interface EdfHeader {
   warnings: string[];
 }
 
-function formatError(reason: string, field?: string): HeadsetdError {
-  return new HeadsetdError(
-    'validation_failed',
+function formatError(reason: string, field?: string): FormatError {
+  return new FormatError(
     `Not a readable EDF/BDF file: ${reason}.`,
     field === undefined ? undefined : { field },
   );

@@ -11,7 +11,7 @@
  * holds. Bytes after the last whole record are ignored. Both cases are reported in `warnings`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { HeadsetdError } from '../errors.js';
+import { FormatError } from './format-error.js';
 import {
   type EdfFormat,
   type EdfHeader,
@@ -33,8 +33,8 @@ export interface EdfAnnotation {
   text: string;
 }
 
-function readError(path: string, reason: string): HeadsetdError {
-  return new HeadsetdError('validation_failed', `Not a readable EDF/BDF file (${path}): ${reason}.`);
+function readError(path: string, reason: string): FormatError {
+  return new FormatError(`Not a readable EDF/BDF file (${path}): ${reason}.`);
 }
 
 export class EdfReader {
@@ -69,7 +69,7 @@ export class EdfReader {
     this.startOffset = recordCount > 0 && this.annotationSignals.length > 0 ? this.firstRecordOnset() : 0;
   }
 
-  /** Opens a file; throws HeadsetdError `validation_failed` with the reason when it cannot be read. */
+  /** Opens a file; throws a FormatError with the reason when it cannot be read. */
   static open(path: string): EdfReader {
     const fd = openSync(path, 'r');
     try {
@@ -105,8 +105,8 @@ export class EdfReader {
     } catch (error) {
       closeSync(fd);
       // Header errors carry no path: add it, so the message says which file is broken.
-      if (error instanceof HeadsetdError && !error.message.includes(path)) {
-        throw new HeadsetdError('validation_failed', `${path}: ${error.message}`, error.details);
+      if (error instanceof FormatError && !error.message.includes(path)) {
+        throw new FormatError(`${path}: ${error.message}`, error.details);
       }
       throw error;
     }

@@ -11,7 +11,7 @@
  * So 1 s up to 1,600 Hz × 19 channels in EDF; 16 kHz × 19 channels gives 0.1 s (EDF) and 0.05 s (BDF).
  * Rates for which no duration qualifies (under 1 Hz, or 1000/3 Hz) are refused.
  */
-import { HeadsetdError } from '../errors.js';
+import { FormatError } from './format-error.js';
 
 /** EDF spec: "the size of one data record should not exceed 61440 bytes". */
 export const MAX_RECORD_BYTES = 61_440;
@@ -45,10 +45,7 @@ function wholeMicroseconds(n: number, rate: number): boolean {
 export function chooseRecordDuration(input: RecordLayoutInput): RecordDuration {
   const { sampleRate, bytesPerSampleFrame, annotationBytes } = input;
   if (!(sampleRate > 0) || !Number.isFinite(sampleRate)) {
-    throw new HeadsetdError(
-      'validation_failed',
-      `The sample rate ${sampleRate} Hz is not a positive number.`,
-    );
+    throw new FormatError(`The sample rate ${sampleRate} Hz is not a positive number.`);
   }
   let best: number | undefined;
   let bestInverse: number | undefined;
@@ -64,8 +61,7 @@ export function chooseRecordDuration(input: RecordLayoutInput): RecordDuration {
   }
   const n = bestInverse ?? best;
   if (n === undefined) {
-    throw new HeadsetdError(
-      'validation_failed',
+    throw new FormatError(
       `No data-record duration of at most 1 s holds a whole number of samples at ${sampleRate} Hz in a record of at most ${MAX_RECORD_BYTES} bytes; use another sample rate.`,
       { sampleRate },
     );
@@ -79,14 +75,13 @@ export function checkRecordDuration(input: RecordLayoutInput, seconds: number): 
   const exact = Math.abs(input.sampleRate * seconds - n) <= 1e-9 * Math.max(1, n);
   const us = seconds * 1e6;
   if (!(seconds > 0) || !exact || n < 1 || Math.abs(us - Math.round(us)) > 1e-6 || seconds >= 1e7) {
-    throw new HeadsetdError(
-      'validation_failed',
+    throw new FormatError(
       `A data record of ${seconds} s does not hold a whole number of samples at ${input.sampleRate} Hz (or is not a whole number of microseconds).`,
       { recordDurationSeconds: seconds },
     );
   }
   if (n * input.bytesPerSampleFrame + input.annotationBytes > HARD_MAX_RECORD_BYTES) {
-    throw new HeadsetdError('validation_failed', `A data record of ${seconds} s would exceed 10 MiB.`, {
+    throw new FormatError(`A data record of ${seconds} s would exceed 10 MiB.`, {
       recordDurationSeconds: seconds,
     });
   }

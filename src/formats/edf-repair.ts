@@ -2,10 +2,10 @@
  * Repair of an EDF/BDF file left by a writer that was killed: drops a torn last record (bytes
  * after the last whole record) and sets the header's record count (byte 236, EDF spec) to the
  * number of whole records, then syncs. The header itself must be whole and parseable: a file torn
- * inside its header cannot be repaired and is refused with a HeadsetdError.
+ * inside its header cannot be repaired and is refused with a FormatError.
  */
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { HeadsetdError } from '../errors.js';
+import { FormatError } from './format-error.js';
 import { FIXED_HEADER_BYTES, parseEdfHeader, RECORD_COUNT_OFFSET, signalCountOf } from './edf-header.js';
 
 export interface RepairResult {
@@ -24,18 +24,12 @@ export function repairEdf(path: string): RepairResult {
     const size = fstatSync(fd).size;
     const fixed = Buffer.alloc(FIXED_HEADER_BYTES);
     if (readSync(fd, fixed, 0, FIXED_HEADER_BYTES, 0) < FIXED_HEADER_BYTES) {
-      throw new HeadsetdError(
-        'validation_failed',
-        `${path}: the file is torn inside its header; it cannot be repaired.`,
-      );
+      throw new FormatError(`${path}: the file is torn inside its header; it cannot be repaired.`);
     }
     const headerBytes = FIXED_HEADER_BYTES * (signalCountOf(fixed) + 1);
     const bytes = Buffer.alloc(headerBytes);
     if (readSync(fd, bytes, 0, headerBytes, 0) < headerBytes) {
-      throw new HeadsetdError(
-        'validation_failed',
-        `${path}: the file is torn inside its header; it cannot be repaired.`,
-      );
+      throw new FormatError(`${path}: the file is torn inside its header; it cannot be repaired.`);
     }
     // The count is what repair rewrites: parse the rest even when the field itself is garbage.
     const countField = bytes

@@ -3,7 +3,7 @@
  * have to tolerate: every field left-aligned and space-padded US-ASCII (EDF spec), EDF+ patient
  * and recording subfields (EDF+ §2.1.3), annotation signal with blank prefilter/reserved fields.
  */
-import { HeadsetdError } from '../errors.js';
+import { FormatError } from './format-error.js';
 import { FIXED_HEADER_BYTES } from './edf-header.js';
 
 /** One data channel as the writer's caller describes it. */
@@ -94,10 +94,7 @@ export function formatLimit(value: number, direction: 'down' | 'up'): string {
       .replace(/\.$/, '');
     if (s.length <= 8) return s === '-0' ? '0' : s;
   }
-  throw new HeadsetdError(
-    'validation_failed',
-    `The physical limit ${value} does not fit the 8-character field.`,
-  );
+  throw new FormatError(`The physical limit ${value} does not fit the 8-character field.`);
 }
 
 /** Encodes the complete header: 256 × (signals + 1) bytes, record count 0. */
@@ -106,7 +103,7 @@ export function buildHeader(input: HeaderInput): Buffer {
   const d = input.startSecond;
   const year = d.getUTCFullYear();
   if (year < 1985 || year > 2084) {
-    throw new HeadsetdError('validation_failed', `The start year ${year} is outside EDF's 1985–2084.`);
+    throw new FormatError(`The start year ${year} is outside EDF's 1985–2084.`);
   }
   const fixed =
     (input.format === 'bdf' ? ' BIOSEMI' : '0       ') +
@@ -165,8 +162,7 @@ export function planSignals(
       !Number.isFinite(c.physicalMin) ||
       !Number.isFinite(c.physicalMax)
     ) {
-      throw new HeadsetdError(
-        'validation_failed',
+      throw new FormatError(
         `Channel ${c.label}: the physical minimum must be below the maximum, both finite.`,
         { channel: i },
       );

@@ -31,7 +31,7 @@
  * queued annotations still need room. A file that never got a sample keeps 0 records.
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
-import { HeadsetdError } from '../errors.js';
+import { FormatError } from './format-error.js';
 import { RECORD_COUNT_OFFSET } from './edf-header.js';
 import { checkRecordDuration, chooseRecordDuration } from './edf-record-duration.js';
 import {
@@ -81,8 +81,8 @@ interface QueuedAnnotation {
   tal: Uint8Array;
 }
 
-function invalid(message: string, details?: Record<string, unknown>): HeadsetdError {
-  return new HeadsetdError('validation_failed', message, details);
+function invalid(message: string, details?: Record<string, unknown>): FormatError {
+  return new FormatError(message, details);
 }
 
 export class EdfWriter {

@@ -10,7 +10,7 @@
  * not parse (for example a torn last line) are skipped and counted in `skippedLines`.
  */
 import { readFileSync } from 'node:fs';
-import { HeadsetdError } from '../errors.js';
+import { FormatError } from './format-error.js';
 
 export interface OpenBciRecording {
   sampleRate: number;
@@ -27,8 +27,8 @@ export interface OpenBciRecording {
   skippedLines: number;
 }
 
-function refuse(path: string, reason: string): HeadsetdError {
-  return new HeadsetdError('validation_failed', `Not a readable OpenBCI GUI recording (${path}): ${reason}.`);
+function refuse(path: string, reason: string): FormatError {
+  return new FormatError(`Not a readable OpenBCI GUI recording (${path}): ${reason}.`);
 }
 
 /** Reads an OpenBCI GUI text recording; see the file comment for the layout. */

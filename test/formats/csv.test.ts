@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../../src/errors.js';
+import { FormatError } from '../../src/formats/format-error.js';
 import { parseCsv, readCsvFile } from '../../src/formats/csv-reader.js';
 import { CsvWriter, csvField, formatTimestamp } from '../../src/formats/csv-writer.js';
 import { formatFloat32 } from '../../src/formats/float32-text.js';
@@ -168,7 +168,7 @@ describe('CsvWriter', () => {
     expect(readFileSync(path, 'utf8')).toBe('x\n1.5\n-2\nNaN\n');
     expect(() => CsvWriter.open(path, { channels: ['x'] })).toThrow(/EEXIST/);
     expect(() => CsvWriter.open(nextPath(), { channels: ['x'], includeTimestamps: true })).toThrow(
-      HeadsetdError,
+      FormatError,
     );
     const t = CsvWriter.open(nextPath(), { channels: ['x'], includeTimestamps: true, sampleRate: 10 });
     expect(() => {

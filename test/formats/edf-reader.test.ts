@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../../src/errors.js';
+import { FormatError } from '../../src/formats/format-error.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
 import { EdfWriter } from '../../src/formats/edf-writer.js';
 import { edflibCheck } from '../support/edf-check.js';
@@ -166,10 +166,9 @@ describe('EdfReader tolerance and refusal', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(HeadsetdError);
-    expect((error as HeadsetdError).code).toBe('validation_failed');
-    expect((error as HeadsetdError).message).toMatch(message);
-    expect((error as HeadsetdError).message).toContain(path);
+    expect(error).toBeInstanceOf(FormatError);
+    expect((error as FormatError).message).toMatch(message);
+    expect((error as FormatError).message).toContain(path);
   });
 });
 

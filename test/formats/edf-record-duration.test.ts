@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../../src/errors.js';
+import { FormatError } from '../../src/formats/format-error.js';
 import {
   checkRecordDuration,
   chooseRecordDuration,
@@ -34,7 +34,7 @@ describe('record duration rule', () => {
   });
 
   it.each([0.5, 256.5, Math.PI * 100, 0, -1, Number.NaN])('refuses %d Hz with a clear error', (rate) => {
-    expect(() => chooseRecordDuration(layout(rate, 19, 2))).toThrow(HeadsetdError);
+    expect(() => chooseRecordDuration(layout(rate, 19, 2))).toThrow(FormatError);
   });
 
   it('accepts a non-integer rate whose samples fit a whole number of microseconds', () => {

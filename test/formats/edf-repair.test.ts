@@ -3,7 +3,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../../src/errors.js';
+import { FormatError } from '../../src/formats/format-error.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
 import { repairEdf } from '../../src/formats/edf-repair.js';
 import { EdfWriter } from '../../src/formats/edf-writer.js';
@@ -107,7 +107,7 @@ describe('repairEdf', () => {
     });
     w.close();
     writeFileSync(path, readFileSync(path).subarray(0, 300));
-    expect(() => repairEdf(path)).toThrow(HeadsetdError);
+    expect(() => repairEdf(path)).toThrow(FormatError);
     expect(() => repairEdf(path)).toThrow(/torn inside its header/);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../../src/errors.js';
+import { FormatError } from '../../src/formats/format-error.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
 import { sanitizeTalText } from '../../src/formats/edf-tal.js';
 import { EdfWriter, type EdfWriterOptions, MAX_ANNOTATION_TEXT_BYTES } from '../../src/formats/edf-writer.js';
@@ -287,7 +287,7 @@ describe('EdfWriter behaviour', () => {
     const base = { format: 'edf' as const, sampleRate: 250, channels: channels(2), startTime: START };
     const refuse = (options: EdfWriterOptions, message: RegExp): void => {
       expect(() => EdfWriter.open(nextPath('edf'), options)).toThrow(message);
-      expect(() => EdfWriter.open(nextPath('edf'), options)).toThrow(HeadsetdError);
+      expect(() => EdfWriter.open(nextPath('edf'), options)).toThrow(FormatError);
     };
     refuse({ ...base, sampleRate: 0.5 }, /No data-record duration/);
     refuse({ ...base, channels: [] }, /1 to 639 channels/);
@@ -301,7 +301,7 @@ describe('EdfWriter behaviour', () => {
     }).toThrow(/need 4 values/);
     expect(() => {
       w.annotate(Number.NaN, 'x');
-    }).toThrow(HeadsetdError);
+    }).toThrow(FormatError);
     w.close();
     expect(() => {
       w.write(new Float32Array(2), 1);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../../src/errors.js';
+import { FormatError } from '../../src/formats/format-error.js';
 import { readOpenBciCsv } from '../../src/formats/openbci-csv.js';
 import { fixture } from './fixtures.js';
 import { tempDir } from './writer-support.js';
@@ -52,7 +52,7 @@ describe('readOpenBciCsv', () => {
   ])('refuses a file with %s', (_, text, message) => {
     const path = join(dir, 'bad.txt');
     writeFileSync(path, text);
-    expect(() => readOpenBciCsv(path)).toThrow(HeadsetdError);
+    expect(() => readOpenBciCsv(path)).toThrow(FormatError);
     expect(() => readOpenBciCsv(path)).toThrow(message);
   });
 });

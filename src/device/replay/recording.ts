@@ -16,6 +16,7 @@
 import { basename, resolve } from 'node:path';
 import { HeadsetdError } from '../../errors.js';
 import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
+import { FormatError } from '../../formats/format-error.js';
 import { matchElectrode } from '../../formats/labels.js';
 import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
 
@@ -189,41 +190,49 @@ export function openRecording(file: string): ReplayRecording {
   try {
     reader = EdfReader.open(path);
   } catch (error) {
-    if (error instanceof HeadsetdError) throw error;
+    if (error instanceof FormatError) refuse(error.message, error.details);
     const reason = error instanceof Error ? error.message : String(error);
     refuse(`Cannot open the recording to replay (${path}): ${reason}.`);
   }
   try {
-    const warnings = [...reader.warnings];
-    const { channels, dropped } = mapChannels(reader, warnings);
-    if (reader.recordCount === 0) refuse(`${path} holds no data record: there is nothing to replay.`);
-    const first = channels[0] as ReplayChannel;
-    const samplesPerRecord = first.signal.samplesPerRecord;
-    const sampleRate = first.signal.sampleRate;
-    const samples = samplesPerRecord * reader.recordCount;
-    const gapRecords = findGaps(reader);
-    const info: ReplayRecordingInfo = {
-      path,
-      fileName: basename(path),
-      format: reader.kind.format,
-      variant: reader.kind.variant,
-      sampleRate,
-      samples,
-      durationSeconds: samples / sampleRate,
-      channels: channels.map(({ electrode, label, unit }) => ({ electrode, label, unit })),
-      droppedLabels: dropped,
-      warnings,
-    };
-    return {
-      header: reader.header,
-      channels,
-      sampleRate,
-      samplesPerRecord,
-      recordCount: reader.recordCount,
-      gapRecords,
-      info,
-    };
+    return describe(path, reader);
+  } catch (error) {
+    if (error instanceof FormatError) refuse(error.message, error.details);
+    throw error;
   } finally {
     reader.close();
   }
+}
+
+/** What the file holds, checked: its channels mapped to electrodes, its rate, its gaps. */
+function describe(path: string, reader: EdfReader): ReplayRecording {
+  const warnings = [...reader.warnings];
+  const { channels, dropped } = mapChannels(reader, warnings);
+  if (reader.recordCount === 0) refuse(`${path} holds no data record: there is nothing to replay.`);
+  const first = channels[0] as ReplayChannel;
+  const samplesPerRecord = first.signal.samplesPerRecord;
+  const sampleRate = first.signal.sampleRate;
+  const samples = samplesPerRecord * reader.recordCount;
+  const gapRecords = findGaps(reader);
+  const info: ReplayRecordingInfo = {
+    path,
+    fileName: basename(path),
+    format: reader.kind.format,
+    variant: reader.kind.variant,
+    sampleRate,
+    samples,
+    durationSeconds: samples / sampleRate,
+    channels: channels.map(({ electrode, label, unit }) => ({ electrode, label, unit })),
+    droppedLabels: dropped,
+    warnings,
+  };
+  return {
+    header: reader.header,
+    channels,
+    sampleRate,
+    samplesPerRecord,
+    recordCount: reader.recordCount,
+    gapRecords,
+    info,
+  };
 }
