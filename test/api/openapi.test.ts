@@ -9,6 +9,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
+import { compileAllValidators } from '../../src/api/validation.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 
@@ -63,4 +64,10 @@ test('every operation documents its success answer and its errors', async () => 
   ]) {
     expect(document.paths[p], p).toBeDefined();
   }
+});
+
+test("every route's request schemas compile under the strict validator (they are compiled lazily)", () => {
+  expect(() => {
+    compileAllValidators(server.app);
+  }).not.toThrow();
 });
