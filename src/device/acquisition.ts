@@ -256,13 +256,16 @@ export class AcquisitionEngine implements EegAcquisition {
   private schedule(run: Run): void {
     const rate = run.config.samplingFrequency;
     const nextDue = run.startedAt + ((run.emitted + run.rows) * 1000) / rate;
-    const delay = Math.max(0, Math.ceil(nextDue - this.clock.now()));
-    run.timer = this.clock.setTimeout(() => {
+    const wake = (): void => {
       run.timer = undefined;
       if (this.run !== run) return;
       this.emitDue(run);
       if (this.run === run) this.schedule(run);
-    }, delay);
+    };
+    run.timer =
+      this.clock.setDeadline === undefined
+        ? this.clock.setTimeout(wake, Math.max(0, Math.ceil(nextDue - this.clock.now())))
+        : this.clock.setDeadline(wake, nextDue);
   }
 
   private emitDue(run: Run): void {

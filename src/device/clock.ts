@@ -4,6 +4,7 @@
  * `DeviceClock`, so tests can drive the device with fake timers and a replay or hardware device
  * can share the same pacing code.
  */
+import { type PreciseTimer, preciseTimeout } from '../runtime/precise-timer.js';
 
 /** An opaque handle returned by `setTimeout` (a Node timer object, or a number elsewhere). */
 export type TimerHandle = object | number;
@@ -15,6 +16,12 @@ export interface DeviceClock {
   wallNow(): number;
   /** Runs `callback` once after `ms` milliseconds. */
   setTimeout(callback: () => void, ms: number): TimerHandle;
+  /**
+   * Runs `callback` once at `dueAt` (a `now()` time), as close to it as the clock can: the real
+   * clock within about 0.1 ms (runtime/precise-timer.ts). Cancelled by `clearTimeout`. Clocks
+   * without it get `setTimeout` of the remaining time.
+   */
+  setDeadline?(callback: () => void, dueAt: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
 
@@ -30,8 +37,10 @@ export const systemClock: DeviceClock = {
     timer.unref();
     return timer;
   },
+  setDeadline: (callback, dueAt) => preciseTimeout(callback, dueAt, { unref: true }),
   clearTimeout: (handle) => {
-    clearTimeout(handle as NodeJS.Timeout);
+    if (typeof handle === 'object' && 'cancel' in handle) (handle as PreciseTimer).cancel();
+    else clearTimeout(handle as NodeJS.Timeout);
   },
 };
 

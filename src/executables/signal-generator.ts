@@ -10,9 +10,12 @@
  * {@link FRAME_DURATION_MS} of samples (at least one). A backlog longer than {@link MAX_BACKLOG_MS}
  * (the thread was stalled) is skipped rather than flooded downstream, and the next frame says
  * `discontinuity: true`. Pause stops the timer; resume starts a new epoch (the runtime marks the gap).
+ * The wake-up is a precise timer (runtime/precise-timer.ts): a frame leaves within about 0.1 ms of
+ * its last sample's due time, not up to a millisecond later as with a plain `setTimeout`.
  */
 import type { Frame } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
+import { type PreciseTimer, preciseTimeout } from '../runtime/precise-timer.js';
 import { generatorRange, NOISE_CLAMP_SIGMA } from './frame-range.js';
 
 export const FRAME_DURATION_MS = 10;
@@ -65,7 +68,7 @@ class SignalGenerator implements NodeInstance {
   private epochMonotonic = 0;
   private epochWall = 0;
   private emittedInEpoch = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: PreciseTimer | undefined;
   private running = false;
   private skipped = false;
 
@@ -119,7 +122,7 @@ class SignalGenerator implements NodeInstance {
   }
 
   private clearTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 
@@ -127,7 +130,7 @@ class SignalGenerator implements NodeInstance {
   private schedule(): void {
     if (!this.running) return;
     const dueAt = this.epochMonotonic + ((this.emittedInEpoch + this.frameSamples) * 1000) / this.rate;
-    this.timer = setTimeout(this.tick, Math.max(0, dueAt - performance.now()));
+    this.timer = preciseTimeout(this.tick, dueAt);
   }
 
   private readonly tick = (): void => {

@@ -1,0 +1,94 @@
+/**
+ * The precise timer's mechanism, on a fake environment (no wall-clock assertion: how close it
+ * lands on real hardware is measured by the benchmarks): a coarse timer to the margin before the
+ * deadline, then a precise sleep of exactly what remains.
+ */
+import { describe, expect, it } from 'vitest';
+import { COARSE_MARGIN_MS, type PreciseTimerEnvironment, preciseTimeout } from './precise-timer.js';
+
+function fakeEnvironment() {
+  let time = 100;
+  const timers: { callback: () => void; at: number; ms: number }[] = [];
+  const sleeps: number[] = [];
+  const environment: PreciseTimerEnvironment = {
+    now: () => time,
+    setTimeout: (callback, ms) => {
+      const timer = { callback, at: time + Math.max(0, ms), ms };
+      timers.push(timer);
+      return timer;
+    },
+    clearTimeout: (handle) => {
+      timers.splice(timers.indexOf(handle as (typeof timers)[number]), 1);
+    },
+    sleep: (ms) => {
+      sleeps.push(ms);
+      time += ms;
+    },
+  };
+  /** Fires the pending coarse timer, `lateness` ms after its time (as libuv would). */
+  const fire = (lateness: number) => {
+    const timer = timers.shift();
+    if (timer === undefined) throw new Error('no timer pending');
+    time = timer.at + lateness;
+    timer.callback();
+  };
+  return { environment, timers, sleeps, fire, now: () => time };
+}
+
+describe('preciseTimeout', () => {
+  it('sets a coarse timer to the margin before the deadline, then sleeps exactly the rest', () => {
+    const fake = fakeEnvironment();
+    let firedAt: number | undefined;
+    preciseTimeout(() => (firedAt = fake.now()), 110, { environment: fake.environment });
+    expect(fake.timers[0]?.ms).toBeCloseTo(10 - COARSE_MARGIN_MS, 9);
+    fake.fire(0.7); // a coarse timer 0.7 ms late, as Node's millisecond loop clock makes it
+    expect(fake.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeCloseTo(COARSE_MARGIN_MS - 0.7, 9);
+    expect(firedAt).toBeCloseTo(110, 9);
+  });
+
+  it('does not sleep when the coarse timer was already late past the deadline', () => {
+    const fake = fakeEnvironment();
+    let fired = 0;
+    preciseTimeout(() => fired++, 105, { environment: fake.environment });
+    fake.fire(COARSE_MARGIN_MS + 2);
+    expect(fake.sleeps).toEqual([]);
+    expect(fired).toBe(1);
+  });
+
+  it('runs at the next loop turn (not a millisecond later) when the deadline is within the margin', () => {
+    const fake = fakeEnvironment();
+    preciseTimeout(() => undefined, 100.4, { environment: fake.environment });
+    expect(fake.timers[0]?.ms).toBeLessThanOrEqual(0);
+  });
+
+  it("waits on the clock's own timers when the clock does not move while the thread sleeps (fake timers)", () => {
+    const fake = fakeEnvironment();
+    fake.environment.sleep = () => undefined; // a clock that real time does not move
+    let firedAt: number | undefined;
+    preciseTimeout(() => (firedAt = fake.now()), 110, { environment: fake.environment });
+    fake.fire(0);
+    expect(firedAt).toBeUndefined();
+    expect(fake.timers[0]?.ms).toBeCloseTo(COARSE_MARGIN_MS, 9);
+    fake.fire(0);
+    expect(firedAt).toBe(110);
+  });
+
+  it('never calls back once cancelled', () => {
+    const fake = fakeEnvironment();
+    let fired = 0;
+    const timer = preciseTimeout(() => fired++, 120, { environment: fake.environment });
+    timer.cancel();
+    expect(fake.timers).toHaveLength(0);
+    expect(fired).toBe(0);
+  });
+
+  it('sleeps for real: the callback never runs before its deadline on the real clock', async () => {
+    const due = performance.now() + 5;
+    const at = await new Promise<number>((resolve) => {
+      preciseTimeout(() => {
+        resolve(performance.now());
+      }, due);
+    });
+    expect(at).toBeGreaterThanOrEqual(due);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * A timer that fires at a deadline on the monotonic clock within about 0.1 ms, for clock-paced
+ * sources (the signal generator, the headset's EEG acquisition).
+ *
+ * Node's timers run on libuv's millisecond loop clock: a `setTimeout` fires on the first loop
+ * turn whose whole-millisecond time has passed the deadline, so 0 to about 1 ms late, and a frame
+ * could never leave sooner than that after its last sample was due. Here a coarse timer wakes the
+ * thread `COARSE_MARGIN_MS` before the deadline, and the rest is slept precisely with
+ * `Atomics.wait` on a private cell (a futex wait in the kernel, to the microsecond): no core is
+ * burned spinning. The precise sleep blocks this thread for at most the margin plus the coarse
+ * timer's own earliness, about 1.5 ms per frame at worst, the price of sub-millisecond pacing.
+ */
+
+/** How long before its deadline the coarse timer wakes. */
+export const COARSE_MARGIN_MS = 1.5;
+
+/** The first slice of the precise sleep, after which the clock must have moved. */
+const PROBE_MS = 0.1;
+
+/** The parts of the environment the timer uses; tests replace them. */
+export interface PreciseTimerEnvironment {
+  now(): number;
+  /**
+   * Runs `callback` after `ms` (≤ 0: at the next turn of the event loop); an `unref` timer does
+   * not keep the process alive.
+   */
+  setTimeout(callback: () => void, ms: number, unref: boolean): unknown;
+  clearTimeout(handle: unknown): void;
+  /** Blocks the thread for `ms` milliseconds (fractional). */
+  sleep(ms: number): void;
+}
+
+const cell = new Int32Array(new SharedArrayBuffer(4));
+
+export const realTimerEnvironment: PreciseTimerEnvironment = {
+  now: () => performance.now(),
+  setTimeout: (callback, ms, unref) => {
+    // setTimeout(0) waits a whole millisecond in Node; the next loop turn is what is meant.
+    if (ms <= 0) {
+      const immediate = setImmediate(callback);
+      if (unref) immediate.unref();
+      return { immediate };
+    }
+    const timeout = setTimeout(callback, ms);
+    if (unref) timeout.unref();
+    return { timeout };
+  },
+  clearTimeout: (handle) => {
+    const { immediate, timeout } = handle as { immediate?: NodeJS.Immediate; timeout?: NodeJS.Timeout };
+    if (immediate !== undefined) clearImmediate(immediate);
+    if (timeout !== undefined) clearTimeout(timeout);
+  },
+  sleep: (ms) => {
+    // Nothing ever notifies the cell: the wait always times out, after `ms`.
+    Atomics.wait(cell, 0, 0, ms);
+  },
+};
+
+export interface PreciseTimer {
+  cancel(): void;
+}
+
+export interface PreciseTimeoutOptions {
+  /** A pending timer alone does not keep the process alive (the device's timers). */
+  unref?: boolean;
+  environment?: PreciseTimerEnvironment;
+}
+
+/** Calls `callback` once at `dueAt` (a `now()` time in ms). */
+export function preciseTimeout(
+  callback: () => void,
+  dueAt: number,
+  { unref = false, environment = realTimerEnvironment }: PreciseTimeoutOptions = {},
+): PreciseTimer {
+  let handle: unknown;
+  let cancelled = false;
+  const finish = (): void => {
+    handle = undefined;
+    if (cancelled) return;
+    let remaining = dueAt - environment.now();
+    if (remaining > 0) {
+      const before = environment.now();
+      environment.sleep(Math.min(remaining, PROBE_MS));
+      if (environment.now() === before) {
+        // The clock did not move while the thread slept: it is not real time (a test's fake
+        // clock), so wait for it on its own timers instead.
+        handle = environment.setTimeout(finish, remaining, unref);
+        return;
+      }
+      remaining = dueAt - environment.now();
+      if (remaining > 0) environment.sleep(Math.min(remaining, COARSE_MARGIN_MS * 2));
+    }
+    callback();
+  };
+  handle = environment.setTimeout(finish, dueAt - COARSE_MARGIN_MS - environment.now(), unref);
+  return {
+    cancel() {
+      cancelled = true;
+      if (handle !== undefined) environment.clearTimeout(handle);
+      handle = undefined;
+    },
+  };
+}
