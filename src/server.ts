@@ -23,6 +23,7 @@ import { createSimulatedHeadset } from './device/simulated/index.js';
 import { HeadsetdError } from './errors.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from './recordings/index.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from './executables/stream-host-entry.js';
 import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
 import type { StreamRuntime } from './runtime/port.js';
@@ -138,6 +139,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const runtime =
     options.runtime ??
     new WorkerRuntime({
+      workerEntry: STREAM_HOST_ENTRY,
       dataDir: settings.dataDir,
       executablesDirs: dirs,
       access: () => accessPolicy(security),

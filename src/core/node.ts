@@ -27,6 +27,14 @@ export interface DeviceFrameSource {
   ): Promise<() => void>;
 }
 
+/** A node's line to the service's main thread: one per node, named by the node's id. */
+export interface MainThreadLink {
+  /** Sends a frame to the main thread (StreamRuntime.tap); the frame itself is not kept. */
+  send(frame: Frame): void;
+  /** Receives the frames the main thread feeds this node (StreamRuntime.feed) until the returned function is called. */
+  receive(onFrame: (frame: Frame) => void): () => void;
+}
+
 export interface NodeContext {
   readonly streamId: string;
   readonly nodeId: string;
@@ -50,15 +58,20 @@ export interface NodeContext {
    */
   readonly access?: AccessPolicy;
   /** Counts frames the node itself lost (a slow client, a flooding child) in its `framesDropped`. */
-  countDropped?(frames: number): void;
+  countDropped(frames: number): void;
   /**
    * Declares a child process group the node leads, so that the main thread can SIGKILL it if the
    * stream's worker dies or is terminated before the node could stop it (a terminated worker runs
    * no exit hooks).
    */
-  trackProcessGroup?(pgid: number): void;
+  trackProcessGroup(pgid: number): void;
   /** The group the node declared is gone. */
-  untrackProcessGroup?(pgid: number): void;
+  untrackProcessGroup(pgid: number): void;
+  /**
+   * Frames exchanged with the service's main thread (the `tap` and `ingest` built-ins). Present
+   * only inside a stream's worker; a graph run in-process (a test) has no main thread to reach.
+   */
+  readonly mainThread?: MainThreadLink;
 }
 
 export interface NodeInstance {

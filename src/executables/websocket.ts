@@ -27,7 +27,6 @@ import type { Frame } from '../core/frame.js';
 import { encodeFrameBinary } from '../core/frame-binary.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { NodeConfigError } from '../runtime/node-errors.js';
-import type { RuntimeNodeContext } from '../runtime/runner-support.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import { accessRefusal, isLoopbackName } from '../security/access.js';
 import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
@@ -206,7 +205,7 @@ class WebSocketOutput implements NodeInstance {
       payload ??= this.binary ? encodeFrameBinary(frame) : JSON.stringify(frameToJson(frame));
       client.send(payload);
     }
-    if (dropped > 0) (this.context as Partial<RuntimeNodeContext>).countDropped?.(dropped);
+    if (dropped > 0) this.context.countDropped(dropped);
   }
 
   async stop(): Promise<void> {

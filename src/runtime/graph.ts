@@ -18,7 +18,7 @@ import {
 import { diffDefinitions } from './definition-diff.js';
 import type { Frame } from '../core/frame.js';
 import { frameClock } from './metrics.js';
-import type { DeviceFrameSource, NodeFactory, NodeLogLine } from '../core/node.js';
+import type { DeviceFrameSource, MainThreadLink, NodeFactory, NodeLogLine } from '../core/node.js';
 import { errorMessage, NodeConfigError } from './node-errors.js';
 import { NodeRunner, type RunnerEnvironment } from './node-runner.js';
 import { Pipe } from './pipe.js';
@@ -31,12 +31,14 @@ export interface StreamGraphOptions {
   /** The service's rules for sockets (see NodeContext.access). */
   access?: AccessPolicy;
   resolveFactory(node: NodeDef): Promise<NodeFactory>;
+  /** A node's line to the main thread (NodeContext.mainThread); absent outside a stream's worker. */
+  readonly mainThreadLink?: (nodeId: string) => MainThreadLink;
   /** A node's state or info changed. */
   onChange?(): void;
   onEvent?(event: RuntimeEvent): void;
   /** The node now running code on this thread (undefined: none); the watchdog names it on a hang. */
   onEnter?(nodeId: string | undefined): void;
-  /** A node's child process group started or ended (see RuntimeNodeContext.trackProcessGroup). */
+  /** A node's child process group started or ended (see NodeContext.trackProcessGroup). */
   onProcessGroup?(pgid: number, alive: boolean): void;
 }
 
@@ -71,6 +73,7 @@ export class StreamGraph {
       dataDir: options.dataDir,
       ...(options.device === undefined ? {} : { device: options.device }),
       ...(options.access === undefined ? {} : { access: options.access }),
+      ...(options.mainThreadLink === undefined ? {} : { mainThreadLink: options.mainThreadLink }),
       resolveFactory: (node) => options.resolveFactory(node),
       route: (nodeId, port, frame) => {
         this.route(nodeId, port, frame);

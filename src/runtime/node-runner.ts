@@ -10,7 +10,7 @@ import type { NodeDef, NodeState } from '../core/stream-model.js';
 import type { Frame } from '../core/frame.js';
 import { frameSamples } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
-import type { NodeInstance, NodeLogLine } from '../core/node.js';
+import type { NodeContext, NodeInstance, NodeLogLine } from '../core/node.js';
 import { errorMessage, failureKind } from './node-errors.js';
 import { applyNodeSignal } from './node-signals.js';
 import {
@@ -18,13 +18,12 @@ import {
   NODE_STOP_TIMEOUT_MS,
   type NodeCounters,
   type RunnerEnvironment,
-  type RuntimeNodeContext,
   withTimeout,
 } from './runner-support.js';
 import { PortSequencer } from './seal-frame.js';
 import { RestartTracker, restartPolicyOf } from './supervisor.js';
 
-export type { NodeCounters, RunnerEnvironment, RuntimeNodeContext } from './runner-support.js';
+export type { NodeCounters, RunnerEnvironment } from './runner-support.js';
 
 export class NodeRunner {
   state: NodeState = 'created';
@@ -249,7 +248,7 @@ export class NodeRunner {
     }
   }
 
-  private createContext(generation: number): RuntimeNodeContext {
+  private createContext(generation: number): NodeContext {
     const current = () => generation === this.generation;
     return {
       streamId: this.env.streamId,
@@ -258,6 +257,7 @@ export class NodeRunner {
       dataDir: this.env.dataDir,
       ...(this.env.device === undefined ? {} : { device: this.env.device }),
       ...(this.env.access === undefined ? {} : { access: this.env.access }),
+      ...(this.env.mainThreadLink === undefined ? {} : { mainThread: this.env.mainThreadLink(this.id) }),
       emit: (port, frame) => {
         if (current()) this.emit(port, frame);
       },

@@ -1,31 +1,17 @@
 /**
  * What a node runner shares with its surroundings: the environment the graph gives it, the
- * extended context built-ins may use, the counters it keeps, and its timeouts.
+ * counters it keeps, and its timeouts.
  */
 import type { AccessPolicy } from '../core/access-policy.js';
 import type { NodeDef } from '../core/stream-model.js';
 import type { Frame } from '../core/frame.js';
-import type { DeviceFrameSource, NodeContext, NodeFactory } from '../core/node.js';
+import type { DeviceFrameSource, MainThreadLink, NodeFactory } from '../core/node.js';
 import { errorMessage } from './node-errors.js';
 
 /** A node that is not ready after this long fails to start. */
 export const NODE_START_TIMEOUT_MS = 10_000;
 /** A node's stop() that takes longer is abandoned (its worker is terminated with the stream anyway). */
 export const NODE_STOP_TIMEOUT_MS = 5_000;
-
-/** Extensions of {@link NodeContext} that built-ins may use when present. */
-export interface RuntimeNodeContext extends NodeContext {
-  /** Counts frames the node itself lost (a websocket's slow client) in its `framesDropped`. */
-  countDropped(frames: number): void;
-  /**
-   * Declares a child process group the node leads (external nodes), so that the main thread can
-   * SIGKILL it if this stream's worker dies or is terminated without stopping its nodes: a
-   * terminated worker runs no exit hooks of its own.
-   */
-  trackProcessGroup(pgid: number): void;
-  /** The group is gone (the node reaped it). */
-  untrackProcessGroup(pgid: number): void;
-}
 
 /** What a runner needs from its graph. */
 export interface RunnerEnvironment {
@@ -34,6 +20,8 @@ export interface RunnerEnvironment {
   readonly device?: DeviceFrameSource;
   /** The service's rules for sockets, passed to every node's context. */
   readonly access?: AccessPolicy;
+  /** A node's line to the main thread (NodeContext.mainThread); absent outside a stream's worker. */
+  readonly mainThreadLink?: (nodeId: string) => MainThreadLink;
   resolveFactory(node: NodeDef): Promise<NodeFactory>;
   /** Routes a sealed frame to every pipe leaving `nodeId` at `port`. */
   route(nodeId: string, port: string, frame: Frame): void;

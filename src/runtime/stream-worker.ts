@@ -33,6 +33,8 @@ export const WORKER_HEAP_LIMIT_MB = 512;
 
 /** How a worker is spawned: the same for every stream of a runtime. */
 export interface WorkerSpawnOptions {
+  /** The worker's entry module (see WorkerRuntimeOptions.workerEntry). */
+  entry: URL;
   device: DeviceFrameSource | undefined;
   heartbeatTimeoutMs: number;
   snapshotIntervalMs: number;
@@ -55,21 +57,18 @@ export interface StreamBinding {
 }
 
 /**
- * Starts host.ts in a worker: the compiled host.js next to this file, or, when running from the
- * TypeScript sources (tests, `tsx`), host.ts through tsx's loader, registered inside the worker
- * because Node 20 does not apply `--import` from a worker's execArgv.
+ * Starts the worker's entry module (a module calling host.ts's runStreamHost): as it is when
+ * compiled, or, for TypeScript sources (tests, `tsx`), through tsx's loader, registered inside the
+ * worker because Node 20 does not apply `--import` from a worker's execArgv.
  */
-function spawnHost(boot: HostBoot): Worker {
+function spawnHost(entry: URL, boot: HostBoot): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_LIMIT_MB };
-  const here = import.meta.url;
-  if (!here.endsWith('.ts'))
-    return new Worker(new URL('./host.js', here), { workerData: boot, resourceLimits });
-  const tsxApi = createRequire(here)
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: boot, resourceLimits });
+  const tsxApi = createRequire(import.meta.url)
     .resolve('tsx/esm/api')
     .replace(/\.cjs$/, '.mjs');
-  const entry = new URL('./host.ts', here).href;
   const bootstrap = `import(${JSON.stringify(pathToFileURL(tsxApi).href)})
-    .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })
+    .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })
     .catch((error) => { setImmediate(() => { throw error; }); });`;
   return new Worker(bootstrap, { eval: true, workerData: boot, resourceLimits });
 }
@@ -99,7 +98,10 @@ export class StreamWorker {
   private binding: StreamBinding | undefined;
 
   constructor(private readonly options: WorkerSpawnOptions) {
-    this.worker = spawnHost({ busy: this.busy, snapshotIntervalMs: options.snapshotIntervalMs });
+    this.worker = spawnHost(options.entry, {
+      busy: this.busy,
+      snapshotIntervalMs: options.snapshotIntervalMs,
+    });
     this.forwarder = new DeviceForwarder(options.device, (message, transfer) => {
       if (!this.ended) this.worker.postMessage(message, transfer);
     });

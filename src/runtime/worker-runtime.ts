@@ -23,6 +23,11 @@ import type { DeviceFrameSource, NodeLogLine } from '../core/node.js';
 import { StreamWorker } from './stream-worker.js';
 
 export interface WorkerRuntimeOptions {
+  /**
+   * The module each stream's worker runs: one that calls runtime/host.ts's `runStreamHost` with the
+   * executables it knows (the service's is executables/stream-host-entry.ts's STREAM_HOST_ENTRY).
+   */
+  workerEntry: URL;
   /** The service's data directory (`--data-dir`), passed to nodes. */
   dataDir: string;
   /** Directories external executables may run from. */
@@ -247,6 +252,7 @@ export class WorkerRuntime implements StreamRuntime {
 
   private spawnWorker(): StreamWorker {
     return new StreamWorker({
+      entry: this.options.workerEntry,
       device: this.options.device,
       heartbeatTimeoutMs: this.options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
       snapshotIntervalMs: this.options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS,

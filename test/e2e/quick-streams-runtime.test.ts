@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { definition, pipe, waitFor } from '../runtime/helpers.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-tap-'));
@@ -30,7 +31,7 @@ function frameOf(seq: number, rows: number[][], channels = ['CZ', 'O1']): Frame 
 
 describe('tap channel', () => {
   test('frames of a tap node reach the main thread in order, listener kept across a restart', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {
@@ -71,7 +72,7 @@ describe('tap channel', () => {
   });
 
   test('frames fed to an ingest node come out of its tap unchanged; feed is false when stopped', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         { id: 'in', executable: 'ingest', config: {} },

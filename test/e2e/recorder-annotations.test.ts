@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseCsv } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
 import { definition, pipe, waitFor } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
@@ -29,7 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('recorder annotations', () => {
   test('markers, annotate and a pause are annotated at the right samples', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {

@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 
 const [dataDir] = process.argv.slice(2) as [string];
-const runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
 const id = randomUUID();
 const now = new Date().toISOString();
 const formats = ['edf', 'bdf', 'csv'] as const;

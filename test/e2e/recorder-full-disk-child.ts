@@ -11,13 +11,14 @@
  */
 import { recordingsDir, repairRecordings } from '../../src/recordings/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import type { RuntimeEvent } from '../../src/runtime/port.js';
 
 // Without a handler the kernel's SIGXFSZ kills the process instead of failing the write.
 process.on('SIGXFSZ', () => undefined);
 const [dataDir, format, capacity] = process.argv.slice(2) as [string, string, string | undefined];
 const repairs = repairRecordings(recordingsDir(dataDir));
-const runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
 const events: RuntimeEvent[] = [];
 runtime.onEvent((event) => events.push(event));
 const id = 'f0110000-0000-4000-8000-000000000001';

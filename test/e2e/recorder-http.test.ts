@@ -12,6 +12,7 @@ import { createApp } from '../../src/api/app.js';
 import { recordingsPlugin } from '../../src/api/recordings.js';
 import { activeRecordingNames } from '../../src/recordings/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
@@ -28,7 +29,7 @@ let db: ReturnType<typeof openDatabase>;
 
 beforeAll(async () => {
   db = openDatabase(dataDir);
-  runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+  runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
   manager = new StreamManager(new StreamStore(db), runtime, { context: { executablesDirs: [] } });
   const m = manager;
   app = await createApp({

@@ -12,6 +12,7 @@ import { tidyUp } from '../../src/executables/recorder-range.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
 import { definition, pipe, waitFor } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
@@ -53,7 +54,12 @@ function fakeDevice(): DeviceFrameSource {
 
 describe('range through the runtime', () => {
   test('device → eeg-source → recorder: BDF physical range is the ADC full scale', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device: fakeDevice() });
+    runtime = new WorkerRuntime({
+      workerEntry: STREAM_HOST_ENTRY,
+      dataDir,
+      executablesDirs: [],
+      device: fakeDevice(),
+    });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source', config: { channels: ['Cz', 'Pz'] } },
@@ -74,7 +80,12 @@ describe('range through the runtime', () => {
   });
 
   test('eeg-source converting 250 → 500 Hz widens the range by the converter’s bound', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device: fakeDevice() });
+    runtime = new WorkerRuntime({
+      workerEntry: STREAM_HOST_ENTRY,
+      dataDir,
+      executablesDirs: [],
+      device: fakeDevice(),
+    });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source', config: { channels: ['O1'], samplingFrequency: 500 } },
@@ -92,7 +103,7 @@ describe('range through the runtime', () => {
   });
 
   test('generator → filter → recorder: physical range = Σ|amplitudes| × ‖h‖₁, rounded up', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {

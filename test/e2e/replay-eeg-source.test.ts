@@ -12,6 +12,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { headsetFrameSource } from '../../src/device/frame-source.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { definition, FrameClient, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
 import { fileSignals } from '../support/file-signals.js';
 
@@ -60,7 +61,12 @@ describe.each([
     headset = createReplayHeadset(file, { clock });
     const { sampleRate, samples } = headset.recording;
     const electrodes = headset.recording.channels.map((c) => c.electrode);
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device: headsetFrameSource(headset) });
+    runtime = new WorkerRuntime({
+      workerEntry: STREAM_HOST_ENTRY,
+      dataDir,
+      executablesDirs: [],
+      device: headsetFrameSource(headset),
+    });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source' },

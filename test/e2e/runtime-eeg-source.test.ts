@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { definition, FrameClient, pipe, waitFor } from '../runtime/helpers.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
@@ -81,7 +82,7 @@ function amplitude(x: number[], hz: number, rate: number): number {
 describe('eeg-source', () => {
   test('frames from the main thread device reach a websocket client; stop unsubscribes', async () => {
     const device = new FakeDevice(250);
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [], device });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source', config: { channels: ['Cz', 'o1'] } },
@@ -106,7 +107,7 @@ describe('eeg-source', () => {
 
   test('converts an acquisition running at another rate to the node rate', async () => {
     const device = new FakeDevice(1000);
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [], device });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [], device });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source', config: { channels: ['Pz'], samplingFrequency: 250 } },
@@ -126,7 +127,7 @@ describe('eeg-source', () => {
   });
 
   test('without a device the start fails with a clear message', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source' },

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { definition, FrameClient, pipe, waitFor } from '../runtime/helpers.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
@@ -33,7 +34,7 @@ const dB = (ratio: number) => 20 * Math.log10(ratio);
 
 describe('filter in a running stream', () => {
   test('a 1–20 Hz band-pass at 250 Hz keeps 5 Hz within 1 dB and attenuates 50 Hz by at least 30 dB', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
     const rate = 250;
     const stream = definition(
       [
@@ -64,7 +65,7 @@ describe('filter in a running stream', () => {
   });
 
   test('a design impossible at the incoming rate puts the node in error with the reason, not restarted', async () => {
-    runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE, waitFor } from '../runtime/helpers.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
@@ -20,7 +21,12 @@ afterEach(async () => {
 });
 
 function newRuntime(): WorkerRuntime {
-  runtime = new WorkerRuntime({ dataDir, executablesDirs: [], extraExecutableModules: [TEST_NODES_MODULE] });
+  runtime = new WorkerRuntime({
+    workerEntry: STREAM_HOST_ENTRY,
+    dataDir,
+    executablesDirs: [],
+    extraExecutableModules: [TEST_NODES_MODULE],
+  });
   return runtime;
 }
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import type { RuntimeEvent } from '../../src/runtime/port.js';
 import { definition, pipe, TEST_NODES_MODULE, waitFor } from '../runtime/helpers.js';
 import { eventually, json, startService, tempDataDir } from '../support/service.js';
@@ -43,6 +44,7 @@ test('an external node whose stream hangs is killed with its process group', asy
   chmodSync(script, 0o755);
 
   const rt = new WorkerRuntime({
+    workerEntry: STREAM_HOST_ENTRY,
     dataDir,
     executablesDirs: [executables],
     extraExecutableModules: [TEST_NODES_MODULE],

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RuntimeEvent, RuntimeStreamStatus } from '../../src/runtime/port.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import {
   definition,
   FrameClient,
@@ -43,6 +44,7 @@ function newRuntime(heartbeatTimeoutMs?: number): {
   atFailure: Map<string, RuntimeStreamStatus | undefined>;
 } {
   const rt = new WorkerRuntime({
+    workerEntry: STREAM_HOST_ENTRY,
     dataDir,
     executablesDirs: [],
     extraExecutableModules: [TEST_NODES_MODULE],

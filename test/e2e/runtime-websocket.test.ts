@@ -12,6 +12,7 @@ import { WebSocket } from 'ws';
 import { HeadsetdError } from '../../src/errors.js';
 import { decodeFrameBinary } from '../../src/core/frame-binary.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { NodeFailureError } from '../../src/runtime/port.js';
 import { definition, FrameClient, pacingProblems, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
 
@@ -24,7 +25,7 @@ afterEach(async () => {
 });
 
 function newRuntime(): WorkerRuntime {
-  runtime = new WorkerRuntime({ dataDir, executablesDirs: [] });
+  runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
   return runtime;
 }
 

@@ -92,6 +92,9 @@ export function recorderHarness(
     log: (line) => harness.logs.push(line),
     fail: (error) => harness.failures.push(error),
     setInfo: (info) => Object.assign(harness.info, info),
+    countDropped: () => undefined,
+    trackProcessGroup: () => undefined,
+    untrackProcessGroup: () => undefined,
   };
   return { node: createRecorder(context), ...harness };
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { definition, FrameClient, pipe, seqGaps, waitFor } from './helpers.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/nodes', import.meta.url));
@@ -30,7 +31,7 @@ function portOf(rt: WorkerRuntime, streamId: string, nodeId: string): number {
 }
 
 test('a JavaScript and a Python node run in a stream; kill -9 of one restarts it alone', async () => {
-  const rt = new WorkerRuntime({ dataDir, executablesDirs: [EXAMPLES] });
+  const rt = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [EXAMPLES] });
   runtime = rt;
   const stream = definition(
     [

@@ -17,6 +17,9 @@ function run(config: Record<string, unknown>) {
       throw error;
     },
     setInfo: () => undefined,
+    countDropped: () => undefined,
+    trackProcessGroup: () => undefined,
+    untrackProcessGroup: () => undefined,
   };
   return { node: createSignalGenerator(context), frames };
 }

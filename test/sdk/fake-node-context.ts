@@ -12,10 +12,18 @@ export interface RecordingContext {
   logs: { line: string; stream: NodeLogLine['stream'] }[];
   failures: Error[];
   info: Record<string, unknown>;
+  /** Frames the node reported lost (countDropped). */
+  dropped: number;
 }
 
 export function recordingContext(config: Record<string, unknown> = {}): RecordingContext {
-  const recorded: Omit<RecordingContext, 'context'> = { emitted: [], logs: [], failures: [], info: {} };
+  const recorded: Omit<RecordingContext, 'context'> = {
+    emitted: [],
+    logs: [],
+    failures: [],
+    info: {},
+    dropped: 0,
+  };
   const context: NodeContext = {
     streamId: 'stream-1',
     nodeId: 'node-1',
@@ -33,8 +41,14 @@ export function recordingContext(config: Record<string, unknown> = {}): Recordin
     setInfo(info) {
       Object.assign(recorded.info, info);
     },
+    countDropped(frames) {
+      recorded.dropped += frames;
+    },
+    trackProcessGroup: () => undefined,
+    untrackProcessGroup: () => undefined,
   };
-  return { context, ...recorded };
+  // One object, so that `dropped` read later is the count now, not a copy taken here.
+  return Object.assign(recorded, { context });
 }
 
 /** Resolves once `condition` holds; rejects with `what` after `timeoutMs`. */

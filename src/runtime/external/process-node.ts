@@ -110,7 +110,7 @@ class ExternalProcessNode implements NodeInstance {
     if (child.pid === undefined) return started;
     trackGroup(child.pid);
     // Also with the main thread: if this worker is terminated, it kills the group for us.
-    this.context.trackProcessGroup?.(child.pid);
+    this.context.trackProcessGroup(child.pid);
 
     this.stderrEnded = new Promise((resolve) => {
       child.stderr.on('data', (chunk: Buffer) => {
@@ -225,7 +225,7 @@ class ExternalProcessNode implements NodeInstance {
     const pgid = this.child?.pid;
     if (pgid !== undefined) {
       void endGroup(pgid, this.settings.stopGraceMs).then(() => {
-        this.context.untrackProcessGroup?.(pgid);
+        this.context.untrackProcessGroup(pgid);
       });
     }
   }
@@ -247,7 +247,7 @@ class ExternalProcessNode implements NodeInstance {
 
   /** A frame lost in either direction: counted in the node's framesDropped where the host offers it, and in info. */
   private countDrop(): void {
-    this.context.countDropped?.(1);
+    this.context.countDropped(1);
     this.scheduleDropReport();
   }
 
@@ -284,7 +284,7 @@ class ExternalProcessNode implements NodeInstance {
     });
     this.output?.close();
     this.dispose();
-    this.context.untrackProcessGroup?.(pgid);
+    this.context.untrackProcessGroup(pgid);
     this.startAttempt?.reject(new Error(`external node '${this.label}' was stopped before it became ready`));
     this.startAttempt = undefined;
   }

@@ -1,10 +1,10 @@
 /**
  * From a node's `executable` to the factory that makes its instance: the built-ins' implementations
- * (executables/factories.ts), external programs in the allowed directories (external/process-node.ts),
+ * (factories.ts), external programs in the allowed directories (runtime/external/process-node.ts),
  * and, for tests and embedders, executables added by extra modules.
  */
-import { loadBuiltinFactory } from '../executables/factories.js';
-import { resolveExecutable } from '../executables/registry.js';
+import { loadBuiltinFactory } from './factories.js';
+import { resolveExecutable } from './registry.js';
 import type { NodeDef } from '../core/stream-model.js';
 import type { NodeFactory } from '../core/node.js';
 
@@ -43,9 +43,9 @@ export function createFactoryResolver(
         throw new Error(`the built-in ${resolution.descriptor.name} has no implementation`);
       return factory;
     }
-    let external: typeof import('./external/process-node.js');
+    let external: typeof import('../runtime/external/process-node.js');
     try {
-      external = await import('./external/process-node.js');
+      external = await import('../runtime/external/process-node.js');
     } catch (error) {
       throw new Error(`external executables cannot run in this build: ${(error as Error).message}`);
     }
