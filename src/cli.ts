@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
-import { isHeadsetdError } from './errors.js';
+import { isHeadsetdError } from './errors/catalog.js';
 import { containChildren } from './runtime/external/cgroup.js';
 import { startServer } from './server.js';
 import { installShutdown } from './shutdown.js';
@@ -17,7 +17,7 @@ import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
 import { parseCreateDocument } from './streams/validate.js';
 import { parseYamlText } from './schemas/yaml-text.js';
-import { announceCreatedToken, ensureToken, tokenPath } from './token.js';
+import { announceCreatedToken, ensureToken, tokenPath } from './security/token.js';
 import { VERSION } from './version.js';
 
 const HELP = `headsetd ${VERSION}: the local HTTP service of a 21-electrode EEG headset

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
-import { HeadsetdError } from './errors.js';
+import { HeadsetdError } from './errors/catalog.js';
 import { assertDocument } from './schemas/depth.js';
 import { isLoopbackName } from './security/access.js';
 import { check, issuesToError } from './schemas/validator.js';

@@ -4,7 +4,7 @@
  */
 export { DEFAULTS, loadSettings, type Settings } from './config.js';
 export { startServer, type RunningServer, type ServerOptions } from './server.js';
-export { ERROR_CATALOG, type ErrorCode, HeadsetdError } from './errors.js';
+export { ERROR_CATALOG, type ErrorCode, HeadsetdError } from './errors/catalog.js';
 export type { Frame, FrameJson } from './core/frame.js';
 export { frameFromJson, frameToJson } from './core/frame.js';
 export type { Headset } from './device/headset.js';

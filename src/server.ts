@@ -20,7 +20,7 @@ import type { Headset } from './device/headset.js';
 import { SettingsStore } from './device/settings-store.js';
 import { createReplayHeadset } from './device/replay/index.js';
 import { createSimulatedHeadset } from './device/simulated/index.js';
-import { HeadsetdError } from './errors.js';
+import { HeadsetdError } from './errors/catalog.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from './recordings/index.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from './executables/stream-host-entry.js';
@@ -28,7 +28,7 @@ import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
 import type { StreamRuntime } from './runtime/port.js';
 import { StreamStore } from './streams/store.js';
-import { ensureToken } from './token.js';
+import { ensureToken } from './security/token.js';
 import { VERSION } from './version.js';
 
 export interface ServerOptions {

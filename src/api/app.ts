@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { StreamManager } from '../streams/manager.js';
 import { BODY_LIMIT, registerBodyParsers } from './body.js';
 import { answerClientError } from './client-error.js';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { installErrorHandling, sendError } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';

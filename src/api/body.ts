@@ -6,7 +6,7 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { assertDocument, RESERVED_KEYS, reservedKey } from '../schemas/depth.js';
 import { parseJsonText } from '../schemas/json-text.js';
 import { parseYamlText } from '../schemas/yaml-text.js';

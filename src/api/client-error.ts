@@ -5,7 +5,7 @@
  */
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 
 /** The error a parser failure stands for (Node's codes: HPE_* from llhttp, ERR_HTTP_REQUEST_TIMEOUT). */
 export function clientErrorFor(code: string | undefined): HeadsetdError {

@@ -5,7 +5,7 @@
  * a stack trace or a path; the cause goes to the log.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HeadsetdError, isHeadsetdError } from '../errors.js';
+import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
 import { issuesFromAjv, issuesToError } from '../schemas/validator.js';
 
 function fromFastify(error: FastifyError, request: FastifyRequest): HeadsetdError | undefined {

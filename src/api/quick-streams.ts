@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { errorResponses } from '../schemas/responses.js';
 import type { StreamEntry, StreamManager } from '../streams/manager.js';
 import { parseQuickStart, type QuickStartBody, quickStreamDocument } from '../streams/quick-stream.js';

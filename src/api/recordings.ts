@@ -7,7 +7,7 @@
 import { createReadStream, lstatSync, rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import {
   eventsNameOf,
   isPlainName,

@@ -8,7 +8,7 @@
  * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
 import type { Electrode } from '../core/electrodes.js';

@@ -9,7 +9,7 @@
  * are always kept.
  */
 import { randomUUID } from 'node:crypto';
-import { HeadsetdError, isHeadsetdError } from '../errors.js';
+import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
 import { ListenerSet, type Unsubscribe } from './events.js';
 
 /** Finished jobs kept at most. */

@@ -2,7 +2,7 @@
  * Validation of the values API users hand to the device. Every refusal is a `HeadsetdError`
  * with code `validation_failed` and a message that names what is allowed.
  */
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { ELECTRODES, type Electrode, isEegElectrode, parseElectrode } from '../core/electrodes.js';
 
 /** Parses one electrode name (any case). */

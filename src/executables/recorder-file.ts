@@ -21,7 +21,7 @@ import { csvField } from '../formats/csv-writer.js';
 import { CsvWriter } from '../formats/csv-writer.js';
 import { EdfWriter } from '../formats/edf-writer.js';
 import { FormatError } from '../formats/format-error.js';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { eventsNameOf, pendingPath, recordingPath } from '../recordings/paths.js';
 import {
   type RecordingFormat,

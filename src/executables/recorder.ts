@@ -23,7 +23,7 @@
  * - Status info: `{recording, format, clippedSamples}` while writing.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import {
   formatOfName,
   pendingPath,

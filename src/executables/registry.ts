@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { BUILTINS, type BuiltinDescriptor, builtinByAlias, builtinByName } from './builtins.js';
 import { splitCommandLine } from './command-line.js';
 import { allowedOptions, INTERPRETER_NAMES, interpreterOf } from './interpreters.js';

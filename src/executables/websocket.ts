@@ -21,7 +21,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { frameToJson } from '../core/frame.js';
 import type { Frame } from '../core/frame.js';
 import { encodeFrameBinary } from '../core/frame-binary.js';
@@ -30,7 +30,7 @@ import { NodeConfigError } from '../runtime/node-errors.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import { accessRefusal, isLoopbackName } from '../security/access.js';
 import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
-import { ensureToken } from '../token.js';
+import { ensureToken } from '../security/token.js';
 
 export const DEFAULT_WEBSOCKET_HOST = '127.0.0.1';
 /** About a second of a 64-channel 2 kHz stream in JSON: a client further behind loses frames. */

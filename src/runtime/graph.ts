@@ -3,7 +3,7 @@
  * that feeds consumers, live edits, and the status snapshot. host.ts runs one of these per worker
  * thread; tests can run one in-process.
  */
-import { HeadsetdError, isHeadsetdError } from '../errors.js';
+import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
 import type { AccessPolicy } from '../core/access-policy.js';
 import type { NodeDef, PipeDef, StreamDefinition } from '../core/stream-model.js';
 import { pipeEnds, pipeQueue } from '../core/stream-model.js';

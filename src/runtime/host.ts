@@ -17,7 +17,7 @@
  * calls `runStreamHost` with the plugins that turn a node into its factory.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isHeadsetdError } from '../errors.js';
+import { isHeadsetdError } from '../errors/catalog.js';
 import { NodeFailureError } from './port.js';
 import { DeviceProxy } from './device-bridge.js';
 import { StreamGraph } from './graph.js';

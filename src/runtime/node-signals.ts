@@ -4,7 +4,7 @@
  * already in succeeds and changes nothing; an impossible transition is `invalid_state` with
  * `{state, signal, allowed}`.
  */
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import type { NodeState } from '../core/stream-model.js';
 import type { NodeRunner } from './node-runner.js';
 import { errorMessage } from './node-errors.js';

@@ -2,7 +2,7 @@
  * The narrow interface through which the stream manager drives the data plane. The manager owns
  * desired state and the lifecycle; the runtime only runs what it is given.
  */
-import { type ErrorCode, type ErrorDetails, HeadsetdError } from '../errors.js';
+import { type ErrorCode, type ErrorDetails, HeadsetdError } from '../errors/catalog.js';
 import type { Frame } from '../core/frame.js';
 import type { NodeLogLine } from '../core/node.js';
 import type { NodeState, StreamDefinition } from '../core/stream-model.js';

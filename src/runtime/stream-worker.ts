@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type ErrorCode, HeadsetdError } from '../errors.js';
+import { type ErrorCode, HeadsetdError } from '../errors/catalog.js';
 import type { AccessPolicy } from '../core/access-policy.js';
 import { DeviceForwarder } from './device-bridge.js';
 import { signalGroup, trackGroup, untrackGroup } from './external/process-group.js';

@@ -12,7 +12,7 @@
  * a listener can keep it; the stream's nodes' logs also get the reason.
  */
 import type { Logger } from 'pino';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './port.js';

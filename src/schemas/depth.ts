@@ -4,7 +4,7 @@
  * named like a property of JavaScript's objects.
  */
 import { MAX_BODY_DEPTH } from '../core/yaml-depth.js';
-import { type ErrorDetails, HeadsetdError } from '../errors.js';
+import { type ErrorDetails, HeadsetdError } from '../errors/catalog.js';
 import { issuesToError } from './validator.js';
 
 // MAX_BODY_DEPTH: 1 MiB of `[` is 10^6 levels, which overflows the stack of the recursive code

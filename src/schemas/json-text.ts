@@ -1,7 +1,7 @@
 /**
  * JSON text to a value, with the one error message the API and `headsetd validate` both give.
  */
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 
 /** Parses JSON text; malformed text is a 400 `invalid_request` with the parser's message. */
 export function parseJsonText(text: string): unknown {

@@ -7,7 +7,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
-import { type ErrorCode, HeadsetdError } from '../errors.js';
+import { type ErrorCode, HeadsetdError } from '../errors/catalog.js';
 
 /** One defect of a document: a JSON pointer into it and a sentence a person can act on. */
 export interface Issue {

@@ -3,7 +3,7 @@
  * `invalid_request` with the parser's sentence and its place (line, column, pointer) in details.
  */
 import { describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { parseYamlText } from './yaml-text.js';
 
 function refusal(text: string): HeadsetdError {

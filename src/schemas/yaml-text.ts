@@ -4,7 +4,7 @@
  */
 import { parseYaml } from '../core/yaml.js';
 import { YamlDocumentError } from '../core/yaml-error.js';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 
 export function parseYamlText(text: string): unknown {
   try {

@@ -8,7 +8,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AccessPolicy } from '../core/access-policy.js';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 
 export interface AccessRequest {
   readonly headers: IncomingHttpHeaders;

@@ -4,7 +4,7 @@
  */
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { HeadsetdError } from '../errors.js';
+import type { HeadsetdError } from '../errors/catalog.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

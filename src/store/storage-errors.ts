@@ -11,7 +11,7 @@
 import { statfsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import type { Db } from './database.js';
 
 /** Free space under which an I/O error is taken for a full disk: SQLite writes pages of 4 KiB and more. */

@@ -3,7 +3,7 @@
  * and returns the whole new graph (validated by the caller as a whole) or throws. Nothing is
  * applied here, which is what makes an edit all-or-nothing.
  */
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import {
   NodeListSchema,
   type NodeInput,

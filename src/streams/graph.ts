@@ -5,7 +5,7 @@
  * a config its executable accepts, also at the sample rates known before it runs (rates.ts). Every
  * defect becomes an Issue with a JSON pointer into the document.
  */
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { type BuiltinDescriptor, COMMON_CONFIG } from '../executables/builtins.js';
 import { resolveExecutable } from '../executables/registry.js';
 import type { NodeInput, PipeInput } from '../schemas/stream.js';

@@ -3,7 +3,7 @@
  * restart), the signals a client may send in each state (lifecycle.ts decides, transitions.ts
  * carries them out on the runtime), and edits applied atomically, live when the stream runs.
  */
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { STREAM_LIMITS } from '../core/stream-model.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EEG_ELECTRODES, type Electrode } from '../core/electrodes.js';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 
 /** The tag in `meta.tags` that marks a quick stream. */

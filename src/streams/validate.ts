@@ -3,7 +3,7 @@
  * `headsetd validate` both call these functions, so they give identical errors.
  */
 import type { TSchema } from 'typebox';
-import { HeadsetdError } from '../errors.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { resolveExecutable } from '../executables/registry.js';
 import {
   type NodeInput,

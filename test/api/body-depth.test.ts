@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_DEPTH } from '../../src/core/yaml-depth.js';
 import { assertDocument } from '../../src/schemas/depth.js';
-import { HeadsetdError } from '../../src/errors.js';
+import { HeadsetdError } from '../../src/errors/catalog.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { expectError, text } from './helpers.js';
 

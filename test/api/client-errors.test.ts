@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CATALOG } from '../../src/errors.js';
+import { ERROR_CATALOG } from '../../src/errors/catalog.js';
 import { type ControlPlane, controlPlane } from '../support/control-plane.js';
 
 let cp: ControlPlane;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, defaultDataDir, executablesDirs, loadSettings } from '../../src/config.js';
-import { HeadsetdError } from '../../src/errors.js';
+import { HeadsetdError } from '../../src/errors/catalog.js';
 
 let dir: string;
 beforeAll(() => {

@@ -5,7 +5,7 @@
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { ERROR_CATALOG, type ErrorCode } from '../../src/errors.js';
+import { ERROR_CATALOG, type ErrorCode } from '../../src/errors/catalog.js';
 import type { ControlPlane } from '../support/control-plane.js';
 
 export interface Envelope {

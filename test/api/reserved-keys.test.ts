@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/config.js';
-import { HeadsetdError } from '../../src/errors.js';
+import { HeadsetdError } from '../../src/errors/catalog.js';
 import { assertDocument } from '../../src/schemas/depth.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { assertEnvelope } from './helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JobRegistry, type JobRecord } from '../../src/device/jobs.js';
-import { HeadsetdError } from '../../src/errors.js';
+import { HeadsetdError } from '../../src/errors/catalog.js';
 
 /** An operation that runs until `finish` or until its job is cancelled. */
 function controllable(): {

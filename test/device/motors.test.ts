@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HeadsetdError } from '../../src/errors.js';
+import { HeadsetdError } from '../../src/errors/catalog.js';
 import type { SimulatedHeadset } from '../../src/device/simulated/index.js';
 import { advance, collectEvents, fakeTimeHeadset } from './helpers.js';
 

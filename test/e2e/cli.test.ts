@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/data-dir-lock.js';
-import { announceCreatedToken } from '../../src/token.js';
+import { announceCreatedToken } from '../../src/security/token.js';
 import { CLI, eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
 
 const running: Service[] = [];

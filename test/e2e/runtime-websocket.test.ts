@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
-import { HeadsetdError } from '../../src/errors.js';
+import { HeadsetdError } from '../../src/errors/catalog.js';
 import { decodeFrameBinary } from '../../src/core/frame-binary.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';

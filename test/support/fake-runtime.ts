@@ -13,7 +13,7 @@ import {
   type StreamRuntime,
 } from '../../src/runtime/port.js';
 import type { NodeState } from '../../src/core/stream-model.js';
-import { HeadsetdError } from '../../src/errors.js';
+import { HeadsetdError } from '../../src/errors/catalog.js';
 
 export type GatedOp = 'start' | 'stop' | 'pause' | 'update';
 

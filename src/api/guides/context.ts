@@ -7,7 +7,7 @@ import type { Headset } from '../../device/headset.js';
 import type { ImpedanceStore } from '../../device/impedance-store.js';
 import type { JobRegistry } from '../../device/jobs.js';
 import type { SettingsStore } from '../../device/settings-store.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { type DeviceConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../system/device-config.js';
 import type { EventHub } from '../system/event-hub.js';
 import type { ImpedanceSessions } from './impedance-sessions.js';

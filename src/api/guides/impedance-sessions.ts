@@ -16,7 +16,7 @@ import type { ElectrodeMap, Headset } from '../../device/headset.js';
 import { toKiloohms } from '../../device/impedance-levels.js';
 import type { ImpedanceReading, ImpedanceStore } from '../../device/impedance-store.js';
 import type { DeviceClock } from '../../device/clock.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 
 export type SessionStatus = 'running' | 'completed' | 'stopped' | 'failed';
 export type SessionMode = 'continuous' | 'single';

@@ -4,7 +4,7 @@
  * running operation) rather than two loops fighting over one motor.
  */
 import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 
 export class MotorLocks {
   private readonly held = new Map<Electrode, string>();

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
 import { MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { MOTOR_SPEED } from '../../device/simulated/index.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { mixedCaseMap } from '../system/http-helpers.js';
 import { assertNotAcquiring, electrodeFrom, electrodesFrom, type GuidesContext } from './context.js';

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall } from '../system/http-helpers.js';
 import type { GuidesContext } from './context.js';

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
 import { impedanceLevel, toKiloohms } from '../../device/impedance-levels.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { listParam, mixedCaseMap } from '../system/http-helpers.js';
 import { instructionFor, verdictFor } from './advice.js';

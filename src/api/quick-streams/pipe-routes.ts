@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import type { StreamEntry, StreamManager } from '../../streams/manager.js';
 import type { NodeDef } from '../../core/stream-model.js';

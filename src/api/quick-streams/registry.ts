@@ -5,7 +5,7 @@
  * through the other APIs: a start or stop by signal begins or ends a run, a deleted stream's
  * session is disposed (its clients closed, its pipe ended).
  */
-import { HeadsetdError, isHeadsetdError } from '../../errors.js';
+import { HeadsetdError, isHeadsetdError } from '../../errors/catalog.js';
 import type { StreamEntry, StreamManager } from '../../streams/manager.js';
 import type { StreamState } from '../../core/stream-model.js';
 import { quickStreamConfigOf } from '../../streams/quick-stream.js';

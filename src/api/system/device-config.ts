@@ -5,7 +5,7 @@
  * override, so the default shows again.
  */
 import { type Static, Type } from 'typebox';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { EEG_ELECTRODES } from '../../core/electrodes.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type Headset } from '../../device/headset.js';
 import { check, issuesToError } from '../../schemas/validator.js';

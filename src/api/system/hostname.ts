@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { isValidHostname } from '../../device/settings-store.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { bodyFields, refuseUnknownFields, stringField } from './http-helpers.js';

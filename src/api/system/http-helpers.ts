@@ -3,7 +3,7 @@
  * forms of docs/api.md §Conventions, form fields converted to numbers, and device errors given a
  * JSON pointer (`details.path`) into the request part they came from.
  */
-import { HeadsetdError, isHeadsetdError } from '../../errors.js';
+import { HeadsetdError, isHeadsetdError } from '../../errors/catalog.js';
 import { ELECTRODES, MIXED_CASE } from '../../core/electrodes.js';
 import type { ElectrodeMap } from '../../device/headset.js';
 

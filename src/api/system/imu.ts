@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IMU_NODE_COUNT } from '../../device/headset.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceRead } from './http-helpers.js';
 import type { SystemContext } from './index.js';

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { JOB_RETENTION_MS, type JobRecord, JOBS_KEPT } from '../../device/jobs.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import type { SystemContext } from './index.js';
 

@@ -4,7 +4,7 @@
  * `wsHandler` rather than `websocket: true`, which also keeps the route in the OpenAPI document).
  */
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import type { ClientSocket } from './socket-fanout.js';
 
 export function socketRoute(

@@ -14,7 +14,7 @@
  * - a file with no mapped signal is refused, naming the labels it has.
  */
 import { basename, resolve } from 'node:path';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
 import { FormatError } from '../../formats/format-error.js';
 import { matchElectrode } from '../../formats/labels.js';

@@ -18,7 +18,7 @@
  *   that point (the filter smooths across the jump).
  */
 import { Resampler } from '../../dsp/resample.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import type { Electrode } from '../../core/electrodes.js';
 import type { EegSignalSource } from '../signal-source.js';
 import type { ReplayRecording } from './recording.js';

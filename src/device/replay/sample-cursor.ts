@@ -9,7 +9,7 @@
  * scale to µV, rounded once to float32: equal to what `EdfReader.readSignal` gives, scaled.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { toPhysical } from '../../formats/edf-reader.js';
 import type { ReplayRecording } from './recording.js';
 

@@ -10,7 +10,7 @@
  * channel within it; `parameter` = [register address, count for reads (default 1, at most 16)];
  * `data` the values to write, and in the response the values read or read back.
  */
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import type { DebugCommand, DebugResponse, PeripheralBus } from '../headset.js';
 import { type BusTargets, type Peripheral, peripherals } from './bus-registers.js';
 

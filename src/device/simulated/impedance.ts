@@ -8,7 +8,7 @@
  * requests are served one after another; an aborted request leaves the queue (or switches the
  * current off) at once, so the device is free for acquisition the moment the abort returns.
  */
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import type { DeviceClock, TimerHandle } from '../clock.js';
 import type { Electrode } from '../../core/electrodes.js';
 import type { ElectrodeMap, ImpedanceMeter, MeasureOptions } from '../headset.js';

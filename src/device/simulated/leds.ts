@@ -13,7 +13,7 @@ import {
   type LedState,
 } from '../headset.js';
 import { numberInRangeOrThrow, oneOfOrThrow } from '../validate.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 
 export const MAX_BLINKS_PER_SECOND = 20;
 const OFF = '#000000';

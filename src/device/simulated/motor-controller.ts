@@ -14,7 +14,7 @@ import {
 } from '../headset.js';
 import { electrodeListOrThrow, electrodeOrThrow, numberInRangeOrThrow, oneOfOrThrow } from '../validate.js';
 import type { MotorArray } from './motors.js';
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 
 interface ValidCommand {
   readonly electrode: Electrode;

@@ -6,7 +6,7 @@
  * Deterministic under `seed`: every model draws from its own seeded random stream, so the same
  * seed, the same calls and the same clock give the same samples, impedances and readings.
  */
-import { HeadsetdError } from '../../errors.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { AcquisitionEngine } from '../acquisition.js';
 import { type DeviceClock, systemClock, type TimerHandle } from '../clock.js';
 import { type Electrode, isEegElectrode } from '../../core/electrodes.js';
