@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerRule } from './scripts/eslint-layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'sdk/python/**'] },
@@ -34,4 +35,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  // Imports point down the layers of scripts/layers.mjs (docs/architecture.md).
+  layerRule,
 );

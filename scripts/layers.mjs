@@ -1,0 +1,87 @@
+/**
+ * The layers of src/, bottom first: the one table that lint enforces (scripts/eslint-layers.mjs)
+ * and docs/architecture.md draws (`node scripts/layers.mjs` prints the picture).
+ *
+ * A module may import its own folder and any folder of a lower layer; never a folder of its own
+ * layer or of a higher one, so no two folders can import each other. The files directly in src/
+ * (the composer: server.ts, cli.ts, config.ts, ...) may import everything and nothing imports them.
+ */
+
+import { argv, stdout } from 'node:process';
+import { pathToFileURL } from 'node:url';
+
+/** @typedef {{ name: string, folders: string[], holds: string }} Layer */
+
+/** @type {readonly Layer[]} */
+export const LAYERS = [
+  {
+    name: 'vocabulary',
+    folders: ['core'],
+    holds: 'frames and their codecs, node and port types, electrodes, stream model, YAML, node protocol',
+  },
+  { name: 'libraries', folders: ['dsp', 'formats', 'sdk'], holds: 'filters, EDF/BDF/CSV, the node SDK' },
+  { name: 'catalog', folders: ['errors'], holds: 'the error catalog every answer uses' },
+  {
+    name: 'infrastructure',
+    folders: ['security', 'store', 'schemas'],
+    holds: 'socket rules and token, SQLite, request/response schemas',
+  },
+  {
+    name: 'data plane',
+    folders: ['runtime', 'recordings'],
+    holds: 'worker threads, graphs, pipes, external processes; recordings on disk',
+  },
+  { name: 'executables', folders: ['executables'], holds: 'the built-ins and the worker entry that plugs them in' },
+  {
+    name: 'domain',
+    folders: ['streams', 'device'],
+    holds: 'stream lifecycle and store; the headset (simulated, replay)',
+  },
+  { name: 'events', folders: ['events'], holds: 'the hub of live events' },
+  {
+    name: 'services',
+    folders: ['guides', 'quick-streams'],
+    holds: 'guide sessions, optimiser, schedules; quick EEG streams',
+  },
+  { name: 'http', folders: ['api'], holds: 'routes, schemas, HTTP mapping only' },
+];
+
+/** The composer: the files directly in src/. */
+export const COMPOSER = 'src/*.ts';
+
+/** Layer index of a folder of src/, or undefined for a folder the table does not know. */
+export function layerOf(folder) {
+  const index = LAYERS.findIndex((layer) => layer.folders.includes(folder));
+  return index < 0 ? undefined : index;
+}
+
+/**
+ * Whether a module in folder `from` may import one in folder `to` ('' is the composer, src/ itself).
+ * Returns undefined when allowed, else the reason for a person.
+ */
+export function refusal(from, to) {
+  if (from === to || from === '') return undefined;
+  if (to === '') return `src/${from}/ may not import the composer (the files directly in src/): it wires the layers, nothing imports it`;
+  const a = layerOf(from);
+  const b = layerOf(to);
+  if (a === undefined) return `src/${from}/ is in no layer: add it to LAYERS in scripts/layers.mjs`;
+  if (b === undefined) return `src/${to}/ is in no layer: add it to LAYERS in scripts/layers.mjs`;
+  if (b < a) return undefined;
+  if (b === a)
+    return `src/${from}/ and src/${to}/ are both in the ${LAYERS[a].name} layer: neither may import the other (scripts/layers.mjs)`;
+  return `src/${from}/ (${LAYERS[a].name}) may not import src/${to}/ (${LAYERS[b].name}), a higher layer (scripts/layers.mjs)`;
+}
+
+/** The picture docs/architecture.md shows, top layer first. */
+export function picture() {
+  const width = Math.max(...LAYERS.map((layer) => layer.folders.map((f) => `${f}/`).join('  ').length));
+  const lines = ['src/*.ts      the composer: server.ts wires every layer; cli.ts, config.ts', '   │'];
+  for (let i = LAYERS.length - 1; i >= 0; i--) {
+    const layer = LAYERS[i];
+    lines.push(`${layer.folders.map((f) => `${f}/`).join('  ').padEnd(width)}   ${layer.holds}`);
+    if (i > 0) lines.push('   │');
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(argv[1] ?? '').href) stdout.write(`${picture()}\n`);
