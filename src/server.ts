@@ -11,7 +11,7 @@ import { guidesPlugin } from './api/guides/index.js';
 import { DEFAULT_PIPE_ALLOWED_HOSTS, quickStreamsPlugin } from './api/quick-streams.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
-import { eventHubFor } from './api/system/event-hub.js';
+import { EventHub } from './events/hub.js';
 import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
@@ -47,6 +47,8 @@ export interface RunningServer {
   app: FastifyInstance;
   manager: StreamManager;
   device: Headset;
+  /** The device's hub of live events (GET /system/events). */
+  events: EventHub;
   /** Set when the service listens beyond loopback. */
   token: { token: string; created: boolean } | undefined;
   /**
@@ -146,6 +148,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       device: headsetFrameSource(device),
       logger,
     });
+  // One hub of live events per device: the /system and guide plugins share it (GET /system/events).
+  const hub = new EventHub(device);
   const manager = new StreamManager(new StreamStore(db), runtime, {
     context: { executablesDirs: dirs },
     onError: (message, error) => {
@@ -157,7 +161,6 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     // Stream failures and node crashes are system events too (docs/system-paths.md §Events).
     onRuntimeEvent: (event) => {
       logger.warn({ event }, `runtime: ${event.type}`);
-      const hub = eventHubFor(device);
       if (event.type === 'stream_failed') {
         hub.system('stream_failed', 'error', `Stream ${event.streamId} failed: ${event.message}`);
       } else if (event.type === 'stream_degraded') {
@@ -179,6 +182,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
 
   const systemOptions: SystemPluginOptions = {
     device,
+    events: hub,
     db,
     dataDir: settings.dataDir,
     httpPort: () => port,
@@ -236,6 +240,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     app,
     manager,
     device,
+    events: hub,
     token,
     close() {
       closing ??= (async () => {

@@ -10,13 +10,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { HeadsetdError } from '../errors/catalog.js';
 import { errorResponses } from '../schemas/responses.js';
-import type { StreamEntry, StreamManager } from '../streams/manager.js';
+import type { SignalTicket, StreamEntry, StreamManager } from '../streams/manager.js';
 import { parseQuickStart, type QuickStartBody, quickStreamDocument } from '../streams/quick-stream.js';
 import type { StreamRuntime } from '../runtime/port.js';
 import { pipeRoutes } from './quick-streams/pipe-routes.js';
-import { QuickRegistry } from './quick-streams/registry.js';
+import { QuickRegistry } from '../quick-streams/registry.js';
 import { QuickStartSchema, StatusAnswer } from './quick-streams/schemas.js';
-import type { QuickSession } from './quick-streams/session.js';
+import type { QuickSession } from '../quick-streams/session.js';
 import { statusOf } from './quick-streams/status.js';
 
 /** What quickStreamsPlugin needs; server.ts wires it. */
@@ -45,11 +45,11 @@ const tags = ['quick EEG streams'];
 type WithStream = { Params: { streamId: string } };
 const StreamParams = Type.Object({ streamId: Type.String({ description: 'The quick stream id (UUID).' }) });
 
-/** Waits for the stream's queued transitions, at most `timeoutMs`. */
-async function settled(entry: StreamEntry, timeoutMs: number): Promise<void> {
+/** Waits for a signal's transition to end, at most `timeoutMs`; the stream's state tells how it ended. */
+async function settled(ticket: SignalTicket, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    entry.queue,
+    ticket.outcome,
     new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     }),
@@ -100,8 +100,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
       const entry = manager.get(definition.id);
       const session = registry.sessionOf(entry);
       session?.beginRun();
-      manager.signal(definition.id, 'start');
-      await settled(entry, timeoutMs);
+      await settled(manager.signal(definition.id, 'start'), timeoutMs);
       if (entry.state !== 'running') {
         const reason = entry.error ?? `it is still ${entry.state} after ${timeoutMs / 1000} s`;
         await manager.remove(definition.id).catch(() => undefined);
@@ -213,8 +212,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
     },
     async (request) => {
       const { entry, session } = registry.resolve(request.params.streamId);
-      manager.signal(entry.definition.id, 'stop');
-      await settled(entry, timeoutMs);
+      await settled(manager.signal(entry.definition.id, 'stop'), timeoutMs);
       session.endRun();
       return stoppedAnswer(entry, session);
     },

@@ -98,3 +98,26 @@ export const ELECTRODE_POSITIONS: Readonly<Record<Electrode, { readonly x: numbe
   CMS: { x: -1.05, y: -0.35 },
   DRL: { x: 1.05, y: -0.35 },
 };
+
+/** A map keyed by electrode, holding only the electrodes asked for, in the order asked. */
+export type ElectrodeMap<T> = Partial<Record<Electrode, T>>;
+
+/** A map keyed by electrode with the mixed-case 10-20 names of the guide paths (`Fp1`, `Cz`). */
+export function mixedCaseMap<T>(map: ElectrodeMap<T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const electrode of ELECTRODES) {
+    const value = map[electrode];
+    if (value !== undefined) out[MIXED_CASE[electrode]] = value;
+  }
+  return out;
+}
+
+/** Rebuilds an ordered map from an upper-case record (device events carry plain records). */
+export function electrodeMapOf<T>(record: Readonly<Record<string, T>>): ElectrodeMap<T> {
+  const out: ElectrodeMap<T> = {};
+  for (const electrode of ELECTRODES) {
+    const value = record[electrode];
+    if (value !== undefined) out[electrode] = value;
+  }
+  return out;
+}

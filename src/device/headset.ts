@@ -15,14 +15,11 @@
  */
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock } from './clock.js';
-import { EEG_ELECTRODES, type Electrode } from '../core/electrodes.js';
+import { EEG_ELECTRODES, type Electrode, type ElectrodeMap } from '../core/electrodes.js';
 import type { DeviceEvent, Unsubscribe } from './events.js';
 
 export type { DeviceEvent, SystemEvent, ImpedanceEvent, QualityEvent, Unsubscribe } from './events.js';
-export type { Electrode } from '../core/electrodes.js';
-
-/** A map keyed by electrode, holding only the electrodes asked for, in the order asked. */
-export type ElectrodeMap<T> = Partial<Record<Electrode, T>>;
+export type { Electrode, ElectrodeMap } from '../core/electrodes.js';
 
 // ---------------------------------------------------------------------------------------------
 // EEG acquisition

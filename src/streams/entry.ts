@@ -21,14 +21,34 @@ export interface StreamEntry {
   edits: Promise<void>;
 }
 
+/** What the manager announces to its listeners (StreamManager.onChange). */
+export type StreamChange =
+  | { readonly kind: 'added'; readonly entry: StreamEntry }
+  | { readonly kind: 'state'; readonly entry: StreamEntry; readonly previous: StreamState }
+  | { readonly kind: 'removed'; readonly entry: StreamEntry };
+
+/**
+ * A new entry. `onState` hears every change of `state`, wherever it is made (the manager and its
+ * transitions assign it): one place, so that no change can go unannounced.
+ */
 export function newEntry(
   definition: StreamDefinition,
   state: StreamState,
   desired: DesiredState,
+  onState?: (entry: StreamEntry, previous: StreamState) => void,
 ): StreamEntry {
-  return {
+  let current = state;
+  const entry: StreamEntry = {
     definition,
-    state,
+    get state() {
+      return current;
+    },
+    set state(next: StreamState) {
+      if (next === current) return;
+      const previous = current;
+      current = next;
+      onState?.(entry, previous);
+    },
     desired,
     error: null,
     failedNode: null,
@@ -36,6 +56,7 @@ export function newEntry(
     queue: Promise.resolve(),
     edits: Promise.resolve(),
   };
+  return entry;
 }
 
 /** The state now: read through a call so that a check after an `await` is not narrowed away. */

@@ -8,12 +8,12 @@ import { STREAM_LIMITS } from '../core/stream-model.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
 import type { GraphContext } from './graph.js';
-import { messageOf, newEntry, type StreamEntry } from './entry.js';
+import { messageOf, newEntry, type StreamChange, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
 import { planSignal } from './lifecycle.js';
-import type { StreamDefinition, StreamSignal } from '../core/stream-model.js';
+import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../runtime/port.js';
-import type { StreamStore } from './store.js';
+import type { DesiredState, StreamStore } from './store.js';
 import { type Outcome, Transitions } from './transitions.js';
 import {
   assertExecutablesAllowed,
@@ -23,7 +23,7 @@ import {
   parseReplaceDocument,
 } from './validate.js';
 
-export type { StreamEntry } from './entry.js';
+export type { StreamChange, StreamEntry } from './entry.js';
 
 /** A node of a running stream went to `error` for good: the stream runs on without it. */
 export interface StreamDegradedEvent {
@@ -53,31 +53,43 @@ export interface SignalTicket {
 const NODE_SIGNAL = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 export class StreamManager {
-  readonly #entries = new Map<string, StreamEntry>();
-  readonly #store: StreamStore;
-  readonly #runtime: StreamRuntime;
-  readonly #options: ManagerOptions;
-  readonly #transitions: Transitions;
+  private readonly entries = new Map<string, StreamEntry>();
+  private readonly store: StreamStore;
+  private readonly runtime: StreamRuntime;
+  private readonly options: ManagerOptions;
+  private readonly transitions: Transitions;
+  private readonly listeners = new Set<(change: StreamChange) => void>();
 
   constructor(store: StreamStore, runtime: StreamRuntime, options: ManagerOptions) {
-    this.#store = store;
-    this.#runtime = runtime;
-    this.#options = options;
-    this.#transitions = new Transitions({
+    this.store = store;
+    this.runtime = runtime;
+    this.options = options;
+    this.transitions = new Transitions({
       runtime,
       persistDesired: (entry, desired) => {
-        if (this.#entries.get(entry.definition.id) === entry)
-          this.#store.setDesired(entry.definition.id, desired);
+        if (this.entries.get(entry.definition.id) === entry)
+          this.store.setDesired(entry.definition.id, desired);
       },
       onError: options.onError,
     });
     runtime.onEvent((event) => {
-      this.#onRuntimeEvent(event);
+      this.onRuntimeEvent(event);
     });
   }
 
+  /**
+   * Hears every stream added (created or restored), every change of a stream's state, and every
+   * stream removed, as it happens. Returns the function that stops listening.
+   */
+  onChange(listener: (change: StreamChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
   get context(): GraphContext {
-    return this.#options.context;
+    return this.options.context;
   }
 
   /**
@@ -85,29 +97,30 @@ export class StreamManager {
    * cannot start is left in `error` (still wanted running) and reported through `onWarn`.
    */
   restore(): void {
-    for (const { definition, desired } of this.#store.all()) {
-      const entry = newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
-      this.#entries.set(definition.id, entry);
+    for (const { definition, desired } of this.store.all()) {
+      const entry = this.newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
+      this.entries.set(definition.id, entry);
+      this.announce({ kind: 'added', entry });
       if (desired === 'running' || desired === 'paused') {
         // The desired state is already stored: these write nothing, so a full store cannot stop them.
-        void this.#transitions.start(entry).then((failure) => {
+        void this.transitions.start(entry).then((failure) => {
           if (failure === undefined || entry.state !== 'error') return;
-          this.#options.onWarn?.(
+          this.options.onWarn?.(
             `stream ${definition.id} restored in error: ${entry.error ?? messageOf(failure.error)}`,
             { streamId: definition.id, node: entry.failedNode, reason: entry.error },
           );
         });
-        if (desired === 'paused') void this.#transitions.pauseOnceStarted(entry);
+        if (desired === 'paused') void this.transitions.pauseOnceStarted(entry);
       }
     }
   }
 
   list(): StreamEntry[] {
-    return [...this.#entries.values()];
+    return [...this.entries.values()];
   }
 
   get(id: string): StreamEntry {
-    const entry = this.#entries.get(id.toLowerCase());
+    const entry = this.entries.get(id.toLowerCase());
     if (entry === undefined) {
       throw new HeadsetdError('stream_not_found', `No stream has the id '${id}'.`, { id });
     }
@@ -116,7 +129,7 @@ export class StreamManager {
 
   create(document: unknown): StreamDefinition {
     const body = parseCreateDocument(document, this.context);
-    if (this.#entries.has(body.id)) {
+    if (this.entries.has(body.id)) {
       throw new HeadsetdError(
         'stream_exists',
         `A stream with the id '${body.id}' already exists; use PUT to replace it.`,
@@ -125,7 +138,7 @@ export class StreamManager {
         },
       );
     }
-    if (this.#entries.size >= STREAM_LIMITS.maxStreams) {
+    if (this.entries.size >= STREAM_LIMITS.maxStreams) {
       throw new HeadsetdError(
         'validation_failed',
         `The device holds at most ${STREAM_LIMITS.maxStreams} streams; delete one first.`,
@@ -133,19 +146,21 @@ export class StreamManager {
       );
     }
     const now = new Date().toISOString();
-    const definition = this.#withMeta(body, now, now);
-    this.#store.insert(definition);
-    this.#entries.set(definition.id, newEntry(definition, 'created', 'created'));
+    const definition = this.withMeta(body, now, now);
+    this.store.insert(definition);
+    const entry = this.newEntry(definition, 'created', 'created');
+    this.entries.set(definition.id, entry);
+    this.announce({ kind: 'added', entry });
     return definition;
   }
 
   /** PUT: replaces the definition; a running stream gets the difference applied live. */
   async replace(id: string, document: unknown): Promise<StreamDefinition> {
     const entry = this.get(id);
-    return this.#edit(entry, async () => {
+    return this.edit(entry, async () => {
       const body = parseReplaceDocument(document, entry.definition.id, this.context);
-      const definition = this.#withMeta(body, entry.definition.meta.created, new Date().toISOString());
-      await this.#commit(entry, definition);
+      const definition = this.withMeta(body, entry.definition.meta.created, new Date().toISOString());
+      await this.commit(entry, definition);
       return definition;
     });
   }
@@ -153,17 +168,18 @@ export class StreamManager {
   async remove(id: string): Promise<void> {
     const entry = this.get(id);
     // Forgotten from the store first: a store that cannot (a full disk) leaves the stream as it was.
-    this.#store.remove(entry.definition.id);
-    this.#entries.delete(entry.definition.id);
+    this.store.remove(entry.definition.id);
+    this.entries.delete(entry.definition.id);
+    this.announce({ kind: 'removed', entry });
     if (entry.state !== 'created' && entry.state !== 'stopped' && entry.state !== 'error') {
       entry.state = 'stopping';
       // The stream is gone from the store already; a runtime that fails to stop it is logged,
       // not reported as a failed delete.
-      await this.#transitions.enqueue(entry, async () => {
+      await this.transitions.enqueue(entry, async () => {
         try {
-          await this.#runtime.stop(entry.definition.id);
+          await this.runtime.stop(entry.definition.id);
         } catch (error) {
-          this.#options.onError?.(`stream ${entry.definition.id}: stop on delete failed`, error);
+          this.options.onError?.(`stream ${entry.definition.id}: stop on delete failed`, error);
         }
         entry.state = 'stopped';
       });
@@ -189,11 +205,11 @@ export class StreamManager {
     if (signal === 'start' || signal === 'reconcile')
       assertExecutablesAllowed(entry.definition, this.context);
     const transition: Record<StreamSignal, (e: StreamEntry) => Outcome> = {
-      start: (e) => this.#transitions.start(e),
-      stop: (e) => this.#transitions.stop(e),
-      pause: (e) => this.#transitions.pause(e),
-      resume: (e) => this.#transitions.resume(e),
-      reconcile: (e) => this.#transitions.reconcile(e),
+      start: (e) => this.transitions.start(e),
+      stop: (e) => this.transitions.stop(e),
+      pause: (e) => this.transitions.pause(e),
+      resume: (e) => this.transitions.resume(e),
+      reconcile: (e) => this.transitions.reconcile(e),
     };
     const outcome = transition[signal](entry).then((failure) =>
       failure === undefined ? undefined : transitionError(entry, signal, failure.error),
@@ -203,36 +219,36 @@ export class StreamManager {
 
   async addNodes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
-    return this.#edit(entry, async () => {
+    return this.edit(entry, async () => {
       const { graph, added } = edits.addNodes(entry.definition, body);
-      await this.#commitGraph(entry, graph, { collection: 'nodes', offset: entry.definition.nodes.length });
+      await this.commitGraph(entry, graph, { collection: 'nodes', offset: entry.definition.nodes.length });
       return added;
     });
   }
 
   async removeNodes(id: string, body: unknown): Promise<{ nodes: string[]; pipes: string[] }> {
     const entry = this.get(id);
-    return this.#edit(entry, async () => {
+    return this.edit(entry, async () => {
       const { graph, removed, removedPipes } = edits.removeNodes(entry.definition, body);
-      await this.#commitGraph(entry, graph);
+      await this.commitGraph(entry, graph);
       return { nodes: removed, pipes: removedPipes };
     });
   }
 
   async addPipes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
-    return this.#edit(entry, async () => {
+    return this.edit(entry, async () => {
       const { graph, added } = edits.addPipes(entry.definition, body);
-      await this.#commitGraph(entry, graph, { collection: 'pipes', offset: entry.definition.pipes.length });
+      await this.commitGraph(entry, graph, { collection: 'pipes', offset: entry.definition.pipes.length });
       return added;
     });
   }
 
   async removePipes(id: string, body: unknown): Promise<string[]> {
     const entry = this.get(id);
-    return this.#edit(entry, async () => {
+    return this.edit(entry, async () => {
       const { graph, removed } = edits.removePipes(entry.definition, body);
-      await this.#commitGraph(entry, graph);
+      await this.commitGraph(entry, graph);
       return removed;
     });
   }
@@ -265,18 +281,18 @@ export class StreamManager {
         },
       );
     }
-    await this.#transitions.enqueue(entry, () =>
-      this.#runtime.signalNode(entry.definition.id, nodeId, signal, payload),
+    await this.transitions.enqueue(entry, () =>
+      this.runtime.signalNode(entry.definition.id, nodeId, signal, payload),
     );
   }
 
   /** Live status while the runtime runs the stream, else the last one it reported. */
   runtimeStatus(entry: StreamEntry): RuntimeStreamStatus | undefined {
-    return this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
+    return this.runtime.status(entry.definition.id) ?? entry.lastStatus;
   }
 
   isLive(entry: StreamEntry): boolean {
-    return this.#runtime.status(entry.definition.id) !== undefined;
+    return this.runtime.status(entry.definition.id) !== undefined;
   }
 
   logs(id: string, nodeId: string) {
@@ -284,30 +300,46 @@ export class StreamManager {
     if (!entry.definition.nodes.some((n) => n.id === nodeId)) {
       throw new HeadsetdError('node_not_found', `The stream has no node '${nodeId}'.`, { nodeId });
     }
-    return this.#runtime.logs(entry.definition.id, nodeId);
+    return this.runtime.logs(entry.definition.id, nodeId);
   }
 
   /** Waits until every queued transition has ended (tests and shutdown). */
   async settle(): Promise<void> {
-    await Promise.all([...this.#entries.values()].map((e) => e.queue));
+    await Promise.all([...this.entries.values()].map((e) => e.queue));
   }
 
   /** Stops every running stream without touching desired states, so a restart resumes them. */
   async close(): Promise<void> {
     await this.settle();
     await Promise.all(
-      [...this.#entries.values()]
-        .filter((e) => this.#runtime.status(e.definition.id) !== undefined)
+      [...this.entries.values()]
+        .filter((e) => this.runtime.status(e.definition.id) !== undefined)
         .map((e) =>
-          this.#runtime
+          this.runtime
             .stop(e.definition.id)
-            .catch((error: unknown) => this.#options.onError?.('stop at shutdown failed', error)),
+            .catch((error: unknown) => this.options.onError?.('stop at shutdown failed', error)),
         ),
     );
-    await this.#runtime.close();
+    await this.runtime.close();
   }
 
-  #withMeta(body: DefinitionBody, created: string, updated: string): StreamDefinition {
+  private newEntry(definition: StreamDefinition, state: StreamState, desired: DesiredState): StreamEntry {
+    return newEntry(definition, state, desired, (entry, previous) => {
+      this.announce({ kind: 'state', entry, previous });
+    });
+  }
+
+  private announce(change: StreamChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.options.onError?.(`stream ${change.entry.definition.id}: a change listener threw`, error);
+      }
+    }
+  }
+
+  private withMeta(body: DefinitionBody, created: string, updated: string): StreamDefinition {
     return { ...body, meta: { ...body.meta, created, updated } };
   }
 
@@ -317,7 +349,7 @@ export class StreamManager {
    * one's rollback then restored a definition that the second had built on (or the second's
    * rollback restored the first's failed one): an edit answered as refused could stay stored.
    */
-  #edit<T>(entry: StreamEntry, work: () => Promise<T>): Promise<T> {
+  private edit<T>(entry: StreamEntry, work: () => Promise<T>): Promise<T> {
     const run = entry.edits.then(work);
     entry.edits = run.then(
       () => undefined,
@@ -332,7 +364,7 @@ export class StreamManager {
    * concerns the stream's remaining items (an executable that vanished since), so it is left
    * pointing into the stream.
    */
-  async #commitGraph(
+  private async commitGraph(
     entry: StreamEntry,
     graph: edits.Graph,
     added?: { collection: 'nodes' | 'pipes'; offset: number },
@@ -348,50 +380,50 @@ export class StreamManager {
       pipes: graph.pipes,
       meta: { ...entry.definition.meta, updated: new Date().toISOString() },
     };
-    await this.#commit(entry, definition);
+    await this.commit(entry, definition);
   }
 
   /** Stores a validated definition and applies it live; on a live failure both are rolled back. */
-  async #commit(entry: StreamEntry, definition: StreamDefinition): Promise<void> {
+  private async commit(entry: StreamEntry, definition: StreamDefinition): Promise<void> {
     const previous = entry.definition;
-    this.#store.replace(definition);
+    this.store.replace(definition);
     entry.definition = definition;
     if (entry.state === 'created' || entry.state === 'stopped' || entry.state === 'error') return;
     try {
-      await this.#transitions.enqueue(entry, async () => {
+      await this.transitions.enqueue(entry, async () => {
         if (entry.state === 'running' || entry.state === 'paused' || entry.state === 'pausing') {
-          await this.#runtime.update(definition);
+          await this.runtime.update(definition);
         }
       });
     } catch (error) {
       try {
-        this.#store.replace(previous);
+        this.store.replace(previous);
       } catch (storeError) {
         // The refused definition stays stored: a restart of the service would load it.
-        this.#options.onError?.(`stream ${previous.id}: rollback of a refused edit not stored`, storeError);
+        this.options.onError?.(`stream ${previous.id}: rollback of a refused edit not stored`, storeError);
       }
       entry.definition = previous;
-      void this.#transitions
+      void this.transitions
         .enqueue(entry, async () => {
-          if (this.#runtime.status(previous.id) !== undefined) await this.#runtime.update(previous);
+          if (this.runtime.status(previous.id) !== undefined) await this.runtime.update(previous);
         })
         .catch(() => undefined);
       throw error;
     }
   }
 
-  #onRuntimeEvent(event: RuntimeEvent): void {
-    const entry = this.#entries.get(event.streamId);
+  private onRuntimeEvent(event: RuntimeEvent): void {
+    const entry = this.entries.get(event.streamId);
     const live = entry !== undefined && (entry.state === 'running' || entry.state === 'paused');
     if (live && event.type === 'stream_failed') {
-      entry.lastStatus = this.#runtime.status(entry.definition.id) ?? entry.lastStatus;
+      entry.lastStatus = this.runtime.status(entry.definition.id) ?? entry.lastStatus;
       entry.state = 'error';
       entry.error = event.message;
     }
-    this.#options.onRuntimeEvent?.(event);
+    this.options.onRuntimeEvent?.(event);
     // A node left in `error` (no restart) while the rest runs: the stream is degraded (views.ts).
     if (live && event.type === 'node_crashed' && !event.willRestart) {
-      this.#options.onRuntimeEvent?.({
+      this.options.onRuntimeEvent?.({
         type: 'stream_degraded',
         streamId: event.streamId,
         nodeId: event.nodeId,

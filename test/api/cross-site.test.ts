@@ -5,6 +5,7 @@
  * another site, cross-site or same-site, are refused unless they name an allowed Origin.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { EventHub } from '../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -40,7 +41,15 @@ beforeAll(async () => {
       port: () => 42069,
     },
     extraPlugins: [
-      (scope) => systemPlugin(scope, { device, db, dataDir, httpPort: () => 42069, version: 't' }),
+      (scope) =>
+        systemPlugin(scope, {
+          device,
+          events: new EventHub(device),
+          db,
+          dataDir,
+          httpPort: () => 42069,
+          version: 't',
+        }),
     ],
   });
   await app.ready();

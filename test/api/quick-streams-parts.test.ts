@@ -5,9 +5,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { closeReason, mismatch, parseIngestMessage } from '../../src/api/quick-streams/ingest-message.js';
-import { PipeSender } from '../../src/api/quick-streams/pipe-sender.js';
-import { SampleRing } from '../../src/api/quick-streams/sample-ring.js';
+import { closeReason, mismatch, parseIngestMessage } from '../../src/quick-streams/ingest-message.js';
+import { PipeSender } from '../../src/quick-streams/pipe-sender.js';
+import { SampleRing } from '../../src/quick-streams/sample-ring.js';
 import { waitFor } from '../runtime/helpers.js';
 import { testFrame } from './quick-streams-helpers.js';
 

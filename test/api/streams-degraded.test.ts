@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventHubFor, type HubEvent } from '../../src/api/system/event-hub.js';
+import type { HubEvent } from '../../src/events/hub.js';
 import { DEFAULTS } from '../../src/config.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
@@ -58,7 +58,7 @@ describe('a node left in error while the stream runs', () => {
     const runtime = new FakeRuntime();
     const s = await serve(runtime);
     const events: HubEvent[] = [];
-    const unsubscribe = eventHubFor(s.device).on((event) => events.push(event));
+    const unsubscribe = s.events.on((event) => events.push(event));
     expect((await inject(s, 'POST', '/stream/streams', chainStream(ID))).status).toBe(200);
     expect((await inject(s, 'POST', `/stream/streams/${ID}/signal`, { signal: 'start' })).status).toBe(200);
     const healthy = await inject(s, 'GET', `/stream/streams/${ID}/status`);
@@ -99,7 +99,7 @@ describe('a node left in error while the stream runs', () => {
     const runtime = new FakeRuntime();
     const s = await serve(runtime);
     const events: HubEvent[] = [];
-    const unsubscribe = eventHubFor(s.device).on((event) => events.push(event));
+    const unsubscribe = s.events.on((event) => events.push(event));
     await inject(s, 'POST', '/stream/streams', chainStream(ID));
     await inject(s, 'POST', `/stream/streams/${ID}/signal`, { signal: 'start' });
     runtime.emit({

@@ -153,6 +153,9 @@ test('SIGTERM of the service, an upload in flight, leaves no process of a node t
     });
   const helper = await pidIn('helper.pid');
   const escapee = await pidIn('escapee.pid');
+  // The escapee is in the group until its setsid() has run, a moment after its pid was written.
+  const expected = [pgid, helper].sort().join(' ');
+  await eventually(async () => (groupMembers(pgid).sort().join(' ') === expected ? true : undefined));
   expect(groupMembers(pgid).sort()).toEqual([pgid, helper].sort());
   expect(running(escapee)).toBe(true);
   // Contained when the service could make a cgroup of its own (Linux with a writable cgroup v2).

@@ -4,11 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, MIXED_CASE } from '../../core/electrodes.js';
+import { ELECTRODES, MIXED_CASE, mixedCaseMap } from '../../core/electrodes.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { listParam, mixedCaseMap } from '../system/http-helpers.js';
-import { assertNotAcquiring, electrodesFrom, type GuidesContext } from './context.js';
-import { ohmsToKiloohms } from './impedance-sessions.js';
+import { listParam } from '../system/http-helpers.js';
+import { assertNotAcquiring, electrodesFrom, type GuidesContext } from '../../guides/context.js';
+import { ohmsToKiloohms } from '../../guides/impedance-sessions.js';
 
 const tags = ['guides: impedance'];
 

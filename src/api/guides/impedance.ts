@@ -3,13 +3,13 @@
  * and the live WebSocket. Values in kΩ, names in the mixed 10-20 case.
  */
 import type { FastifyInstance } from 'fastify';
+import { mixedCaseMap } from '../../core/electrodes.js';
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
-import { mixedCaseMap } from '../system/http-helpers.js';
-import type { SocketFanout } from '../system/socket-fanout.js';
-import { electrodesFrom, type GuidesContext } from './context.js';
+import type { SocketFanout } from '../../events/socket-fanout.js';
+import { electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { socketRoute } from '../system/socket-route.js';
-import type { Session } from './impedance-sessions.js';
+import type { Session } from '../../guides/impedance-sessions.js';
 
 const tags = ['guides: impedance'];
 

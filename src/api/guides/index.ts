@@ -6,37 +6,36 @@
  * plugin.
  */
 import type { FastifyInstance } from 'fastify';
+import { mixedCaseMap } from '../../core/electrodes.js';
 import { ImpedanceStore } from '../../device/impedance-store.js';
 import { jobsFor } from '../../device/jobs.js';
 import { SettingsStore } from '../../device/settings-store.js';
-import { eventHubFor } from '../system/event-hub.js';
-import { mixedCaseMap } from '../system/http-helpers.js';
 import type { SystemPluginOptions } from '../system/index.js';
-import { SocketFanout } from '../system/socket-fanout.js';
-import { currentConfig, type GuidesContext } from './context.js';
+import { SocketFanout } from '../../events/socket-fanout.js';
+import { currentConfig, type GuidesContext } from '../../guides/context.js';
 import { historyRoutes } from './history.js';
 import { impedanceSessionRoutes } from './impedance.js';
-import { ImpedanceSessions } from './impedance-sessions.js';
-import { LatestImpedance } from './latest-impedance.js';
+import { ImpedanceSessions } from '../../guides/impedance-sessions.js';
+import { LatestImpedance } from '../../guides/latest-impedance.js';
 import { ledVisualizationRoutes } from './led-visualization.js';
 import { mapRoutes } from './map.js';
-import { MotorLocks } from './motor-locks.js';
+import { MotorLocks } from '../../guides/motor-locks.js';
 import { guideMotorRoutes } from './motors.js';
 import { optimizeRoutes } from './optimize.js';
 import { peripheralDeviceRoutes } from './peripheral-devices.js';
 import { peripheralElectrodeRoutes } from './peripheral-electrodes.js';
 import { preparationRoutes } from './preparation.js';
 import { scheduleRoutes } from './schedule-routes.js';
-import { ImpedanceSchedules } from './schedules.js';
+import { ImpedanceSchedules } from '../../guides/schedules.js';
 
-/** The same options as {@link SystemPluginOptions}; only `device`, `db` and `settings` are used. */
-export type GuidesPluginOptions = Pick<SystemPluginOptions, 'device' | 'db' | 'settings'> &
+/** The same options as {@link SystemPluginOptions}; only `device`, `events`, `db` and `settings` are used. */
+export type GuidesPluginOptions = Pick<SystemPluginOptions, 'device' | 'events' | 'db' | 'settings'> &
   Partial<SystemPluginOptions>;
 
 export function guidesPlugin(app: FastifyInstance, options: GuidesPluginOptions): void {
   const cleanups: (() => void)[] = [];
   const settings = options.settings ?? new SettingsStore(options.db);
-  const hub = eventHubFor(options.device);
+  const hub = options.events;
   const store = new ImpedanceStore(options.db);
   const latest = new LatestImpedance(hub);
   const live = new SocketFanout();

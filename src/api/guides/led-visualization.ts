@@ -17,8 +17,8 @@ import {
   type LevelThresholds,
 } from '../../device/impedance-levels.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { assertThresholdsAscending } from '../system/device-config.js';
-import type { GuidesContext } from './context.js';
+import { assertThresholdsAscending } from '../../device/config.js';
+import type { GuidesContext } from '../../guides/context.js';
 
 interface Visualization {
   enabled: boolean;

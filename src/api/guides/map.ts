@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { COLOR_SCHEMES, type ColorScheme } from '../../device/impedance-levels.js';
 import { renderHeadMapSvg, renderPng } from '../../device/impedance-map.js';
 import { errorResponses, textOrFileResponse } from '../../schemas/responses.js';
-import type { GuidesContext } from './context.js';
+import type { GuidesContext } from '../../guides/context.js';
 
 export function mapRoutes(app: FastifyInstance, context: GuidesContext): void {
   app.get<{ Querystring: { format?: 'svg' | 'png'; colorScheme?: ColorScheme } }>(

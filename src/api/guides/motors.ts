@@ -1,21 +1,25 @@
 /**
  * Motor paths of the guides (docs/system-paths.md §Guide paths): POST /motors/control (one motor: move to
  * an absolute position, stop, brake, home) and POST /motors/apply-pressure (seat electrodes and
- * press them by a profile's steps; a job, electrode-jobs.ts).
+ * press them by a profile's steps; a job, guides/electrode-jobs.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
+import { type Electrode, MIXED_CASE, mixedCaseMap } from '../../core/electrodes.js';
 import { MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { MOTOR_SPEED } from '../../device/simulated/index.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { mixedCaseMap } from '../system/http-helpers.js';
-import { assertNotAcquiring, electrodeFrom, electrodesFrom, type GuidesContext } from './context.js';
+import {
+  assertNotAcquiring,
+  electrodeFrom,
+  electrodesFrom,
+  type GuidesContext,
+} from '../../guides/context.js';
 import { JobAccepted } from '../system/jobs.js';
-import { startElectrodeJob, WaitQuery, type WaitQueryType } from './electrode-jobs.js';
-import { seatElectrodes } from './optimizer.js';
-import { STRATEGIES } from './strategies.js';
+import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
+import { seatElectrodes } from '../../guides/optimizer.js';
+import { STRATEGIES } from '../../guides/strategies.js';
 
 const tags = ['guides: motors'];
 
@@ -191,7 +195,7 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
       for (const e of custom.keys()) if (!electrodes.includes(e)) electrodes.push(e);
       assertNotAcquiring(device, 'applying pressure');
       const press = (e: Electrode): number => custom.get(e) ?? PRESSURE_PROFILES[profile];
-      return startElectrodeJob(context, reply, request.query, {
+      return answerElectrodeJob(context, reply, request.query, {
         operation: 'motors.apply-pressure',
         holder: 'apply-pressure',
         electrodes,

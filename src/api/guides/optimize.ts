@@ -1,20 +1,24 @@
 /**
  * POST /electrodes/impedance/optimize and POST /electrodes/adjust (docs/system-paths.md §Guide paths):
  * the closed loop of optimizer.ts with a strategy profile of strategies.ts, run as jobs
- * (electrode-jobs.ts). Answers per electrode `{before, after, attempts, reached}` in kΩ (plus
+ * (guides/electrode-jobs.ts). Answers per electrode `{before, after, attempts, reached}` in kΩ (plus
  * `position` and `reason`).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
+import { ELECTRODES, type Electrode, mixedCaseMap } from '../../core/electrodes.js';
 import { toKiloohms } from '../../device/impedance-levels.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { mixedCaseMap } from '../system/http-helpers.js';
 import { JobAccepted } from '../system/jobs.js';
-import { assertNotAcquiring, electrodesFrom, type GuidesContext } from './context.js';
-import { startElectrodeJob, WaitQuery, type WaitQueryType } from './electrode-jobs.js';
-import { type ElectrodeResult, optimizeElectrodes, relieveElectrodes, retractBy } from './optimizer.js';
-import { STRATEGIES, STRATEGY_NAMES, type StrategyName } from './strategies.js';
+import { assertNotAcquiring, electrodesFrom, type GuidesContext } from '../../guides/context.js';
+import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
+import {
+  type ElectrodeResult,
+  optimizeElectrodes,
+  relieveElectrodes,
+  retractBy,
+} from '../../guides/optimizer.js';
+import { STRATEGIES, STRATEGY_NAMES, type StrategyName } from '../../guides/strategies.js';
 
 const tags = ['guides: electrodes'];
 
@@ -123,7 +127,7 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
         maxAttempts: body.maxAttempts ?? 15,
         profile: STRATEGIES[strategy],
       };
-      return startElectrodeJob(context, reply, request.query, {
+      return answerElectrodeJob(context, reply, request.query, {
         operation: 'electrodes.optimize',
         holder: 'optimization',
         electrodes: all,
@@ -189,7 +193,7 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
         maxAttempts: body.maxAttempts ?? 15,
         profile: STRATEGIES[strategy],
       };
-      return startElectrodeJob(context, reply, request.query, {
+      return answerElectrodeJob(context, reply, request.query, {
         operation: 'electrodes.adjust',
         holder: body.action,
         electrodes,

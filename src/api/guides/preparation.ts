@@ -1,22 +1,27 @@
 /**
  * Electrode preparation of the guide paths (docs/system-paths.md §Guide paths): POST /electrodes/prepare
- * (retract, release, seat; a job, electrode-jobs.ts), GET /electrodes/preparation-guidance (a level and one instruction per
+ * (retract, release, seat; a job, guides/electrode-jobs.ts), GET /electrodes/preparation-guidance (a level and one instruction per
  * electrode) and POST /electrodes/diagnose (motor, impedance, signal figures, verdict, advice).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
+import { type Electrode, MIXED_CASE, mixedCaseMap } from '../../core/electrodes.js';
 import { impedanceLevel, toKiloohms } from '../../device/impedance-levels.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { listParam, mixedCaseMap } from '../system/http-helpers.js';
-import { instructionFor, verdictFor } from './advice.js';
-import { assertNotAcquiring, electrodeFrom, electrodesFrom, type GuidesContext } from './context.js';
+import { listParam } from '../system/http-helpers.js';
+import { instructionFor, verdictFor } from '../../guides/advice.js';
+import {
+  assertNotAcquiring,
+  electrodeFrom,
+  electrodesFrom,
+  type GuidesContext,
+} from '../../guides/context.js';
 import { JobAccepted } from '../system/jobs.js';
-import { startElectrodeJob, WaitQuery, type WaitQueryType } from './electrode-jobs.js';
-import { releaseBy, retractBy, seatElectrodes } from './optimizer.js';
-import { sampleChannel } from './signal-check.js';
-import { STRATEGIES } from './strategies.js';
+import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
+import { releaseBy, retractBy, seatElectrodes } from '../../guides/optimizer.js';
+import { sampleChannel } from '../../guides/signal-check.js';
+import { STRATEGIES } from '../../guides/strategies.js';
 
 const tags = ['guides: electrodes'];
 const Names = Type.Union([Type.String(), Type.Array(Type.String())], {
@@ -114,7 +119,7 @@ export function preparationRoutes(app: FastifyInstance, context: GuidesContext):
       const { action, amount } = request.body;
       const electrodes = electrodesFrom(request.body.electrodes, '/electrodes');
       if (action === 'seat') assertNotAcquiring(device, 'seating electrodes');
-      return startElectrodeJob(context, reply, request.query, {
+      return answerElectrodeJob(context, reply, request.query, {
         operation: 'electrodes.prepare',
         holder: `prepare ${action}`,
         electrodes,

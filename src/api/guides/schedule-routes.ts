@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
-import { type ImpedanceSchedules, type ScheduleRequest, UNIT_MS } from './schedules.js';
+import { type ImpedanceSchedules, type ScheduleRequest, UNIT_MS } from '../../guides/schedules.js';
 
 const tags = ['guides: impedance'];
 

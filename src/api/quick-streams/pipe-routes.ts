@@ -12,17 +12,17 @@ import { errorResponses } from '../../schemas/responses.js';
 import type { StreamEntry, StreamManager } from '../../streams/manager.js';
 import type { NodeDef } from '../../core/stream-model.js';
 import type { StreamRuntime } from '../../runtime/port.js';
-import type { ClientSocket } from '../system/socket-fanout.js';
+import type { ClientSocket } from '../../events/socket-fanout.js';
 import {
   CLOSE,
   closeReason,
   type IngestExpectation,
   mismatch,
   parseIngestMessage,
-} from './ingest-message.js';
-import { PipeSender } from './pipe-sender.js';
-import type { QuickRegistry } from './registry.js';
-import { isActive } from './registry.js';
+} from '../../quick-streams/ingest-message.js';
+import { PipeSender } from '../../quick-streams/pipe-sender.js';
+import type { QuickRegistry } from '../../quick-streams/registry.js';
+import { isActive } from '../../quick-streams/registry.js';
 import { PipeSchema, PipeStatusShape } from './schemas.js';
 
 export interface PipeRoutesOptions {

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { StreamEntry } from '../../streams/manager.js';
 import type { RuntimeStreamStatus } from '../../runtime/port.js';
 import type { StatusAnswer } from './schemas.js';
-import type { QuickSession } from './session.js';
+import type { QuickSession } from '../../quick-streams/session.js';
 
 /**
  * `recording` is true while a recorder node of the stream (one added with the Streams API) writes a

@@ -10,12 +10,12 @@ import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../..
 import { frameToJson } from '../../core/frame.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
-import { configuredEeg, effectiveConfig } from './device-config.js';
+import { configuredEeg, effectiveConfig } from '../../device/config.js';
 import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from './http-helpers.js';
 import { socketRoute } from './socket-route.js';
 import type { SystemContext } from './index.js';
 import { EegConfigShape, ElectrodeListQuery } from './schemas.js';
-import { SocketFanout } from './socket-fanout.js';
+import { SocketFanout } from '../../events/socket-fanout.js';
 
 const tags = ['system: eeg'];
 

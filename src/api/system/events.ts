@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { socketRoute } from './socket-route.js';
 import type { SystemContext } from './index.js';
-import { SocketFanout } from './socket-fanout.js';
+import { SocketFanout } from '../../events/socket-fanout.js';
 
 export function eventRoutes(app: FastifyInstance, context: SystemContext): void {
   let unsubscribe: (() => void) | undefined;

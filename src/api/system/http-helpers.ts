@@ -4,8 +4,6 @@
  * JSON pointer (`details.path`) into the request part they came from.
  */
 import { HeadsetdError, isHeadsetdError } from '../../errors/catalog.js';
-import { ELECTRODES, MIXED_CASE } from '../../core/electrodes.js';
-import type { ElectrodeMap } from '../../device/headset.js';
 
 /** Where a pointer starts: the body (`''`) or the query string (`/querystring`, as the route validator says). */
 export type PointerBase = '' | '/querystring' | '/params';
@@ -158,24 +156,4 @@ function withPointer(error: unknown, base: PointerBase, rename: Readonly<Record<
   if (typeof field !== 'string' || typeof error.details.path === 'string') return error;
   const name = rename[field] ?? field;
   return new HeadsetdError(error.code, error.message, { ...error.details, path: `${base}/${name}` });
-}
-
-/** A map keyed by electrode with the mixed-case 10-20 names of the guide paths (`Fp1`, `Cz`). */
-export function mixedCaseMap<T>(map: ElectrodeMap<T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const electrode of ELECTRODES) {
-    const value = map[electrode];
-    if (value !== undefined) out[MIXED_CASE[electrode]] = value;
-  }
-  return out;
-}
-
-/** Rebuilds an ordered map from an upper-case record (device events carry plain records). */
-export function electrodeMapOf<T>(record: Readonly<Record<string, T>>): ElectrodeMap<T> {
-  const out: ElectrodeMap<T> = {};
-  for (const electrode of ELECTRODES) {
-    const value = record[electrode];
-    if (value !== undefined) out[electrode] = value;
-  }
-  return out;
 }

@@ -10,9 +10,9 @@ import { SettingsStore } from '../../device/settings-store.js';
 import type { Db } from '../../store/database.js';
 import { configRoutes } from './config.js';
 import { debugRoutes } from './debug.js';
-import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from './device-config.js';
+import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../../device/config.js';
 import { eegRoutes } from './eeg.js';
-import { type EventHub, eventHubFor } from './event-hub.js';
+import type { EventHub } from '../../events/hub.js';
 import { eventRoutes } from './events.js';
 import { healthRoutes } from './health.js';
 import { hostnameRoutes } from './hostname.js';
@@ -26,6 +26,8 @@ import { statusRoutes } from './status.js';
 export interface SystemPluginOptions {
   /** The headset every route drives (simulated, replay or hardware). */
   device: Headset;
+  /** The device's event hub (GET /system/events), shared with the guide plugin. */
+  events: EventHub;
   /** The service's store: hostname and configuration live in its `settings` table. */
   db: Db;
   /** The data dir: healthz reports the storage of its file system. */
@@ -72,7 +74,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
   const context: SystemContext = {
     device: options.device,
     settings: options.settings ?? new SettingsStore(options.db),
-    hub: eventHubFor(options.device),
+    hub: options.events,
     jobs: jobsFor(options.device),
     hostMetrics: new HostMetrics(options.dataDir, {
       ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
@@ -114,4 +116,3 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
 }
 
 export { SettingsStore } from '../../device/settings-store.js';
-export { eventHubFor } from './event-hub.js';

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventHubFor } from '../../../src/api/system/event-hub.js';
-import type { HubEvent } from '../../../src/api/system/event-hub.js';
+import type { HubEvent } from '../../../src/events/hub.js';
 import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
 
 function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
@@ -32,7 +31,7 @@ describe('schedules, LED visualization and hardware variants', () => {
       payload: { electrodes: ['O1'], action: 'seat' },
     });
     const events: HubEvent[] = [];
-    const unsubscribe = eventHubFor(s.device).on((event) => events.push(event));
+    const unsubscribe = s.events.on((event) => events.push(event));
     const created = json(
       await s.app.inject({
         method: 'POST',

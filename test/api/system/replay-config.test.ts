@@ -4,6 +4,7 @@
  * Only the EEG settings a user set are applied now.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { EventHub } from '../../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
@@ -29,7 +30,14 @@ async function appOn(dataDir: string) {
   installValidation(app);
   await registerBodyParsers(app);
   await app.register(async (scope) =>
-    systemPlugin(scope, { device, db, dataDir, httpPort: () => 0, version: 't' }),
+    systemPlugin(scope, {
+      device,
+      events: new EventHub(device),
+      db,
+      dataDir,
+      httpPort: () => 0,
+      version: 't',
+    }),
   );
   await app.ready();
   cleanups.push(async () => {

@@ -3,6 +3,7 @@
  * WebSocket) with the /system and guide plugins on a simulated headset and a temporary data dir.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { EventHub } from '../../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import websocket from '@fastify/websocket';
@@ -23,6 +24,8 @@ import { type Db, openDatabase } from '../../../src/store/database.js';
 export interface SystemApp {
   app: FastifyInstance;
   device: SimulatedHeadset;
+  /** The device's event hub, as the plugins have it. */
+  events: EventHub;
   db: Db;
   dataDir: string;
   /** Listens on 127.0.0.1:0 and answers the ws:// base URL. */
@@ -43,7 +46,8 @@ export async function systemApp(
   await registerOpenApi(app, '0.0.0-test');
   await app.register(websocket);
   let port = 42069;
-  const common = { device, db, dataDir, httpPort: () => port, version: '0.0.0-test' };
+  const events = new EventHub(device);
+  const common = { device, events, db, dataDir, httpPort: () => port, version: '0.0.0-test' };
   await app.register(async (scope) =>
     systemPlugin(scope, {
       ...common,
@@ -58,6 +62,7 @@ export async function systemApp(
   return {
     app,
     device,
+    events,
     db,
     dataDir,
     async listen() {

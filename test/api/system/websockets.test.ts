@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { eventHubFor } from '../../../src/api/system/event-hub.js';
-import { SocketFanout } from '../../../src/api/system/socket-fanout.js';
+import { SocketFanout } from '../../../src/events/socket-fanout.js';
 import type { SystemApp } from './support.js';
 import { systemApp } from './support.js';
 
@@ -86,7 +85,7 @@ describe('events raised by the API', () => {
         m.some((e) => e.eventType === 'impedance_increase'),
       );
       await client.opened;
-      eventHubFor(s.device).system('impedance_increase', 'warning', 'O1 rose.');
+      s.events.system('impedance_increase', 'warning', 'O1 rose.');
       const events = await client.finished;
       expect(events.at(-1)).toMatchObject({ type: 'system', level: 'warning', message: 'O1 rose.' });
     } finally {

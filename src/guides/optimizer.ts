@@ -9,9 +9,9 @@
  * measurement in flight is aborted, waits end at once; stopping the motors is the caller's part),
  * and `onRound` reports the electrodes' results after each measurement, for a job's progress.
  */
-import type { Electrode } from '../../core/electrodes.js';
-import { type Headset, MOTOR_MAX_POSITION, MOTOR_STATE, type MotorCommand } from '../../device/headset.js';
-import { toKiloohms } from '../../device/impedance-levels.js';
+import type { Electrode } from '../core/electrodes.js';
+import { type Headset, MOTOR_MAX_POSITION, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
+import { toKiloohms } from '../device/impedance-levels.js';
 import { CONTACT_KOHMS, type StrategyProfile } from './strategies.js';
 
 export interface ElectrodeResult {

@@ -11,12 +11,12 @@
  * so an acquisition asked for right after the stop is not refused.
  */
 import { randomUUID } from 'node:crypto';
-import type { Electrode } from '../../core/electrodes.js';
-import type { ElectrodeMap, Headset } from '../../device/headset.js';
-import { toKiloohms } from '../../device/impedance-levels.js';
-import type { ImpedanceReading, ImpedanceStore } from '../../device/impedance-store.js';
-import type { DeviceClock } from '../../device/clock.js';
-import { HeadsetdError } from '../../errors/catalog.js';
+import type { Electrode } from '../core/electrodes.js';
+import type { ElectrodeMap, Headset } from '../device/headset.js';
+import { toKiloohms } from '../device/impedance-levels.js';
+import type { ImpedanceReading, ImpedanceStore } from '../device/impedance-store.js';
+import type { DeviceClock } from '../device/clock.js';
+import { HeadsetdError } from '../errors/catalog.js';
 
 export type SessionStatus = 'running' | 'completed' | 'stopped' | 'failed';
 export type SessionMode = 'continuous' | 'single';

@@ -2,8 +2,8 @@
  * What to tell a person about an electrode: one concrete instruction per impedance level
  * (preparation guidance), and the verdict of a diagnosis.
  */
-import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
-import type { ImpedanceLevel } from '../../device/impedance-levels.js';
+import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
+import type { ImpedanceLevel } from '../device/impedance-levels.js';
 
 export function instructionFor(electrode: Electrode, level: ImpedanceLevel | undefined): string {
   const name = MIXED_CASE[electrode];

@@ -8,9 +8,9 @@
  * schedule's id. A schedule ends after `duration`, or when deleted.
  */
 import { randomUUID } from 'node:crypto';
-import { ELECTRODES, type Electrode, MIXED_CASE } from '../../core/electrodes.js';
-import type { ElectrodeMap } from '../../device/headset.js';
-import { HeadsetdError } from '../../errors/catalog.js';
+import { ELECTRODES, type Electrode, MIXED_CASE } from '../core/electrodes.js';
+import type { ElectrodeMap } from '../device/headset.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import type { GuidesContext } from './context.js';
 import { ohmsToKiloohms } from './impedance-sessions.js';
 import { optimizeElectrodes } from './optimizer.js';

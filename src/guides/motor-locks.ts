@@ -3,8 +3,8 @@
  * a schedule's optimize): a second operation on any of them is 409 `device_busy` (docs/api.md §Errors: motor locked by a
  * running operation) rather than two loops fighting over one motor.
  */
-import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
-import { HeadsetdError } from '../../errors/catalog.js';
+import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
+import { HeadsetdError } from '../errors/catalog.js';
 
 export class MotorLocks {
   private readonly held = new Map<Electrode, string>();

@@ -2,14 +2,14 @@
  * What the guide routes share, and their small helpers: electrode lists in the guides' forms
  * (`"all"`, arrays, comma lists; any case) and the current configuration.
  */
-import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../../core/electrodes.js';
-import type { Headset } from '../../device/headset.js';
-import type { ImpedanceStore } from '../../device/impedance-store.js';
-import type { JobRegistry } from '../../device/jobs.js';
-import type { SettingsStore } from '../../device/settings-store.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { type DeviceConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../system/device-config.js';
-import type { EventHub } from '../system/event-hub.js';
+import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../core/electrodes.js';
+import type { Headset } from '../device/headset.js';
+import type { ImpedanceStore } from '../device/impedance-store.js';
+import type { JobRegistry } from '../device/jobs.js';
+import type { SettingsStore } from '../device/settings-store.js';
+import { HeadsetdError } from '../errors/catalog.js';
+import { type DeviceConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../device/config.js';
+import type { EventHub } from '../events/hub.js';
 import type { ImpedanceSessions } from './impedance-sessions.js';
 import type { LatestImpedance } from './latest-impedance.js';
 import type { MotorLocks } from './motor-locks.js';

@@ -1,11 +1,11 @@
 /**
  * The events of GET /system/events: every device event, plus the events the API itself raises
  * (an impedance schedule finding a channel risen, for example) and the progress of the device's
- * jobs. One hub per device, found through {@link eventHubFor}, so the /system and guide plugins
- * share it without wiring.
+ * jobs. The composer (server.ts) makes one hub per device and hands it to the /system and guide
+ * plugins, and posts the runtime's stream failures and node crashes to it.
  */
-import type { DeviceEvent, Headset, SystemEvent, Unsubscribe } from '../../device/headset.js';
-import { type JobRecord, jobsFor } from '../../device/jobs.js';
+import type { DeviceEvent, Headset, SystemEvent, Unsubscribe } from '../device/headset.js';
+import { type JobRecord, jobsFor } from '../device/jobs.js';
 
 /** A system event raised by the API; `eventType` is free text beyond the device's own types. */
 export interface ApiSystemEvent extends Omit<SystemEvent, 'eventType'> {
@@ -65,16 +65,4 @@ export class EventHub {
       }
     }
   }
-}
-
-const hubs = new WeakMap<Headset, EventHub>();
-
-/** The one hub of a device. */
-export function eventHubFor(device: Headset): EventHub {
-  let hub = hubs.get(device);
-  if (hub === undefined) {
-    hub = new EventHub(device);
-    hubs.set(device, hub);
-  }
-  return hub;
 }

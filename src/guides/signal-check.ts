@@ -3,9 +3,9 @@
  * RMS (µV, mean removed) and the amplitude of mains interference (µV at 50 or 60 Hz, whichever is
  * larger, by the Goertzel algorithm).
  */
-import type { Electrode } from '../../core/electrodes.js';
-import type { Headset } from '../../device/headset.js';
-import type { Frame } from '../../core/frame.js';
+import type { Electrode } from '../core/electrodes.js';
+import type { Headset } from '../device/headset.js';
+import type { Frame } from '../core/frame.js';
 
 export interface SignalFigures {
   noiseRms: number;

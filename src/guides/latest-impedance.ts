@@ -2,10 +2,10 @@
  * The latest measured impedance of each electrode (kΩ), whoever measured it: a session, a
  * schedule, /system/sensors/impedance or the optimizer. Fed by the device's impedance events.
  */
-import type { Electrode } from '../../core/electrodes.js';
-import type { ElectrodeMap } from '../../device/headset.js';
-import type { EventHub } from '../system/event-hub.js';
-import { electrodeMapOf } from '../system/http-helpers.js';
+import type { Electrode } from '../core/electrodes.js';
+import { electrodeMapOf } from '../core/electrodes.js';
+import type { ElectrodeMap } from '../device/headset.js';
+import type { EventHub } from '../events/hub.js';
 
 export class LatestImpedance {
   private readonly values: ElectrodeMap<number> = {};

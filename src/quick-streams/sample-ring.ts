@@ -3,7 +3,7 @@
  * on the main thread, in one Float32Array (row-major, like a frame) plus each row's time. Writing
  * a frame is a copy into the ring; nothing is allocated per frame.
  */
-import type { Frame } from '../../core/frame.js';
+import type { Frame } from '../core/frame.js';
 
 export interface LatestSamples {
   /** Time of the first returned row, ms since the epoch (null when the ring is empty). */

@@ -4,7 +4,7 @@
  * optional `metadata` object (what a pipe with includeChannelMetadata sends). Anything else is
  * refused with a reason that fits a WebSocket close frame, never an exception.
  */
-import type { Frame } from '../../core/frame.js';
+import type { Frame } from '../core/frame.js';
 
 /** WebSocket close codes (RFC 6455 §7.4.1). */
 export const CLOSE = {

@@ -1,18 +1,17 @@
 /**
  * The quick streams the API knows, by stream id: a session per stream tagged as a quick stream
  * (streams/quick-stream.ts), made when POST /stream/start creates it, or when a quick stream is
- * found in the manager (one restored after a restart). A sweep every 250 ms follows what happened
- * through the other APIs: a start or stop by signal begins or ends a run, a deleted stream's
- * session is disposed (its clients closed, its pipe ended).
+ * found in the manager (one restored after a restart). It listens to the manager's changes, so what
+ * happens through the other APIs is followed as it happens: a start or stop by signal begins or
+ * ends a run, a deleted stream's session is disposed (its clients closed, its pipe ended).
  */
-import { HeadsetdError, isHeadsetdError } from '../../errors/catalog.js';
-import type { StreamEntry, StreamManager } from '../../streams/manager.js';
-import type { StreamState } from '../../core/stream-model.js';
-import { quickStreamConfigOf } from '../../streams/quick-stream.js';
-import type { StreamRuntime } from '../../runtime/port.js';
+import { HeadsetdError } from '../errors/catalog.js';
+import type { StreamChange, StreamEntry, StreamManager } from '../streams/manager.js';
+import type { StreamState } from '../core/stream-model.js';
+import { quickStreamConfigOf } from '../streams/quick-stream.js';
+import type { StreamRuntime } from '../runtime/port.js';
 import { QuickSession } from './session.js';
 
-const SWEEP_INTERVAL_MS = 250;
 const ACTIVE_STATES: readonly StreamState[] = ['starting', 'running', 'pausing', 'paused'];
 
 export function isActive(state: StreamState): boolean {
@@ -21,17 +20,17 @@ export function isActive(state: StreamState): boolean {
 
 export class QuickRegistry {
   private readonly sessions = new Map<string, QuickSession>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly manager: StreamManager,
+    private readonly manager: Pick<StreamManager, 'get' | 'list' | 'onChange'>,
     private readonly runtime: Pick<StreamRuntime, 'tap'>,
     private readonly clientSendLimitBytes: number | undefined,
   ) {
-    this.timer = setInterval(() => {
-      this.sweep();
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.unsubscribe = manager.onChange((change) => {
+      this.follow(change);
+    });
+    for (const entry of manager.list()) this.sessionOf(entry);
   }
 
   /** The stream (404 stream_not_found) and its quick-stream session (404 not_found when it is not one). */
@@ -68,25 +67,21 @@ export class QuickRegistry {
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.unsubscribe();
     for (const id of [...this.sessions.keys()]) this.drop(id, 'The service is shutting down.');
   }
 
-  private sweep(): void {
-    for (const [id, session] of this.sessions) {
-      let entry: StreamEntry;
-      try {
-        entry = this.manager.get(id);
-      } catch (error) {
-        if (isHeadsetdError(error) && error.code === 'stream_not_found')
-          this.drop(id, 'The stream was deleted.');
-        continue;
-      }
-      const active = isActive(entry.state);
-      const running = session.startTime !== undefined && session.stopTime === undefined;
-      if (active && !running) session.beginRun();
-      else if (!active && running) session.endRun();
+  private follow(change: StreamChange): void {
+    const id = change.entry.definition.id;
+    if (change.kind === 'removed') {
+      this.drop(id, 'The stream was deleted.');
+      return;
     }
-    for (const entry of this.manager.list()) this.sessionOf(entry);
+    const session = this.sessionOf(change.entry);
+    if (session === undefined || change.kind === 'added') return;
+    const active = isActive(change.entry.state);
+    const running = session.startTime !== undefined && session.stopTime === undefined;
+    if (active && !running) session.beginRun();
+    else if (!active && running) session.endRun();
   }
 }

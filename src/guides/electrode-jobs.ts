@@ -1,31 +1,19 @@
 /**
  * The closed-loop electrode operations (prepare, optimize, adjust, apply-pressure) run as jobs of
- * the device's registry (src/device/jobs.ts): the request answers at once, 202 with a `Location`
- * (/system/jobs/{id}) and the job, and the operation goes on holding its electrodes. `?wait=true`
- * keeps the synchronous form for scripts: the final answer, or the error envelope of the failure.
+ * the device's registry (src/device/jobs.ts): the operation goes on holding its electrodes while
+ * the request that started it has been answered.
  *
  * Progress is reported per electrode (position, motor state, latest impedance, and once it has
  * left the loop `done` with the loop's `reason`), after every measurement round and every half
  * second of device time while motors move. Cancelling stops the job's moving motors where they
  * are; so does a failure.
  */
-import type { FastifyReply } from 'fastify';
-import { Type } from 'typebox';
-import type { TimerHandle } from '../../device/clock.js';
-import { type Electrode, MIXED_CASE } from '../../core/electrodes.js';
-import { type Headset, MOTOR_STATE, type MotorCommand } from '../../device/headset.js';
-import { jobPath } from '../system/jobs.js';
-import { QueryBoolean } from '../system/schemas.js';
-import { queryBoolean } from '../system/http-helpers.js';
+import type { TimerHandle } from '../device/clock.js';
+import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
+import { type Headset, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
+import type { Job } from '../device/jobs.js';
 import type { GuidesContext } from './context.js';
 import type { ElectrodeResult, LoopHooks } from './optimizer.js';
-
-/**
- * The query of a job-starting route: `?wait=true` answers when the operation has ended, with its
- * result (default: 202 at once).
- */
-export const WaitQuery = Type.Object({ wait: QueryBoolean });
-export type WaitQueryType = { wait?: string };
 
 /** Device ms between progress reports while motors move. */
 export const PROGRESS_TICK_MS = 500;
@@ -126,16 +114,14 @@ export interface ElectrodeJobSpec<R extends object> {
 }
 
 /**
- * Starts an electrode operation as a job, holding its electrodes from now on (409 when one is
- * held), and answers as the route should: 202 with the job, or with `wait` the final answer.
+ * Starts an electrode operation as a job of the device's registry, holding its electrodes from now
+ * on (409 when one is held): progress every round and every PROGRESS_TICK_MS of device time while
+ * motors move; a cancelled or failed operation stops its moving motors where they are.
  */
-export async function startElectrodeJob<R extends object>(
+export function startElectrodeJob<R extends object>(
   context: GuidesContext,
-  reply: FastifyReply,
-  query: WaitQueryType,
   spec: ElectrodeJobSpec<R>,
-): Promise<object> {
-  const wait = queryBoolean(query.wait, 'wait');
+): Job<ElectrodeJobProgress, R> {
   const { device } = context;
   const release = context.locks.acquire(spec.electrodes, spec.holder);
   const initial: ElectrodeJobProgress = new ElectrodeProgressTracker(
@@ -143,7 +129,7 @@ export async function startElectrodeJob<R extends object>(
     spec.electrodes,
     () => undefined,
   ).snapshot();
-  const job = context.jobs.start(spec.operation, initial, async ({ signal, progress }) => {
+  return context.jobs.start(spec.operation, initial, async ({ signal, progress }) => {
     const tracker = new ElectrodeProgressTracker(device, spec.electrodes, progress);
     let ticker: TimerHandle | undefined;
     const tick = (): void => {
@@ -165,7 +151,4 @@ export async function startElectrodeJob<R extends object>(
       release();
     }
   });
-  if (wait) return { success: true, ...(await job.settled) };
-  void reply.code(202).header('Location', jobPath(job.id));
-  return { success: true, job: job.record() };
 }

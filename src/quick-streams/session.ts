@@ -3,12 +3,12 @@
  * buffer of the latest samples (/data), the WebSocket clients (/stream/{streamId}), the optional
  * pipe to another headsetd, and the counters of the current run (/status).
  */
-import type { Frame } from '../../core/frame.js';
-import { frameSamples, frameToJson } from '../../core/frame.js';
-import type { QuickStreamConfig } from '../../streams/quick-stream.js';
-import { QUICK_NODES } from '../../streams/quick-stream.js';
-import type { StreamRuntime } from '../../runtime/port.js';
-import { type ClientSocket, SocketFanout } from '../system/socket-fanout.js';
+import type { Frame } from '../core/frame.js';
+import { frameSamples, frameToJson } from '../core/frame.js';
+import type { QuickStreamConfig } from '../streams/quick-stream.js';
+import { QUICK_NODES } from '../streams/quick-stream.js';
+import type { StreamRuntime } from '../runtime/port.js';
+import { type ClientSocket, SocketFanout } from '../events/socket-fanout.js';
 import type { PipeSender } from './pipe-sender.js';
 import { SampleRing } from './sample-ring.js';
 

@@ -1,0 +1,77 @@
+/**
+ * The layering of src/ (scripts/layers.mjs) is what lint enforces and what docs/architecture.md
+ * shows: imports against it fail lint, imports along it pass, and the picture in the docs is the
+ * one the table draws.
+ */
+import { readFileSync } from 'node:fs';
+import { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, test } from 'vitest';
+import { layerRule } from '../../scripts/eslint-layers.mjs';
+import { LAYERS, picture, refusal } from '../../scripts/layers.mjs';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+// Only the layer rule, on a plain parser: what is checked here is the rule, not the type-aware config.
+const linter = new Linter({ configType: 'flat', cwd: root });
+function lint(file: string, source: string): string[] {
+  return linter
+    .verify(
+      source,
+      [{ ...layerRule, files: ['**/*.ts'] }, { languageOptions: { parser: tseslint.parser } }],
+      {
+        filename: `${root}${file}`,
+      },
+    )
+    .map((message) => message.message);
+}
+
+describe('layers', () => {
+  test.each([
+    [
+      'src/core/frame.ts',
+      "import { x } from '../api/app.js';",
+      /core\/ \(vocabulary\) may not import src\/api\//,
+    ],
+    ['src/runtime/graph.ts', "import { x } from '../executables/factories.js';", /higher layer/],
+    [
+      'src/streams/manager.ts',
+      "import type { Headset } from '../device/headset.js';",
+      /both in the domain layer/,
+    ],
+    ['src/api/streams.ts', "import { x } from '../server.js';", /may not import the composer/],
+    ['src/formats/edf-writer.ts', "export { HeadsetdError } from '../errors/catalog.js';", /higher layer/],
+    ['src/runtime/host.ts', "const m = await import('../executables/stream-host.js');", /higher layer/],
+    ['src/dsp/sos.ts', "type T = import('../runtime/port.js').StreamRuntime;", /higher layer/],
+    ['src/newfolder/x.ts', "import { x } from '../core/frame.js';", /is in no layer/],
+  ])('%s refuses %s', (file, source, reason) => {
+    const messages = lint(file, source);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(reason);
+  });
+
+  test.each([
+    ['src/api/streams.ts', "import { x } from '../streams/manager.js';"],
+    ['src/executables/stream-host.ts', "import { runStreamHost } from '../runtime/host.js';"],
+    ['src/formats/edf-writer.ts', "import type { Frame } from '../core/frame.js';"],
+    ['src/server.ts', "import { createApp } from './api/app.js';"],
+    ['src/runtime/graph.ts', "import { x } from './pipe.js'; import { y } from 'node:fs';"],
+    ['test/support/service.ts', "import { x } from '../../src/server.js';"],
+  ])('%s may %s', (file, source) => {
+    expect(lint(file, source)).toEqual([]);
+  });
+
+  test('no two folders import each other: a folder only reaches strictly lower layers', () => {
+    const folders = LAYERS.flatMap((layer) => layer.folders);
+    for (const a of folders)
+      for (const b of folders) {
+        if (a === b) continue;
+        expect(refusal(a, b) === undefined && refusal(b, a) === undefined, `${a} ⇄ ${b}`).toBe(false);
+      }
+  });
+
+  test("docs/architecture.md shows the table's picture", () => {
+    const doc = readFileSync(`${root}docs/architecture.md`, 'utf8');
+    expect(doc).toContain(`\`\`\`\n${picture()}\n\`\`\``);
+  });
+});
