@@ -75,7 +75,7 @@ export function refusal(from, to) {
 /** The picture docs/architecture.md shows, top layer first. */
 export function picture() {
   const width = Math.max(...LAYERS.map((layer) => layer.folders.map((f) => `${f}/`).join('  ').length));
-  const lines = ['src/*.ts      the composer: server.ts wires every layer; cli.ts, config.ts', '   │'];
+  const lines = [`${'src/*.ts'.padEnd(width)}   the composer: server.ts wires every layer; cli.ts, config.ts`, '   │'];
   for (let i = LAYERS.length - 1; i >= 0; i--) {
     const layer = LAYERS[i];
     lines.push(`${layer.folders.map((f) => `${f}/`).join('  ').padEnd(width)}   ${layer.holds}`);

@@ -1,0 +1,11 @@
+/** Types of layers.mjs, for the TypeScript tests that read the table. */
+export interface Layer {
+  name: string;
+  folders: string[];
+  holds: string;
+}
+export const LAYERS: readonly Layer[];
+export const COMPOSER: string;
+export function layerOf(folder: string): number | undefined;
+export function refusal(from: string, to: string): string | undefined;
+export function picture(): string;
