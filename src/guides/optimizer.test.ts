@@ -8,6 +8,7 @@ import { MOTOR_MAX_POSITION } from '../device/headset.js';
 import { JobRegistry } from '../device/jobs.js';
 import { ManualClock } from '../device/replay/manual-clock.js';
 import { createSimulatedHeadset, type SimulatedHeadset } from '../device/simulated/index.js';
+import { onDeviceTime } from '../../test/support/device-time.js';
 import { startElectrodeJob } from './electrode-jobs.js';
 import type { GuidesContext } from './context.js';
 import { MotorLocks } from './motor-locks.js';
@@ -19,22 +20,6 @@ afterEach(async () => {
   await device?.close();
   device = undefined;
 });
-
-/** Moves the device's clock in 10 ms steps, letting promises run between steps, until `work` settles. */
-async function onDeviceTime<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
-  let outcome: { value: T } | { error: unknown } | undefined;
-  work.then(
-    (value) => (outcome = { value }),
-    (error: unknown) => (outcome = { error }),
-  );
-  for (let step = 0; outcome === undefined; step++) {
-    if (step > 200_000) throw new Error('the operation never ended on device time');
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    clock.advance(10);
-  }
-  if ('error' in outcome) throw outcome.error;
-  return outcome.value;
-}
 
 function headset(): { device: SimulatedHeadset; clock: ManualClock } {
   const clock = new ManualClock();

@@ -2,6 +2,7 @@
  * An in-memory StreamRuntime for control-plane tests: records every call, can be told to fail or to
  * hold a transition open, and reports node states like the real one.
  */
+import { createServer } from 'node:net';
 import type { Frame } from '../../src/core/frame.js';
 import type { NodeLogLine } from '../../src/core/node.js';
 import type { StreamDefinition } from '../../src/core/stream-model.js';
@@ -55,6 +56,29 @@ export class FakeRuntime implements StreamRuntime {
     return this.calls.filter((c) => c.streamId === streamId).map((c) => c.op);
   }
 
+  /**
+   * Like the real websocket node: a node asking for a port another socket holds fails to start,
+   * with the runtime port's typed failure naming the node and the port. The port is tried for real
+   * on 127.0.0.1 and released at once.
+   */
+  async #probePorts(nodes: readonly StreamDefinition['nodes'][number][]): Promise<void> {
+    for (const node of nodes) {
+      const port = node.config?.port;
+      if (node.executable !== 'websocket' || typeof port !== 'number' || port === 0) continue;
+      const server = createServer();
+      const free = await new Promise<boolean>((resolve) => {
+        server.once('error', () => {
+          resolve(false);
+        });
+        server.listen(port, '127.0.0.1', () => {
+          resolve(true);
+        });
+      });
+      if (free) await new Promise((resolve) => server.close(resolve));
+      else throw new NodeFailureError({ nodeId: node.id, reason: `port ${port} is already in use`, port });
+    }
+  }
+
   /** Like the real runtime: operations on a stream it does not run are refused. */
   #mustRun(streamId: string, signal: string) {
     const r = this.running.get(streamId);
@@ -79,6 +103,7 @@ export class FakeRuntime implements StreamRuntime {
     }
     if (this.gate !== undefined) await this.gate;
     await this.gates.get('start');
+    await this.#probePorts(stream.nodes);
     for (const node of stream.nodes) {
       const failure = this.failStart.get(node.id);
       if (failure !== undefined) {
@@ -118,6 +143,8 @@ export class FakeRuntime implements StreamRuntime {
     this.calls.push({ op: 'update', streamId: stream.id, detail: stream });
     await this.gates.get('update');
     const r = this.#mustRun(stream.id, 'update');
+    const known = new Set(r.definition.nodes.map((n) => n.id));
+    await this.#probePorts(stream.nodes.filter((n) => !known.has(n.id)));
     if (this.failUpdate !== undefined) throw new HeadsetdError('validation_failed', this.failUpdate);
     r.definition = stream;
   }
@@ -150,7 +177,10 @@ export class FakeRuntime implements StreamRuntime {
               restarts: 0,
               lastError: this.nodeStates.get(n.id)?.lastError ?? null,
             },
-            info: n.executable === 'websocket' ? { port: 50000 } : {},
+            info:
+              n.executable === 'websocket'
+                ? { port: typeof n.config?.port === 'number' && n.config.port !== 0 ? n.config.port : 50000 }
+                : {},
           },
         ]),
       ),

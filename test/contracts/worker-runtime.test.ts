@@ -1,0 +1,19 @@
+/** The StreamRuntime contract, run against the real runtime: worker threads and real sockets. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
+import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { runtimeContract } from './runtime-contract.js';
+
+runtimeContract('WorkerRuntime', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-contract-rt-'));
+  const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+  return {
+    runtime,
+    async close() {
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
