@@ -19,6 +19,7 @@ import { parseCreateDocument } from './streams/validate.js';
 import { parseYamlText } from './schemas/yaml-text.js';
 import { announceCreatedToken, ensureToken, tokenPath } from './security/token.js';
 import { VERSION } from './version.js';
+import { errorMessage } from './core/error-message.js';
 
 const HELP = `headsetd ${VERSION}: the local HTTP service of a 21-electrode EEG headset
 
@@ -145,7 +146,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     settings = settingsFrom(values);
   } catch (error) {
-    process.stderr.write(`headsetd: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`headsetd: ${errorMessage(error)}\n`);
     return 2;
   }
   switch (command) {

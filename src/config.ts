@@ -11,6 +11,7 @@ import { assertDocument } from './schemas/depth.js';
 import { isLoopbackName } from './security/access.js';
 import { check, issuesToError } from './schemas/validator.js';
 import { parseYamlText } from './schemas/yaml-text.js';
+import { errorMessage } from './core/error-message.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -120,7 +121,7 @@ export function loadSettings(
       parsed = parseYamlText(readFileSync(file, 'utf8'));
       assertDocument(parsed);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       throw new HeadsetdError('invalid_request', `The settings file ${file} cannot be read: ${message}`);
     }
     // An empty file (YAML null) holds no settings.

@@ -6,6 +6,7 @@
 import { LineCounter, parseDocument, stringify, visit, YAMLError } from 'yaml';
 import { assertYamlDepth } from './yaml-depth.js';
 import { YamlDocumentError } from './yaml-error.js';
+import { errorMessage } from './error-message.js';
 
 /** Alias dereferences allowed per document: plenty for hand-written YAML, far below a bomb. */
 const MAX_ALIAS_COUNT = 100;
@@ -87,7 +88,7 @@ export function parseYaml(text: string): unknown {
   try {
     return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (cause) {
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const message = errorMessage(cause);
     throw new YamlDocumentError('aliases', `The YAML body is refused: ${message}`);
   }
 }

@@ -30,7 +30,7 @@ import {
   syncDirectory,
   writeSidecar,
 } from '../recordings/sidecar.js';
-import { errorMessage } from '../runtime/node-errors.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface SegmentSpec {
   dir: string;

@@ -35,11 +35,12 @@ import { type RecordingFormat, readSidecar } from '../recordings/sidecar.js';
 import type { Frame } from '../core/frame.js';
 import { frameSamples } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
-import { errorMessage, FatalNodeError } from '../runtime/node-errors.js';
+import { FatalNodeError } from '../runtime/node-errors.js';
 import { type PendingMark, SampleClock } from './recorder-clock.js';
 import { isDiskFull, notStartedMessage, stoppedMessage } from './recorder-disk.js';
 import { RecordingFile, type SegmentSpec } from './recorder-file.js';
 import { physicalMaxFor } from './recorder-range.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface RecorderConfig {
   filename: string;

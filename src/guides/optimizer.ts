@@ -13,6 +13,7 @@ import type { Electrode } from '../core/electrodes.js';
 import { type Headset, MOTOR_MAX_POSITION, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
 import { toKiloohms } from '../device/impedance-levels.js';
 import { CONTACT_KOHMS, type StrategyProfile } from './strategies.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface ElectrodeResult {
   /** kΩ at the first measurement. */
@@ -59,7 +60,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
+        reject(error instanceof Error ? error : new Error(errorMessage(error)));
       },
     );
   });

@@ -16,6 +16,7 @@ import { EdfReader } from '../formats/edf-reader.js';
 import { parseCsv } from '../formats/csv-reader.js';
 import { formatOfName, isPlainName, recordingPath } from './paths.js';
 import { type RecordingFormat, readSidecar } from './sidecar.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface RecordingSummary {
   name: string;
@@ -175,7 +176,7 @@ export function listRecordings(dir: string, skipped: SkipLog = () => undefined):
     try {
       out.push(describeRecording(dir, name));
     } catch (error) {
-      skipped(name, error instanceof Error ? error.message : String(error));
+      skipped(name, errorMessage(error));
     }
   }
   return out;

@@ -32,6 +32,7 @@ import { EdfReader } from '../formats/edf-reader.js';
 import { repairEdf } from '../formats/edf-repair.js';
 import { eventsNameOf, isPlainName, isTemporaryName, recordingPath } from './paths.js';
 import { type RecordingMeta, readSidecar, removeSidecar, writeSidecar } from './sidecar.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface RecordingRepair {
   name: string;
@@ -119,7 +120,7 @@ function repairOne(dir: string, name: string): RecordingRepair {
     writeSidecar(dir, { ...meta, complete: false, durationSeconds, repaired: message });
     return { name, outcome: repaired ? 'repaired' : 'unchanged', message };
   } catch (error) {
-    return { name, outcome: 'error', message: error instanceof Error ? error.message : String(error) };
+    return { name, outcome: 'error', message: errorMessage(error) };
   }
 }
 
@@ -150,7 +151,7 @@ export function repairRecordings(dir: string, active: ReadonlySet<string> = new 
       out.push({
         name: ownerOfTemporary(entry),
         outcome: 'error',
-        message: error instanceof Error ? error.message : String(error),
+        message: errorMessage(error),
       });
     }
   }
@@ -161,7 +162,7 @@ export function repairRecordings(dir: string, active: ReadonlySet<string> = new 
     try {
       out.push(repairOne(dir, name));
     } catch (error) {
-      out.push({ name, outcome: 'error', message: error instanceof Error ? error.message : String(error) });
+      out.push({ name, outcome: 'error', message: errorMessage(error) });
     }
   }
   return out.filter((r) => r.message !== 'complete');

@@ -19,10 +19,11 @@ import { diffDefinitions } from './definition-diff.js';
 import type { Frame } from '../core/frame.js';
 import { frameClock } from './metrics.js';
 import type { DeviceFrameSource, MainThreadLink, NodeFactory, NodeLogLine } from '../core/node.js';
-import { errorMessage, NodeConfigError } from './node-errors.js';
+import { NodeConfigError } from './node-errors.js';
 import { NodeRunner, type RunnerEnvironment } from './node-runner.js';
 import { Pipe } from './pipe.js';
 import { DrainScheduler } from './scheduler.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface StreamGraphOptions {
   streamId: string;

@@ -30,10 +30,10 @@ import type {
   StatusPush,
   ToHost,
 } from './messages.js';
-import { errorMessage } from './node-errors.js';
 import type { NodeDef } from '../core/stream-model.js';
 import type { NodeFactory } from '../core/node.js';
 import { MainThreadChannel } from './main-thread-channel.js';
+import { errorMessage } from '../core/error-message.js';
 
 /** What the runtime is given to run nodes: the executables it knows, as a registry. */
 export interface StreamHostPlugins {

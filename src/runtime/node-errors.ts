@@ -47,9 +47,3 @@ export function failureKind(error: unknown): 'ended' | 'fatal' | 'failure' {
   if (error instanceof FatalNodeError) return 'fatal';
   return 'failure';
 }
-
-/** A one-line message for a person from anything thrown. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : 'unknown error';
-}

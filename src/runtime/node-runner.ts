@@ -11,7 +11,7 @@ import type { Frame } from '../core/frame.js';
 import { frameSamples } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
 import type { NodeContext, NodeInstance, NodeLogLine } from '../core/node.js';
-import { errorMessage, failureKind } from './node-errors.js';
+import { failureKind } from './node-errors.js';
 import { applyNodeSignal } from './node-signals.js';
 import {
   NODE_START_TIMEOUT_MS,
@@ -22,6 +22,7 @@ import {
 } from './runner-support.js';
 import { PortSequencer } from './seal-frame.js';
 import { RestartTracker, restartPolicyOf } from './supervisor.js';
+import { errorMessage } from '../core/error-message.js';
 
 export type { NodeCounters, RunnerEnvironment } from './runner-support.js';
 

@@ -7,7 +7,7 @@
 import { HeadsetdError } from '../errors/catalog.js';
 import type { NodeState } from '../core/stream-model.js';
 import type { NodeRunner } from './node-runner.js';
-import { errorMessage } from './node-errors.js';
+import { errorMessage } from '../core/error-message.js';
 
 export const NODE_SIGNALS = ['start', 'stop', 'pause', 'resume', 'restart'] as const;
 

@@ -6,7 +6,7 @@ import type { AccessPolicy } from '../core/access-policy.js';
 import type { NodeDef } from '../core/stream-model.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource, MainThreadLink, NodeFactory } from '../core/node.js';
-import { errorMessage } from './node-errors.js';
+import { errorMessage } from '../core/error-message.js';
 
 /** A node that is not ready after this long fails to start. */
 export const NODE_START_TIMEOUT_MS = 10_000;

@@ -23,6 +23,7 @@ import {
   type ProtocolMessage,
 } from '../core/protocol/messages.js';
 import { type NodeFrame, type OutputFrame, samplesFromRows } from './frames.js';
+import { errorMessage } from '../core/error-message.js';
 
 export * from './frames.js';
 
@@ -228,7 +229,7 @@ class NodeRuntime implements NodeHandle {
   private crash(error: unknown): void {
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     this.io.stderr.write(`${text}\n`);
-    this.fail(error instanceof Error ? error.message : String(error));
+    this.fail(errorMessage(error));
   }
 
   /** Exits once everything written to stdout is flushed (writes complete in order). */

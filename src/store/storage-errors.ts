@@ -13,6 +13,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { Db } from './database.js';
+import { errorMessage } from '../core/error-message.js';
 
 /** Free space under which an I/O error is taken for a full disk: SQLite writes pages of 4 KiB and more. */
 const FULL_BELOW_BYTES = 1024 * 1024;
@@ -79,7 +80,7 @@ export function storageError(db: Db, what: string, error: unknown): HeadsetdErro
     );
   }
   if (!STORAGE_CODES.has(sqlite) && !STORAGE_ERRNOS.has(code)) return undefined;
-  const cause = error instanceof Error ? error.message : String(error);
+  const cause = errorMessage(error);
   return new HeadsetdError(
     'storage_error',
     `The store could not be written (${cause}), so ${what} was not saved and nothing changed. Check the service's data directory (free space, permissions, disk health) and retry.`,

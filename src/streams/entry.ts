@@ -63,7 +63,3 @@ export function newEntry(
 export function stateOf(entry: StreamEntry): StreamState {
   return entry.state;
 }
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

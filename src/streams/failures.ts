@@ -4,9 +4,10 @@
  * reason, and the state the stream is in now. Never a 500: a runtime fault is `transition_failed`.
  */
 import { HeadsetdError } from '../errors/catalog.js';
-import { messageOf, type StreamEntry } from './entry.js';
+import { type StreamEntry } from './entry.js';
 import type { StreamSignal } from '../core/stream-model.js';
 import { NodeFailureError } from '../runtime/port.js';
+import { errorMessage } from '../core/error-message.js';
 
 const VERBS: Record<StreamSignal, string> = {
   start: 'start',
@@ -40,7 +41,7 @@ export function transitionError(entry: StreamEntry, signal: StreamSignal, error:
       { ...error.details, ...(path === undefined ? {} : { path }), state, signal },
     );
   }
-  const reason = messageOf(error);
+  const reason = errorMessage(error);
   return new HeadsetdError(
     'transition_failed',
     `The stream could not ${verb} and ${now}: ${reason}. See its status and the service log, then send a signal again.`,

@@ -8,7 +8,7 @@ import { STREAM_LIMITS } from '../core/stream-model.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
 import type { GraphContext } from './graph.js';
-import { messageOf, newEntry, type StreamChange, type StreamEntry } from './entry.js';
+import { newEntry, type StreamChange, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
 import { planSignal } from './lifecycle.js';
 import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
@@ -22,6 +22,7 @@ import {
   parseCreateDocument,
   parseReplaceDocument,
 } from './validate.js';
+import { errorMessage } from '../core/error-message.js';
 
 export type { StreamChange, StreamEntry } from './entry.js';
 
@@ -106,7 +107,7 @@ export class StreamManager {
         void this.transitions.start(entry).then((failure) => {
           if (failure === undefined || entry.state !== 'error') return;
           this.options.onWarn?.(
-            `stream ${definition.id} restored in error: ${entry.error ?? messageOf(failure.error)}`,
+            `stream ${definition.id} restored in error: ${entry.error ?? errorMessage(failure.error)}`,
             { streamId: definition.id, node: entry.failedNode, reason: entry.error },
           );
         });

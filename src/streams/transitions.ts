@@ -7,10 +7,11 @@
  * desired state (a full disk), the transition throws and nothing has changed, so the stream is
  * never left `stopping` or `starting` with nothing under way. Each returns its {@link Outcome}.
  */
-import { messageOf, type StreamEntry, stateOf } from './entry.js';
+import { type StreamEntry, stateOf } from './entry.js';
 import type { StreamState } from '../core/stream-model.js';
 import { NodeFailureError, type StreamRuntime } from '../runtime/port.js';
 import type { DesiredState } from './store.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface TransitionHost {
   readonly runtime: StreamRuntime;
@@ -115,7 +116,7 @@ export class Transitions {
         entry.lastStatus = this.host.runtime.status(entry.definition.id) ?? entry.lastStatus;
         if (stateOf(entry) === 'starting') {
           entry.state = 'error';
-          entry.error = messageOf(error);
+          entry.error = errorMessage(error);
           entry.failedNode = error instanceof NodeFailureError ? error.failure.nodeId : null;
         }
         throw error;
@@ -172,7 +173,7 @@ export class Transitions {
     if (stateOf(entry) !== during) return;
     if (this.host.runtime.status(entry.definition.id) === undefined) {
       entry.state = 'error';
-      entry.error = messageOf(error);
+      entry.error = errorMessage(error);
       return;
     }
     entry.state = previous;

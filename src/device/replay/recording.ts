@@ -19,6 +19,7 @@ import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/e
 import { FormatError } from '../../formats/format-error.js';
 import { matchElectrode } from '../../formats/labels.js';
 import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
+import { errorMessage } from '../../core/error-message.js';
 
 /** One file signal played as one electrode's channel. */
 export interface ReplayChannel {
@@ -191,7 +192,7 @@ export function openRecording(file: string): ReplayRecording {
     reader = EdfReader.open(path);
   } catch (error) {
     if (error instanceof FormatError) refuse(error.message, error.details);
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     refuse(`Cannot open the recording to replay (${path}): ${reason}.`);
   }
   try {

@@ -23,6 +23,7 @@ import type { Electrode } from '../../core/electrodes.js';
 import type { EegSignalSource } from '../signal-source.js';
 import type { ReplayRecording } from './recording.js';
 import { SampleCursor } from './sample-cursor.js';
+import { errorMessage } from '../../core/error-message.js';
 
 export class ReplaySource implements EegSignalSource {
   readonly available: readonly Electrode[];
@@ -102,7 +103,7 @@ export class ReplaySource implements EegSignalSource {
       } catch {
         throw new HeadsetdError(
           'validation_failed',
-          `The recording's rate (${this.nativeRate} Hz) cannot be resampled to ${rate} Hz: ${error instanceof Error ? error.message : String(error)}. Use the file's own rate.`,
+          `The recording's rate (${this.nativeRate} Hz) cannot be resampled to ${rate} Hz: ${errorMessage(error)}. Use the file's own rate.`,
           { field: 'samplingFrequency', value: rate },
         );
       }

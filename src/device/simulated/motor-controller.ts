@@ -15,6 +15,7 @@ import {
 import { electrodeListOrThrow, electrodeOrThrow, numberInRangeOrThrow, oneOfOrThrow } from '../validate.js';
 import type { MotorArray } from './motors.js';
 import { HeadsetdError } from '../../errors/catalog.js';
+import { errorMessage } from '../../core/error-message.js';
 
 interface ValidCommand {
   readonly electrode: Electrode;
@@ -69,7 +70,7 @@ export class SimulatedMotorController implements MotorController {
     try {
       return this.motors.waitUntilComplete(electrodeListOrThrow(electrodes, 'electrode'));
     } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      return Promise.reject(error instanceof Error ? error : new Error(errorMessage(error)));
     }
   }
 
