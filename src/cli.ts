@@ -15,7 +15,7 @@ import { startServer } from './server.js';
 import { installShutdown } from './shutdown.js';
 import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
-import { parseCreateDocument } from './streams/validate.js';
+import { parseCreateDocument } from './streams/stream-document.js';
 import { parseYamlText } from './schemas/yaml-text.js';
 import { announceCreatedToken, ensureToken, tokenPath } from './security/token.js';
 import { VERSION } from './version.js';

@@ -1,5 +1,5 @@
 /**
- * Runtime benchmarks, on the real StreamGraph in-process (the same code a stream's worker runs):
+ * Runtime benchmarks, on the real RunningGraph in-process (the same code a stream's worker runs):
  * - one pipe hop (seal + push + drain turn + deliver) against a plain function call chain;
  * - fan-out to 1/4/16 consumers with frames of 10 and 1000 samples × 19 channels: fan-out hands
  *   the same frozen frame to every consumer, so the cost must grow with consumers, not frame size.
@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { StreamGraph } from '../../dist/runtime/graph.js';
+import { RunningGraph } from '../../dist/runtime/running-graph.js';
 import { compare, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 
@@ -77,7 +77,7 @@ async function buildGraph({ chain = 0, fanout = 1, samples }) {
     nodes.push({ id: `sink${i}`, executable: 'sink' });
     pipe(last, `sink${i}`);
   }
-  const graph = new StreamGraph({
+  const graph = new RunningGraph({
     streamId: 'bench',
     dataDir: tmpdir(),
     resolveFactory: (node) => Promise.resolve(factories[node.executable]),

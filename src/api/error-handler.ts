@@ -51,7 +51,7 @@ export function sendError(reply: FastifyReply, error: HeadsetdError): FastifyRep
 
 /** Route patterns by method, to tell 405 from 404. */
 class RouteTable {
-  readonly #routes: { method: string; pattern: RegExp }[] = [];
+  private readonly routes: { method: string; pattern: RegExp }[] = [];
 
   add(methods: string | string[], url: string): void {
     const source = url
@@ -61,11 +61,11 @@ class RouteTable {
       )
       .join('/');
     const pattern = new RegExp(`^${source}/?$`);
-    for (const method of Array.isArray(methods) ? methods : [methods]) this.#routes.push({ method, pattern });
+    for (const method of Array.isArray(methods) ? methods : [methods]) this.routes.push({ method, pattern });
   }
 
   methodsFor(path: string): string[] {
-    return [...new Set(this.#routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    return [...new Set(this.routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Route validation. Bodies of JSON routes are validated by ajv in strict mode (no coercion, unknown
  * fields refused); query strings and path parameters are coerced from text, since they are text.
- * Stream documents are validated in the handler by streams/validate.ts instead (the same code
+ * Stream documents are validated in the handler by streams/stream-document.ts instead (the same code
  * `headsetd validate` runs), so their schemas are registered here only to be documented.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -25,7 +25,7 @@ import {
   type EegSamplingFrequency,
 } from './headset.js';
 import type { EegSignalSource } from './signal-source.js';
-import { eegChannelListOrThrow, oneOfOrThrow } from './validate.js';
+import { eegChannelListOrThrow, oneOfOrThrow } from './arguments.js';
 
 /** ADS1299-style converter: ±VREF/gain full scale over 24 bits, VREF = 4.5 V. */
 const ADC_REFERENCE_MICROVOLTS = 4_500_000;

@@ -7,7 +7,7 @@
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { EEG_SAMPLING_FREQUENCIES, type Headset } from './headset.js';
-import { eegChannelListOrThrow } from './validate.js';
+import { eegChannelListOrThrow } from './arguments.js';
 
 /** A frame narrowed to `channels` (in that order); the same frame when it already matches. */
 export function selectChannels(frame: Frame, channels: readonly string[]): Frame {

@@ -6,7 +6,7 @@
  * buffer is transferred (docs/architecture.md §Data plane: copies only at thread boundaries).
  */
 import type { Frame } from '../core/frame.js';
-import { type FromHost, type ToHost, toWire } from './messages.js';
+import { type FromHost, type ToHost, toWire } from './thread-messages.js';
 import type { DeviceFrameSource } from '../core/node.js';
 
 /** Worker side: a DeviceFrameSource whose subscriptions are served by the main thread. */

@@ -20,7 +20,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { isHeadsetdError } from '../errors/catalog.js';
 import { NodeFailureError } from './port.js';
 import { DeviceProxy } from './device-bridge.js';
-import { StreamGraph } from './graph.js';
+import { RunningGraph } from './running-graph.js';
 import type {
   FromHost,
   HostBoot,
@@ -29,7 +29,7 @@ import type {
   SerializedError,
   StatusPush,
   ToHost,
-} from './messages.js';
+} from './thread-messages.js';
 import type { NodeDef } from '../core/stream-model.js';
 import type { NodeFactory } from '../core/node.js';
 import { MainThreadChannel } from './main-thread-channel.js';
@@ -70,13 +70,13 @@ export function runStreamHost(plugins: StreamHostPlugins): void {
 
   /** The stream this worker runs, once `init` arrived. */
   interface Running {
-    graph: StreamGraph;
+    graph: RunningGraph;
     device: DeviceProxy | undefined;
     channel: MainThreadChannel;
   }
   let running: Running | undefined;
 
-  function snapshot(graph: StreamGraph): StatusPush {
+  function snapshot(graph: RunningGraph): StatusPush {
     const status = graph.status();
     for (const id of Object.keys(status.nodes)) indexOf(id);
     return { status, nodeOrder: [...nodeOrder], logs: graph.collectLogs() };
@@ -106,7 +106,7 @@ export function runStreamHost(plugins: StreamHostPlugins): void {
       port.postMessage(message satisfies FromHost, transfer);
     });
     const device = init.hasDevice ? new DeviceProxy(post) : undefined;
-    const graph = new StreamGraph({
+    const graph = new RunningGraph({
       streamId: init.streamId,
       dataDir: init.dataDir,
       access: init.access,
@@ -142,7 +142,7 @@ export function runStreamHost(plugins: StreamHostPlugins): void {
     return { code: 'internal_error', message: errorMessage(error) };
   }
 
-  async function execute(graph: StreamGraph, command: HostCommand): Promise<void> {
+  async function execute(graph: RunningGraph, command: HostCommand): Promise<void> {
     switch (command.op) {
       case 'start':
         return graph.start(command.definition);
@@ -183,7 +183,7 @@ export function runStreamHost(plugins: StreamHostPlugins): void {
     queue = queue.then(() => run(current.graph, id, command));
   });
 
-  function run(graph: StreamGraph, id: number, command: HostCommand): Promise<void> {
+  function run(graph: RunningGraph, id: number, command: HostCommand): Promise<void> {
     return execute(graph, command).then(
       () => {
         post({ kind: 'reply', id, ok: true, push: snapshot(graph) });

@@ -1,7 +1,7 @@
 /**
  * One node of a running stream: its executable's instance, its state (created → initialized →
  * running ↔ paused → terminated | error), its counters and log, and its supervision (restart per
- * policy with backoff, crash-loop limit). The graph (graph.ts) owns the pipes and routes frames.
+ * policy with backoff, crash-loop limit). The running graph (running-graph.ts) owns the pipes and routes frames.
  *
  * Every instance gets a context bound to a *generation*: after a restart or stop, the old
  * instance's late emits, logs and failures are ignored, so a dying node cannot disturb its successor.

@@ -22,7 +22,7 @@ import {
   type StatusPush,
   type ToHost,
   toWire,
-} from './messages.js';
+} from './thread-messages.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { NodeFailureError, type RuntimeEvent } from './port.js';
 

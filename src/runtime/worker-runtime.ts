@@ -18,7 +18,7 @@ import type { StreamDefinition } from '../core/stream-model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './port.js';
 import type { Frame } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
-import type { StatusPush } from './messages.js';
+import type { StatusPush } from './thread-messages.js';
 import type { DeviceFrameSource, NodeLogLine } from '../core/node.js';
 import { StreamWorker } from './stream-worker.js';
 

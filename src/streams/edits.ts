@@ -13,9 +13,10 @@ import {
 } from '../schemas/stream.js';
 import { check, issuesToError } from '../schemas/validator.js';
 import type { NodeDef, PipeDef } from '../core/stream-model.js';
-import { normaliseNode, normalisePipe } from './validate.js';
+import { normaliseNode, normalisePipe } from './stream-document.js';
 
-export interface Graph {
+/** The nodes and pipes of a stream document; the graph a worker runs is runtime/running-graph.ts. */
+export interface GraphDocument {
   nodes: NodeDef[];
   pipes: PipeDef[];
 }
@@ -59,7 +60,7 @@ function assertNoRepeats(ids: readonly string[], what: string): void {
   });
 }
 
-export function addNodes(graph: Graph, body: unknown): { graph: Graph; added: string[] } {
+export function addNodes(graph: GraphDocument, body: unknown): { graph: GraphDocument; added: string[] } {
   const nodes = assertList<NodeInput>(NodeListSchema, body, 'nodes');
   assertNoRepeats(
     nodes.map((n) => n.id),
@@ -81,9 +82,9 @@ export function addNodes(graph: Graph, body: unknown): { graph: Graph; added: st
 }
 
 export function removeNodes(
-  graph: Graph,
+  graph: GraphDocument,
   body: unknown,
-): { graph: Graph; removed: string[]; removedPipes: string[] } {
+): { graph: GraphDocument; removed: string[]; removedPipes: string[] } {
   const ids = assertList<string>(IdListSchema, body, 'node ids');
   assertNoRepeats(ids, 'node');
   ids.forEach((id, i) => {
@@ -107,7 +108,7 @@ export function removeNodes(
   };
 }
 
-export function addPipes(graph: Graph, body: unknown): { graph: Graph; added: string[] } {
+export function addPipes(graph: GraphDocument, body: unknown): { graph: GraphDocument; added: string[] } {
   const pipes = assertList<PipeInput>(PipeListSchema, body, 'pipes');
   assertNoRepeats(
     pipes.map((p) => p.id),
@@ -133,7 +134,10 @@ export function addPipes(graph: Graph, body: unknown): { graph: Graph; added: st
   };
 }
 
-export function removePipes(graph: Graph, body: unknown): { graph: Graph; removed: string[] } {
+export function removePipes(
+  graph: GraphDocument,
+  body: unknown,
+): { graph: GraphDocument; removed: string[] } {
   const ids = assertList<string>(IdListSchema, body, 'pipe ids');
   assertNoRepeats(ids, 'pipe');
   ids.forEach((id, i) => {

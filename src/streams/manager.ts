@@ -7,7 +7,7 @@ import { HeadsetdError } from '../errors/catalog.js';
 import { STREAM_LIMITS } from '../core/stream-model.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
-import type { GraphContext } from './graph.js';
+import type { GraphContext } from './graph-document.js';
 import { newEntry, type StreamChange, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
 import { planSignal } from './lifecycle.js';
@@ -21,7 +21,7 @@ import {
   type DefinitionBody,
   parseCreateDocument,
   parseReplaceDocument,
-} from './validate.js';
+} from './stream-document.js';
 import { errorMessage } from '../core/error-message.js';
 
 export type { StreamChange, StreamEntry } from './entry.js';
@@ -367,7 +367,7 @@ export class StreamManager {
    */
   private async commitGraph(
     entry: StreamEntry,
-    graph: edits.Graph,
+    graph: edits.GraphDocument,
     added?: { collection: 'nodes' | 'pipes'; offset: number },
   ): Promise<void> {
     try {

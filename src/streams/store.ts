@@ -23,31 +23,31 @@ interface Row {
 }
 
 export class StreamStore {
-  readonly #db: Db;
-  readonly #insert;
-  readonly #update;
-  readonly #setDesired;
-  readonly #remove;
-  readonly #all;
+  private readonly db: Db;
+  private readonly insertStatement;
+  private readonly updateStatement;
+  private readonly setDesiredStatement;
+  private readonly removeStatement;
+  private readonly allStatement;
 
   constructor(db: Db) {
-    this.#db = db;
-    this.#insert = db.prepare(
+    this.db = db;
+    this.insertStatement = db.prepare(
       'INSERT INTO streams (id, definition, desired, created, updated) VALUES (@id, @definition, @desired, @created, @updated)',
     );
-    this.#update = db.prepare(
+    this.updateStatement = db.prepare(
       'UPDATE streams SET definition = @definition, updated = @updated WHERE id = @id',
     );
-    this.#setDesired = db.prepare('UPDATE streams SET desired = ? WHERE id = ?');
-    this.#remove = db.prepare('DELETE FROM streams WHERE id = ?');
+    this.setDesiredStatement = db.prepare('UPDATE streams SET desired = ? WHERE id = ?');
+    this.removeStatement = db.prepare('DELETE FROM streams WHERE id = ?');
     // Insertion order (rowid), as the list answered before a restart: `created` has only
     // millisecond resolution, and ties broken by id reordered streams created together.
-    this.#all = db.prepare('SELECT id, definition, desired FROM streams ORDER BY rowid');
+    this.allStatement = db.prepare('SELECT id, definition, desired FROM streams ORDER BY rowid');
   }
 
   insert(definition: StreamDefinition, desired: DesiredState = 'created'): void {
-    storeWrite(this.#db, 'the new stream', () =>
-      this.#insert.run({
+    storeWrite(this.db, 'the new stream', () =>
+      this.insertStatement.run({
         id: definition.id,
         definition: JSON.stringify(definition),
         desired,
@@ -58,8 +58,8 @@ export class StreamStore {
   }
 
   replace(definition: StreamDefinition): void {
-    storeWrite(this.#db, "the stream's new definition", () =>
-      this.#update.run({
+    storeWrite(this.db, "the stream's new definition", () =>
+      this.updateStatement.run({
         id: definition.id,
         definition: JSON.stringify(definition),
         updated: definition.meta.updated,
@@ -68,15 +68,17 @@ export class StreamStore {
   }
 
   setDesired(id: string, desired: DesiredState): void {
-    storeWrite(this.#db, `the stream's desired state (${desired})`, () => this.#setDesired.run(desired, id));
+    storeWrite(this.db, `the stream's desired state (${desired})`, () =>
+      this.setDesiredStatement.run(desired, id),
+    );
   }
 
   remove(id: string): void {
-    storeWrite(this.#db, "the stream's removal", () => this.#remove.run(id));
+    storeWrite(this.db, "the stream's removal", () => this.removeStatement.run(id));
   }
 
   all(): StoredStream[] {
-    return (this.#all.all() as Row[]).map((row) => ({
+    return (this.allStatement.all() as Row[]).map((row) => ({
       definition: JSON.parse(row.definition) as StreamDefinition,
       desired: row.desired,
     }));
@@ -84,6 +86,6 @@ export class StreamStore {
 
   /** Runs `work` in one transaction (all of it or none of it). */
   transaction<T>(work: () => T): T {
-    return this.#db.transaction(work)();
+    return this.db.transaction(work)();
   }
 }

@@ -33,7 +33,7 @@ describe('layers', () => {
       "import { x } from '../api/app.js';",
       /core\/ \(vocabulary\) may not import src\/api\//,
     ],
-    ['src/runtime/graph.ts', "import { x } from '../executables/factories.js';", /higher layer/],
+    ['src/runtime/running-graph.ts', "import { x } from '../executables/factories.js';", /higher layer/],
     [
       'src/streams/manager.ts',
       "import type { Headset } from '../device/headset.js';",
@@ -55,7 +55,7 @@ describe('layers', () => {
     ['src/executables/stream-host.ts', "import { runStreamHost } from '../runtime/host.js';"],
     ['src/formats/edf-writer.ts', "import type { Frame } from '../core/frame.js';"],
     ['src/server.ts', "import { createApp } from './api/app.js';"],
-    ['src/runtime/graph.ts', "import { x } from './pipe.js'; import { y } from 'node:fs';"],
+    ['src/runtime/running-graph.ts', "import { x } from './pipe.js'; import { y } from 'node:fs';"],
     ['test/support/service.ts', "import { x } from '../../src/server.js';"],
   ])('%s may %s', (file, source) => {
     expect(lint(file, source)).toEqual([]);

@@ -61,7 +61,7 @@ export class FakeRuntime implements StreamRuntime {
    * with the runtime port's typed failure naming the node and the port. The port is tried for real
    * on 127.0.0.1 and released at once.
    */
-  async #probePorts(nodes: readonly StreamDefinition['nodes'][number][]): Promise<void> {
+  private async probePorts(nodes: readonly StreamDefinition['nodes'][number][]): Promise<void> {
     for (const node of nodes) {
       const port = node.config?.port;
       if (node.executable !== 'websocket' || typeof port !== 'number' || port === 0) continue;
@@ -80,7 +80,7 @@ export class FakeRuntime implements StreamRuntime {
   }
 
   /** Like the real runtime: operations on a stream it does not run are refused. */
-  #mustRun(streamId: string, signal: string) {
+  private mustRun(streamId: string, signal: string) {
     const r = this.running.get(streamId);
     if (r === undefined) {
       throw new HeadsetdError('invalid_state', `stream ${streamId} is not running.`, {
@@ -103,7 +103,7 @@ export class FakeRuntime implements StreamRuntime {
     }
     if (this.gate !== undefined) await this.gate;
     await this.gates.get('start');
-    await this.#probePorts(stream.nodes);
+    await this.probePorts(stream.nodes);
     for (const node of stream.nodes) {
       const failure = this.failStart.get(node.id);
       if (failure !== undefined) {
@@ -131,20 +131,20 @@ export class FakeRuntime implements StreamRuntime {
   async pause(streamId: string): Promise<void> {
     this.calls.push({ op: 'pause', streamId });
     await this.gates.get('pause');
-    this.#mustRun(streamId, 'pause').paused = true;
+    this.mustRun(streamId, 'pause').paused = true;
   }
 
   async resume(streamId: string): Promise<void> {
     this.calls.push({ op: 'resume', streamId });
-    this.#mustRun(streamId, 'resume').paused = false;
+    this.mustRun(streamId, 'resume').paused = false;
   }
 
   async update(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'update', streamId: stream.id, detail: stream });
     await this.gates.get('update');
-    const r = this.#mustRun(stream.id, 'update');
+    const r = this.mustRun(stream.id, 'update');
     const known = new Set(r.definition.nodes.map((n) => n.id));
-    await this.#probePorts(stream.nodes.filter((n) => !known.has(n.id)));
+    await this.probePorts(stream.nodes.filter((n) => !known.has(n.id)));
     if (this.failUpdate !== undefined) throw new HeadsetdError('validation_failed', this.failUpdate);
     r.definition = stream;
   }
@@ -156,7 +156,7 @@ export class FakeRuntime implements StreamRuntime {
     payload: Record<string, unknown>,
   ): Promise<void> {
     this.calls.push({ op: 'signalNode', streamId, detail: { nodeId, signal, payload } });
-    this.#mustRun(streamId, signal);
+    this.mustRun(streamId, signal);
   }
 
   status(streamId: string): RuntimeStreamStatus | undefined {

@@ -12,7 +12,7 @@ import { HeadsetdError } from '../../errors/catalog.js';
 import type { DeviceClock, TimerHandle } from '../clock.js';
 import type { Electrode } from '../../core/electrodes.js';
 import type { ElectrodeMap, ImpedanceMeter, MeasureOptions } from '../headset.js';
-import { electrodeListOrThrow } from '../validate.js';
+import { electrodeListOrThrow } from '../arguments.js';
 import type { Random } from './random.js';
 
 /** ms to switch the lead-off current on and let the input filters settle. */

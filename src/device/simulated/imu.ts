@@ -5,7 +5,7 @@
  */
 import type { DeviceClock } from '../clock.js';
 import { IMU_NODE_COUNT, type Imu, type ImuReading } from '../headset.js';
-import { numberInRangeOrThrow } from '../validate.js';
+import { numberInRangeOrThrow } from '../arguments.js';
 import type { Random } from './random.js';
 
 const AXES = ['pos_x', 'pos_y', 'pos_z', 'roll', 'pitch', 'yaw'] as const;

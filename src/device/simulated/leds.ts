@@ -12,7 +12,7 @@ import {
   type LedSettings,
   type LedState,
 } from '../headset.js';
-import { numberInRangeOrThrow, oneOfOrThrow } from '../validate.js';
+import { numberInRangeOrThrow, oneOfOrThrow } from '../arguments.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 
 export const MAX_BLINKS_PER_SECOND = 20;

@@ -12,7 +12,7 @@ import {
   type MotorMovement,
   type MotorStateCode,
 } from '../headset.js';
-import { electrodeListOrThrow, electrodeOrThrow, numberInRangeOrThrow, oneOfOrThrow } from '../validate.js';
+import { electrodeListOrThrow, electrodeOrThrow, numberInRangeOrThrow, oneOfOrThrow } from '../arguments.js';
 import type { MotorArray } from './motors.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorMessage } from '../../core/error-message.js';

@@ -9,7 +9,7 @@
  * below the threshold and re-arms when it has climbed 2 % above it.
  */
 import type { BatteryStatus, PowerSupply } from '../headset.js';
-import { numberInRangeOrThrow } from '../validate.js';
+import { numberInRangeOrThrow } from '../arguments.js';
 import type { Random } from './random.js';
 import {
   BATTERY_TIME_CONSTANT_MS,

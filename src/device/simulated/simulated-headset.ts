@@ -27,7 +27,7 @@ import {
   type ThermalModel,
 } from '../headset.js';
 import type { EegSignalSource } from '../signal-source.js';
-import { numberInRangeOrThrow } from '../validate.js';
+import { numberInRangeOrThrow } from '../arguments.js';
 import { SimulatedBus } from './bus.js';
 import { ContactModel } from './contact.js';
 import { SimulatedEegSource } from './eeg.js';

@@ -57,7 +57,7 @@ export function nodeStartError(nodeId: string, error: unknown): NodeFailureError
     : new NodeFailureError(failure);
 }
 
-export class StreamGraph {
+export class RunningGraph {
   private definition: StreamDefinition | undefined;
   private readonly runners = new Map<string, NodeRunner>();
   private readonly pipes = new Map<string, Pipe>();

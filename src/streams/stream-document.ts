@@ -13,7 +13,7 @@ import {
   UUID_PATTERN,
 } from '../schemas/stream.js';
 import { check, type Issue, issuesToError } from '../schemas/validator.js';
-import { type GraphContext, graphIssues } from './graph.js';
+import { type GraphContext, graphIssues } from './graph-document.js';
 import type { NodeDef, PipeDef, StreamDefinition, StreamMeta } from '../core/stream-model.js';
 
 const UUID = new RegExp(UUID_PATTERN);

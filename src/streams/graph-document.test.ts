@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NodeInput, PipeInput } from '../schemas/stream.js';
-import { findCycle, type GraphContext, graphIssues } from './graph.js';
+import { findCycle, type GraphContext, graphIssues } from './graph-document.js';
 
 const CONTEXT: GraphContext = { executablesDirs: [] };
 

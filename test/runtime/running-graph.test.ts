@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
-import { StreamGraph } from '../../src/runtime/graph.js';
+import { RunningGraph } from '../../src/runtime/running-graph.js';
 import type { NodeContext, NodeFactory } from '../../src/core/node.js';
 import type { NodeDef } from '../../src/core/stream-model.js';
 import { definition, pipe, waitFor } from './helpers.js';
@@ -35,7 +35,7 @@ function recorder() {
 }
 
 function graphOf(factories: Record<string, NodeFactory>) {
-  return new StreamGraph({
+  return new RunningGraph({
     streamId: 's',
     dataDir: '/tmp',
     resolveFactory: (node: NodeDef) => {
@@ -47,7 +47,7 @@ function graphOf(factories: Record<string, NodeFactory>) {
   });
 }
 
-describe('StreamGraph', () => {
+describe('RunningGraph', () => {
   test('fan-out hands the same frozen frame to every consumer, after the producer returned', async () => {
     const src = manualSource();
     const a = recorder();
