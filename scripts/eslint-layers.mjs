@@ -45,7 +45,8 @@ const importsRule = {
       ExportNamedDeclaration: (node) => check(node, node.source),
       ExportAllDeclaration: (node) => check(node, node.source),
       ImportExpression: (node) => check(node, node.source),
-      TSImportType: (node) => check(node, node.argument?.literal ?? node.argument),
+      // typescript-eslint 8.x names the specifier `source`; older versions had `argument.literal`.
+      TSImportType: (node) => check(node, node.source ?? node.argument?.literal),
     };
   },
 };
