@@ -20,6 +20,11 @@ export interface AppOptions {
   logger: Logger;
   version: string;
   security: SecurityOptions;
+  /**
+   * How long a stream signal waits for its transition before answering with the transitional
+   * state (default 1000 ms, docs/api.md §Lifecycle); tests of transitional states shorten it.
+   */
+  signalSettleMs?: number;
   /** Plugins of the other resources (systems, guides, recordings), registered after the streams. */
   extraPlugins?: ((app: FastifyInstance) => Promise<void> | void)[];
 }
@@ -54,6 +59,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   installValidation(app);
   // At the root, so that every plugin's WebSocket routes share the server's upgrade handling; and
   // before the security hook, so that an upgrade it refuses is answered and its socket closed.
+  const settle = options.signalSettleMs === undefined ? {} : { signalSettleMs: options.signalSettleMs };
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   installSecurity(app, options.security);
   await registerBodyParsers(app);
@@ -61,12 +67,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (scope) => {
-      streamsPlugin(scope, { manager: options.manager, tag: 'streams' });
+      streamsPlugin(scope, { manager: options.manager, tag: 'streams', ...settle });
     },
     { prefix: '/stream' },
   );
   await app.register(async (scope) => {
-    streamsPlugin(scope, { manager: options.manager, tag: 'streams (guide aliases)' });
+    streamsPlugin(scope, { manager: options.manager, tag: 'streams (guide aliases)', ...settle });
   });
 
   for (const plugin of options.extraPlugins ?? []) await app.register(async (scope) => plugin(scope));

@@ -37,6 +37,8 @@ export interface StreamsPluginOptions {
   manager: StreamManager;
   /** Tag in the OpenAPI document: reference paths and guide aliases are listed apart. */
   tag: string;
+  /** How long a stream signal waits for its transition to end before answering anyway (default 1000 ms). */
+  signalSettleMs?: number;
 }
 
 type WithId = { Params: { id: string } };
@@ -46,7 +48,7 @@ const StreamParams = Type.Object({ id: Type.String({ description: 'The stream UU
 const NodeParams = Type.Object({ id: Type.String(), nodeId: Type.String() });
 
 /** How long a stream signal waits for its transition to end before answering anyway, ms. */
-const SIGNAL_SETTLE_MS = 1000;
+export const DEFAULT_SIGNAL_SETTLE_MS = 1000;
 
 const JSON_OR_YAML = ['json', 'yaml'] as const;
 const YAML_FIRST = ['yaml', 'text', 'json'] as const;
@@ -99,6 +101,7 @@ function sendYaml(reply: FastifyReply, value: unknown): FastifyReply {
 
 export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOptions): void {
   const { manager, tag } = options;
+  const settleMs = options.signalSettleMs ?? DEFAULT_SIGNAL_SETTLE_MS;
   const tags = [tag];
   const createBody = handlerValidated(StreamCreateSchema);
 
@@ -236,7 +239,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
       // show the state reached (RUNNING after start, as the reference's workflow reads), and a
       // transition that failed is answered as failed. A slower one (an external program starting)
       // is answered on time as accepted, its transitional state visible.
-      const failure = await within(outcome, SIGNAL_SETTLE_MS);
+      const failure = await within(outcome, settleMs);
       if (failure !== undefined) throw failure;
       return { id: entry.definition.id, success: true };
     },

@@ -21,7 +21,9 @@ export interface ControlPlane {
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function controlPlane(options: { dataDir?: string } = {}): Promise<ControlPlane> {
+export async function controlPlane(
+  options: { dataDir?: string; signalSettleMs?: number } = {},
+): Promise<ControlPlane> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'headsetd-test-'));
   const executablesDir = path.join(dataDir, 'executables');
   const db = openDatabase(dataDir);
@@ -34,6 +36,8 @@ export async function controlPlane(options: { dataDir?: string } = {}): Promise<
     manager,
     logger: pino({ level: 'silent' }),
     version: '0.0.0-test',
+    // Transitional states held open by the fake's gates are answered after this, not after 1 s.
+    signalSettleMs: options.signalSettleMs ?? 100,
     security: {
       token: undefined,
       allowedOrigins: [],

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scaledClock } from '../../support/scaled-clock.js';
 import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
 
 type Results = Record<
@@ -10,7 +11,7 @@ describe('closed-loop electrode paths', () => {
   let s: SystemApp;
   beforeEach(async () => {
     // 40 steps: just above the scalp (contact lies at 50..75), so the approach is short.
-    s = await systemApp({ device: { initialMotorPosition: 40 } });
+    s = await systemApp({ device: { initialMotorPosition: 40, clock: scaledClock(10) } });
   });
   afterEach(async () => {
     await s.close();

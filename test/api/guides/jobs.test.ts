@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scaledClock } from '../../support/scaled-clock.js';
 import WebSocket from 'ws';
 import type { JobRecord } from '../../../src/device/jobs.js';
 import { errorOf, eventually, json, type SystemApp, systemApp } from '../system/support.js';
@@ -17,7 +18,7 @@ describe('long electrode operations as jobs', () => {
   let s: SystemApp;
   beforeEach(async () => {
     // 40 steps: just above the scalp (contact lies at 50..75).
-    s = await systemApp({ device: { initialMotorPosition: 40 } });
+    s = await systemApp({ device: { initialMotorPosition: 40, clock: scaledClock(10) } });
   });
   afterEach(async () => {
     await s.close();

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scaledClock } from '../../support/scaled-clock.js';
 import type { HubEvent } from '../../../src/events/hub.js';
 import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
 
@@ -17,7 +18,7 @@ function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
 describe('schedules, LED visualization and hardware variants', () => {
   let s: SystemApp;
   beforeEach(async () => {
-    s = await systemApp({ device: { initialMotorPosition: 40 } });
+    s = await systemApp({ device: { initialMotorPosition: 40, clock: scaledClock(10) } });
   });
   afterEach(async () => {
     await s.close();

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scaledClock } from '../../support/scaled-clock.js';
 import { ELECTRODES } from '../../../src/core/electrodes.js';
 import { errorOf, json, type SystemApp, systemApp } from './support.js';
 
 describe('impedance and motors under /system', () => {
   let s: SystemApp;
   beforeEach(async () => {
-    s = await systemApp({ guides: false });
+    s = await systemApp({ guides: false, device: { clock: scaledClock(10) } });
   });
   afterEach(async () => {
     await s.close();
