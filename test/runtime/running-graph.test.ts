@@ -99,7 +99,7 @@ describe('RunningGraph', () => {
     );
     await graph.signalNode('a', 'pause', {});
     for (let i = 0; i < 10; i++) src.emit(frame(i));
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => graph.status().nodes.a!.metrics.framesDropped === 6, 2000, 'the drops of the full pipe');
     expect(a.frames).toEqual([]);
     expect(graph.status().nodes.a!.metrics).toMatchObject({ framesDropped: 6, queueDepth: 4 });
     await graph.signalNode('a', 'resume', {});
@@ -134,7 +134,7 @@ describe('RunningGraph', () => {
     );
     await graph.signalNode('sink', 'pause', {});
     for (let i = 0; i < 20; i++) src.emit(frame(i));
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => graph.status().pipes.p2!.queueDepth === 2, 2000, 'p2 to fill');
     let status = graph.status();
     // pass forwarded until p2 reached its capacity, then stopped being fed.
     expect(status.pipes.p2!.queueDepth).toBe(2);

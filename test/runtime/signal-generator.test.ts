@@ -1,5 +1,5 @@
 /** The signal generator in-process: paced by the clock without drift, values, names, seeded noise. */
-import { describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createSignalGenerator } from '../../src/executables/signal-generator.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { NodeContext } from '../../src/core/node.js';
@@ -27,32 +27,35 @@ function run(config: Record<string, unknown>) {
 const samples = (frames: Frame[]) => frames.reduce((n, f) => n + f.data.length / f.channels.length, 0);
 
 describe('signal-generator', () => {
-  test('emits exactly the samples due on the clock in ~10 ms frames, however late its timers fire', async () => {
+  // Time is moved by the tests (vi.advanceTimersByTime): nothing waits for real time.
+  beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-    try {
-      const { node, frames } = run({ sampleRate: 1000, amplitudes: [1], frequencies: [10] });
-      await node.start();
-      // 10 s in irregular steps: timers fire late by up to 37 ms, as on a busy thread.
-      let elapsed = 0;
-      const steps = [3, 11, 37, 1, 10, 25, 9, 14];
-      for (let i = 0; elapsed < 10_000; i++) {
-        const step = steps[i % steps.length]!;
-        vi.advanceTimersByTime(step);
-        elapsed += step;
-      }
-      await node.stop();
-      // No drift: every sample due by now and not one more.
-      expect(samples(frames)).toBe(Math.floor(elapsed));
-      expect(frames.every((f) => f.data.length >= 1 && f.data.length <= 10)).toBe(true);
-      // Timestamps follow the sample count exactly.
-      const first = frames[0]!;
-      let count = 0;
-      for (const f of frames) {
-        expect(f.timestamp).toBeCloseTo(first.timestamp + count, 6);
-        count += f.data.length;
-      }
-    } finally {
-      vi.useRealTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('emits exactly the samples due on the clock in ~10 ms frames, however late its timers fire', async () => {
+    const { node, frames } = run({ sampleRate: 1000, amplitudes: [1], frequencies: [10] });
+    await node.start();
+    // 10 s in irregular steps: timers fire late by up to 37 ms, as on a busy thread.
+    let elapsed = 0;
+    const steps = [3, 11, 37, 1, 10, 25, 9, 14];
+    for (let i = 0; elapsed < 10_000; i++) {
+      const step = steps[i % steps.length]!;
+      vi.advanceTimersByTime(step);
+      elapsed += step;
+    }
+    await node.stop();
+    // No drift: every sample due by now and not one more.
+    expect(samples(frames)).toBe(Math.floor(elapsed));
+    expect(frames.every((f) => f.data.length >= 1 && f.data.length <= 10)).toBe(true);
+    // Timestamps follow the sample count exactly.
+    const first = frames[0]!;
+    let count = 0;
+    for (const f of frames) {
+      expect(f.timestamp).toBeCloseTo(first.timestamp + count, 6);
+      count += f.data.length;
     }
   });
 
@@ -64,7 +67,7 @@ describe('signal-generator', () => {
       channels: 3,
     });
     await node.start();
-    await new Promise((r) => setTimeout(r, 80));
+    vi.advanceTimersByTime(80);
     await node.stop();
     expect(frames[0]!.channels).toEqual(['ch1', 'ch2', 'ch3']);
     const data = frames.flatMap((f) => Array.from(f.data)).slice(0, 12);
@@ -86,7 +89,7 @@ describe('signal-generator', () => {
     const one = run(config);
     const two = run(config);
     await Promise.all([one.node.start(), two.node.start()]);
-    await new Promise((r) => setTimeout(r, 100));
+    vi.advanceTimersByTime(100);
     await Promise.all([one.node.stop(), two.node.stop()]);
     expect(one.frames[0]!.channels).toEqual(['a', 'b']);
     // Frames may split differently with timing; the sample sequence is what the seed fixes.
@@ -101,13 +104,13 @@ describe('signal-generator', () => {
   test('pause stops emitting; resume starts a new epoch', async () => {
     const { node, frames } = run({ sampleRate: 1000, amplitudes: [1], frequencies: [10] });
     await node.start();
-    await new Promise((r) => setTimeout(r, 50));
+    vi.advanceTimersByTime(50);
     node.pause?.();
     const count = frames.length;
-    await new Promise((r) => setTimeout(r, 100));
+    vi.advanceTimersByTime(100);
     expect(frames.length).toBe(count);
     node.resume?.();
-    await new Promise((r) => setTimeout(r, 50));
+    vi.advanceTimersByTime(50);
     await node.stop();
     expect(frames.length).toBeGreaterThan(count);
     expect(frames[count]!.timestamp - frames[count - 1]!.timestamp).toBeGreaterThan(90);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EEG_ELECTRODES } from '../../../src/core/electrodes.js';
-import { errorOf, json, type SystemApp, systemApp } from './support.js';
+import { errorOf, eventually, json, type SystemApp, systemApp } from './support.js';
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -103,7 +103,7 @@ describe('EEG under /system', () => {
     await s.app.inject({ method: 'PUT', url: '/system/sensors/eeg', payload: { gain: 4 } });
     const start = await s.app.inject({ method: 'POST', url: '/system/sensors/eeg/stream' });
     expect(json(start)).toMatchObject({ success: true, streaming: true, config: { gain: 4 } });
-    await new Promise((r) => setTimeout(r, 120));
+    await eventually(() => s.device.eeg.state().samples > 0, 'the first samples');
     const stop = await s.app.inject({ method: 'DELETE', url: '/system/sensors/eeg/stream' });
     const body = json(stop);
     expect(body).toMatchObject({ success: true, streaming: false });
