@@ -5,6 +5,7 @@
  * A module may import its own folder and any folder of a lower layer; never a folder of its own
  * layer or of a higher one, so no two folders can import each other. The files directly in src/
  * (the composer: server.ts, cli.ts, config.ts, ...) may import everything and nothing imports them.
+ * Tests (`*.test.ts`) are not modules of the service: they may import any layer.
  */
 
 import { argv, stdout } from 'node:process';
