@@ -78,16 +78,15 @@ describe('the Python SDK', () => {
       'node.run()',
     ].join('\n');
     const recorder = recordingContext();
-    // A long grace: leaving before it ends proves the node obeyed the stop message itself.
-    const node = createExternalNode(recorder.context, [PYTHON, '-c', script], { stopGraceMs: 10_000 });
+    // A grace longer than the test's timeout: a node that did not leave on the stop message itself
+    // (and waited for SIGTERM) would make this test time out.
+    const node = createExternalNode(recorder.context, [PYTHON, '-c', script], { stopGraceMs: 120_000 });
     running.push(node);
     await node.start();
     await until(() => recorder.emitted.length >= 3, 'frames from the thread');
     const pid = recorder.info.pid as number;
-    const stoppingAt = Date.now();
     await node.stop();
     expect(processAlive(pid)).toBe(false);
-    expect(Date.now() - stoppingAt).toBeLessThan(5_000);
     expect(recorder.emitted.map((e) => e.frame.seq).slice(0, 3)).toEqual([0, 1, 2]);
   });
 
