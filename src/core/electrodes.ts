@@ -121,3 +121,8 @@ export function electrodeMapOf<T>(record: Readonly<Record<string, T>>): Electrod
   }
   return out;
 }
+
+/** The electrode at `index` of ELECTRODES (PZ = 0 .. FZ = 20); the caller has checked the range. */
+export function electrodeAt(index: number): Electrode {
+  return ELECTRODES[index] as Electrode;
+}

@@ -18,6 +18,7 @@ import { impedanceSessionRoutes } from './impedance.js';
 import { ImpedanceSessions } from '../../guides/impedance-sessions.js';
 import { LatestImpedance } from '../../guides/latest-impedance.js';
 import { ledVisualizationRoutes } from './led-visualization.js';
+import { LedVisualization } from '../../guides/led-visualization.js';
 import { mapRoutes } from './map.js';
 import { MotorLocks } from '../../guides/motor-locks.js';
 import { guideMotorRoutes } from './motors.js';
@@ -74,7 +75,7 @@ export function guidesPlugin(app: FastifyInstance, options: GuidesPluginOptions)
   scheduleRoutes(app, schedules);
   preparationRoutes(app, context);
   guideMotorRoutes(app, context);
-  ledVisualizationRoutes(app, context);
+  ledVisualizationRoutes(app, new LedVisualization(context));
   peripheralElectrodeRoutes(app, context);
   peripheralDeviceRoutes(app, context);
 }

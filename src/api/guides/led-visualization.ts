@@ -1,84 +1,15 @@
 /**
- * POST /leds/impedance-visualization (docs/system-paths.md §Guide paths). While
- * enabled, after each impedance measurement (whoever made it: a session, a schedule, /system) the
- * STATUS LED takes the colour of the worst level among the latest values, at most once per
- * `updateInterval`. It measures nothing itself, so it never stands in the way of EEG acquisition.
- * Disabling restores the STATUS LED as it was before.
+ * POST /leds/impedance-visualization (docs/system-paths.md §Guide paths): the route of the STATUS
+ * LED's impedance visualisation (guides/led-visualization.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ElectrodeMap, LedSettings } from '../../device/headset.js';
-import {
-  COLOR_SCHEMES,
-  type ColorScheme,
-  IMPEDANCE_LEVELS,
-  impedanceLevel,
-  LED_LEVEL_COLORS,
-  type LevelThresholds,
-} from '../../device/impedance-levels.js';
+import { COLOR_SCHEMES } from '../../device/impedance-levels.js';
+import type { LedVisualization, VisualizationChange } from '../../guides/led-visualization.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { assertThresholdsAscending } from '../../device/config.js';
-import type { GuidesContext } from '../../guides/context.js';
 
-interface Visualization {
-  enabled: boolean;
-  colorScheme: ColorScheme;
-  updateInterval: number;
-  thresholds: LevelThresholds;
-}
-
-type VisualizationBody = Partial<Omit<Visualization, 'thresholds'>> & {
-  thresholds?: Partial<LevelThresholds>;
-};
-
-/** The worst level among `values` (kΩ). */
-export function worstLevel(values: ElectrodeMap<number>, thresholds: LevelThresholds) {
-  let worst = -1;
-  for (const kohms of Object.values(values))
-    worst = Math.max(worst, IMPEDANCE_LEVELS.indexOf(impedanceLevel(kohms, thresholds)));
-  return worst < 0 ? undefined : IMPEDANCE_LEVELS[worst];
-}
-
-export function ledVisualizationRoutes(app: FastifyInstance, context: GuidesContext): void {
-  const defaults = context.config();
-  const state: Visualization = {
-    enabled: false,
-    colorScheme: defaults.ledVisualization.colorScheme,
-    updateInterval: defaults.ledVisualization.updateInterval,
-    thresholds: defaults.impedance.thresholds,
-  };
-  let saved: LedSettings | undefined;
-  let lastUpdate = 0;
-
-  const show = async (): Promise<void> => {
-    const level = worstLevel(context.latest.all(), state.thresholds);
-    if (level === undefined) return;
-    lastUpdate = Date.now();
-    await context.device.leds.set({
-      index: 'STATUS',
-      color: LED_LEVEL_COLORS[state.colorScheme][level],
-      blinksPerSecond: 0,
-    });
-  };
-  const unsubscribe = context.latest.onMeasured(() => {
-    if (state.enabled && Date.now() - lastUpdate >= state.updateInterval) void show();
-  });
-  context.onClose(unsubscribe);
-
-  const enable = async (on: boolean): Promise<void> => {
-    if (on && !state.enabled) {
-      const led = context.device.leds.read('STATUS');
-      saved = { index: 'STATUS', color: led.color, blinksPerSecond: led.blinksPerSecond };
-      state.enabled = true;
-      await show();
-    } else if (!on && state.enabled) {
-      state.enabled = false;
-      if (saved !== undefined) await context.device.leds.set(saved);
-    }
-  };
-  if (defaults.ledVisualization.enabled) void enable(true);
-
-  app.post<{ Body: VisualizationBody | undefined }>(
+export function ledVisualizationRoutes(app: FastifyInstance, visualization: LedVisualization): void {
+  app.post<{ Body: VisualizationChange | undefined }>(
     '/leds/impedance-visualization',
     {
       config: { accepts: ['json', 'yaml'] },
@@ -129,24 +60,6 @@ export function ledVisualizationRoutes(app: FastifyInstance, context: GuidesCont
         },
       },
     },
-    async (request) => {
-      const body = request.body ?? {};
-      const thresholds = { ...state.thresholds, ...body.thresholds };
-      assertThresholdsAscending(thresholds, '/thresholds');
-      state.thresholds = thresholds;
-      if (body.colorScheme !== undefined) state.colorScheme = body.colorScheme;
-      if (body.updateInterval !== undefined) state.updateInterval = body.updateInterval;
-      await enable(body.enabled ?? true);
-      if (state.enabled) await show();
-      return {
-        success: true,
-        enabled: state.enabled,
-        colorScheme: state.colorScheme,
-        updateInterval: state.updateInterval,
-        thresholds: state.thresholds,
-        level: worstLevel(context.latest.all(), state.thresholds) ?? null,
-        color: context.device.leds.read('STATUS').color,
-      };
-    },
+    async (request) => ({ success: true, ...(await visualization.configure(request.body ?? {})) }),
   );
 }

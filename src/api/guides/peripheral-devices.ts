@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
+import { ELECTRODES, type Electrode, electrodeAt } from '../../core/electrodes.js';
+import { batteryHealth } from '../../device/battery-health.js';
 import { LED_INDICES, MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall } from '../system/http-helpers.js';
@@ -17,16 +18,6 @@ const Index = Type.Integer({
   maximum: ELECTRODES.length - 1,
   description: 'Index into the 21 electrode names (PZ = 0 .. FZ = 20).',
 });
-
-function electrodeAt(index: number): Electrode {
-  return ELECTRODES[index] as Electrode;
-}
-
-/** Battery health from the capacity left of the design capacity. */
-export function batteryHealth(maxCapacity: number, designedCapacity: number): 'good' | 'fair' | 'poor' {
-  const ratio = designedCapacity > 0 ? maxCapacity / designedCapacity : 1;
-  return ratio >= 0.8 ? 'good' : ratio >= 0.6 ? 'fair' : 'poor';
-}
 
 export function peripheralDeviceRoutes(app: FastifyInstance, context: GuidesContext): void {
   const { device } = context;

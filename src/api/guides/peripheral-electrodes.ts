@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
+import { ELECTRODES, electrodeAt, isEegElectrode } from '../../core/electrodes.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
@@ -27,10 +27,6 @@ type ConfigBody = {
   inputType?: 'normal' | 'shorted' | 'test';
   bias?: boolean;
 };
-
-function electrodeAt(index: number): Electrode {
-  return ELECTRODES[index] as Electrode;
-}
 
 export function peripheralElectrodeRoutes(app: FastifyInstance, context: GuidesContext): void {
   const { device } = context;
