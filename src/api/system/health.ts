@@ -1,52 +1,14 @@
 /**
  * GET /system/healthz: the health record (docs/system-paths.md §The device), bare, with real figures
  * of this machine (cpu, ram, storage of the data dir) and the device's battery. `status` is
- * `degraded` when any rule of {@link healthProblems} finds a problem (docs/systems.md §Health).
+ * `degraded` when any rule of device/health.ts finds a problem (docs/systems.md §Health).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { BatteryStatus } from '../../device/headset.js';
-import type { HostFigures } from '../../device/host-metrics.js';
+import { healthProblems } from '../../device/health.js';
 import type { SystemContext } from './index.js';
 
 const tags = ['system: device'];
-
-/** Storage below this many bytes free, or below this fraction, degrades health: recordings would fail. */
-export const STORAGE_MIN_FREE_BYTES = 200 * 1024 * 1024;
-export const STORAGE_MIN_FREE_FRACTION = 0.05;
-/** Memory available below this fraction degrades health. */
-export const RAM_MIN_AVAILABLE_FRACTION = 0.05;
-/** °C: CPU temperature above this degrades health (throttling begins near here on most SoCs). */
-export const CPU_MAX_TEMPERATURE = 85;
-
-/** The reasons health is degraded, one sentence each; empty when healthy. */
-export function healthProblems(
-  host: HostFigures,
-  battery: BatteryStatus,
-  lowBatteryThreshold: number,
-  faultedMotors: readonly string[],
-): string[] {
-  const problems: string[] = [];
-  if (battery.hasBattery && !battery.isCharging && battery.percent < lowBatteryThreshold) {
-    problems.push(
-      `Battery at ${battery.percent.toFixed(0)} %, below the ${lowBatteryThreshold} % threshold.`,
-    );
-  }
-  if (
-    host.storage.free < STORAGE_MIN_FREE_BYTES ||
-    host.storage.free < host.storage.total * STORAGE_MIN_FREE_FRACTION
-  ) {
-    problems.push(`Storage nearly full: ${(host.storage.free / 1024 / 1024).toFixed(0)} MiB free.`);
-  }
-  if (host.ram.available < host.ram.total * RAM_MIN_AVAILABLE_FRACTION) {
-    problems.push(`Memory nearly exhausted: ${(host.ram.available / 1024 / 1024).toFixed(0)} MiB available.`);
-  }
-  if (host.cpu.temperature !== null && host.cpu.temperature > CPU_MAX_TEMPERATURE) {
-    problems.push(`CPU at ${host.cpu.temperature} °C, above ${CPU_MAX_TEMPERATURE} °C.`);
-  }
-  if (faultedMotors.length > 0) problems.push(`Motor fault on ${faultedMotors.join(', ')}.`);
-  return problems;
-}
 
 const HealthRecord = Type.Object({
   status: Type.Enum(['healthy', 'degraded']),
