@@ -1,6 +1,6 @@
 /**
  * Builds dist/ from src/: TypeScript (tsc -p tsconfig.build.json), then the WebAssembly kernels
- * (build-wasm.mjs). With `--if-stale` it builds only when a source, a tsconfig or package.json is
+ * (build-wasm.mjs), then the service's entry bundled into dist/headsetd.mjs (bundle.mjs). With `--if-stale` it builds only when a source, a tsconfig or package.json is
  * newer than the last successful build (dist/.build-stamp), so `npm start` on an unchanged
  * checkout starts at once instead of recompiling the project. A build starts from an empty dist/,
  * so no output of a deleted source survives.
@@ -41,4 +41,6 @@ rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 const run = (file, args) => execFileSync(file, args, { cwd: root, stdio: 'inherit' });
 run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
 run(process.execPath, [path.join(root, 'scripts', 'build-wasm.mjs')]);
+// The service's entry as one file (start-up time); dist/cli.js stays for the library's users.
+run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')]);
 writeFileSync(stamp, `${new Date().toISOString()}\n`);

@@ -1,5 +1,5 @@
 /**
- * Starts the real service (`node dist/cli.js serve`) on 127.0.0.1 with a free port and a temporary
+ * Starts the real service (`node dist/headsetd.mjs serve`) on 127.0.0.1 with a free port and a temporary
  * data directory, and stops it: SIGTERM, then SIGKILL if it has not exited within 8 s. The data
  * directory is removed afterwards.
  */
@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
+const CLI = new URL('../../dist/headsetd.mjs', import.meta.url).pathname;
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 8_000;
 

@@ -1,7 +1,7 @@
 /**
  * Vitest global set-up: builds dist/ (TypeScript and the WebAssembly kernels) when a source is newer
  * than the last build, so that no test run, `npx vitest` included, tests a stale build: end-to-end
- * tests spawn `dist/cli.js`, and unit tests load the kernels built beside their .wat sources.
+ * tests spawn `dist/headsetd.mjs`, and unit tests load the kernels built beside their .wat sources.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Runs the real service (`node dist/cli.js serve`) as a child process on port 0, for end-to-end
+ * Runs the real service (`node dist/headsetd.mjs serve`) as a child process on port 0, for end-to-end
  * tests. `npm test` builds dist/ first (pretest).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = path.join(ROOT, 'dist', 'cli.js');
+// The entry `npm start` and the `headsetd` command run: the bundled service.
+export const CLI = path.join(ROOT, 'dist', 'headsetd.mjs');
 
 export interface Service {
   url: string;

@@ -1,0 +1,58 @@
+/**
+ * Bundles the service's entry (src/cli.ts) into one file, dist/headsetd.mjs, for start-up time:
+ * loading some 400 modules (TypeBox alone is ~100 ms of module loading) is most of what a cold
+ * start costs, and one file is parsed and linked at once (docs/performance.md §Start-up).
+ *
+ * What stays outside the bundle: native addons (better-sqlite3, the PNG rasteriser), whose loaders
+ * look for their binaries next to their own files; ws's optional native helpers; and the swagger
+ * UI's static files. A stream's worker runs the second bundle, dist/stream-host.mjs (the worker's
+ * entry with the built-ins), so each worker's isolate also loads one file.
+ *
+ * Modules that find files next to themselves (`import.meta.url`: the WebAssembly kernel, fonts,
+ * package.json, the worker's entry) get the URL their tsc-built twin in dist/ has, computed from
+ * the bundle's own location, so dist/ can be moved or installed anywhere.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const src = path.join(root, 'src');
+
+const twinUrls = {
+  name: 'twin-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(src + path.sep)) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
+      const twin = `./${path.relative(src, args.path).split(path.sep).join('/').replace(/\.ts$/, '.js')}`;
+      return {
+        contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(twin)}, import.meta.url).href`),
+        loader: 'ts',
+      };
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  external: ['better-sqlite3', '@resvg/resvg-js', 'bufferutil', 'utf-8-validate', '@fastify/swagger-ui'],
+  // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
+  banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },
+  plugins: [twinUrls],
+  // The service's bundle starts its workers on the worker's bundle (executables/stream-host-entry.ts).
+  define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../stream-host.mjs') },
+};
+
+await esbuild.build({ ...common, entryPoints: [path.join(src, 'cli.ts')], outfile: path.join(root, 'dist', 'headsetd.mjs') });
+await esbuild.build({
+  ...common,
+  entryPoints: [path.join(src, 'executables', 'stream-host.ts')],
+  outfile: path.join(root, 'dist', 'stream-host.mjs'),
+});
