@@ -2,7 +2,7 @@
 /**
  * headsetd benchmarks: `npm run bench` (builds, then runs this file).
  *
- * Usage: node bench/run.js [--check] [--only dsp,runtime,codecs,formats,api] [--json FILE]
+ * Usage: node bench/run.js [--check] [--only dsp,runtime,codecs,formats,api,service] [--json FILE]
  *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0);
  *             advisory benchmarks (contention-sensitive, see docs/performance.md) never fail it
  *   --only    run only the named suites
@@ -24,8 +24,16 @@ import { runCodecs } from './suites/codecs.js';
 import { runDsp } from './suites/dsp.js';
 import { runFormats } from './suites/formats.js';
 import { runRuntime } from './suites/runtime.js';
+import { runService } from './suites/service.js';
 
-const SUITES = { dsp: runDsp, runtime: runRuntime, codecs: runCodecs, formats: runFormats, api: runApi };
+const SUITES = {
+  dsp: runDsp,
+  runtime: runRuntime,
+  codecs: runCodecs,
+  formats: runFormats,
+  api: runApi,
+  service: runService,
+};
 
 function parseArgs(argv) {
   const args = { check: false, only: Object.keys(SUITES), json: undefined };
