@@ -38,6 +38,7 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
                            the headset: simulated (default) or an EDF/BDF recording played back
   --seed N                 seed of the simulated headset, for repeatable signals
   --log-level LEVEL        fatal, error, warn, info (default), debug, trace, silent
+  --workers N              worker threads running the streams (default: one per core; 1 to 64)
   --executables-dir DIR    another directory of allowed external executables (repeatable)
   --allow-origin ORIGIN    allow browser requests from ORIGIN (repeatable)
   --allow-host NAME        accept requests addressed to host NAME (repeatable)

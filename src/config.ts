@@ -34,6 +34,13 @@ export const SettingsSchema = Type.Object(
       Type.Integer({ description: 'Seed of the simulated headset, for repeatable signals.' }),
     ),
     logLevel: Type.Enum(LOG_LEVELS),
+    workers: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 64,
+        description: 'Data-plane worker threads running the streams (default: one per core).',
+      }),
+    ),
     executablesDirs: Type.Array(Type.String({ minLength: 1 }), {
       description: 'Extra directories of allowed external executables.',
     }),
@@ -73,6 +80,7 @@ export const FLAGS = {
   device: 'device',
   seed: 'seed',
   'log-level': 'logLevel',
+  workers: 'workers',
   'executables-dir': 'executablesDirs',
   'allow-origin': 'allowedOrigins',
   'allow-host': 'allowedHosts',
@@ -86,7 +94,7 @@ const LIST_KEYS = new Set<keyof Settings>([
   'allowedHosts',
   'pipeAllowedHosts',
 ]);
-const INTEGER_KEYS = new Set<keyof Settings>(['port', 'seed']);
+const INTEGER_KEYS = new Set<keyof Settings>(['port', 'seed', 'workers']);
 
 function convert(key: keyof Settings, raw: string | string[], source: string): unknown {
   if (LIST_KEYS.has(key)) {

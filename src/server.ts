@@ -147,6 +147,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       access: () => accessPolicy(security),
       device: headsetFrameSource(device),
       logger,
+      ...(settings.workers === undefined ? {} : { workers: settings.workers }),
     });
   // One hub of live events per device: the /system and guide plugins share it (GET /system/events).
   const hub = new EventHub(device);
@@ -163,6 +164,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       logger.warn({ event }, `runtime: ${event.type}`);
       if (event.type === 'stream_failed') {
         hub.system('stream_failed', 'error', `Stream ${event.streamId} failed: ${event.message}`);
+      } else if (event.type === 'stream_restarted') {
+        hub.system('stream_restarted', 'warning', event.message);
       } else if (event.type === 'stream_degraded') {
         hub.system(
           'stream_degraded',

@@ -1,22 +1,22 @@
 /**
- * The worker-thread side of one running stream (docs/architecture.md §Data plane): runs the stream's graph,
- * answers the main thread's commands, and pushes a status snapshot (with new log lines) every
- * `snapshotIntervalMs` and soon after every state change.
+ * The worker-thread side of the data plane (docs/architecture.md §Data plane): a worker of the
+ * pool runs many streams, each its own graph; it answers the main thread's commands (each naming
+ * its stream, run in order per stream) and pushes each stream's status snapshot (with new log
+ * lines) every `snapshotIntervalMs` and soon after every state change.
  *
- * A worker boots before it knows its stream: it loads the runtime and the built-ins' code, starts
- * its heartbeat, and waits for an `init` message. The main thread keeps one such warm worker in
- * reserve, so starting a stream does not wait for module loading.
+ * A worker boots before it runs any stream: it loads the runtime and the built-ins' code, starts
+ * its heartbeat, and waits for `init` messages, one per stream it is given.
  *
  * Heartbeat: a counter in shared memory bumped every snapshot period; when a node blocks this
  * thread the counter stands still and the main thread terminates the worker. Before calling into a
- * node the graph writes the node's index into the shared `busy` cell, so the main thread can name
- * the node that hung the thread. An exception escaping every handler (a node's own timer callback
- * throwing) ends the worker; the main thread reports `stream_failed`.
+ * node a graph writes the node's index into the shared `busy` cell, so the main thread can name
+ * the stream and the node that hung the thread (and restart the worker's other streams elsewhere).
+ * An exception escaping every handler (a node's own timer callback throwing) ends the worker.
  *
  * The runtime knows no executable by name: the worker's entry module (executables/stream-host.ts)
  * calls `runStreamHost` with the plugins that turn a node into its factory.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { isHeadsetdError } from '../errors/catalog.js';
 import { NodeFailureError } from './port.js';
 import { DeviceProxy } from './device-bridge.js';
@@ -26,6 +26,7 @@ import type {
   HostBoot,
   HostCommand,
   HostInit,
+  NodeRef,
   SerializedError,
   StatusPush,
   ToHost,
@@ -37,7 +38,7 @@ import { errorMessage } from '../core/error-message.js';
 
 /** What the runtime is given to run nodes: the executables it knows, as a registry. */
 export interface StreamHostPlugins {
-  /** Loads every built-in's code, called while the worker waits in reserve; failures show at start. */
+  /** Loads every built-in's code, called while the worker waits for streams; failures show at start. */
   warmUp(): void;
   /** The resolver of one stream: from a node to the factory that makes its instance. */
   createResolver(options: {
@@ -46,151 +47,195 @@ export interface StreamHostPlugins {
   }): (node: NodeDef) => Promise<NodeFactory>;
 }
 
-/** Runs this worker thread as a stream's host until its stream stops. */
-export function runStreamHost(plugins: StreamHostPlugins): void {
-  if (parentPort === null) throw new Error('host.ts runs only as a worker thread (see worker-runtime.ts)');
-  const port = parentPort;
-  const boot = workerData as HostBoot;
-  const busy = new Int32Array(boot.busy);
-  const nodeOrder: string[] = [];
-  const nodeIndex = new Map<string, number>();
+/** One stream of this worker. */
+interface HostedStream {
+  readonly graph: RunningGraph;
+  readonly channel: MainThreadChannel;
+  /** Its commands, one at a time: a stop never interleaves with a start still in progress. */
+  queue: Promise<void>;
+}
 
-  function post(message: FromHost): void {
-    port.postMessage(message);
+function serialize(error: unknown): SerializedError {
+  if (isHeadsetdError(error)) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      ...(error instanceof NodeFailureError ? { nodeFailure: error.failure } : {}),
+    };
+  }
+  return { code: 'internal_error', message: errorMessage(error) };
+}
+
+class StreamHost {
+  private readonly streams = new Map<string, HostedStream>();
+  private readonly busy: Int32Array;
+  private readonly nodeOrder: NodeRef[] = [];
+  private readonly nodeIndex = new Map<string, number>();
+  private readonly device: DeviceProxy | undefined;
+  private readonly pushQueued = new Set<string>();
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly boot: HostBoot,
+    private readonly plugins: StreamHostPlugins,
+  ) {
+    this.busy = new Int32Array(boot.busy);
+    this.device = boot.hasDevice
+      ? new DeviceProxy((message) => {
+          this.post(message);
+        })
+      : undefined;
+    Atomics.add(this.busy, 1, 1); // alive
+    setInterval(() => {
+      Atomics.add(this.busy, 1, 1);
+      for (const streamId of this.streams.keys()) this.push(streamId);
+    }, boot.snapshotIntervalMs);
+    // Warm up: load every built-in's code now, while no stream waits for it.
+    plugins.warmUp();
+    port.on('message', (message: ToHost) => {
+      this.onMessage(message);
+    });
   }
 
-  function indexOf(nodeId: string): number {
-    let index = nodeIndex.get(nodeId);
+  private post(message: FromHost): void {
+    this.port.postMessage(message);
+  }
+
+  private indexOf(streamId: string, nodeId: string): number {
+    const key = `${streamId}\u0000${nodeId}`;
+    let index = this.nodeIndex.get(key);
     if (index === undefined) {
-      index = nodeOrder.push(nodeId) - 1;
-      nodeIndex.set(nodeId, index);
+      index = this.nodeOrder.push({ streamId, nodeId }) - 1;
+      this.nodeIndex.set(key, index);
     }
     return index;
   }
 
-  /** The stream this worker runs, once `init` arrived. */
-  interface Running {
-    graph: RunningGraph;
-    device: DeviceProxy | undefined;
-    channel: MainThreadChannel;
-  }
-  let running: Running | undefined;
-
-  function snapshot(graph: RunningGraph): StatusPush {
+  private snapshot(streamId: string, graph: RunningGraph): StatusPush {
     const status = graph.status();
-    for (const id of Object.keys(status.nodes)) indexOf(id);
-    return { status, nodeOrder: [...nodeOrder], logs: graph.collectLogs() };
+    for (const id of Object.keys(status.nodes)) this.indexOf(streamId, id);
+    return { status, nodeOrder: [...this.nodeOrder], logs: graph.collectLogs() };
   }
 
-  let pushQueued = false;
-  function schedulePush(): void {
-    if (pushQueued) return;
-    pushQueued = true;
+  private push(streamId: string): void {
+    const stream = this.streams.get(streamId);
+    if (stream !== undefined)
+      this.post({ kind: 'snapshot', streamId, push: this.snapshot(streamId, stream.graph) });
+  }
+
+  private schedulePush(streamId: string): void {
+    if (this.pushQueued.has(streamId)) return;
+    this.pushQueued.add(streamId);
     setImmediate(() => {
-      pushQueued = false;
-      if (running !== undefined) post({ kind: 'snapshot', ...snapshot(running.graph) });
+      this.pushQueued.delete(streamId);
+      this.push(streamId);
     });
   }
 
-  Atomics.add(busy, 1, 1); // alive
-  const heartbeat = setInterval(() => {
-    Atomics.add(busy, 1, 1);
-    if (running !== undefined) post({ kind: 'snapshot', ...snapshot(running.graph) });
-  }, boot.snapshotIntervalMs);
-
-  // Warm up: load every built-in's code now, while no stream waits for it.
-  plugins.warmUp();
-
-  function begin(init: HostInit): Running {
-    const channel = new MainThreadChannel((message, transfer) => {
-      port.postMessage(message satisfies FromHost, transfer);
+  private begin(init: HostInit): HostedStream {
+    const { streamId } = init;
+    const channel = new MainThreadChannel(streamId, (message, transfer) => {
+      this.port.postMessage(message satisfies FromHost, transfer);
     });
-    const device = init.hasDevice ? new DeviceProxy(post) : undefined;
     const graph = new RunningGraph({
-      streamId: init.streamId,
+      streamId,
       dataDir: init.dataDir,
       access: init.access,
-      ...(device === undefined ? {} : { device }),
-      resolveFactory: plugins.createResolver({
+      ...(this.device === undefined ? {} : { device: this.device }),
+      resolveFactory: this.plugins.createResolver({
         executablesDirs: init.executablesDirs,
         extraModules: init.extraModules,
       }),
       mainThreadLink: (nodeId) => channel.linkFor(nodeId),
-      onChange: schedulePush,
+      onChange: () => {
+        this.schedulePush(streamId);
+      },
       onEvent: (event) => {
-        post({ kind: 'event', event });
+        this.post({ kind: 'event', event });
       },
       onProcessGroup: (pgid, alive) => {
-        post({ kind: 'process-group', pgid, alive });
+        this.post({ kind: 'process-group', pgid, alive });
       },
       onEnter: (nodeId) => {
-        Atomics.store(busy, 0, nodeId === undefined ? 0 : indexOf(nodeId) + 1);
+        Atomics.store(this.busy, 0, nodeId === undefined ? 0 : this.indexOf(streamId, nodeId) + 1);
       },
     });
-    return { graph, device, channel };
+    return { graph, channel, queue: Promise.resolve() };
   }
 
-  function serialize(error: unknown): SerializedError {
-    if (isHeadsetdError(error)) {
-      return {
-        code: error.code,
-        message: error.message,
-        ...(error.details === undefined ? {} : { details: error.details }),
-        ...(error instanceof NodeFailureError ? { nodeFailure: error.failure } : {}),
-      };
+  private onMessage(message: ToHost): void {
+    if (this.device?.handle(message) === true) return;
+    switch (message.kind) {
+      case 'init':
+        if (!this.streams.has(message.init.streamId))
+          this.streams.set(message.init.streamId, this.begin(message.init));
+        return;
+      case 'ingest-frame':
+        // An ingest node that is gone (stopped, removed by an edit) simply misses the frame.
+        this.streams.get(message.streamId)?.channel.deliver(message.nodeId, message.frame);
+        return;
+      case 'command': {
+        const stream = this.streams.get(message.streamId);
+        if (stream === undefined) {
+          const error = serialize(new Error(`this worker does not run stream ${message.streamId}`));
+          this.post({
+            kind: 'reply',
+            id: message.id,
+            streamId: message.streamId,
+            ok: false,
+            error,
+            push: { status: { nodes: {}, pipes: {} }, nodeOrder: [...this.nodeOrder], logs: [] },
+          });
+          return;
+        }
+        const { id, streamId, command } = message;
+        stream.queue = stream.queue.then(() => this.run(streamId, stream, id, command));
+        return;
+      }
+      default:
+        return;
     }
-    return { code: 'internal_error', message: errorMessage(error) };
   }
 
-  async function execute(graph: RunningGraph, command: HostCommand): Promise<void> {
+  private async execute(stream: HostedStream, command: HostCommand): Promise<void> {
     switch (command.op) {
       case 'start':
-        return graph.start(command.definition);
+        return stream.graph.start(command.definition);
       case 'stop':
-        await graph.stop();
-        clearInterval(heartbeat);
-        return;
+        return stream.graph.stop();
       case 'pause':
-        graph.pause();
+        stream.graph.pause();
         return;
       case 'resume':
-        graph.resume();
+        stream.graph.resume();
         return;
       case 'update':
-        return graph.update(command.definition);
+        return stream.graph.update(command.definition);
       case 'signal':
-        return graph.signalNode(command.nodeId, command.signal, command.payload);
+        return stream.graph.signalNode(command.nodeId, command.signal, command.payload);
     }
   }
 
-  /** Commands run one at a time, in order: a stop never interleaves with a start still in progress. */
-  let queue: Promise<void> = Promise.resolve();
-
-  port.on('message', (message: ToHost) => {
-    if (message.kind === 'init') {
-      running ??= begin(message.init);
-      return;
+  private async run(streamId: string, stream: HostedStream, id: number, command: HostCommand): Promise<void> {
+    let failure: unknown;
+    let ok = true;
+    try {
+      await this.execute(stream, command);
+    } catch (error) {
+      ok = false;
+      failure = error;
     }
-    const current = running;
-    if (current === undefined) return; // the main thread always sends init first
-    if (message.kind === 'ingest-frame') {
-      // An ingest node that is gone (stopped, removed by an edit) simply misses the frame.
-      current.channel.deliver(message.nodeId, message.frame);
-      return;
-    }
-    if (current.device?.handle(message) === true || message.kind !== 'command') return;
-    const { id, command } = message;
-    queue = queue.then(() => run(current.graph, id, command));
-  });
-
-  function run(graph: RunningGraph, id: number, command: HostCommand): Promise<void> {
-    return execute(graph, command).then(
-      () => {
-        post({ kind: 'reply', id, ok: true, push: snapshot(graph) });
-      },
-      (error: unknown) => {
-        post({ kind: 'reply', id, ok: false, error: serialize(error), push: snapshot(graph) });
-      },
-    );
+    const push = this.snapshot(streamId, stream.graph);
+    // A stopped stream, or one that failed to start (its nodes are stopped again), leaves the worker.
+    if (command.op === 'stop' || (command.op === 'start' && !ok)) this.streams.delete(streamId);
+    if (ok) this.post({ kind: 'reply', id, streamId, ok: true, push });
+    else this.post({ kind: 'reply', id, streamId, ok: false, error: serialize(failure), push });
   }
+}
+
+/** Runs this worker thread as a host of streams, for as long as the main thread keeps it. */
+export function runStreamHost(plugins: StreamHostPlugins): void {
+  if (parentPort === null) throw new Error('host.ts runs only as a worker thread (see worker-runtime.ts)');
+  new StreamHost(parentPort, workerData as HostBoot, plugins);
 }

@@ -1,15 +1,15 @@
 /**
  * The line between a stream's worker and the main thread for frames: `tap` nodes send their
  * frames out (StreamRuntime.tap), and the main thread hands frames in to `ingest` nodes
- * (StreamRuntime.feed). host.ts makes one per worker and gives each node its end of it as
- * NodeContext.mainThread; one worker runs one stream, so a node id names a node without ambiguity.
+ * (StreamRuntime.feed). host.ts makes one per stream and gives each node its end of it as
+ * NodeContext.mainThread.
  */
 import type { Frame } from '../core/frame.js';
 import type { MainThreadLink } from '../core/node.js';
 import { toWire, type WireFrame } from './thread-messages.js';
 
 export type TapFramePost = (
-  message: { kind: 'tap-frame'; nodeId: string; frame: WireFrame },
+  message: { kind: 'tap-frame'; streamId: string; nodeId: string; frame: WireFrame },
   transfer: ArrayBuffer[],
 ) => void;
 
@@ -17,7 +17,10 @@ export class MainThreadChannel {
   private readonly receivers = new Map<string, (frame: Frame) => void>();
 
   /** `post` sends a message to the main thread, transferring `transfer`. */
-  constructor(private readonly post: TapFramePost) {}
+  constructor(
+    private readonly streamId: string,
+    private readonly post: TapFramePost,
+  ) {}
 
   /** The end of the channel a node's context gets. */
   linkFor(nodeId: string): MainThreadLink {
@@ -26,7 +29,9 @@ export class MainThreadChannel {
         // Frames are shared with other consumers: the samples are copied once and the copy's
         // buffer is transferred (docs/architecture.md §Data plane).
         const wire = toWire(frame);
-        this.post({ kind: 'tap-frame', nodeId, frame: wire }, [wire.data.buffer as ArrayBuffer]);
+        this.post({ kind: 'tap-frame', streamId: this.streamId, nodeId, frame: wire }, [
+          wire.data.buffer as ArrayBuffer,
+        ]);
       },
       receive: (onFrame) => {
         this.receivers.set(nodeId, onFrame);

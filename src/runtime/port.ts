@@ -67,6 +67,11 @@ export class NodeFailureError extends HeadsetdError {
 export type RuntimeEvent =
   /** The stream can no longer run (its host died, or a node failed past its restart policy at start). */
   | { type: 'stream_failed'; streamId: string; message: string }
+  /**
+   * The stream was restarted on another worker because a node of another stream hung the worker
+   * they shared; it runs again, its nodes' `lastError` says why it restarted.
+   */
+  | { type: 'stream_restarted'; streamId: string; message: string }
   /** A node crashed; `willRestart` tells whether the supervisor restarts it. */
   | { type: 'node_crashed'; streamId: string; nodeId: string; message: string; willRestart: boolean };
 

@@ -1,10 +1,12 @@
 /**
- * The main thread's handle on one stream's worker: spawns it, sends commands and matches replies,
- * keeps the latest status push, serves its device subscriptions, and watches its heartbeat: a
- * counter in shared memory that the worker bumps every snapshot period (shared memory, not
- * messages, so that a busy main thread never mistakes queued messages for silence). A worker whose
- * counter stands still for `heartbeatTimeoutMs` (a node loops forever), that crashes or exits on its
- * own is terminated and reported once through `onDeath`.
+ * The main thread's handle on one data-plane worker, which runs many streams: spawns it, gives it
+ * streams (`bind`) and takes them back (`release`), sends each stream's commands and matches the
+ * replies, routes status pushes, events and tap frames to their stream, serves the worker's device
+ * subscriptions, and watches its heartbeat: a counter in shared memory that the worker bumps every
+ * snapshot period (shared memory, not messages, so that a busy main thread never mistakes queued
+ * messages for silence). A worker whose counter stands still for `heartbeatTimeoutMs` (a node loops
+ * forever), that crashes or exits on its own is terminated, and each of its streams is told once
+ * through `onDeath`, with the node that hung the thread when the worker knew it.
  */
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -19,6 +21,7 @@ import {
   type FromHost,
   type HostBoot,
   type HostCommand,
+  type NodeRef,
   type StatusPush,
   type ToHost,
   toWire,
@@ -28,10 +31,10 @@ import { NodeFailureError, type RuntimeEvent } from './port.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
-/** Heap limit of a stream's worker: a node that floods memory kills its stream, not the service. */
+/** Heap limit of a data-plane worker: a node that floods memory kills its worker's streams, not the service. */
 export const WORKER_HEAP_LIMIT_MB = 512;
 
-/** How a worker is spawned: the same for every stream of a runtime. */
+/** How a worker is spawned: the same for every worker of a runtime. */
 export interface WorkerSpawnOptions {
   /** The worker's entry module (see WorkerRuntimeOptions.workerEntry). */
   entry: URL;
@@ -40,7 +43,7 @@ export interface WorkerSpawnOptions {
   snapshotIntervalMs: number;
 }
 
-/** The stream a booted worker is given. */
+/** A stream a worker is given. */
 export interface StreamBinding {
   streamId: string;
   dataDir: string;
@@ -50,8 +53,11 @@ export interface StreamBinding {
   access: AccessPolicy;
   onPush(push: StatusPush): void;
   onEvent(event: RuntimeEvent): void;
-  /** Called once when the worker died without being asked to (message for a person; busy node if known). */
-  onDeath(message: string, nodeId: string | undefined): void;
+  /**
+   * Called once when the worker died without being asked to: the reason for a person, and the
+   * node (of this or another stream) that was running when it hung, if known.
+   */
+  onDeath(message: string, culprit: NodeRef | undefined): void;
   /** A tap node's frame arrived (its samples in a buffer now owned by this thread). */
   onTap?(nodeId: string, frame: Frame): void;
 }
@@ -74,6 +80,7 @@ function spawnHost(entry: URL, boot: HostBoot): Worker {
 }
 
 interface PendingCommand {
+  streamId: string;
   resolve(push: StatusPush): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -90,17 +97,17 @@ export class StreamWorker {
   private readonly watchdog: NodeJS.Timeout;
   private readonly forwarder: DeviceForwarder;
   private readonly busy = new SharedArrayBuffer(8);
-  private nodeOrder: string[] = [];
+  private nodeOrder: NodeRef[] = [];
   /** Child process groups of the worker's external nodes, killed if the worker ends with them alive. */
   private readonly processGroups = new Set<number>();
   private ended = false;
-  /** Undefined while the worker waits in reserve. */
-  private binding: StreamBinding | undefined;
+  private readonly bindings = new Map<string, StreamBinding>();
 
   constructor(private readonly options: WorkerSpawnOptions) {
     this.worker = spawnHost(options.entry, {
       busy: this.busy,
       snapshotIntervalMs: options.snapshotIntervalMs,
+      hasDevice: options.device !== undefined,
     });
     this.forwarder = new DeviceForwarder(options.device, (message, transfer) => {
       if (!this.ended) this.worker.postMessage(message, transfer);
@@ -118,7 +125,7 @@ export class StreamWorker {
     this.watchdog = setInterval(() => {
       this.checkHeartbeat();
     }, period);
-    // A worker in reserve never keeps the process alive; one running a stream does (see bind).
+    // A worker without streams never keeps the process alive; one running a stream does (see bind).
     this.watchdog.unref();
     this.worker.unref();
   }
@@ -127,14 +134,15 @@ export class StreamWorker {
     return !this.ended;
   }
 
-  private get streamId(): string {
-    return this.binding?.streamId ?? '(unassigned)';
+  /** How many streams the worker runs. */
+  get load(): number {
+    return this.bindings.size;
   }
 
-  /** Gives the worker its stream (once). Commands may follow at once. */
+  /** Gives the worker a stream to run. Its commands may follow at once. */
   bind(binding: StreamBinding): void {
-    if (this.binding !== undefined) throw new Error('a stream worker runs one stream only');
-    this.binding = binding;
+    if (this.bindings.has(binding.streamId)) throw new Error(`stream ${binding.streamId} is bound already`);
+    this.bindings.set(binding.streamId, binding);
     this.worker.ref();
     const message: ToHost = {
       kind: 'init',
@@ -142,7 +150,6 @@ export class StreamWorker {
         streamId: binding.streamId,
         dataDir: binding.dataDir,
         executablesDirs: [...binding.executablesDirs],
-        hasDevice: this.options.device !== undefined,
         extraModules: [...binding.extraModules],
         access: binding.access,
       },
@@ -150,10 +157,16 @@ export class StreamWorker {
     this.worker.postMessage(message);
   }
 
-  /** Sends a command; resolves with the status push that came with its reply. */
-  command(command: HostCommand, timeoutMs: number): Promise<StatusPush> {
+  /** Forgets a stream (stopped, or failed to start: the worker has let it go already). */
+  release(streamId: string): void {
+    this.bindings.delete(streamId);
+    if (this.bindings.size === 0) this.worker.unref();
+  }
+
+  /** Sends a stream's command; resolves with the status push that came with its reply. */
+  command(streamId: string, command: HostCommand, timeoutMs: number): Promise<StatusPush> {
     if (this.ended) {
-      return Promise.reject(new HeadsetdError('invalid_state', `stream ${this.streamId} is not running.`));
+      return Promise.reject(new HeadsetdError('invalid_state', `stream ${streamId} is not running.`));
     }
     const id = this.nextId++;
     return new Promise<StatusPush>((resolve, reject) => {
@@ -162,31 +175,38 @@ export class StreamWorker {
         reject(
           new HeadsetdError(
             'internal_error',
-            `stream ${this.streamId} did not answer '${command.op}' within ${timeoutMs / 1000} s.`,
+            `stream ${streamId} did not answer '${command.op}' within ${timeoutMs / 1000} s.`,
           ),
         );
       }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
-      const message: ToHost = { kind: 'command', id, command };
+      this.pending.set(id, { streamId, resolve, reject, timer });
+      const message: ToHost = { kind: 'command', id, streamId, command };
       this.worker.postMessage(message);
     });
   }
 
   /**
-   * Hands a frame to an ingest node of the worker's stream. The samples are copied once and the
-   * copy's buffer transferred, so the caller's frame stays intact. False when the worker has ended.
+   * Hands a frame to an ingest node of one of the worker's streams. The samples are copied once
+   * and the copy's buffer transferred, so the caller's frame stays intact. False when the worker
+   * has ended or does not run the stream.
    */
-  feed(nodeId: string, frame: Frame): boolean {
-    if (this.ended || this.binding === undefined) return false;
+  feed(streamId: string, nodeId: string, frame: Frame): boolean {
+    if (this.ended || !this.bindings.has(streamId)) return false;
     const wire = toWire(frame);
-    const message: ToHost = { kind: 'ingest-frame', nodeId, frame: wire };
+    const message: ToHost = { kind: 'ingest-frame', streamId, nodeId, frame: wire };
     this.worker.postMessage(message, [wire.data.buffer as ArrayBuffer]);
     return true;
   }
 
-  /** Ends the worker (no death is reported). Resolves when the thread is gone. */
-  async terminate(): Promise<void> {
-    if (!this.ended) this.end(new HeadsetdError('invalid_state', `stream ${this.streamId} was stopped.`));
+  /**
+   * Ends the worker at the runtime's request (a stop that did not complete, the service closing):
+   * its streams are told through `onDeath` with `reason` unless `quietly`. Resolves when the thread
+   * is gone.
+   */
+  async terminate(reason?: string): Promise<void> {
+    if (reason !== undefined) this.die(reason);
+    else if (!this.ended)
+      this.end((streamId) => new HeadsetdError('invalid_state', `stream ${streamId} was stopped.`));
     await this.worker.terminate();
   }
 
@@ -194,13 +214,13 @@ export class StreamWorker {
     if (this.forwarder.handle(message)) return;
     switch (message.kind) {
       case 'snapshot':
-        this.accept(message);
+        this.accept(message.streamId, message.push);
         return;
       case 'event':
-        this.binding?.onEvent(message.event);
+        this.bindings.get(message.event.streamId)?.onEvent(message.event);
         return;
       case 'tap-frame':
-        this.binding?.onTap?.(message.nodeId, message.frame);
+        this.bindings.get(message.streamId)?.onTap?.(message.nodeId, message.frame);
         return;
       case 'process-group':
         // Tracked here and in this thread's registry, whose exit hook kills what is left if the
@@ -214,7 +234,7 @@ export class StreamWorker {
         }
         return;
       case 'reply': {
-        this.accept(message.push);
+        this.accept(message.streamId, message.push);
         const waiter = this.pending.get(message.id);
         if (waiter === undefined) return;
         this.pending.delete(message.id);
@@ -236,12 +256,12 @@ export class StreamWorker {
     }
   }
 
-  private accept(push: StatusPush): void {
+  private accept(streamId: string, push: StatusPush): void {
     this.nodeOrder = push.nodeOrder;
-    this.binding?.onPush(push);
+    this.bindings.get(streamId)?.onPush(push);
   }
 
-  private busyNode(): string | undefined {
+  private busyNode(): NodeRef | undefined {
     const index = Atomics.load(new Int32Array(this.busy), 0);
     return index === 0 ? undefined : this.nodeOrder[index - 1];
   }
@@ -263,7 +283,8 @@ export class StreamWorker {
     const silent = now - this.lastBeatChange;
     if (silent <= this.options.heartbeatTimeoutMs) return;
     const node = this.busyNode();
-    const where = node === undefined ? '' : ` while node ${node} was running`;
+    const where =
+      node === undefined ? '' : ` while node ${node.nodeId} of stream ${node.streamId} was running`;
     this.die(
       `its worker stopped responding for ${(silent / 1000).toFixed(1)} s${where} (code that never yields, e.g. an endless loop) and was terminated`,
     );
@@ -271,13 +292,15 @@ export class StreamWorker {
 
   private die(reason: string): void {
     if (this.ended) return;
-    const node = this.busyNode();
-    this.end(new HeadsetdError('internal_error', `stream ${this.streamId} failed: ${reason}.`));
+    const culprit = this.busyNode();
+    this.end((streamId) => new HeadsetdError('internal_error', `stream ${streamId} failed: ${reason}.`));
     void this.worker.terminate();
-    this.binding?.onDeath(reason, node);
+    const bindings = [...this.bindings.values()];
+    this.bindings.clear();
+    for (const binding of bindings) binding.onDeath(reason, culprit);
   }
 
-  private end(error: Error): void {
+  private end(errorFor: (streamId: string) => Error): void {
     this.ended = true;
     for (const pgid of this.processGroups) {
       signalGroup(pgid, 'SIGKILL');
@@ -288,7 +311,7 @@ export class StreamWorker {
     void this.forwarder.close();
     for (const waiter of this.pending.values()) {
       clearTimeout(waiter.timer);
-      waiter.reject(error);
+      waiter.reject(errorFor(waiter.streamId));
     }
     this.pending.clear();
   }

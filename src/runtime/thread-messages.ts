@@ -1,6 +1,7 @@
 /**
- * Messages between WorkerRuntime (main thread) and a stream's host (its worker thread).
- * Everything is structured-cloned; device frames transfer their sample buffer.
+ * Messages between WorkerRuntime (main thread) and a data-plane worker's host, which runs many
+ * streams: every message about a stream names it. Everything is structured-cloned; frames
+ * transfer their sample buffer.
  */
 import type { AccessPolicy } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
@@ -8,10 +9,10 @@ import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from './port.js';
 import type { Frame } from '../core/frame.js';
 import type { NodeLogLine } from '../core/node.js';
 
-/** What every worker is started with (`workerData`), before it knows its stream. */
+/** What every worker is started with (`workerData`), before it runs any stream. */
 export interface HostBoot {
   /**
-   * Two Int32 cells shared with the main thread: [0] = 1 + index (in the snapshots' `nodeOrder`) of
+   * Two Int32 cells shared with the main thread: [0] = 1 + index (in the pushes' `nodeOrder`) of
    * the node running code now, 0 for none; [1] = heartbeat counter, incremented every snapshot
    * period. Shared memory lets the watchdog see the worker alive even when the main thread was too
    * busy to read its messages.
@@ -19,14 +20,21 @@ export interface HostBoot {
   busy: SharedArrayBuffer;
   /** Status push (and heartbeat) period, ms. */
   snapshotIntervalMs: number;
+  /** Whether eeg-source nodes can subscribe to a device through the main thread. */
+  hasDevice: boolean;
 }
 
-/** The stream a booted worker is given (first message). */
+/** A node of one of the worker's streams. */
+export interface NodeRef {
+  streamId: string;
+  nodeId: string;
+}
+
+/** A stream the worker is given to run (its commands follow). */
 export interface HostInit {
   streamId: string;
   dataDir: string;
   executablesDirs: string[];
-  hasDevice: boolean;
   extraModules: string[];
   /** The rules the stream's sockets apply (websocket nodes). */
   access: AccessPolicy;
@@ -71,11 +79,11 @@ export function toWire(frame: Frame): WireFrame {
 
 export type ToHost =
   | { kind: 'init'; init: HostInit }
-  | { kind: 'command'; id: number; command: HostCommand }
+  | { kind: 'command'; id: number; streamId: string; command: HostCommand }
   | { kind: 'device-subscribed'; subscription: number; error?: string }
   | { kind: 'device-frame'; subscription: number; frame: WireFrame }
   /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */
-  | { kind: 'ingest-frame'; nodeId: string; frame: WireFrame };
+  | { kind: 'ingest-frame'; streamId: string; nodeId: string; frame: WireFrame };
 
 export interface SerializedError {
   code: string;
@@ -85,20 +93,21 @@ export interface SerializedError {
   nodeFailure?: NodeFailure;
 }
 
+/** One stream's status and new log lines, with the worker's node order. */
 export interface StatusPush {
   status: RuntimeStreamStatus;
-  /** Node ids in the order of the `busy` indices. */
-  nodeOrder: string[];
+  /** The worker's nodes (of all its streams) in the order of the `busy` indices. */
+  nodeOrder: NodeRef[];
   logs: { nodeId: string; lines: NodeLogLine[] }[];
 }
 
 export type FromHost =
-  | ({ kind: 'snapshot' } & StatusPush)
-  | { kind: 'reply'; id: number; ok: true; push: StatusPush }
-  | { kind: 'reply'; id: number; ok: false; error: SerializedError; push: StatusPush }
+  | { kind: 'snapshot'; streamId: string; push: StatusPush }
+  | { kind: 'reply'; id: number; streamId: string; ok: true; push: StatusPush }
+  | { kind: 'reply'; id: number; streamId: string; ok: false; error: SerializedError; push: StatusPush }
   | { kind: 'event'; event: RuntimeEvent }
   | { kind: 'process-group'; pgid: number; alive: boolean }
   | { kind: 'device-subscribe'; subscription: number; channels: string[]; sampleRate?: number }
   | { kind: 'device-unsubscribe'; subscription: number }
   /** A tap node's frame for the main thread (StreamRuntime.tap); its buffer is transferred. */
-  | { kind: 'tap-frame'; nodeId: string; frame: WireFrame };
+  | { kind: 'tap-frame'; streamId: string; nodeId: string; frame: WireFrame };

@@ -1,7 +1,12 @@
 /**
- * The StreamRuntime of headsetd: every running stream in a worker thread of its own
- * (docs/architecture.md §Data plane), so the API's event loop never runs DSP, one stream's failure
- * never touches another, and a stream whose code never yields is terminated (`stream_failed`).
+ * The StreamRuntime of headsetd: running streams spread over a small pool of worker threads
+ * (docs/architecture.md §Data plane; `workers`, default one per core), so the API's event loop
+ * never runs DSP and memory grows by a graph per stream, not by a V8 isolate. A node that throws
+ * fails only its node (the graph supervises it). A stream whose code never yields stops its
+ * worker's heartbeat: the worker is terminated, that stream fails (`stream_failed`), and the
+ * worker's other streams start again on another worker (`stream_restarted`, the reason in their
+ * nodes' `lastError`). A worker that dies with no node to blame (it crashed, ran out of heap)
+ * fails all its streams.
  *
  * `status()` is synchronous: it answers the latest snapshot the worker pushed (every
  * `snapshotIntervalMs`, soon after every state change, and with every command's reply, so after
@@ -11,6 +16,7 @@
  * status (the culprit node in `error` with the reason as `lastError`, the others `terminated`), so
  * a listener can keep it; the stream's nodes' logs also get the reason.
  */
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors/catalog.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
@@ -18,9 +24,10 @@ import type { StreamDefinition } from '../core/stream-model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './port.js';
 import type { Frame } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
-import type { StatusPush } from './thread-messages.js';
+import type { NodeRef, StatusPush } from './thread-messages.js';
 import type { DeviceFrameSource, NodeLogLine } from '../core/node.js';
 import { StreamWorker } from './stream-worker.js';
+import { errorMessage } from '../core/error-message.js';
 
 export interface WorkerRuntimeOptions {
   /**
@@ -47,15 +54,15 @@ export interface WorkerRuntimeOptions {
   /** Status push period (default 250 ms). */
   snapshotIntervalMs?: number;
   /**
-   * Workers kept booted in reserve (default 1): a start takes one and does not wait for the
-   * runtime's modules to load (about a second on the headset). 0 spawns a worker per start.
+   * The most data-plane workers (default: the number of cores). One is booted at once, so that the
+   * first start does not wait for module loading; more are spawned as streams start, until there
+   * are this many, and then streams share them (the least loaded first).
    */
-  warmWorkers?: number;
+  workers?: number;
 }
 
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3000;
 export const DEFAULT_SNAPSHOT_INTERVAL_MS = 250;
-export const DEFAULT_WARM_WORKERS = 1;
 /** Starting may wait for external programs and devices; each node has 10 s of its own (node-runner.ts). */
 const START_TIMEOUT_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
@@ -63,9 +70,13 @@ const STOP_TIMEOUT_MS = 15_000;
 
 interface RunningStream {
   worker: StreamWorker;
+  /** The definition it runs (the last applied), to start it again on another worker. */
+  definition: StreamDefinition;
   status: RuntimeStreamStatus | undefined;
   started: boolean;
   stopping: boolean;
+  /** Why it was restarted on another worker, shown as its nodes' lastError until they have one. */
+  restartedBecause?: string;
 }
 
 export class WorkerRuntime implements StreamRuntime {
@@ -77,12 +88,19 @@ export class WorkerRuntime implements StreamRuntime {
   /** Tap listeners by stream, then node; they outlive starts and stops (see StreamRuntime.tap). */
   private readonly taps = new Map<string, Map<string, Set<(frame: Frame) => void>>>();
 
-  /** Booted workers waiting for a stream, so that a start does not wait for module loading. */
-  private readonly spares: StreamWorker[] = [];
+  /** The data-plane workers; dead ones are dropped when a stream needs a worker. */
+  private pool: StreamWorker[] = [];
+  private readonly maxWorkers: number;
   private closed = false;
 
   constructor(private readonly options: WorkerRuntimeOptions) {
-    this.fillReserve();
+    this.maxWorkers = Math.max(1, options.workers ?? availableParallelism());
+    this.pool.push(this.spawnWorker());
+  }
+
+  /** How many streams each live worker runs (tests, the status of the data plane). */
+  workerLoads(): number[] {
+    return this.pool.filter((w) => w.alive).map((w) => w.load);
   }
 
   async start(stream: StreamDefinition): Promise<void> {
@@ -100,11 +118,27 @@ export class WorkerRuntime implements StreamRuntime {
     }
     this.logRings.set(streamId, new Map());
     const entry: RunningStream = {
+      definition: stream,
       status: undefined,
       started: false,
       stopping: false,
-      worker: this.takeWorker(),
+      worker: this.pickWorker(),
     };
+    this.streams.set(streamId, entry);
+    try {
+      await this.run(entry, stream);
+      entry.started = true;
+      this.options.logger?.info({ streamId }, 'stream started');
+    } catch (error) {
+      if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
+      entry.worker.release(streamId);
+      throw error;
+    }
+  }
+
+  /** Binds the stream to its worker and starts it there. */
+  private async run(entry: RunningStream, stream: StreamDefinition): Promise<void> {
+    const streamId = stream.id;
     entry.worker.bind({
       streamId,
       dataDir: this.options.dataDir,
@@ -117,56 +151,53 @@ export class WorkerRuntime implements StreamRuntime {
       onEvent: (event) => {
         this.emit(event);
       },
-      onDeath: (message, nodeId) => {
-        this.onDeath(streamId, entry, message, nodeId);
+      onDeath: (message, culprit) => {
+        this.onDeath(streamId, entry, message, culprit);
       },
       onTap: (nodeId, frame) => {
         this.deliverTap(streamId, nodeId, frame);
       },
     });
-    this.streams.set(streamId, entry);
-    try {
-      await entry.worker.command({ op: 'start', definition: stream }, START_TIMEOUT_MS);
-      entry.started = true;
-      this.options.logger?.info({ streamId }, 'stream started');
-    } catch (error) {
-      if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
-      await entry.worker.terminate();
-      throw error;
-    }
+    await entry.worker.command(streamId, { op: 'start', definition: stream }, START_TIMEOUT_MS);
   }
 
   async stop(streamId: string): Promise<void> {
     const entry = this.streams.get(streamId);
     if (entry === undefined) return;
     entry.stopping = true;
+    const worker = entry.worker;
     try {
-      await entry.worker.command({ op: 'stop' }, STOP_TIMEOUT_MS);
+      await worker.command(streamId, { op: 'stop' }, STOP_TIMEOUT_MS);
     } catch (error) {
       this.options.logger?.warn(
         { streamId, err: error },
         'stream did not stop cleanly; terminating its worker',
       );
+      // The worker's state is unknown: it goes, and its other streams start again elsewhere.
+      if (worker.alive) {
+        await worker.terminate(
+          `stream ${streamId} did not stop cleanly (${errorMessage(error)}), so the worker it shared was replaced`,
+        );
+      }
     } finally {
       if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
-      await entry.worker.terminate();
+      worker.release(streamId);
     }
     this.options.logger?.info({ streamId }, 'stream stopped');
   }
 
   async pause(streamId: string): Promise<void> {
-    await this.running(streamId, 'pause').worker.command({ op: 'pause' }, COMMAND_TIMEOUT_MS);
+    await this.running(streamId, 'pause').worker.command(streamId, { op: 'pause' }, COMMAND_TIMEOUT_MS);
   }
 
   async resume(streamId: string): Promise<void> {
-    await this.running(streamId, 'resume').worker.command({ op: 'resume' }, COMMAND_TIMEOUT_MS);
+    await this.running(streamId, 'resume').worker.command(streamId, { op: 'resume' }, COMMAND_TIMEOUT_MS);
   }
 
   async update(stream: StreamDefinition): Promise<void> {
-    await this.running(stream.id, 'update').worker.command(
-      { op: 'update', definition: stream },
-      START_TIMEOUT_MS,
-    );
+    const entry = this.running(stream.id, 'update');
+    await entry.worker.command(stream.id, { op: 'update', definition: stream }, START_TIMEOUT_MS);
+    entry.definition = stream;
   }
 
   async signalNode(
@@ -176,7 +207,11 @@ export class WorkerRuntime implements StreamRuntime {
     payload: Record<string, unknown>,
   ): Promise<void> {
     const timeout = signal === 'start' || signal === 'restart' ? START_TIMEOUT_MS : COMMAND_TIMEOUT_MS;
-    await this.running(streamId, signal).worker.command({ op: 'signal', nodeId, signal, payload }, timeout);
+    await this.running(streamId, signal).worker.command(
+      streamId,
+      { op: 'signal', nodeId, signal, payload },
+      timeout,
+    );
   }
 
   status(streamId: string): RuntimeStreamStatus | undefined {
@@ -219,35 +254,35 @@ export class WorkerRuntime implements StreamRuntime {
   feed(streamId: string, nodeId: string, frame: Frame): boolean {
     const entry = this.streams.get(streamId);
     if (entry === undefined || !entry.started || entry.stopping) return false;
-    return entry.worker.feed(nodeId, frame);
+    return entry.worker.feed(streamId, nodeId, frame);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const spares = this.spares.splice(0);
-    await Promise.all([
-      ...[...this.streams.keys()].map((id) => this.stop(id)),
-      ...spares.map((worker) => worker.terminate()),
-    ]);
+    await Promise.all([...this.streams.keys()].map((id) => this.stop(id)));
+    await Promise.all(this.pool.splice(0).map((worker) => worker.terminate()));
   }
 
   abort(): void {
     this.closed = true;
     // terminate() kills the worker's process groups synchronously, before its first await.
-    for (const entry of this.streams.values()) void entry.worker.terminate();
-    for (const spare of this.spares.splice(0)) void spare.terminate();
+    for (const worker of this.pool.splice(0)) void worker.terminate();
   }
 
-  /** A booted worker from the reserve (a new one if none is alive); the reserve is refilled. */
-  private takeWorker(): StreamWorker {
-    let worker: StreamWorker | undefined;
-    while (worker === undefined && this.spares.length > 0) {
-      const candidate = this.spares.shift();
-      if (candidate?.alive === true) worker = candidate;
+  /**
+   * The worker a starting stream goes to: an idle live one; else a new one while the pool is
+   * below its size; else the one running the fewest streams.
+   */
+  private pickWorker(): StreamWorker {
+    this.pool = this.pool.filter((w) => w.alive);
+    const idle = this.pool.find((w) => w.load === 0);
+    if (idle !== undefined) return idle;
+    if (this.pool.length < this.maxWorkers) {
+      const worker = this.spawnWorker();
+      this.pool.push(worker);
+      return worker;
     }
-    worker ??= this.spawnWorker();
-    this.fillReserve();
-    return worker;
+    return this.pool.reduce((least, w) => (w.load < least.load ? w : least));
   }
 
   private spawnWorker(): StreamWorker {
@@ -257,11 +292,6 @@ export class WorkerRuntime implements StreamRuntime {
       heartbeatTimeoutMs: this.options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
       snapshotIntervalMs: this.options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS,
     });
-  }
-
-  private fillReserve(): void {
-    const wanted = this.options.warmWorkers ?? DEFAULT_WARM_WORKERS;
-    while (!this.closed && this.spares.length < wanted) this.spares.push(this.spawnWorker());
   }
 
   private running(streamId: string, signal: string): RunningStream {
@@ -277,7 +307,8 @@ export class WorkerRuntime implements StreamRuntime {
   }
 
   private accept(streamId: string, entry: RunningStream, push: StatusPush): void {
-    entry.status = push.status;
+    entry.status =
+      entry.restartedBecause === undefined ? push.status : withReason(push.status, entry.restartedBecause);
     const rings = this.logRings.get(streamId);
     if (rings === undefined) return;
     for (const { nodeId, lines } of push.logs) {
@@ -290,21 +321,66 @@ export class WorkerRuntime implements StreamRuntime {
     }
   }
 
-  private onDeath(streamId: string, entry: RunningStream, message: string, nodeId: string | undefined): void {
+  private onDeath(
+    streamId: string,
+    entry: RunningStream,
+    message: string,
+    culprit: NodeRef | undefined,
+  ): void {
     if (this.streams.get(streamId) !== entry) return;
-    this.streams.delete(streamId);
-    if (!entry.started || entry.stopping) return; // the pending start or stop reports it
-    const text = `stream ${streamId} failed: ${message}`;
-    this.failed.set(streamId, postMortem(entry.status, nodeId, text));
+    if (!entry.started || entry.stopping) {
+      this.streams.delete(streamId);
+      return; // the pending start or stop reports it
+    }
+    // Another stream's node hung the worker: this one is innocent and starts again elsewhere.
+    if (culprit !== undefined && culprit.streamId !== streamId && !this.closed) {
+      void this.restart(streamId, entry, message, culprit);
+      return;
+    }
+    this.fail(streamId, entry, message, culprit?.nodeId);
+  }
+
+  private async restart(
+    streamId: string,
+    entry: RunningStream,
+    message: string,
+    culprit: NodeRef,
+  ): Promise<void> {
+    const reason = `restarted on another worker: node ${culprit.nodeId} of stream ${culprit.streamId} hung the worker they shared (${message})`;
+    entry.restartedBecause = reason;
+    entry.worker = this.pickWorker();
+    try {
+      await this.run(entry, entry.definition);
+    } catch (error) {
+      if (this.streams.get(streamId) !== entry) return;
+      entry.worker.release(streamId);
+      this.fail(streamId, entry, `${reason}, and could not start again: ${errorMessage(error)}`, undefined);
+      return;
+    }
+    if (this.streams.get(streamId) !== entry) return;
+    this.logToNodes(streamId, Object.keys(entry.status?.nodes ?? {}), `stream ${streamId} ${reason}`);
+    this.options.logger?.warn({ streamId, culprit }, `stream ${streamId} ${reason}`);
+    this.emit({ type: 'stream_restarted', streamId, message: `Stream ${streamId} was ${reason}.` });
+  }
+
+  private logToNodes(streamId: string, nodeIds: readonly string[], text: string): void {
     const rings = this.logRings.get(streamId);
-    for (const id of nodeId === undefined ? Object.keys(entry.status?.nodes ?? {}) : [nodeId]) {
-      let ring = rings?.get(id);
-      if (ring === undefined && rings !== undefined) {
+    if (rings === undefined) return;
+    for (const id of nodeIds) {
+      let ring = rings.get(id);
+      if (ring === undefined) {
         ring = new LogRing();
         rings.set(id, ring);
       }
-      ring?.push({ timestamp: Date.now(), stream: 'event', line: text });
+      ring.push({ timestamp: Date.now(), stream: 'event', line: text });
     }
+  }
+
+  private fail(streamId: string, entry: RunningStream, message: string, nodeId: string | undefined): void {
+    this.streams.delete(streamId);
+    const text = `stream ${streamId} failed: ${message}`;
+    this.failed.set(streamId, postMortem(entry.status, nodeId, text));
+    this.logToNodes(streamId, nodeId === undefined ? Object.keys(entry.status?.nodes ?? {}) : [nodeId], text);
     this.options.logger?.error({ streamId, nodeId }, text);
     try {
       this.emit({ type: 'stream_failed', streamId, message: text });
@@ -360,4 +436,14 @@ function postMortem(
     };
   }
   return { nodes, pipes: last?.pipes ?? {} };
+}
+
+/** A status whose nodes without an error of their own show `reason` as their lastError. */
+function withReason(status: RuntimeStreamStatus, reason: string): RuntimeStreamStatus {
+  const nodes: RuntimeStreamStatus['nodes'] = {};
+  for (const [id, node] of Object.entries(status.nodes)) {
+    nodes[id] =
+      node.metrics.lastError === null ? { ...node, metrics: { ...node.metrics, lastError: reason } } : node;
+  }
+  return { ...status, nodes };
 }

@@ -288,6 +288,7 @@ describe('headsetd --help and --version', () => {
       '--device',
       '--seed',
       '--log-level',
+      '--workers',
     ]) {
       expect(result.stdout).toContain(word);
     }

@@ -28,7 +28,7 @@ async function serve(dataDir: string, access: AccessPolicy | undefined, host?: s
     workerEntry: STREAM_HOST_ENTRY,
     dataDir,
     executablesDirs: [],
-    warmWorkers: 0,
+    workers: 1,
     ...(access === undefined ? {} : { access: () => access }),
   });
   const stream = definition(
