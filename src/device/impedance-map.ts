@@ -7,7 +7,6 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Resvg } from '@resvg/resvg-js';
 import { ELECTRODES, type Electrode, MIXED_CASE } from '../core/electrodes.js';
 import { HEAD_POSITIONS } from '../core/head-positions.js';
 import {
@@ -151,8 +150,13 @@ export function bundledFontFiles(): string[] {
     .filter((file) => existsSync(file));
 }
 
-/** Renders an SVG to PNG with the bundled fonts only (no system fonts needed). */
-export function renderPng(svg: string): Buffer {
+/**
+ * Renders an SVG to PNG with the bundled fonts only (no system fonts needed). The rasteriser (a
+ * native library) is loaded on the first PNG asked for, not at start-up: most services never
+ * render one, and loading it costs start-up time and memory.
+ */
+export async function renderPng(svg: string): Promise<Buffer> {
+  const { Resvg } = await import('@resvg/resvg-js');
   const resvg = new Resvg(svg, {
     font: { fontFiles: bundledFontFiles(), loadSystemFonts: false, defaultFontFamily: FONT },
     background: '#FFFFFF',

@@ -54,9 +54,9 @@ export interface WorkerRuntimeOptions {
   /** Status push period (default 250 ms). */
   snapshotIntervalMs?: number;
   /**
-   * The most data-plane workers (default: the number of cores). One is booted at once, so that the
-   * first start does not wait for module loading; more are spawned as streams start, until there
-   * are this many, and then streams share them (the least loaded first).
+   * The most data-plane workers (default: the number of cores). None runs while no stream does (an
+   * idle service holds no isolate of ~15 MiB for nothing); they are spawned as streams start, until
+   * there are this many, and then streams share them (the least loaded first).
    */
   workers?: number;
 }
@@ -95,7 +95,6 @@ export class WorkerRuntime implements StreamRuntime {
 
   constructor(private readonly options: WorkerRuntimeOptions) {
     this.maxWorkers = Math.max(1, options.workers ?? availableParallelism());
-    this.pool.push(this.spawnWorker());
   }
 
   /** How many streams each live worker runs (tests, the status of the data plane). */

@@ -39,7 +39,7 @@ export function mapRoutes(app: FastifyInstance, context: GuidesContext): void {
         thresholds: context.config().impedance.thresholds,
         ...(timestamp === undefined ? {} : { timestamp }),
       });
-      if (request.query.format === 'png') return reply.type('image/png').send(renderPng(svg));
+      if (request.query.format === 'png') return reply.type('image/png').send(await renderPng(svg));
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
   );
