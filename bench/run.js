@@ -2,9 +2,14 @@
 /**
  * headsetd benchmarks: `npm run bench` (builds, then runs this file).
  *
- * Usage: node bench/run.js [--check] [--only dsp,runtime,codecs,formats,api,service] [--json FILE]
+ * Usage: node bench/run.js [--check] [--quick] [--only dsp,runtime,codecs,formats,api,service]
+ *                          [--json FILE] [--write-baseline]
  *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0);
  *             advisory benchmarks (contention-sensitive, see docs/performance.md) never fail it
+ *   --quick   the in-process suites only (dsp, runtime, codecs, formats: about 20 s), checked
+ *             against the committed ratios of bench/results/quick-baseline.json (lib/guard.js):
+ *             exit 1 when one got more than 30 % worse in two runs in a row (CI runs this)
+ *   --write-baseline  with --quick: write this run's ratios as the new committed baseline
  *   --only    run only the named suites
  *   --json    write the results (with machine, date, node version) to FILE
  *
@@ -15,10 +20,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
+import { URL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { machineInfo } from './lib/machine.js';
 import { formatLine, formatTable } from './lib/report.js';
+import { regressions, TOLERANCE, writeBaseline } from './lib/guard.js';
 import { runApi } from './suites/api.js';
 import { runCodecs } from './suites/codecs.js';
 import { runDsp } from './suites/dsp.js';
@@ -35,11 +42,19 @@ const SUITES = {
   service: runService,
 };
 
+/** The suites of `--quick`: in-process, CPU-bound, seconds each. */
+const QUICK_SUITES = ['dsp', 'runtime', 'codecs', 'formats'];
+const QUICK_BASELINE = new URL('./results/quick-baseline.json', import.meta.url).pathname;
+
 function parseArgs(argv) {
-  const args = { check: false, only: Object.keys(SUITES), json: undefined };
+  const args = { check: false, quick: false, writeBaseline: false, only: Object.keys(SUITES), json: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--check') args.check = true;
+    else if (arg === '--quick') {
+      args.quick = true;
+      args.only = QUICK_SUITES;
+    } else if (arg === '--write-baseline') args.writeBaseline = true;
     else if (arg === '--only') args.only = (argv[++i] ?? '').split(',').filter(Boolean);
     else if (arg.startsWith('--only=')) args.only = arg.slice(7).split(',').filter(Boolean);
     else if (arg === '--json') args.json = argv[++i];
@@ -66,15 +81,10 @@ function gitCommit() {
   }
 }
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
-  const machine = machineInfo();
-  console.log(
-    `headsetd benchmarks: ${machine.cpu} × ${machine.cores}, node ${machine.node}, load ${machine.loadAverage1m}`,
-  );
-  const started = performance.now();
+/** Runs the named suites one after the other; a suite that throws is a failed result of its own. */
+async function runSuites(names) {
   const results = [];
-  for (const name of args.only) {
+  for (const name of names) {
     console.log(`\n## ${name}`);
     const suiteStart = performance.now();
     try {
@@ -98,6 +108,17 @@ async function main() {
     }
     console.log(`   (${((performance.now() - suiteStart) / 1000).toFixed(1)} s)`);
   }
+  return results;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const machine = machineInfo();
+  console.log(
+    `headsetd benchmarks: ${machine.cpu} × ${machine.cores}, node ${machine.node}, load ${machine.loadAverage1m}`,
+  );
+  const started = performance.now();
+  const results = await runSuites(args.only);
   const seconds = (performance.now() - started) / 1000;
   console.log(`\n${formatTable(results)}`);
   const failed = results.filter((r) => !r.pass);
@@ -118,6 +139,31 @@ async function main() {
     console.log(`results written to ${args.json}`);
   }
   if (args.check && failed.some((r) => !r.advisory)) process.exitCode = 1;
+  if (args.quick) await guard(args, results, machine);
+}
+
+/** `--quick`: compare with the committed ratios, or write them (`--write-baseline`). */
+async function guard(args, results, machine) {
+  if (args.writeBaseline) {
+    writeBaseline(QUICK_BASELINE, results, machine);
+    console.log(`baseline written to ${QUICK_BASELINE}`);
+    return;
+  }
+  let found = regressions(QUICK_BASELINE, results);
+  if (found.length > 0) {
+    // A ratio can be unlucky once on a shared machine; a regression shows in a second run too.
+    console.log(`\nworse than committed:\n  ${found.join('\n  ')}\nrunning those suites again`);
+    const ids = new Set(found.map((line) => line.slice(0, line.indexOf(':'))));
+    const suites = [...new Set(results.filter((r) => ids.has(r.id)).map((r) => r.suite))];
+    const again = await runSuites(suites);
+    found = regressions(QUICK_BASELINE, again).filter((line) => ids.has(line.slice(0, line.indexOf(':'))));
+  }
+  if (found.length === 0) {
+    console.log(`\nregression guard: every ratio within ${TOLERANCE * 100} % of bench/results/quick-baseline.json`);
+    return;
+  }
+  console.log(`\nregression guard: worse than committed in two runs:\n  ${found.join('\n  ')}`);
+  process.exitCode = 1;
 }
 
 main().catch((error) => {
