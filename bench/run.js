@@ -47,7 +47,13 @@ const QUICK_SUITES = ['dsp', 'runtime', 'codecs', 'formats'];
 const QUICK_BASELINE = new URL('./results/quick-baseline.json', import.meta.url).pathname;
 
 function parseArgs(argv) {
-  const args = { check: false, quick: false, writeBaseline: false, only: Object.keys(SUITES), json: undefined };
+  const args = {
+    check: false,
+    quick: false,
+    writeBaseline: false,
+    only: Object.keys(SUITES),
+    json: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--check') args.check = true;
@@ -159,7 +165,9 @@ async function guard(args, results, machine) {
     found = regressions(QUICK_BASELINE, again).filter((line) => ids.has(line.slice(0, line.indexOf(':'))));
   }
   if (found.length === 0) {
-    console.log(`\nregression guard: every ratio within ${TOLERANCE * 100} % of bench/results/quick-baseline.json`);
+    console.log(
+      `\nregression guard: every ratio within ${TOLERANCE * 100} % of bench/results/quick-baseline.json`,
+    );
     return;
   }
   console.log(`\nregression guard: worse than committed in two runs:\n  ${found.join('\n  ')}`);

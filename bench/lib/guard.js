@@ -19,7 +19,12 @@ export function baselineOf(results) {
 }
 
 export function writeBaseline(file, results, machine) {
-  const report = { machine, date: new Date().toISOString(), tolerance: TOLERANCE, ratios: baselineOf(results) };
+  const report = {
+    machine,
+    date: new Date().toISOString(),
+    tolerance: TOLERANCE,
+    ratios: baselineOf(results),
+  };
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
@@ -31,9 +36,13 @@ export function regressions(file, results) {
     const base = ratios[r.id];
     if (base === undefined || r.advisory) continue;
     const worse =
-      base.better === 'lower' ? r.ratio > base.ratio * (1 + TOLERANCE) : r.ratio < base.ratio * (1 - TOLERANCE);
+      base.better === 'lower'
+        ? r.ratio > base.ratio * (1 + TOLERANCE)
+        : r.ratio < base.ratio * (1 - TOLERANCE);
     if (worse || !Number.isFinite(r.ratio)) {
-      found.push(`${r.id}: ratio ${r.ratio}, committed ${base.ratio} (${base.better} is better, ±${TOLERANCE * 100} % allowed)`);
+      found.push(
+        `${r.id}: ratio ${r.ratio}, committed ${base.ratio} (${base.better} is better, ±${TOLERANCE * 100} % allowed)`,
+      );
     }
   }
   return found;
