@@ -198,7 +198,9 @@ describe('GET /stream/{id}/data, /status, POST /stop', () => {
     expect(status.duration).toBeGreaterThanOrEqual(0);
     const rate = status.dataRate as { samplesPerSecond: number; bytesPerSecond: number };
     expect(rate.samplesPerSecond).toBeGreaterThan(0);
-    expect(rate.bytesPerSecond).toBe(Math.round(rate.samplesPerSecond * 1 * 4));
+    // Bytes are counted from the unrounded rate: equal to samples/s × 1 channel × 4 bytes within the
+    // rounding of samples/s (0.05) and of bytes/s (0.5).
+    expect(Math.abs(rate.bytesPerSecond - rate.samplesPerSecond * 1 * 4)).toBeLessThanOrEqual(0.05 * 4 + 0.5);
 
     const stopped = ok(await json(cp, 'POST', `/stream/${streamId}/stop`));
     expect(stopped).toMatchObject({ success: true, streamId, status: 'stopped', samples: 40 });
