@@ -9,24 +9,48 @@
  * - service.rss.idle: RSS of the idle service (it keeps one stream worker warm) ÷ the bare server's.
  * - service.rss.streams10: RSS with 10 streams of 4 built-ins (generator 21 ch × 2 kHz → filter
  *   → websocket, plus a logger) and a client reading each websocket ÷ the idle service's RSS.
+ * - service.api.vs-node, .vs-fastify: with those 10 streams running, GET /stream/streams/{id}/status
+ *   at concurrency 20: requests per second of headsetd ÷ those of a bare node:http server and of a
+ *   bare Fastify route answering the same bytes, beside the same streams (p50/p99 beside).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { requestJson } from '../lib/http-load.js';
-import { median } from '../lib/measure.js';
+import { loadGet, requestJson } from '../lib/http-load.js';
+import { median, percentile } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 import { startService } from '../lib/service.js';
 
 const STARTS = 7;
-const BARE = new URL('../lib/bare-fastify.mjs', import.meta.url).pathname;
+const BARE = new URL('../lib/bare-server.mjs', import.meta.url).pathname;
 /** Memory is read after this long: workers booted, JIT settled, buffers at their working size. */
 const SETTLE_MS = 3000;
+/** The API comparison: requests in flight, and requests per phase after a warm-up. */
+const API_CONCURRENCY = 20;
+const API_REQUESTS = 4000;
+const API_WARMUP = 500;
+
+/** Requests per second and latency of GET `url` under load, after a warm-up. */
+async function loadFigures(url) {
+  await loadGet(url, { total: API_WARMUP, concurrency: API_CONCURRENCY });
+  const { latencies, failures, seconds } = await loadGet(url, {
+    total: API_REQUESTS,
+    concurrency: API_CONCURRENCY,
+  });
+  return {
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    failures,
+  };
+}
 
 /** Resident memory of a process in MiB (Linux). */
 function rssMiB(pid) {
@@ -51,16 +75,21 @@ async function timeToListen(argv) {
   return ms;
 }
 
-async function bareFastify() {
-  const child = spawn(process.execPath, [BARE], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve) => {
+/** A bare server (`fastify` or `node`), answering `bodyFile`'s bytes on GET /status when given. */
+async function bareServer(kind, bodyFile) {
+  const child = spawn(process.execPath, [BARE, kind, ...(bodyFile === undefined ? [] : [bodyFile])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk.toString('utf8');
-      if (/listening on http/.test(out)) resolve(undefined);
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(out);
+      if (match !== null) resolve(match[1]);
     });
   });
   return {
+    url,
     pid: child.pid,
     stop: async () => {
       child.kill('SIGTERM');
@@ -103,7 +132,7 @@ export async function runService(report) {
     // Interleaved, so that the machine's load weighs on both alike.
     const service = await startService();
     await service.stop();
-    bareMs.push(await timeToListen([BARE]));
+    bareMs.push(await timeToListen([BARE, 'fastify']));
     const started = performance.now();
     const timed = await startService();
     headsetdMs.push(performance.now() - started);
@@ -120,12 +149,13 @@ export async function runService(report) {
     }),
   );
 
-  const bare = await bareFastify();
+  const bare = await bareServer('fastify');
   await sleep(SETTLE_MS);
   const bareRss = rssMiB(bare.pid);
   await bare.stop();
   const service = await startService();
   const clients = [];
+  const streamIds = [];
   try {
     await sleep(SETTLE_MS);
     const idleRss = rssMiB(service.pid);
@@ -141,6 +171,7 @@ export async function runService(report) {
     );
     for (let i = 0; i < 10; i++) {
       const doc = streamDocument();
+      streamIds.push(doc.id);
       await requestJson(service.url, 'POST', '/stream/streams', doc);
       await requestJson(service.url, 'POST', `/stream/streams/${doc.id}/signal`, { signal: 'start' });
       const { body } = await requestJson(service.url, 'GET', `/stream/streams/${doc.id}/status`);
@@ -167,10 +198,63 @@ export async function runService(report) {
         },
       }),
     );
+    await apiBeside(service, streamIds, push);
   } finally {
     for (const client of clients) client.terminate();
     await service.stop();
   }
   console.log('   (memory is VmRSS of the main process; its worker threads share it)');
   return results;
+}
+
+/** The API beside 10 running streams against bare servers answering the same bytes. */
+async function apiBeside(service, streamIds, push) {
+  const path = `/stream/streams/${streamIds[0]}/status`;
+  const ours = await loadFigures(`${service.url}${path}`);
+  const { body } = await requestJson(service.url, 'GET', path);
+  const dir = mkdtempSync(join(tmpdir(), 'headsetd-bench-body-'));
+  const bodyFile = join(dir, 'status.json');
+  writeFileSync(bodyFile, JSON.stringify(body));
+  const anchors = {};
+  try {
+    for (const kind of ['node', 'fastify']) {
+      const bare = await bareServer(kind, bodyFile);
+      try {
+        anchors[kind] = await loadFigures(`${bare.url}/status`);
+      } finally {
+        await bare.stop();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const absolute = (anchor) => ({
+    headsetdPerSecond: ours.perSecond,
+    anchorPerSecond: anchor.perSecond,
+    headsetdP50Ms: ours.p50,
+    headsetdP99Ms: ours.p99,
+    anchorP99Ms: anchor.p99,
+    failures: ours.failures + anchor.failures,
+    budgetP99Ms: 3,
+  });
+  push(
+    result({
+      id: 'service.api.vs-node',
+      title: 'GET status beside 10 running streams: headsetd vs a bare node:http server, same bytes',
+      ratio: ours.perSecond / anchors.node.perSecond,
+      ratioOf: 'requests/s of headsetd ÷ of bare node:http (concurrency 20)',
+      min: 0.7,
+      absolute: absolute(anchors.node),
+    }),
+  );
+  push(
+    result({
+      id: 'service.api.vs-fastify',
+      title: 'GET status beside 10 running streams: headsetd vs a bare Fastify route, same bytes',
+      ratio: ours.perSecond / anchors.fastify.perSecond,
+      ratioOf: 'requests/s of headsetd ÷ of a bare Fastify route (concurrency 20)',
+      min: 0.9,
+      absolute: absolute(anchors.fastify),
+    }),
+  );
 }

@@ -29,6 +29,12 @@ export class SettingsStore {
   private readonly read;
   private readonly write;
   private readonly remove;
+  /**
+   * The hostname, read once: every request's Host check asks for it (security/access.ts), and a
+   * SQLite read per request was the API's hottest line. Only this store writes it (the service
+   * makes one SettingsStore and hands it to every plugin).
+   */
+  private hostnameCache: string | undefined;
 
   constructor(db: Db) {
     ensureTables(db);
@@ -52,13 +58,17 @@ export class SettingsStore {
 
   /** The hostname answered by GET /system/hostname (and accepted in `Host` headers). */
   hostname(): string {
-    const stored = this.get(HOSTNAME_KEY);
-    return typeof stored === 'string' && isValidHostname(stored) ? stored : defaultHostname();
+    if (this.hostnameCache === undefined) {
+      const stored = this.get(HOSTNAME_KEY);
+      this.hostnameCache = typeof stored === 'string' && isValidHostname(stored) ? stored : defaultHostname();
+    }
+    return this.hostnameCache;
   }
 
   /** Stores a hostname the caller has validated. */
   setHostname(name: string): void {
     storeWrite(this.db, 'the hostname', () => this.write.run(HOSTNAME_KEY, JSON.stringify(name)));
+    this.hostnameCache = undefined;
   }
 
   /** The configuration overrides (a JSON object), `{}` when none were stored. */

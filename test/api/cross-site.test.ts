@@ -5,6 +5,7 @@
  * another site, cross-site or same-site, are refused unless they name an allowed Origin.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { SettingsStore } from '../../src/device/settings-store.js';
 import { EventHub } from '../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,6 +46,7 @@ beforeAll(async () => {
         systemPlugin(scope, {
           device,
           events: new EventHub(device),
+          settings: new SettingsStore(db),
           db,
           dataDir,
           httpPort: () => 42069,

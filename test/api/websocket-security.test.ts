@@ -4,6 +4,7 @@
  * its answer and app.close() hung on the open socket.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { SettingsStore } from '../../src/device/settings-store.js';
 import { EventHub } from '../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,6 +58,7 @@ test('refused WebSocket upgrades are answered, and the app still closes', async 
         systemPlugin(scope, {
           device,
           events: new EventHub(device),
+          settings: new SettingsStore(db),
           db,
           dataDir,
           httpPort: () => 0,

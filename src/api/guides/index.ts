@@ -9,7 +9,6 @@ import type { FastifyInstance } from 'fastify';
 import { mixedCaseMap } from '../../core/electrodes.js';
 import { ImpedanceStore } from '../../device/impedance-store.js';
 import { jobsFor } from '../../device/jobs.js';
-import { SettingsStore } from '../../device/settings-store.js';
 import type { SystemPluginOptions } from '../system/index.js';
 import { SocketFanout } from '../../events/socket-fanout.js';
 import { currentConfig, type GuidesContext } from '../../guides/context.js';
@@ -35,7 +34,7 @@ export type GuidesPluginOptions = Pick<SystemPluginOptions, 'device' | 'events' 
 
 export function guidesPlugin(app: FastifyInstance, options: GuidesPluginOptions): void {
   const cleanups: (() => void)[] = [];
-  const settings = options.settings ?? new SettingsStore(options.db);
+  const { settings } = options;
   const hub = options.events;
   const store = new ImpedanceStore(options.db);
   const latest = new LatestImpedance(hub);

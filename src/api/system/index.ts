@@ -37,10 +37,10 @@ export interface SystemPluginOptions {
   /** The service version (status, version). */
   version: string;
   /**
-   * The settings store; pass the one whose `hostname()` the security hook uses so that a renamed
-   * device is accepted in `Host` at once. Built from `db` when omitted.
+   * The settings store: the one whose `hostname()` the security hook uses, so that a renamed device
+   * is accepted in `Host` at once; one store for the whole service (it caches the hostname).
    */
-  settings?: SettingsStore;
+  settings: SettingsStore;
   /** Stream counts for GET /system/status; `{total: 0, running: 0}` when omitted. */
   streams?: () => { total: number; running: number };
   /** When the service started (ms since the epoch) for `uptimeSeconds`; plugin registration time when omitted. */
@@ -73,7 +73,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
   const cleanups: (() => void)[] = [];
   const context: SystemContext = {
     device: options.device,
-    settings: options.settings ?? new SettingsStore(options.db),
+    settings: options.settings,
     hub: options.events,
     jobs: jobsFor(options.device),
     hostMetrics: new HostMetrics(options.dataDir, {

@@ -4,6 +4,7 @@
  * Only the EEG settings a user set are applied now.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { SettingsStore } from '../../../src/device/settings-store.js';
 import { EventHub } from '../../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,7 @@ async function appOn(dataDir: string) {
     systemPlugin(scope, {
       device,
       events: new EventHub(device),
+      settings: new SettingsStore(db),
       db,
       dataDir,
       httpPort: () => 0,

@@ -3,6 +3,7 @@
  * WebSocket) with the /system and guide plugins on a simulated headset and a temporary data dir.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { SettingsStore } from '../../../src/device/settings-store.js';
 import { EventHub } from '../../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,7 +48,15 @@ export async function systemApp(
   await app.register(websocket);
   let port = 42069;
   const events = new EventHub(device);
-  const common = { device, events, db, dataDir, httpPort: () => port, version: '0.0.0-test' };
+  const common = {
+    device,
+    events,
+    settings: new SettingsStore(db),
+    db,
+    dataDir,
+    httpPort: () => port,
+    version: '0.0.0-test',
+  };
   await app.register(async (scope) =>
     systemPlugin(scope, {
       ...common,
