@@ -34,8 +34,9 @@ const BARE = new URL('../lib/bare-server.mjs', import.meta.url).pathname;
 const SETTLE_MS = 3000;
 /** The API comparison: requests in flight, and requests per phase after a warm-up. */
 const API_CONCURRENCY = 20;
-const API_REQUESTS = 4000;
+const API_REQUESTS = 3000;
 const API_WARMUP = 500;
+const API_ROUNDS = 3;
 
 /** Requests per second and latency of GET `url` under load, after a warm-up. */
 async function loadFigures(url) {
@@ -210,24 +211,32 @@ export async function runService(report) {
 /** The API beside 10 running streams against bare servers answering the same bytes. */
 async function apiBeside(service, streamIds, push) {
   const path = `/stream/streams/${streamIds[0]}/status`;
-  const ours = await loadFigures(`${service.url}${path}`);
   const { body } = await requestJson(service.url, 'GET', path);
   const dir = mkdtempSync(join(tmpdir(), 'headsetd-bench-body-'));
   const bodyFile = join(dir, 'status.json');
   writeFileSync(bodyFile, JSON.stringify(body));
-  const anchors = {};
+  const bare = {};
+  const rounds = { headsetd: [], node: [], fastify: [] };
   try {
-    for (const kind of ['node', 'fastify']) {
-      const bare = await bareServer(kind, bodyFile);
-      try {
-        anchors[kind] = await loadFigures(`${bare.url}/status`);
-      } finally {
-        await bare.stop();
-      }
+    for (const kind of ['node', 'fastify']) bare[kind] = await bareServer(kind, bodyFile);
+    // Interleaved rounds, so that the machine's drift and the client's own warm-up weigh on all.
+    for (let round = 0; round < API_ROUNDS; round++) {
+      rounds.headsetd.push(await loadFigures(`${service.url}${path}`));
+      rounds.node.push(await loadFigures(`${bare.node.url}/status`));
+      rounds.fastify.push(await loadFigures(`${bare.fastify.url}/status`));
     }
   } finally {
+    for (const server of Object.values(bare)) await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  const summary = (figures) => ({
+    perSecond: median(figures.map((f) => f.perSecond)),
+    p50: median(figures.map((f) => f.p50)),
+    p99: median(figures.map((f) => f.p99)),
+    failures: figures.reduce((sum, f) => sum + f.failures, 0),
+  });
+  const ours = summary(rounds.headsetd);
+  const anchors = { node: summary(rounds.node), fastify: summary(rounds.fastify) };
   const absolute = (anchor) => ({
     headsetdPerSecond: ours.perSecond,
     anchorPerSecond: anchor.perSecond,

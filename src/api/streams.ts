@@ -29,7 +29,8 @@ import {
 } from '../schemas/stream.js';
 import type { StreamManager } from '../streams/manager.js';
 import { STREAM_SIGNALS, type StreamSignal } from '../core/stream-model.js';
-import { readView, statusView } from '../streams/views.js';
+import { readView } from '../streams/views.js';
+import { StatusAnswers } from './status-answers.js';
 import { toYaml } from '../core/yaml.js';
 import { handlerValidated } from './validation.js';
 
@@ -102,6 +103,7 @@ function sendYaml(reply: FastifyReply, value: unknown): FastifyReply {
 export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOptions): void {
   const { manager, tag } = options;
   const settleMs = options.signalSettleMs ?? DEFAULT_SIGNAL_SETTLE_MS;
+  const statusAnswers = new StatusAnswers();
   const tags = [tag];
   const createBody = handlerValidated(StreamCreateSchema);
 
@@ -255,12 +257,12 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         response: { 200: StreamStatusResponse, ...errorResponses(404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const entry = manager.get(request.params.id);
-      return {
-        success: true,
-        status: statusView(entry, manager.runtimeStatus(entry), manager.isLive(entry)),
-      };
+      // Already JSON: Fastify sends a string as it is.
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(statusAnswers.text(entry, manager.runtimeStatus(entry), manager.isLive(entry)));
     },
   );
 
