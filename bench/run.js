@@ -2,7 +2,7 @@
 /**
  * headsetd benchmarks: `npm run bench` (builds, then runs this file).
  *
- * Usage: node bench/run.js [--check] [--quick] [--only dsp,runtime,codecs,formats,api,service]
+ * Usage: node bench/run.js [--check] [--quick] [--only dsp,runtime,codecs,formats,api,service,latency]
  *                          [--json FILE] [--write-baseline]
  *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0);
  *             advisory benchmarks (contention-sensitive, see docs/performance.md) never fail it
@@ -32,6 +32,7 @@ import { runDsp } from './suites/dsp.js';
 import { runFormats } from './suites/formats.js';
 import { runRuntime } from './suites/runtime.js';
 import { runService } from './suites/service.js';
+import { runLatency } from './suites/latency.js';
 
 const SUITES = {
   dsp: runDsp,
@@ -40,6 +41,7 @@ const SUITES = {
   formats: runFormats,
   api: runApi,
   service: runService,
+  latency: runLatency,
 };
 
 /** The suites of `--quick`: in-process, CPU-bound, seconds each. */

@@ -117,7 +117,9 @@ class SignalGenerator implements NodeInstance {
 
   private newEpoch(): void {
     this.epochMonotonic = performance.now();
-    this.epochWall = Date.now();
+    // The wall-clock time of that same instant to a fraction of a millisecond (Date.now() is
+    // truncated to whole ms, which would put every timestamp up to 1 ms early).
+    this.epochWall = performance.timeOrigin + this.epochMonotonic;
     this.emittedInEpoch = 0;
   }
 

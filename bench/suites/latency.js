@@ -1,0 +1,137 @@
+/* global console */
+/**
+ * End-to-end latency of frames, on the real service: a stream of generator 21 ch × 2 kHz →
+ * websocket (JSON frames of ~10 ms), read by 10 clients in this process for LISTEN_MS. For each
+ * frame a client receives: latency = receipt time − the time of the frame's last sample (both
+ * wall-clock times of this machine, to a fraction of a millisecond), and seq gaps are frames lost.
+ *
+ * The anchor, measured the same way in the same run: a bare `ws` server (bench/lib/bare-ws.mjs)
+ * sending frames of the same shape every 10 ms, each stamped with the moment it is sent: the
+ * transport's own floor. Budgets: p50 ≤ 0.3 ms, p99 ≤ 1 ms, no frame lost.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { URL } from 'node:url';
+import WebSocket from 'ws';
+import { requestJson } from '../lib/http-load.js';
+import { percentile } from '../lib/measure.js';
+import { result } from '../lib/result.js';
+import { startService } from '../lib/service.js';
+
+const CLIENTS = 10;
+const LISTEN_MS = 10_000;
+/** Frames before this are not counted: connections settle, the JIT warms. */
+const WARMUP_MS = 2000;
+const BARE_WS = new URL('../lib/bare-ws.mjs', import.meta.url).pathname;
+
+const wallNow = () => performance.timeOrigin + performance.now();
+
+/** Connects CLIENTS clients to `port`, listens for LISTEN_MS, answers latencies (ms) and frames lost. */
+async function listen(port) {
+  const latencies = [];
+  let lost = 0;
+  let frames = 0;
+  const countFrom = wallNow() + WARMUP_MS;
+  const sockets = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/`);
+    let lastSeq;
+    socket.on('message', (data) => {
+      const received = wallNow();
+      const frame = JSON.parse(data.toString());
+      const rows = frame.data.length;
+      const lastSample = frame.timestamp + ((rows - 1) * 1000) / frame.sampleRate;
+      if (received >= countFrom) {
+        latencies.push(received - lastSample);
+        frames++;
+        if (lastSeq !== undefined && frame.seq !== lastSeq + 1) lost += Math.max(0, frame.seq - lastSeq - 1);
+      }
+      lastSeq = frame.seq;
+    });
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    sockets.push(socket);
+  }
+  await sleep(LISTEN_MS + WARMUP_MS);
+  for (const socket of sockets) socket.terminate();
+  return { latencies, lost, frames };
+}
+
+async function bareWs() {
+  const child = spawn(process.execPath, [BARE_WS], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk.toString('utf8');
+      const match = /listening on (\d+)/.exec(out);
+      if (match !== null) resolve(Number(match[1]));
+    });
+  });
+  return {
+    port,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+export async function runLatency(report) {
+  const service = await startService();
+  let ours;
+  try {
+    const id = randomUUID();
+    await requestJson(service.url, 'POST', '/stream/streams', {
+      id,
+      nodes: [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 2000, amplitudes: [20], frequencies: [10], channels: 21 },
+        },
+        { id: 'ws', executable: 'websocket', config: { port: 0 } },
+      ],
+      pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
+    });
+    await requestJson(service.url, 'POST', `/stream/streams/${id}/signal`, { signal: 'start' });
+    const { body } = await requestJson(service.url, 'GET', `/stream/streams/${id}/status`);
+    ours = await listen(body.status.nodes.find((n) => n.id === 'ws').port);
+  } finally {
+    await service.stop();
+  }
+  const bare = await bareWs();
+  let anchor;
+  try {
+    anchor = await listen(bare.port);
+  } finally {
+    await bare.stop();
+  }
+  const p = (figures, q) => percentile(figures.latencies, q);
+  const r = result({
+    id: 'latency.e2e',
+    title: `end-to-end frame latency, generator 21 ch × 2 kHz → websocket, ${CLIENTS} clients, ${LISTEN_MS / 1000} s`,
+    ratio: p(ours, 0.5) / p(anchor, 0.5),
+    ratioOf: 'p50 latency (last sample → receipt) of headsetd ÷ of a bare ws sender',
+    max: 3,
+    absolute: {
+      p50Ms: p(ours, 0.5),
+      p99Ms: p(ours, 0.99),
+      maxMs: Math.max(...ours.latencies),
+      minMs: Math.min(...ours.latencies),
+      framesLost: ours.lost,
+      framesReceived: ours.frames,
+      anchorP50Ms: p(anchor, 0.5),
+      anchorP99Ms: p(anchor, 0.99),
+      budgetP50Ms: 0.3,
+      budgetP99Ms: 1,
+    },
+  });
+  report(r);
+  console.log('   (latency: receipt in this process minus the last sample time the frame carries)');
+  return [r];
+}
