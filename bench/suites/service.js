@@ -9,6 +9,8 @@
  * - service.rss.idle: RSS of the idle service (it keeps one stream worker warm) ÷ the bare server's.
  * - service.rss.streams10: RSS with 10 streams of 4 built-ins (generator 21 ch × 2 kHz → filter
  *   → websocket, plus a logger) and a client reading each websocket ÷ the idle service's RSS.
+ * - service.rss.streams100: RSS with 100 streams of generator 8 ch × 250 Hz → websocket ÷ the idle
+ *   service's RSS; GET status p99 meanwhile beside it (budgets 250 MiB, 10 ms).
  * - service.api.vs-node, .vs-fastify: with those 10 streams running, GET /stream/streams/{id}/status
  *   at concurrency 20: requests per second of headsetd ÷ those of a bare node:http server and of a
  *   bare Fastify route answering the same bytes, beside the same streams (p50/p99 beside).
@@ -204,6 +206,7 @@ export async function runService(report) {
     for (const client of clients) client.terminate();
     await service.stop();
   }
+  push(await hundredStreams(idleRssOf(results)));
   console.log('   (memory is VmRSS of the main process; its worker threads share it)');
   return results;
 }
@@ -266,4 +269,54 @@ async function apiBeside(service, streamIds, push) {
       absolute: absolute(anchors.fastify),
     }),
   );
+}
+
+function idleRssOf(results) {
+  return results.find((r) => r.id === 'service.rss.idle')?.absolute.headsetdMiB ?? Number.NaN;
+}
+
+/** 100 light streams on one service: memory, and the API's latency beside them. */
+async function hundredStreams(idleRss) {
+  const service = await startService();
+  try {
+    let first;
+    for (let i = 0; i < 100; i++) {
+      const id = randomUUID();
+      first ??= id;
+      await requestJson(service.url, 'POST', '/stream/streams', {
+        id,
+        nodes: [
+          {
+            id: 'gen',
+            executable: 'signal-generator',
+            config: { sampleRate: 250, amplitudes: [20], frequencies: [10], channels: 8 },
+          },
+          { id: 'ws', executable: 'websocket', config: { port: 0 } },
+        ],
+        pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
+      });
+      await requestJson(service.url, 'POST', `/stream/streams/${id}/signal`, { signal: 'start' });
+    }
+    await sleep(SETTLE_MS);
+    const rss = rssMiB(service.pid);
+    const api = await loadFigures(`${service.url}/stream/streams/${first}/status`);
+    return result({
+      id: 'service.rss.streams100',
+      title: 'resident memory with 100 streams of generator 8 ch × 250 Hz → websocket vs idle',
+      ratio: rss / idleRss,
+      ratioOf: 'RSS with 100 streams ÷ RSS idle',
+      max: Number((250 / 90).toFixed(2)),
+      absolute: {
+        loadedMiB: rss,
+        idleMiB: idleRss,
+        perStreamMiB: (rss - idleRss) / 100,
+        apiP99Ms: api.p99,
+        apiPerSecond: api.perSecond,
+        budgetMiB: 250,
+        budgetApiP99Ms: 10,
+      },
+    });
+  } finally {
+    await service.stop();
+  }
 }
