@@ -2,7 +2,7 @@
 /**
  * headsetd benchmarks: `npm run bench` (builds, then runs this file).
  *
- * Usage: node bench/run.js [--check] [--quick] [--only dsp,runtime,codecs,formats,api,service,latency]
+ * Usage: node bench/run.js [--check] [--quick] [--only dsp,runtime,codecs,formats,api,service,latency,external]
  *                          [--json FILE] [--write-baseline]
  *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0);
  *             advisory benchmarks (contention-sensitive, see docs/performance.md) never fail it
@@ -33,6 +33,7 @@ import { runFormats } from './suites/formats.js';
 import { runRuntime } from './suites/runtime.js';
 import { runService } from './suites/service.js';
 import { runLatency } from './suites/latency.js';
+import { runExternal } from './suites/external.js';
 
 const SUITES = {
   dsp: runDsp,
@@ -42,6 +43,7 @@ const SUITES = {
   api: runApi,
   service: runService,
   latency: runLatency,
+  external: runExternal,
 };
 
 /** The suites of `--quick`: in-process, CPU-bound, seconds each. */
