@@ -1,7 +1,7 @@
 /**
  * A running stream's graph, on one thread: node runners, the pipes between them, the drain loop
- * that feeds consumers, live edits, and the status snapshot. host.ts runs one of these per worker
- * thread; tests can run one in-process.
+ * that feeds consumers, live edits, and the status snapshot. host.ts runs one of these per stream
+ * in a data-plane worker (many per worker); tests can run one in-process.
  */
 import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
 import type { AccessPolicy } from '../core/access-policy.js';
