@@ -10,6 +10,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { requestJson } from './http-load.js';
 
 const CLI = new URL('../../dist/headsetd.mjs', import.meta.url).pathname;
 const START_TIMEOUT_MS = 20_000;
@@ -70,4 +72,28 @@ export async function startService() {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A generator (channels × rate, 20 µV at 10 Hz) feeding a websocket node: the suites' stream. */
+export function generatorToWebsocket(rate, channels) {
+  return {
+    nodes: [
+      {
+        id: 'gen',
+        executable: 'signal-generator',
+        config: { sampleRate: rate, amplitudes: [20], frequencies: [10], channels },
+      },
+      { id: 'ws', executable: 'websocket', config: { port: 0 } },
+    ],
+    pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
+  };
+}
+
+/** Creates and starts a stream of `nodes` and `pipes` on the service; answers its status. */
+export async function startStream(service, { nodes, pipes }) {
+  const id = randomUUID();
+  await requestJson(service.url, 'POST', '/stream/streams', { id, nodes, pipes });
+  await requestJson(service.url, 'POST', `/stream/streams/${id}/signal`, { signal: 'start' });
+  const { body } = await requestJson(service.url, 'GET', `/stream/streams/${id}/status`);
+  return { id, status: body.status };
 }

@@ -10,16 +10,14 @@
  * transport's own floor. Budgets: p50 ≤ 0.3 ms, p99 ≤ 1 ms, no frame lost.
  */
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import WebSocket from 'ws';
-import { requestJson } from '../lib/http-load.js';
 import { percentile } from '../lib/measure.js';
 import { result } from '../lib/result.js';
-import { startService } from '../lib/service.js';
+import { generatorToWebsocket, startService, startStream } from '../lib/service.js';
 
 const CLIENTS = 10;
 const LISTEN_MS = 10_000;
@@ -85,22 +83,8 @@ export async function runLatency(report) {
   const service = await startService();
   let ours;
   try {
-    const id = randomUUID();
-    await requestJson(service.url, 'POST', '/stream/streams', {
-      id,
-      nodes: [
-        {
-          id: 'gen',
-          executable: 'signal-generator',
-          config: { sampleRate: 2000, amplitudes: [20], frequencies: [10], channels: 21 },
-        },
-        { id: 'ws', executable: 'websocket', config: { port: 0 } },
-      ],
-      pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
-    });
-    await requestJson(service.url, 'POST', `/stream/streams/${id}/signal`, { signal: 'start' });
-    const { body } = await requestJson(service.url, 'GET', `/stream/streams/${id}/status`);
-    ours = await listen(body.status.nodes.find((n) => n.id === 'ws').port);
+    const { status } = await startStream(service, generatorToWebsocket(2000, 21));
+    ours = await listen(status.nodes.find((n) => n.id === 'ws').port);
   } finally {
     await service.stop();
   }

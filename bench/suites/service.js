@@ -23,12 +23,11 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { loadGet, requestJson } from '../lib/http-load.js';
 import { median, percentile } from '../lib/measure.js';
 import { result } from '../lib/result.js';
-import { startService } from '../lib/service.js';
+import { generatorToWebsocket, startService, startStream } from '../lib/service.js';
 
 const STARTS = 7;
 const BARE = new URL('../lib/bare-server.mjs', import.meta.url).pathname;
@@ -103,7 +102,6 @@ async function bareServer(kind, bodyFile) {
 
 function streamDocument() {
   return {
-    id: randomUUID(),
     nodes: [
       {
         id: 'gen',
@@ -173,12 +171,9 @@ export async function runService(report) {
       }),
     );
     for (let i = 0; i < 10; i++) {
-      const doc = streamDocument();
-      streamIds.push(doc.id);
-      await requestJson(service.url, 'POST', '/stream/streams', doc);
-      await requestJson(service.url, 'POST', `/stream/streams/${doc.id}/signal`, { signal: 'start' });
-      const { body } = await requestJson(service.url, 'GET', `/stream/streams/${doc.id}/status`);
-      const port = body.status.nodes.find((n) => n.id === 'ws')?.port;
+      const { id, status } = await startStream(service, streamDocument());
+      streamIds.push(id);
+      const port = status.nodes.find((n) => n.id === 'ws')?.port;
       const client = new WebSocket(`ws://127.0.0.1:${port}/`);
       client.on('message', () => undefined);
       client.on('error', () => undefined);
@@ -281,21 +276,8 @@ async function hundredStreams(idleRss) {
   try {
     let first;
     for (let i = 0; i < 100; i++) {
-      const id = randomUUID();
+      const { id } = await startStream(service, generatorToWebsocket(250, 8));
       first ??= id;
-      await requestJson(service.url, 'POST', '/stream/streams', {
-        id,
-        nodes: [
-          {
-            id: 'gen',
-            executable: 'signal-generator',
-            config: { sampleRate: 250, amplitudes: [20], frequencies: [10], channels: 8 },
-          },
-          { id: 'ws', executable: 'websocket', config: { port: 0 } },
-        ],
-        pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
-      });
-      await requestJson(service.url, 'POST', `/stream/streams/${id}/signal`, { signal: 'start' });
     }
     await sleep(SETTLE_MS);
     const rss = rssMiB(service.pid);
