@@ -4,7 +4,13 @@
  * deadline, then a precise sleep of exactly what remains.
  */
 import { describe, expect, it } from 'vitest';
-import { COARSE_MARGIN_MS, type PreciseTimerEnvironment, preciseTimeout } from './precise-timer.js';
+import {
+  COARSE_MARGIN_MS,
+  type PreciseTimerEnvironment,
+  preciseTimeout,
+  SLEEP_BUDGET,
+  SLEEP_WINDOW_MS,
+} from './precise-timer.js';
 
 function fakeEnvironment() {
   let time = 100;
@@ -36,6 +42,30 @@ function fakeEnvironment() {
 }
 
 describe('preciseTimeout', () => {
+  it('blocks its thread at most its budget per window; past it, an ordinary timer waits instead', () => {
+    const fake = fakeEnvironment();
+    // Many deadlines in one window, each woken at the margin before it (as many streams would).
+    let fired = 0;
+    const deadlines = 40;
+    for (let k = 0; k < deadlines; k++) {
+      preciseTimeout(() => fired++, 110 + k * 2, { environment: fake.environment });
+    }
+    const budget = SLEEP_BUDGET * SLEEP_WINDOW_MS;
+    for (let k = 0; k < deadlines; k++) {
+      fake.timers.sort((a, b) => a.at - b.at);
+      fake.fire(0);
+      // An ordinary timer set for the rest fires too, as libuv would.
+      while (fake.timers.length > deadlines - k - 1) {
+        fake.timers.sort((a, b) => a.at - b.at);
+        fake.fire(0);
+      }
+    }
+    expect(fired).toBe(deadlines);
+    const slept = fake.sleeps.reduce((sum, ms) => sum + ms, 0);
+    expect(slept).toBeLessThanOrEqual(budget + 1e-9);
+    expect(slept).toBeGreaterThan(budget - 2 * COARSE_MARGIN_MS);
+  });
+
   it('sets a coarse timer to the margin before the deadline, then sleeps exactly the rest', () => {
     const fake = fakeEnvironment();
     let firedAt: number | undefined;

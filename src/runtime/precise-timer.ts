@@ -9,6 +9,11 @@
  * `Atomics.wait` on a private cell (a futex wait in the kernel, to the microsecond): no core is
  * burned spinning. The precise sleep blocks this thread for at most the margin plus the coarse
  * timer's own earliness, about 1.5 ms per frame at worst, the price of sub-millisecond pacing.
+ *
+ * A data-plane worker runs many streams on one thread, and a sleeping thread serves none of them:
+ * the precise sleeps of a thread may take at most SLEEP_BUDGET of each SLEEP_WINDOW_MS (enough for
+ * one stream's frames every 10 ms). Past it, a deadline is waited for with an ordinary timer
+ * (up to about a millisecond late) until the next window (docs/performance.md §Pacing).
  */
 
 /** How long before its deadline the coarse timer wakes. */
@@ -16,6 +21,30 @@ export const COARSE_MARGIN_MS = 1.5;
 
 /** The first slice of the precise sleep, after which the clock must have moved. */
 const PROBE_MS = 0.1;
+
+/** The share of each window the thread may spend in precise sleeps. */
+export const SLEEP_BUDGET = 0.25;
+export const SLEEP_WINDOW_MS = 100;
+
+interface SleepAccount {
+  windowStart: number;
+  slept: number;
+}
+/** Per environment (one per thread in the service: the real one), the sleep spent this window. */
+const accounts = new WeakMap<PreciseTimerEnvironment, SleepAccount>();
+
+/** Whether `ms` more of precise sleep fits this window's budget; if so it is counted. */
+function mayBlock(environment: PreciseTimerEnvironment, ms: number): boolean {
+  const now = environment.now();
+  let account = accounts.get(environment);
+  if (account === undefined || now - account.windowStart >= SLEEP_WINDOW_MS) {
+    account = { windowStart: now, slept: 0 };
+    accounts.set(environment, account);
+  }
+  if (account.slept + ms > SLEEP_BUDGET * SLEEP_WINDOW_MS) return false;
+  account.slept += ms;
+  return true;
+}
 
 /** The parts of the environment the timer uses; tests replace them. */
 export interface PreciseTimerEnvironment {
@@ -78,6 +107,18 @@ export function preciseTimeout(
     handle = undefined;
     if (cancelled) return;
     let remaining = dueAt - environment.now();
+    if (remaining > 0 && !mayBlock(environment, remaining)) {
+      // Over this thread's budget of blocking: an ordinary timer, a little late, blocks nothing.
+      handle = environment.setTimeout(
+        () => {
+          handle = undefined;
+          if (!cancelled) callback();
+        },
+        remaining,
+        unref,
+      );
+      return;
+    }
     if (remaining > 0) {
       const before = environment.now();
       environment.sleep(Math.min(remaining, PROBE_MS));
