@@ -59,10 +59,13 @@ export interface WorkerRuntimeOptions {
    * there are this many, and then streams share them (the least loaded first).
    */
   workers?: number;
+  /** A worker left without streams this long is ended, giving its memory back (default 30 s). */
+  idleWorkerMs?: number;
 }
 
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3000;
 export const DEFAULT_SNAPSHOT_INTERVAL_MS = 250;
+export const DEFAULT_IDLE_WORKER_MS = 30_000;
 /** Starting may wait for external programs and devices; each node has 10 s of its own (node-runner.ts). */
 const START_TIMEOUT_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
@@ -91,6 +94,8 @@ export class WorkerRuntime implements StreamRuntime {
   /** The data-plane workers; dead ones are dropped when a stream needs a worker. */
   private pool: StreamWorker[] = [];
   private readonly maxWorkers: number;
+  /** Workers without streams, and the timer that ends each unless a stream comes first. */
+  private readonly retiring = new Map<StreamWorker, NodeJS.Timeout>();
   private closed = false;
 
   constructor(private readonly options: WorkerRuntimeOptions) {
@@ -130,7 +135,7 @@ export class WorkerRuntime implements StreamRuntime {
       this.options.logger?.info({ streamId }, 'stream started');
     } catch (error) {
       if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
-      entry.worker.release(streamId);
+      this.release(entry.worker, streamId);
       throw error;
     }
   }
@@ -180,7 +185,7 @@ export class WorkerRuntime implements StreamRuntime {
       }
     } finally {
       if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
-      worker.release(streamId);
+      this.release(worker, streamId);
     }
     this.options.logger?.info({ streamId }, 'stream stopped');
   }
@@ -258,6 +263,8 @@ export class WorkerRuntime implements StreamRuntime {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.retiring.values()) clearTimeout(timer);
+    this.retiring.clear();
     await Promise.all([...this.streams.keys()].map((id) => this.stop(id)));
     await Promise.all(this.pool.splice(0).map((worker) => worker.terminate()));
   }
@@ -275,13 +282,31 @@ export class WorkerRuntime implements StreamRuntime {
   private pickWorker(): StreamWorker {
     this.pool = this.pool.filter((w) => w.alive);
     const idle = this.pool.find((w) => w.load === 0);
-    if (idle !== undefined) return idle;
+    if (idle !== undefined) {
+      clearTimeout(this.retiring.get(idle));
+      this.retiring.delete(idle);
+      return idle;
+    }
     if (this.pool.length < this.maxWorkers) {
       const worker = this.spawnWorker();
       this.pool.push(worker);
       return worker;
     }
     return this.pool.reduce((least, w) => (w.load < least.load ? w : least));
+  }
+
+  /** Takes a stream off its worker; a worker left without streams ends after `idleWorkerMs`. */
+  private release(worker: StreamWorker, streamId: string): void {
+    worker.release(streamId);
+    if (worker.load > 0 || !worker.alive || this.retiring.has(worker)) return;
+    const timer = setTimeout(() => {
+      this.retiring.delete(worker);
+      if (worker.load > 0) return;
+      this.pool = this.pool.filter((w) => w !== worker);
+      void worker.terminate();
+    }, this.options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS);
+    timer.unref();
+    this.retiring.set(worker, timer);
   }
 
   private spawnWorker(): StreamWorker {
@@ -352,7 +377,7 @@ export class WorkerRuntime implements StreamRuntime {
       await this.run(entry, entry.definition);
     } catch (error) {
       if (this.streams.get(streamId) !== entry) return;
-      entry.worker.release(streamId);
+      this.release(entry.worker, streamId);
       this.fail(streamId, entry, `${reason}, and could not start again: ${errorMessage(error)}`, undefined);
       return;
     }

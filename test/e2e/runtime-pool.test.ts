@@ -23,6 +23,7 @@ afterEach(async () => {
 function newRuntime(
   workers: number,
   heartbeatTimeoutMs?: number,
+  idleWorkerMs?: number,
 ): { rt: WorkerRuntime; events: RuntimeEvent[] } {
   const rt = new WorkerRuntime({
     workerEntry: STREAM_HOST_ENTRY,
@@ -31,6 +32,7 @@ function newRuntime(
     extraExecutableModules: [TEST_NODES_MODULE],
     workers,
     ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
+    ...(idleWorkerMs === undefined ? {} : { idleWorkerMs }),
   });
   runtime = rt;
   const events: RuntimeEvent[] = [];
@@ -60,6 +62,19 @@ describe('worker pool', () => {
     await rt.stop(streams[0]!.id);
     await rt.stop(streams[1]!.id);
     expect(rt.workerLoads().reduce((a, b) => a + b, 0)).toBe(2);
+  });
+
+  test('no worker runs before the first stream, and a worker left without streams ends after a while', async () => {
+    const { rt } = newRuntime(2, undefined, 300);
+    expect(rt.workerLoads()).toEqual([]);
+    const stream = definition([generator, logger], [pipe('p', 'gen', 'log')]);
+    await rt.start(stream);
+    expect(rt.workerLoads()).toEqual([1]);
+    await rt.stop(stream.id);
+    await waitFor(() => rt.workerLoads().length === 0, 10_000, 'the idle worker to end');
+    // A later start boots a worker again.
+    await rt.start(stream);
+    expect(rt.status(stream.id)?.nodes.gen?.state).toBe('running');
   });
 
   test('a stream that never yields fails alone; the other stream of its worker starts again on a new one, reported', async () => {
