@@ -201,12 +201,12 @@ export class StreamWorker {
   }
 
   /**
-   * Ends the worker at the runtime's request (a stop that did not complete, the service closing):
-   * its streams are told through `onDeath` with `reason` unless `quietly`. Resolves when the thread
-   * is gone.
+   * Ends the worker at the runtime's request: quietly (the service closing), or with `reason` and
+   * the stream to blame (a stop that did not complete), told to each stream through `onDeath`.
+   * Resolves when the thread is gone.
    */
-  async terminate(reason?: string): Promise<void> {
-    if (reason !== undefined) this.die(reason);
+  async terminate(reason?: string, culprit?: NodeRef): Promise<void> {
+    if (reason !== undefined) this.die(reason, culprit);
     else if (!this.ended)
       this.end((streamId) => new HeadsetdError('invalid_state', `stream ${streamId} was stopped.`));
     await this.worker.terminate();
@@ -292,9 +292,9 @@ export class StreamWorker {
     );
   }
 
-  private die(reason: string): void {
+  private die(reason: string, blamed?: NodeRef): void {
     if (this.ended) return;
-    const culprit = this.busyNode();
+    const culprit = blamed ?? this.busyNode();
     this.end((streamId) => new HeadsetdError('internal_error', `stream ${streamId} failed: ${reason}.`));
     void this.worker.terminate();
     const bindings = [...this.bindings.values()];

@@ -179,9 +179,11 @@ export class WorkerRuntime implements StreamRuntime {
       );
       // The worker's state is unknown: it goes, and its other streams start again elsewhere.
       if (worker.alive) {
-        await worker.terminate(
-          `stream ${streamId} did not stop cleanly (${errorMessage(error)}), so the worker it shared was replaced`,
-        );
+        // Blamed on this stream (no node of it: nodeId ''), so the others start again elsewhere.
+        await worker.terminate(`stream ${streamId} did not stop cleanly (${errorMessage(error)})`, {
+          streamId,
+          nodeId: '',
+        });
       }
     } finally {
       if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
@@ -370,7 +372,11 @@ export class WorkerRuntime implements StreamRuntime {
     message: string,
     culprit: NodeRef,
   ): Promise<void> {
-    const reason = `restarted on another worker: node ${culprit.nodeId} of stream ${culprit.streamId} hung the worker they shared (${message})`;
+    const who =
+      culprit.nodeId === ''
+        ? `stream ${culprit.streamId}`
+        : `node ${culprit.nodeId} of stream ${culprit.streamId}`;
+    const reason = `restarted on another worker: ${who} hung the worker they shared (${message})`;
     entry.restartedBecause = reason;
     entry.worker = this.pickWorker();
     try {
