@@ -128,17 +128,19 @@ class SignalGenerator implements NodeInstance {
     this.timer = undefined;
   }
 
-  /** Wakes when the next full frame is due. */
+  /** Wakes when the next full frame is due: at the time of its last sample. */
   private schedule(): void {
     if (!this.running) return;
-    const dueAt = this.epochMonotonic + ((this.emittedInEpoch + this.frameSamples) * 1000) / this.rate;
+    const dueAt = this.epochMonotonic + ((this.emittedInEpoch + this.frameSamples - 1) * 1000) / this.rate;
     this.timer = preciseTimeout(this.tick, dueAt);
   }
 
   private readonly tick = (): void => {
     this.timer = undefined;
     if (!this.running) return;
-    const dueTotal = Math.floor(((performance.now() - this.epochMonotonic) * this.rate) / 1000);
+    // Sample k is due at its own time, epoch + k / rate (as an ADC's sample exists once its instant
+    // has passed): a frame leaves when its last sample's time comes, not a sample period later.
+    const dueTotal = Math.floor(((performance.now() - this.epochMonotonic) * this.rate) / 1000) + 1;
     let due = dueTotal - this.emittedInEpoch;
     if (due > this.maxBacklog) {
       // Stalled: skip to the present instead of flooding; timestamps stay exact.
