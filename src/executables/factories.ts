@@ -1,7 +1,7 @@
 /**
  * The runtime side of the built-ins: name (as in builtins.ts) → NodeFactory. Implementations are
- * imported on demand; a stream's worker loads them all while it waits in reserve (runtime/host.ts),
- * so a start does not wait for module loading.
+ * imported on demand; a data-plane worker loads them all as it boots (runtime/host.ts), so the
+ * streams it is given do not wait for module loading.
  */
 import type { NodeFactory } from '../core/node.js';
 
