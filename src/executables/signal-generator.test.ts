@@ -29,7 +29,9 @@ const samples = (frames: Frame[]) => frames.reduce((n, f) => n + f.data.length /
 describe('signal-generator', () => {
   // Time is moved by the tests (vi.advanceTimersByTime): nothing waits for real time.
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance', 'Date'] });
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance', 'Date'],
+    });
   });
   afterEach(() => {
     vi.useRealTimers();
