@@ -5,8 +5,7 @@
  * another site, cross-site or same-site, are refused unless they name an allowed Origin.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { SettingsStore } from '../../src/device/settings-store.js';
-import { EventHub } from '../../src/events/hub.js';
+import { pluginOptions } from './system/support.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -42,16 +41,7 @@ beforeAll(async () => {
       port: () => 42069,
     },
     extraPlugins: [
-      (scope) =>
-        systemPlugin(scope, {
-          device,
-          events: new EventHub(device),
-          settings: new SettingsStore(db),
-          db,
-          dataDir,
-          httpPort: () => 42069,
-          version: 't',
-        }),
+      (scope) => systemPlugin(scope, pluginOptions(device, db, dataDir, { httpPort: () => 42069 })),
     ],
   });
   await app.ready();

@@ -4,8 +4,7 @@
  * its answer and app.close() hung on the open socket.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { SettingsStore } from '../../src/device/settings-store.js';
-import { EventHub } from '../../src/events/hub.js';
+import { pluginOptions } from './system/support.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -53,18 +52,7 @@ test('refused WebSocket upgrades are answered, and the app still closes', async 
       hostname: () => 'headset',
       port: () => 0,
     },
-    extraPlugins: [
-      (scope) =>
-        systemPlugin(scope, {
-          device,
-          events: new EventHub(device),
-          settings: new SettingsStore(db),
-          db,
-          dataDir,
-          httpPort: () => 0,
-          version: 't',
-        }),
-    ],
+    extraPlugins: [(scope) => systemPlugin(scope, pluginOptions(device, db, dataDir))],
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/system/events`;

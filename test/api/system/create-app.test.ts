@@ -3,7 +3,7 @@
  * the security hooks and the OpenAPI document.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { EventHub } from '../../../src/events/hub.js';
+import { pluginOptions } from './support.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -28,15 +28,7 @@ describe('systemPlugin and guidesPlugin inside createApp', () => {
   let app: Awaited<ReturnType<typeof createApp>>;
 
   beforeAll(async () => {
-    const common = {
-      device,
-      events: new EventHub(device),
-      db,
-      dataDir,
-      httpPort: () => 42069,
-      version: '9.9.9',
-      settings,
-    };
+    const common = pluginOptions(device, db, dataDir, { httpPort: () => 42069, version: '9.9.9', settings });
     app = await createApp({
       manager,
       logger: pino({ level: 'silent' }),

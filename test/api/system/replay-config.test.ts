@@ -4,8 +4,7 @@
  * Only the EEG settings a user set are applied now.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { SettingsStore } from '../../../src/device/settings-store.js';
-import { EventHub } from '../../../src/events/hub.js';
+import { pluginOptions } from './support.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
@@ -30,17 +29,7 @@ async function appOn(dataDir: string) {
   installErrorHandling(app);
   installValidation(app);
   await registerBodyParsers(app);
-  await app.register(async (scope) =>
-    systemPlugin(scope, {
-      device,
-      events: new EventHub(device),
-      settings: new SettingsStore(db),
-      db,
-      dataDir,
-      httpPort: () => 0,
-      version: 't',
-    }),
-  );
+  await app.register(async (scope) => systemPlugin(scope, pluginOptions(device, db, dataDir)));
   await app.ready();
   cleanups.push(async () => {
     await app.close();

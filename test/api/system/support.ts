@@ -13,7 +13,8 @@ import { registerBodyParsers } from '../../../src/api/body.js';
 import { installErrorHandling } from '../../../src/api/error-handler.js';
 import { guidesPlugin } from '../../../src/api/guides/index.js';
 import { registerOpenApi } from '../../../src/api/openapi.js';
-import { systemPlugin } from '../../../src/api/system/index.js';
+import { type SystemPluginOptions, systemPlugin } from '../../../src/api/system/index.js';
+import type { Headset } from '../../../src/device/headset.js';
 import { installValidation } from '../../../src/api/validation.js';
 import {
   createSimulatedHeadset,
@@ -34,6 +35,28 @@ export interface SystemApp {
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
+/**
+ * The options of the /system and guide plugins over a device and a store, wired as the service
+ * wires them: one event hub and one settings store, shared by both plugins.
+ */
+export function pluginOptions(
+  device: Headset,
+  db: Db,
+  dataDir: string,
+  extra: Partial<SystemPluginOptions> = {},
+): SystemPluginOptions {
+  return {
+    device,
+    events: new EventHub(device),
+    settings: new SettingsStore(db),
+    db,
+    dataDir,
+    httpPort: () => 0,
+    version: 't',
+    ...extra,
+  };
+}
+
 export async function systemApp(
   options: { dataDir?: string; device?: SimulatedHeadsetOptions; guides?: boolean; sysRoot?: string } = {},
 ): Promise<SystemApp> {
@@ -47,16 +70,8 @@ export async function systemApp(
   await registerOpenApi(app, '0.0.0-test');
   await app.register(websocket);
   let port = 42069;
-  const events = new EventHub(device);
-  const common = {
-    device,
-    events,
-    settings: new SettingsStore(db),
-    db,
-    dataDir,
-    httpPort: () => port,
-    version: '0.0.0-test',
-  };
+  const common = pluginOptions(device, db, dataDir, { httpPort: () => port, version: '0.0.0-test' });
+  const { events } = common;
   await app.register(async (scope) =>
     systemPlugin(scope, {
       ...common,
