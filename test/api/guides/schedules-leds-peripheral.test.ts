@@ -201,10 +201,19 @@ describe('schedules, LED visualization and hardware variants', () => {
       await s.app.inject({
         method: 'POST',
         url: '/system/peripheral/motors/move',
-        payload: { motors: [{ id: 20, position: 45 }] },
+        payload: { motors: [{ id: 20, position: 10 }] },
       }),
     );
-    expect(move.motors).toEqual([{ id: 20, position: expect.closeTo(40, 0) as number, state: 1 }]);
+    // The move answers at once, mid-way: the motor retracts from 40 towards 10 while the device
+    // clock runs 10× faster than the test, so how far it got depends on scheduling. What holds
+    // whatever the timing: it is between start and target, moving until it arrives
+    // (at the arrival instant its end timer may not have fired yet).
+    const [moved] = move.motors as { id: number; position: number; state: number }[];
+    expect(moved?.id).toBe(20);
+    expect(moved?.position).toBeGreaterThanOrEqual(10);
+    expect(moved?.position).toBeLessThanOrEqual(40);
+    if (moved && moved.position > 10) expect(moved.state).toBe(1);
+    else expect([0, 1]).toContain(moved?.state);
     const badMove = await s.app.inject({
       method: 'POST',
       url: '/system/peripheral/motors/move',
