@@ -40,4 +40,20 @@ describe('binary frame codec', () => {
     expect(decodeFrameBinary(bytes).discontinuity).toBeUndefined();
     expect(() => decodeFrameBinary(bytes.subarray(0, bytes.length - 1))).toThrow(RangeError);
   });
+
+  test('frames whose channel lists change from one to the next each carry their own names', () => {
+    const lists = [['Fp1', 'Fp2'], ['Fp1', 'Fp3'], ['Cz'], [], ['Fp1', 'Fp2'], ['Ω1', 'Fp2']];
+    for (const channels of lists) {
+      const frame: Frame = {
+        seq: 1,
+        timestamp: 2,
+        sampleRate: 250,
+        channels,
+        data: Float32Array.from(channels, (_, c) => c + 0.5),
+      };
+      const decoded = decodeFrameBinary(encodeFrameBinary(frame));
+      expect(decoded.channels).toEqual(channels);
+      expect([...decoded.data]).toEqual([...frame.data]);
+    }
+  });
 });

@@ -31,18 +31,49 @@ const encoder = new TextEncoder();
 /** On little-endian hosts (all the headset's) samples are copied as a block instead of one by one. */
 const LITTLE_ENDIAN_HOST = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
 const decoder = new TextDecoder('utf-8', { fatal: true });
+const MAGIC_BYTES = encoder.encode(BINARY_FRAME_MAGIC);
+
+/**
+ * The channel names of the last frame encoded, laid out as in the header (from offset 40 to H).
+ * A stream sends frame after frame with the same channels: their names are encoded once, not per
+ * frame (by profile the largest part of encoding a small frame).
+ */
+let lastChannels: readonly string[] = [];
+let lastNames = new Uint8Array(0);
+
+function namesBlock(channels: readonly string[]): Uint8Array {
+  if (
+    channels === lastChannels ||
+    (channels.length === lastChannels.length && channels.every((name, c) => name === lastChannels[c]))
+  ) {
+    return lastNames;
+  }
+  const names = channels.map((name) => encoder.encode(name));
+  const namesBytes = names.reduce((sum, n) => sum + 2 + n.length, 0);
+  const block = new Uint8Array(Math.ceil((FIXED_HEADER + namesBytes) / 4) * 4 - FIXED_HEADER);
+  const view = new DataView(block.buffer);
+  let offset = 0;
+  for (const name of names) {
+    if (name.length > 0xffff) throw new RangeError('a channel name is longer than 65535 bytes');
+    view.setUint16(offset, name.length, true);
+    block.set(name, offset + 2);
+    offset += 2 + name.length;
+  }
+  lastChannels = [...channels];
+  lastNames = block;
+  return block;
+}
 
 /** Encodes a frame (see the layout above). */
 export function encodeFrameBinary(frame: Frame): Uint8Array {
   const width = frame.channels.length;
   if (width > 0xffff) throw new RangeError(`a binary frame holds at most 65535 channels; got ${width}`);
-  const names = frame.channels.map((name) => encoder.encode(name));
-  const namesBytes = names.reduce((sum, n) => sum + 2 + n.length, 0);
-  const headerLength = Math.ceil((FIXED_HEADER + namesBytes) / 4) * 4;
+  const names = namesBlock(frame.channels);
+  const headerLength = FIXED_HEADER + names.length;
   const samples = width === 0 ? 0 : frame.data.length / width;
   const bytes = new Uint8Array(headerLength + frame.data.length * 4);
   const view = new DataView(bytes.buffer);
-  bytes.set(encoder.encode(BINARY_FRAME_MAGIC), 0);
+  bytes.set(MAGIC_BYTES, 0);
   view.setUint8(4, BINARY_FRAME_VERSION);
   view.setUint8(5, frame.discontinuity === true ? FLAG_DISCONTINUITY : 0);
   view.setUint16(6, width, true);
@@ -51,13 +82,7 @@ export function encodeFrameBinary(frame: Frame): Uint8Array {
   view.setFloat64(16, frame.seq, true);
   view.setFloat64(24, frame.timestamp, true);
   view.setFloat64(32, frame.sampleRate, true);
-  let offset = FIXED_HEADER;
-  for (const name of names) {
-    if (name.length > 0xffff) throw new RangeError('a channel name is longer than 65535 bytes');
-    view.setUint16(offset, name.length, true);
-    bytes.set(name, offset + 2);
-    offset += 2 + name.length;
-  }
+  bytes.set(names, FIXED_HEADER);
   if (LITTLE_ENDIAN_HOST) {
     new Float32Array(bytes.buffer, headerLength, frame.data.length).set(frame.data);
   } else {
@@ -93,7 +118,8 @@ export function decodeFrameBinary(bytes: Uint8Array): Frame {
     offset += 2 + length;
   }
   const data = new Float32Array(samples * width);
-  for (let i = 0; i < data.length; i++) data[i] = view.getFloat32(headerLength + i * 4, true);
+  if (LITTLE_ENDIAN_HOST) new Uint8Array(data.buffer).set(bytes.subarray(headerLength));
+  else for (let i = 0; i < data.length; i++) data[i] = view.getFloat32(headerLength + i * 4, true);
   return {
     seq: view.getFloat64(16, true),
     timestamp: view.getFloat64(24, true),

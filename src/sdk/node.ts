@@ -114,7 +114,14 @@ class NodeRuntime implements NodeHandle {
         return;
       }
       this.backlog.push(...messages);
-      this.pump();
+      // What the handlers send for this chunk's messages leaves in one write (a burst of frames
+      // would otherwise cost a system call and a wake-up of headsetd per frame).
+      this.io.stdout.cork();
+      try {
+        this.pump();
+      } finally {
+        this.io.stdout.uncork();
+      }
     });
     // EOF: headsetd is gone or done with us. Every node must exit then (docs/node-protocol.md).
     this.io.stdin.once('end', () => {

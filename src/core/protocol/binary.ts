@@ -33,17 +33,46 @@ function encodeName(name: string, what: string): Buffer {
   return bytes;
 }
 
+/**
+ * The channel list of the last frame encoded, as its wire bytes (u16 length + UTF-8, each name).
+ * A stream's frames nearly always carry the same channels, so the names are encoded once, not 21
+ * times per frame (the largest cost of encoding a small frame, by profile).
+ */
+let lastChannels: readonly string[] = [];
+let lastChannelBytes: Buffer = Buffer.alloc(0);
+
+function sameChannels(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function channelBytes(channels: readonly string[]): Buffer {
+  if (sameChannels(channels, lastChannels)) return lastChannelBytes;
+  if (channels.length > 0xffff) throw new RangeError('a frame has more than 65535 channels');
+  const names = channels.map((name) => encodeName(name, 'a channel name'));
+  const out = Buffer.allocUnsafe(names.reduce((sum, n) => sum + 2 + n.length, 0));
+  let at = 0;
+  for (const name of names) {
+    at = out.writeUInt16LE(name.length, at);
+    at += name.copy(out, at);
+  }
+  lastChannels = [...channels];
+  lastChannelBytes = out;
+  return out;
+}
+
 function encodeFrame(message: FrameMessage): Buffer {
   const { frame } = message;
   const port = encodeName(message.port, 'the port name');
-  const names = frame.channels.map((name) => encodeName(name, 'a channel name'));
-  if (names.length > 0xffff) throw new RangeError('a frame has more than 65535 channels');
-  const width = names.length;
+  const names = channelBytes(frame.channels);
+  const width = frame.channels.length;
   const rows = width === 0 ? 0 : frame.data.length / width;
-  const headerBytes =
-    1 + 1 + 2 + port.length + 8 + 8 + 8 + 2 + names.reduce((sum, n) => sum + 2 + n.length, 0) + 4;
+  const headerBytes = 1 + 1 + 2 + port.length + 8 + 8 + 8 + 2 + names.length + 4;
   const total = LENGTH_BYTES + headerBytes + rows * width * 4;
-  const out = Buffer.alloc(total);
+  // Every byte is written below, so the buffer need not be zeroed first.
+  const out = Buffer.allocUnsafe(total);
   let at = out.writeUInt32LE(total - LENGTH_BYTES, 0);
   at = out.writeUInt8(BINARY_TYPES.frame, at);
   at = out.writeUInt8(frame.discontinuity === true ? FLAG_DISCONTINUITY : 0, at);
@@ -53,10 +82,7 @@ function encodeFrame(message: FrameMessage): Buffer {
   at = out.writeDoubleLE(frame.timestamp, at);
   at = out.writeDoubleLE(frame.sampleRate, at);
   at = out.writeUInt16LE(width, at);
-  for (const name of names) {
-    at = out.writeUInt16LE(name.length, at);
-    at += name.copy(out, at);
-  }
+  at += names.copy(out, at);
   at = out.writeUInt32LE(rows, at);
   // Raw little-endian float32, row-major, exactly as the frame holds them in memory.
   const count = rows * width;
@@ -78,6 +104,10 @@ export function encodeBinary(message: ProtocolMessage): Buffer {
   body.copy(out, LENGTH_BYTES + 1);
   return out;
 }
+
+/** The channel list of the last frame decoded, and its wire bytes (see `Reader.channels`). */
+let lastDecodedChannels: readonly string[] = Object.freeze([]);
+let lastDecodedChannelBytes: Buffer = Buffer.alloc(0);
 
 /** A bounds-checked reader over one message's bytes. */
 class Reader {
@@ -110,6 +140,33 @@ class Reader {
     const start = this.need(length);
     return this.bytes.toString('utf8', start, start + length);
   }
+  /**
+   * `width` channel names. When their bytes are those of the previous frame decoded, that frame's
+   * (frozen) list is handed out again: no UTF-8 decoding and no new strings per frame, and the
+   * frames of one stream share one list, as frames made in the runtime do.
+   */
+  channels(width: number): readonly string[] {
+    const start = this.at;
+    let end = start;
+    for (let c = 0; c < width; c += 1) {
+      if (end + 2 > this.bytes.length) break;
+      end += 2 + this.bytes.readUInt16LE(end);
+    }
+    if (
+      width === lastDecodedChannels.length &&
+      end <= this.bytes.length &&
+      end - start === lastDecodedChannelBytes.length &&
+      this.bytes.compare(lastDecodedChannelBytes, 0, lastDecodedChannelBytes.length, start, end) === 0
+    ) {
+      this.at = end;
+      return lastDecodedChannels;
+    }
+    const channels: string[] = [];
+    for (let c = 0; c < width; c += 1) channels.push(this.text());
+    lastDecodedChannels = Object.freeze(channels);
+    lastDecodedChannelBytes = Buffer.from(this.bytes.subarray(start, this.at));
+    return lastDecodedChannels;
+  }
   rest(): Buffer {
     return this.bytes.subarray(this.need(this.bytes.length - this.at));
   }
@@ -139,8 +196,7 @@ function decodeFrame(body: Buffer): FrameMessage {
   if (!Number.isFinite(timestamp)) throw new ProtocolError(`${what}: 'timestamp' must be finite`);
   checkFrameHeader(seq, sampleRate, what);
   const width = reader.u16();
-  const channels: string[] = [];
-  for (let c = 0; c < width; c += 1) channels.push(reader.text());
+  const channels = reader.channels(width);
   const rows = reader.u32();
   const samples = reader.rest();
   if (samples.length !== rows * width * 4) {

@@ -226,4 +226,27 @@ describe('the binary codec', () => {
     bytes.writeUInt32LE(bytes.readUInt32LE(0) - 2, 0);
     expect(() => new BinaryDecoder().push(bytes.subarray(0, bytes.length - 2))).toThrow(/sample bytes/);
   });
+
+  it('hands the frames of one channel list the same frozen list, and a new list when it changes', () => {
+    const frameOf = (channels: string[]): ProtocolMessage => ({
+      type: 'frame',
+      port: 'out',
+      frame: { seq: 0, timestamp: 0, sampleRate: 250, channels, data: new Float32Array(channels.length) },
+    });
+    const decoder = new BinaryDecoder();
+    const decode = (channels: string[]): readonly string[] => {
+      const [message] = decoder.push(encodeBinary(frameOf(channels)));
+      if (message?.type !== 'frame') throw new Error('expected a frame');
+      return message.frame.channels;
+    };
+    const first = decode(['Fp1', 'Fp2']);
+    const second = decode(['Fp1', 'Fp2']);
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Same byte length, other names; then fewer channels; then back.
+    expect(decode(['Fp1', 'Fp3'])).toEqual(['Fp1', 'Fp3']);
+    expect(decode(['Cz'])).toEqual(['Cz']);
+    expect(decode(['Fp1', 'Fp2'])).toEqual(['Fp1', 'Fp2']);
+    expect(decode([])).toEqual([]);
+  });
 });

@@ -15,6 +15,7 @@ export class ChildInput {
   private waitingForDrain = false;
   private ending = false;
   private closed = false;
+  private corked = false;
   /** Frames dropped because the child read too slowly. */
   dropped = 0;
 
@@ -64,7 +65,24 @@ export class ChildInput {
 
   private write(message: ParentMessage): void {
     if (this.closed) return;
+    this.corkForThisTurn();
     if (!this.stdin.write(encodeMessage(this.encoding, message))) this.waitingForDrain = true;
+  }
+
+  /**
+   * Writes of one turn of the event loop leave in one system call: a stream emitting a burst of
+   * frames (a fan-out, a catch-up after a pause) would otherwise pay a pipe write and a wake-up of
+   * the child per frame. The writes are released at the end of the current task (a microtask), so
+   * a single frame waits for nothing.
+   */
+  private corkForThisTurn(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.stdin.cork();
+    queueMicrotask(() => {
+      this.corked = false;
+      this.stdin.uncork();
+    });
   }
 
   private flush(): void {

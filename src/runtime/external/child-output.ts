@@ -2,8 +2,8 @@
  * What a child writes on stdout, decoded and handed to the worker in bounded batches. A child
  * that floods cannot make the worker buffer without bound: the decoder refuses oversized messages,
  * at most `maxQueuedFrames` decoded frames wait (the oldest dropped and counted beyond that), and
- * each turn of the event loop delivers at most `batch` messages so that timers and the other nodes
- * of the stream keep running.
+ * each turn of the event loop delivers at most `batch` messages (the first batch at once, the
+ * rest on later turns) so that timers and the other nodes of the stream keep running.
  */
 import { createDecoder } from '../../core/protocol/codec.js';
 import type {
@@ -79,7 +79,9 @@ export class ChildOutput {
       this.fault = fault;
       this.failed = true;
     }
-    this.schedule();
+    // Delivered now, in the task that read them, unless a backlog is already waiting for its turn:
+    // a frame that arrives alone is not held for another turn of the event loop.
+    if (this.scheduled === undefined) this.deliver();
   }
 
   /** Stops delivering: nothing queued is handed out after this. */
