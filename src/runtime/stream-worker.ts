@@ -9,7 +9,7 @@
  * through `onDeath`, with the node that hung the thread when the worker knew it.
  */
 import { createRequire } from 'node:module';
-import { performance } from 'node:perf_hooks';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type ErrorCode, HeadsetdError } from '../errors/catalog.js';
@@ -33,6 +33,9 @@ import { NodeFailureError, type RuntimeEvent } from './port.js';
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
 /** Heap limit of a data-plane worker: a node that floods memory kills its worker's streams, not the service. */
 export const WORKER_HEAP_LIMIT_MB = 512;
+
+/** Watchdog periods over which a worker's busy share is read (4 × 0.5 s by default). */
+const UTILIZATION_WINDOW = 4;
 
 /** How a worker is spawned: the same for every worker of a runtime. */
 export interface WorkerSpawnOptions {
@@ -105,6 +108,8 @@ export class StreamWorker {
   private readonly processGroups = new Set<number>();
   private ended = false;
   private readonly bindings = new Map<string, StreamBinding>();
+  /** Event loop utilization read at each watchdog period since the first heartbeat, the last few. */
+  private readonly eluSamples: EventLoopUtilization[] = [];
 
   constructor(private readonly options: WorkerSpawnOptions) {
     this.worker = spawnHost(options.entry, {
@@ -140,6 +145,20 @@ export class StreamWorker {
   /** How many streams the worker runs. */
   get load(): number {
     return this.bindings.size;
+  }
+
+  /**
+   * The share of the last UTILIZATION_WINDOW watchdog periods (2 s by default) its event loop was
+   * busy, 0 to 1: the pool's measure of whether the worker has room for another stream. The boot
+   * (loading the built-ins) is left out: it reads 0 until the worker's first heartbeat. Precise
+   * sleeps count as busy (they block the loop), so a worker of many paced streams reads up to
+   * ~0.25 with little else to do.
+   */
+  get utilization(): number {
+    const oldest = this.eluSamples[0];
+    const newest = this.eluSamples.at(-1);
+    if (oldest === undefined || newest === undefined || oldest === newest) return 0;
+    return this.worker.performance.eventLoopUtilization(newest, oldest).utilization;
   }
 
   /** Gives the worker a stream to run. Its commands may follow at once. */
@@ -272,6 +291,10 @@ export class StreamWorker {
   private checkHeartbeat(): void {
     const now = performance.now();
     const beat = Atomics.load(new Int32Array(this.busy), 1);
+    if (beat !== 0) {
+      this.eluSamples.push(this.worker.performance.eventLoopUtilization());
+      if (this.eluSamples.length > UTILIZATION_WINDOW + 1) this.eluSamples.shift();
+    }
     if (beat !== this.lastBeat) {
       this.lastBeat = beat;
       this.lastBeatChange = now;

@@ -55,10 +55,18 @@ export interface WorkerRuntimeOptions {
   snapshotIntervalMs?: number;
   /**
    * The most data-plane workers (default: the number of cores). None runs while no stream does (an
-   * idle service holds no isolate of ~15 MiB for nothing); they are spawned as streams start, until
-   * there are this many, and then streams share them (the least loaded first).
+   * idle service holds no isolate of ~15 MiB for nothing). A starting stream joins a worker whose
+   * event loop was busy less than `spreadAtUtilization` of the last 2 s or so (the one with the
+   * fewest streams); only when every worker is busier is another spawned, until there are this
+   * many; then streams share them (the fewest streams first).
    */
   workers?: number;
+  /**
+   * Busy share (0–1, default 0.5) from which a worker takes no more streams while the pool may
+   * grow. 0 spreads streams over new workers as soon as they start (isolation first; each worker
+   * is a V8 isolate of ~12 MiB or more); 1 fills one worker before another (memory first).
+   */
+  spreadAtUtilization?: number;
   /** A worker left without streams this long is ended, giving its memory back (default 30 s). */
   idleWorkerMs?: number;
 }
@@ -66,6 +74,7 @@ export interface WorkerRuntimeOptions {
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 3000;
 export const DEFAULT_SNAPSHOT_INTERVAL_MS = 250;
 export const DEFAULT_IDLE_WORKER_MS = 30_000;
+export const DEFAULT_SPREAD_AT_UTILIZATION = 0.5;
 /** Starting may wait for external programs and devices; each node has 10 s of its own (node-runner.ts). */
 const START_TIMEOUT_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
@@ -105,6 +114,11 @@ export class WorkerRuntime implements StreamRuntime {
   /** How many streams each live worker runs (tests, the status of the data plane). */
   workerLoads(): number[] {
     return this.pool.filter((w) => w.alive).map((w) => w.load);
+  }
+
+  /** Each live worker's recent busy share, 0–1 (see `spreadAtUtilization`). */
+  workerUtilizations(): number[] {
+    return this.pool.filter((w) => w.alive).map((w) => w.utilization);
   }
 
   async start(stream: StreamDefinition): Promise<void> {
@@ -278,23 +292,30 @@ export class WorkerRuntime implements StreamRuntime {
   }
 
   /**
-   * The worker a starting stream goes to: an idle live one; else a new one while the pool is
-   * below its size; else the one running the fewest streams.
+   * The worker a starting stream goes to: a live one with room (busy less than the spread
+   * threshold), the fewest streams first; else a new one while the pool is below its size; else
+   * the one with the fewest streams. Memory is what a headset lacks: a second isolate is paid for only when the
+   * first is busy (docs/architecture.md §Data plane).
    */
   private pickWorker(): StreamWorker {
     this.pool = this.pool.filter((w) => w.alive);
-    const idle = this.pool.find((w) => w.load === 0);
-    if (idle !== undefined) {
-      clearTimeout(this.retiring.get(idle));
-      this.retiring.delete(idle);
-      return idle;
+    const spreadAt = this.options.spreadAtUtilization ?? DEFAULT_SPREAD_AT_UTILIZATION;
+    const roomy = this.pool.filter((w) => w.utilization < spreadAt);
+    if (roomy.length > 0) {
+      const chosen = roomy.reduce((least, w) => (w.load < least.load ? w : least));
+      clearTimeout(this.retiring.get(chosen));
+      this.retiring.delete(chosen);
+      return chosen;
     }
     if (this.pool.length < this.maxWorkers) {
       const worker = this.spawnWorker();
       this.pool.push(worker);
       return worker;
     }
-    return this.pool.reduce((least, w) => (w.load < least.load ? w : least));
+    const chosen = this.pool.reduce((least, w) => (w.load < least.load ? w : least));
+    clearTimeout(this.retiring.get(chosen));
+    this.retiring.delete(chosen);
+    return chosen;
   }
 
   /** Takes a stream off its worker; a worker left without streams ends after `idleWorkerMs`. */

@@ -1,5 +1,6 @@
 /**
- * The data plane's worker pool: streams spread over the workers; a node that never yields takes
+ * The data plane's worker pool: light streams share a worker and a busy worker makes streams
+ * spread over new ones (or at once, by option); a node that never yields takes
  * down its own stream, and the other streams of its worker start again on another worker,
  * reported; a node that throws fails only its node, whoever shares its worker.
  */
@@ -24,6 +25,7 @@ function newRuntime(
   workers: number,
   heartbeatTimeoutMs?: number,
   idleWorkerMs?: number,
+  spreadAtUtilization?: number,
 ): { rt: WorkerRuntime; events: RuntimeEvent[] } {
   const rt = new WorkerRuntime({
     workerEntry: STREAM_HOST_ENTRY,
@@ -33,6 +35,7 @@ function newRuntime(
     workers,
     ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
     ...(idleWorkerMs === undefined ? {} : { idleWorkerMs }),
+    ...(spreadAtUtilization === undefined ? {} : { spreadAtUtilization }),
   });
   runtime = rt;
   const events: RuntimeEvent[] = [];
@@ -53,8 +56,25 @@ function portOf(rt: WorkerRuntime, streamId: string): number {
 }
 
 describe('worker pool', () => {
-  test('streams spread over the workers, and a stopped stream frees its place', async () => {
-    const { rt } = newRuntime(2);
+  test('light streams share one worker; a busy worker makes the next stream go to a new one', async () => {
+    const { rt } = newRuntime(2, 1000);
+    const light = [1, 2, 3].map(() => definition([generator, logger], [pipe('p', 'gen', 'log')]));
+    for (const stream of light) await rt.start(stream);
+    expect(rt.workerLoads()).toEqual([3]);
+
+    const heavy = definition([{ id: 'busy', executable: 'test-busy' }], []);
+    await rt.start(heavy);
+    expect(rt.workerLoads()).toEqual([4]);
+    // The watchdog measures each worker's busy share every quarter heartbeat (250 ms here).
+    await waitFor(() => (rt.workerUtilizations()[0] ?? 0) > 0.5, 10_000, 'the worker to read busy');
+    const next = definition([generator, logger], [pipe('p', 'gen', 'log')]);
+    await rt.start(next);
+    expect(rt.workerLoads()).toEqual([4, 1]);
+    expect(rt.status(next.id)?.nodes.gen?.state).toBe('running');
+  });
+
+  test('with spreadAtUtilization 0 streams spread over the workers, and a stopped stream frees its place', async () => {
+    const { rt } = newRuntime(2, undefined, undefined, 0);
     const streams = [1, 2, 3, 4].map(() => definition([generator, logger], [pipe('p', 'gen', 'log')]));
     for (const stream of streams) await rt.start(stream);
     expect(rt.workerLoads().sort()).toEqual([2, 2]);
