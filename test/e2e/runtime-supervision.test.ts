@@ -48,6 +48,10 @@ function newRuntime(heartbeatTimeoutMs?: number): {
     dataDir,
     executablesDirs: [],
     extraExecutableModules: [TEST_NODES_MODULE],
+    // Two streams, two workers: what happens across workers is tested here (a hang within a
+    // shared worker is in runtime-pool.test.ts).
+    workers: 2,
+    spreadAtUtilization: 0,
     ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
   });
   runtime = rt;
