@@ -28,7 +28,7 @@ import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
 import type { StreamRuntime } from './runtime/port.js';
 import { StreamStore } from './streams/store.js';
-import { ensureToken } from './security/token.js';
+import { ensureToken, tokenPath } from './security/token.js';
 import { VERSION } from './version.js';
 
 export interface ServerOptions {
@@ -133,6 +133,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // One set of rules for every socket: the API's port and each websocket node's.
   const security: SecurityOptions = {
     token: token?.token,
+    ...(token === undefined ? {} : { tokenFile: tokenPath(settings.dataDir) }),
     allowedOrigins: settings.allowedOrigins,
     allowedHosts: settings.allowedHosts,
     hostname: () => deviceSettings.hostname(),
