@@ -9,7 +9,7 @@
  * behaves as when listening beyond loopback; the clients connect to 127.0.0.1.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, eventually, type Service, startService } from '../support/service.js';
@@ -113,6 +113,8 @@ describe('headsetd token rotate', () => {
     expect(newToken.length).toBeGreaterThanOrEqual(32);
     expect(newToken).not.toBe(firstToken);
     expect(readFileSync(path.join(service.dataDir, 'token'), 'utf8').trim()).toBe(newToken);
+    // Readable by the device's owner only, as when first created.
+    expect(statSync(path.join(service.dataDir, 'token')).mode & 0o777).toBe(0o600);
     expect(rotated.stderr).toContain('the old one is refused');
 
     expect((await call('/stream/streams', firstToken)).status).toBe(401);
