@@ -17,7 +17,7 @@ import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
 import { parseCreateDocument } from './streams/stream-document.js';
 import { parseYamlText } from './schemas/yaml-text.js';
-import { announceCreatedToken, ensureToken, tokenPath } from './security/token.js';
+import { announceCreatedToken, ensureToken, rotateToken, tokenPath } from './security/token.js';
 import { VERSION } from './version.js';
 import { errorMessage } from './core/error-message.js';
 
@@ -28,6 +28,9 @@ Usage:
   headsetd validate FILE [options]  check a stream definition (YAML or JSON) offline;
                                     prints what the API would answer, exits 1 when invalid
   headsetd token [--data-dir DIR]   print the API token (created if missing)
+  headsetd token rotate [--data-dir DIR]
+                                    replace the token with a new one and print it; a running
+                                    service accepts only the new one from its next request on
   headsetd --help | --version
 
 Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_PORT=8080):
@@ -169,9 +172,24 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
     }
-    case 'token':
-      process.stdout.write(`${ensureToken(settings.dataDir).token}\n`);
-      return 0;
+    case 'token': {
+      const action = rest[0];
+      if (action === undefined) {
+        process.stdout.write(`${ensureToken(settings.dataDir).token}\n`);
+        return 0;
+      }
+      if (action === 'rotate') {
+        process.stdout.write(`${rotateToken(settings.dataDir)}\n`);
+        process.stderr.write(
+          `headsetd: a new token is in ${tokenPath(settings.dataDir)}; the old one is refused from now on (sockets already open stay open until they close).\n`,
+        );
+        return 0;
+      }
+      process.stderr.write(
+        `headsetd token: unknown action '${action}'; use 'headsetd token' to print the token or 'headsetd token rotate' to replace it.\n`,
+      );
+      return 2;
+    }
     default:
       process.stderr.write(`headsetd: unknown command '${command}'. Run 'headsetd --help' for usage.\n`);
       return 2;

@@ -28,7 +28,7 @@ import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
 import type { StreamRuntime } from './runtime/port.js';
 import { StreamStore } from './streams/store.js';
-import { ensureToken } from './security/token.js';
+import { ensureToken, tokenPath } from './security/token.js';
 import { VERSION } from './version.js';
 
 export interface ServerOptions {
@@ -99,6 +99,16 @@ function openDevice(settings: Settings): Headset {
   );
 }
 
+/** Stops every moving motor, synchronously, and logs which ones were moving. */
+function stopMotors(device: Headset, logger: Logger, why: string): void {
+  try {
+    const stopped = device.motors.stopAll();
+    if (stopped.length > 0) logger.warn({ electrodes: stopped }, `motors ${stopped.join(', ')} ${why}`);
+  } catch (error) {
+    logger.error({ err: error }, 'could not stop the motors');
+  }
+}
+
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -127,12 +137,16 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       logger.warn({ repair }, `recording ${repair.name}: ${repair.outcome}`);
   }
   const device = options.device ?? openDevice(settings);
+  // A headset keeps executing its last command: after a service was killed during a move, its
+  // motors may still be driving. None may move without a client that asked for it: stop them first.
+  stopMotors(device, logger, 'were moving when the service started (it ended during a move)');
   const db = openDatabase(settings.dataDir);
   const deviceSettings = new SettingsStore(db);
   let port = settings.port;
   // One set of rules for every socket: the API's port and each websocket node's.
   const security: SecurityOptions = {
     token: token?.token,
+    ...(token === undefined ? {} : { tokenFile: tokenPath(settings.dataDir) }),
     allowedOrigins: settings.allowedOrigins,
     allowedHosts: settings.allowedHosts,
     hostname: () => deviceSettings.hostname(),
@@ -246,6 +260,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     events: hub,
     token,
     close() {
+      // Before anything else: no motor keeps driving while streams and sockets wind down.
+      if (closing === undefined) stopMotors(device, logger, 'were stopped: the service is shutting down');
       closing ??= (async () => {
         // New requests are refused (503) from here on; streams stop meanwhile, not after.
         const httpClosed = app.close();
@@ -267,6 +283,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       return closing;
     },
     abort() {
+      stopMotors(device, logger, 'were stopped: the service is exiting at once');
       runtime.abort?.();
       lock.release();
     },

@@ -10,6 +10,8 @@ import { accessRefusal } from '../security/access.js';
 export interface SecurityOptions {
   /** Required when set: `Authorization: Bearer <token>` or `?token=` on WebSocket upgrades. */
   token: string | undefined;
+  /** Where the token lives; read at each request, so a rotated token applies at once. */
+  tokenFile?: string;
   /** Origins allowed besides the service's own (`http://host:port`). */
   allowedOrigins: readonly string[];
   /** Host names allowed besides loopback names and the device's hostname. */
@@ -24,6 +26,7 @@ export interface SecurityOptions {
 export function accessPolicy(options: SecurityOptions): AccessPolicy {
   return {
     token: options.token,
+    ...(options.tokenFile === undefined ? {} : { tokenFile: options.tokenFile }),
     allowedOrigins: options.allowedOrigins,
     allowedHosts: options.allowedHosts,
     hostname: options.hostname(),

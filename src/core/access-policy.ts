@@ -6,6 +6,12 @@
 export interface AccessPolicy {
   /** Required when set: `Authorization: Bearer <token>`, or `?token=` on a WebSocket upgrade. */
   readonly token: string | undefined;
+  /**
+   * The file the token lives in (`<data-dir>/token`). When set, the token required is the file's
+   * content at each request, so that `headsetd token rotate` takes effect in a running service and
+   * its workers at once; `token` is then only the value used while the file cannot be read.
+   */
+  readonly tokenFile?: string;
   /** Origins allowed besides the socket's own (`http://host:port`). */
   readonly allowedOrigins: readonly string[];
   /** Host names allowed besides loopback names and the device's host name. */

@@ -9,6 +9,9 @@ export type SystemEventType =
   | 'acquisition_stopped'
   | 'motor_stalled'
   | 'motor_fault'
+  | 'motor_timeout'
+  | 'device_lost'
+  | 'device_restored'
   | 'low_battery'
   | 'charging_started'
   | 'charging_stopped';

@@ -161,6 +161,12 @@ export interface MotorController {
   reset(position: string): Promise<ElectrodeMap<MotorStateCode>>;
   /** Resolves when none of the electrodes (all when omitted) is moving. */
   waitUntilComplete(electrodes?: readonly string[]): Promise<void>;
+  /**
+   * Stops every moving motor where it is, synchronously, and answers the electrodes that were
+   * moving. The service calls it when it starts (a service killed during a move leaves the motors
+   * driving), first thing when it shuts down, and before a forced exit.
+   */
+  stopAll(): Electrode[];
 }
 
 // ---------------------------------------------------------------------------------------------

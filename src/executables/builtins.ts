@@ -49,6 +49,29 @@ export const COMMON_CONFIG = {
   ),
 };
 
+/**
+ * Settings an external executable's config accepts besides its own keys: the resource limits the
+ * runtime enforces on its process group (docs/node-protocol.md §Resource limits). Built-ins run in
+ * the stream's worker thread, not a process of their own, so they take none.
+ */
+export const EXTERNAL_CONFIG = {
+  ...COMMON_CONFIG,
+  maxMemoryMb: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description:
+        "Largest resident memory (RSS) of the node's processes together, MiB; over it the node is killed and in error.",
+    }),
+  ),
+  maxCpuSeconds: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description:
+        "Largest CPU time (user + system) of the node's processes since it started, s; over it the node is killed and in error.",
+    }),
+  ),
+};
+
 const SUPPORTED_EEG_RATES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
 
 const signalGenerator: BuiltinDescriptor = {

@@ -30,7 +30,7 @@ import { NodeConfigError } from '../runtime/node-errors.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import { accessRefusal, isLoopbackName } from '../security/access.js';
 import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
-import { ensureToken } from '../security/token.js';
+import { ensureToken, tokenPath } from '../security/token.js';
 
 export const DEFAULT_WEBSOCKET_HOST = '127.0.0.1';
 /** About a second of a 64-channel 2 kHz stream in JSON: a client further behind loses frames. */
@@ -115,7 +115,11 @@ class WebSocketOutput implements NodeInstance {
   private policy(): AccessPolicy {
     const policy = this.context.access ?? LOOPBACK_ONLY;
     if (policy.token !== undefined || isLoopbackName(this.host)) return policy;
-    return { ...policy, token: ensureToken(this.context.dataDir).token };
+    return {
+      ...policy,
+      token: ensureToken(this.context.dataDir).token,
+      tokenFile: tokenPath(this.context.dataDir),
+    };
   }
 
   async start(): Promise<void> {

@@ -3,9 +3,13 @@
  * Sec-Fetch-Site (regression: cross-site GETs without Origin, such as an <img> loading
  * /system/sensors/impedance/all, were answered and acted), and the token.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AccessPolicy } from '../core/access-policy.js';
-import { accessRefusal } from './access.js';
+import { accessRefusal, sameToken } from './access.js';
+import { rotateToken, tokenPath } from './token.js';
 
 const POLICY: AccessPolicy = {
   token: undefined,
@@ -78,5 +82,34 @@ describe('accessRefusal', () => {
     const policy = { ...POLICY, hostname: undefined };
     expect(refusal({ host: 'headset.local' }, policy)?.code).toBe('forbidden_origin');
     expect(refusal({ host: '.local' }, policy)?.code).toBe('forbidden_origin');
+  });
+
+  it('compares tokens through fixed-length digests, so timing tells nothing of the length', () => {
+    expect(sameToken('a'.repeat(43), 'a'.repeat(43))).toBe(true);
+    expect(sameToken('a'.repeat(43), 'a'.repeat(42))).toBe(false);
+    expect(sameToken('', 'a'.repeat(43))).toBe(false);
+    expect(sameToken('a'.repeat(43), `${'a'.repeat(42)}b`)).toBe(false);
+  });
+
+  it('with a token file, requires what the file holds now: a rotated token replaces the old one', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-token-'));
+    try {
+      const first = rotateToken(dataDir);
+      const policy: AccessPolicy = { ...POLICY, token: first, tokenFile: tokenPath(dataDir) };
+      expect(refusal({ authorization: `Bearer ${first}` }, policy)).toBeUndefined();
+      const second = rotateToken(dataDir);
+      expect(refusal({ authorization: `Bearer ${first}` }, policy)?.code).toBe('authentication_required');
+      expect(refusal({ authorization: `Bearer ${second}` }, policy)).toBeUndefined();
+      // Content that is no token (too short), or a deleted file, never opens the socket: the last
+      // token read stays in force.
+      writeFileSync(tokenPath(dataDir), 'short\n');
+      expect(refusal({ authorization: 'Bearer short' }, policy)?.code).toBe('authentication_required');
+      expect(refusal({ authorization: `Bearer ${second}` }, policy)).toBeUndefined();
+      rmSync(tokenPath(dataDir));
+      expect(refusal({}, policy)?.code).toBe('authentication_required');
+      expect(refusal({ authorization: `Bearer ${second}` }, policy)).toBeUndefined();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

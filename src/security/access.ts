@@ -5,10 +5,11 @@
  * them. Pure functions of a request's headers: the API calls them from a Fastify hook, a websocket
  * node from its HTTP server's upgrade handler inside a stream's worker thread.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AccessPolicy } from '../core/access-policy.js';
 import { HeadsetdError } from '../errors/catalog.js';
+import { currentToken } from './token.js';
 
 export interface AccessRequest {
   readonly headers: IncomingHttpHeaders;
@@ -58,10 +59,19 @@ function presentedToken(request: AccessRequest): string | undefined {
   return undefined;
 }
 
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/**
+ * Compares in constant time: both sides are hashed first, so the comparison always covers 32
+ * bytes and its duration tells nothing of the expected token, not even its length.
+ */
+export function sameToken(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The token a request must carry, or undefined when none is required. */
+function requiredToken(policy: AccessPolicy): string | undefined {
+  return policy.tokenFile === undefined ? policy.token : currentToken(policy.tokenFile, policy.token);
 }
 
 function single(value: string | string[] | undefined): string | undefined {
@@ -104,9 +114,11 @@ export function accessRefusal(request: AccessRequest, policy: AccessPolicy): Hea
       );
     }
   }
-  if (policy.token !== undefined) {
+  const expected = requiredToken(policy);
+  if (expected !== undefined || policy.tokenFile !== undefined) {
     const token = presentedToken(request);
-    if (token === undefined || !sameToken(token, policy.token)) {
+    // A file that never held a token (expected undefined) lets no request through.
+    if (token === undefined || expected === undefined || !sameToken(token, expected)) {
       return new HeadsetdError(
         'authentication_required',
         'This socket listens beyond loopback and needs the service token: send Authorization: Bearer <token>, or ?token=<token> on a WebSocket upgrade (`headsetd token` prints it).',

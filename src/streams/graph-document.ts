@@ -6,7 +6,7 @@
  * defect becomes an Issue with a JSON pointer into the document.
  */
 import { HeadsetdError } from '../errors/catalog.js';
-import { type BuiltinDescriptor, COMMON_CONFIG } from '../executables/builtins.js';
+import { type BuiltinDescriptor, EXTERNAL_CONFIG } from '../executables/builtins.js';
 import { resolveExecutable } from '../executables/registry.js';
 import type { NodeInput, PipeInput } from '../schemas/stream.js';
 import { check, type Issue } from '../schemas/validator.js';
@@ -18,7 +18,7 @@ export interface GraphContext {
   executablesDirs: readonly string[];
 }
 
-const ExternalCommonConfig = Type.Object({ ...COMMON_CONFIG }, { additionalProperties: true });
+const ExternalCommonConfig = Type.Object({ ...EXTERNAL_CONFIG }, { additionalProperties: true });
 
 function findDuplicates(ids: readonly string[], base: string, what: string): Issue[] {
   const first = new Map<string, number>();

@@ -181,6 +181,41 @@ describe('executables', () => {
     expect((await readStream(cp, STREAM_ID)).nodes.map((n) => n.id)).toEqual(['x', 'log', 'y']);
   });
 
+  it('resource limits of an external node must be positive numbers, pointed at when not', async () => {
+    script('my-node.sh', 0o755);
+    ok(await json(cp, 'POST', '/stream/streams', withExecutable('my-node.sh', true)));
+    ok(
+      await json(cp, 'POST', `/stream/streams/${STREAM_ID}/nodes`, [
+        { id: 'limited', executable: 'my-node.sh', config: { maxMemoryMb: 64, maxCpuSeconds: 0.5 } },
+      ]),
+    );
+    const cases: [Record<string, unknown>, string, 400 | 422, 'validation_failed' | 'invalid_request'][] = [
+      [{ maxMemoryMb: 0 }, '/0/config/maxMemoryMb', 422, 'validation_failed'],
+      [{ maxMemoryMb: -5 }, '/0/config/maxMemoryMb', 422, 'validation_failed'],
+      [{ maxCpuSeconds: 0 }, '/0/config/maxCpuSeconds', 422, 'validation_failed'],
+      [{ maxCpuSeconds: '10' }, '/0/config/maxCpuSeconds', 400, 'invalid_request'],
+    ];
+    for (const [config, pointer, status, code] of cases) {
+      const bad = expectError(
+        await json(cp, 'POST', `/stream/streams/${STREAM_ID}/nodes`, [
+          { id: 'z', executable: 'my-node.sh', config },
+        ]),
+        status,
+        code,
+      );
+      expect(bad.error.details?.path, JSON.stringify(config)).toBe(pointer);
+    }
+    // A built-in runs in the stream's worker, not a process of its own: it takes no limits.
+    const builtin = expectError(
+      await json(cp, 'POST', `/stream/streams/${STREAM_ID}/nodes`, [
+        { id: 'b', executable: 'logger', config: { maxMemoryMb: 64 } },
+      ]),
+      400,
+      'invalid_request',
+    );
+    expect(builtin.error.details?.path).toBe('/0/config/maxMemoryMb');
+  });
+
   it('a script inside the allowed directory runs through its interpreter', async () => {
     const file = path.join(cp.executablesDir, 'node.py');
     writeFileSync(file, 'print(1)\n');

@@ -72,7 +72,8 @@ export async function startService(
   lines.on('line', (line) => {
     stdout.push(line);
   });
-  const match = /^headsetd listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(first);
+  // 127.0.0.1, or a bracketed IPv6 address such as [::ffff:127.0.0.1] (loopback, yet served as remote).
+  const match = /^headsetd listening on (http:\/\/(?:127\.0\.0\.1|\[[0-9a-f:.]+\]):(\d+))$/.exec(first);
   if (match === null) throw new Error(`unexpected first line: ${first}`);
   return {
     url: match[1] ?? '',

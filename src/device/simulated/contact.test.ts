@@ -214,3 +214,19 @@ describe('power-on positions', () => {
     expect(() => fakeTimeHeadset({ initialMotorPosition: 101 })).toThrow(/initialMotorPosition/);
   });
 });
+
+describe('the stall position', () => {
+  it('is where the force reaches the limit and never passes it, rounding included', async () => {
+    const { ContactModel, FORCE_PER_STEP } = await import('./contact.js');
+    const { Random } = await import('./random.js');
+    for (let seed = 1; seed <= 200; seed++) {
+      const contact = new ContactModel(new Random(seed, 'contact'), 0);
+      for (const e of ELECTRODES) {
+        const stall = contact.stallPosition(e);
+        expect(contact.force(e, stall)).toBeLessThanOrEqual(FORCE_LIMIT);
+        // And not short of it by more than a rounding error.
+        expect(contact.force(e, stall + 1e-9)).toBeGreaterThan(FORCE_LIMIT - 1e-9 * FORCE_PER_STEP * 2);
+      }
+    }
+  });
+});

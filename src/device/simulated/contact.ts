@@ -68,9 +68,17 @@ export class ContactModel {
     return this.contact(electrode).contactPosition;
   }
 
-  /** Motor position (steps) at which the contact force reaches `FORCE_LIMIT`. */
+  /**
+   * Motor position (steps) at which the contact force reaches `FORCE_LIMIT`: the furthest position
+   * whose force, as `force()` computes it, is not above the limit. `contact + 3 / 0.15` alone can
+   * round to a position whose force reads 3.000000000000001 N, past the limit by a rounding error;
+   * stepping down to the next representable position keeps the invariant exact.
+   */
   stallPosition(electrode: Electrode): number {
-    return this.contact(electrode).contactPosition + FORCE_LIMIT / FORCE_PER_STEP;
+    const contactPosition = this.contact(electrode).contactPosition;
+    let position = contactPosition + FORCE_LIMIT / FORCE_PER_STEP;
+    while (this.force(electrode, position) > FORCE_LIMIT) position = nextDown(position);
+    return position;
   }
 
   /** Contact force in N at a motor position. */
@@ -100,4 +108,12 @@ export class ContactModel {
     const floor = contact.floorFresh + (contact.floorSettled - contact.floorFresh) * contact.settledness;
     return floor + TOUCH_IMPEDANCE * Math.exp(-depth / PRESS_LENGTH);
   }
+}
+
+/** The largest double below `x` (x > 0). */
+function nextDown(x: number): number {
+  const buffer = new DataView(new ArrayBuffer(8));
+  buffer.setFloat64(0, x);
+  buffer.setBigUint64(0, buffer.getBigUint64(0) - 1n);
+  return buffer.getFloat64(0);
 }

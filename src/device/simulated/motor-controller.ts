@@ -29,7 +29,24 @@ function roundPosition(position: number): number {
 }
 
 export class SimulatedMotorController implements MotorController {
-  constructor(private readonly motors: MotorArray) {}
+  constructor(
+    private readonly motors: MotorArray,
+    /** False while the device is lost: commands are refused (the motors were stopped then). */
+    private readonly connected: () => boolean = () => true,
+  ) {}
+
+  stopAll(): Electrode[] {
+    return this.motors.stopAll();
+  }
+
+  private assertConnected(): void {
+    if (!this.connected()) {
+      throw new HeadsetdError(
+        'device_unavailable',
+        'The headset is not connected: its motors were stopped when it was lost, and no motor moves until it is back.',
+      );
+    }
+  }
 
   positions(electrodes?: readonly string[]): ElectrodeMap<number> {
     const map: ElectrodeMap<number> = {};
@@ -46,6 +63,7 @@ export class SimulatedMotorController implements MotorController {
 
   move(commands: readonly MotorCommand[]): Promise<ElectrodeMap<MotorStateCode>> {
     return Promise.resolve().then(() => {
+      this.assertConnected();
       const list: readonly MotorCommand[] = Array.isArray(commands) ? commands : [];
       if (list.length === 0) {
         throw new HeadsetdError('validation_failed', 'Give at least one motor command in configuration.', {
@@ -61,6 +79,7 @@ export class SimulatedMotorController implements MotorController {
 
   reset(position: string): Promise<ElectrodeMap<MotorStateCode>> {
     return Promise.resolve().then(() => {
+      this.assertConnected();
       this.motors.reset(oneOfOrThrow(position, ['MIN', 'MAX'] as const, 'position'));
       return this.states();
     });

@@ -134,3 +134,98 @@ describe('motor timing', () => {
     expect(Object.values(headset.motors.states()).every((s) => s === 0)).toBe(true);
   });
 });
+
+describe('moves that outlast their time', () => {
+  function timeouts(events: ReturnType<typeof collectEvents>) {
+    return events.filter((e) => e.type === 'system' && e.eventType === 'motor_timeout');
+  }
+
+  it('a healthy move ends on time and never trips the watchdog', async () => {
+    const events = collectEvents(headset);
+    await headset.motors.move([{ electrode: 'O1', movement: 'RELEASE', displacement: 30 }]);
+    await advance(10_000, 100);
+    expect(headset.motors.states(['O1']).O1).toBe(0);
+    expect(timeouts(events)).toEqual([]);
+  });
+
+  it('a slipping motor is stopped at its expected time × 1.25 + 0.5 s, in fault, with an event', async () => {
+    const events = collectEvents(headset);
+    headset.simulation.setMotorHealth('O1', 0.5);
+    await headset.motors.move([{ electrode: 'O1', movement: 'RELEASE', displacement: 30 }]);
+    const done = headset.motors.waitUntilComplete(['O1']);
+    // 30 steps take 1.5 s; allowed 1.5 × 1.25 + 0.5 = 2.375 s; at half speed it would need 3 s.
+    await advance(2370, 10);
+    expect(headset.motors.states(['O1']).O1).toBe(1);
+    expect(timeouts(events)).toEqual([]);
+    await advance(10, 10);
+    await done;
+    expect(headset.motors.states(['O1']).O1).toBe(4);
+    const position = headset.motors.positions(['O1']).O1 ?? 0;
+    expect(position).toBeCloseTo(10 * 2.375, 3);
+    await advance(2000);
+    expect(headset.motors.positions(['O1']).O1).toBe(position);
+    expect(timeouts(events)).toHaveLength(1);
+    expect(timeouts(events)[0]).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(
+        /Motor O1 did not reach 30.0 steps within 2.38 s.*stopped at 23.8 steps.*fault/,
+      ),
+    });
+    // The fault holds until a reset re-initialises the axis.
+    await headset.motors.move([{ electrode: 'O1', movement: 'RETRACT', displacement: 5 }]);
+    expect(headset.motors.states(['O1']).O1).toBe(4);
+    headset.simulation.setMotorHealth('O1', 1);
+    await headset.motors.reset('MIN');
+    await advance(2000);
+    expect(headset.motors.states(['O1']).O1).toBe(0);
+    expect(headset.motors.positions(['O1']).O1).toBe(0);
+  });
+
+  it('a jammed motor that never moves is stopped the same way', async () => {
+    const events = collectEvents(headset);
+    headset.simulation.setMotorHealth('F3', 0);
+    await headset.motors.move([{ electrode: 'F3', movement: 'RELEASE', displacement: 4 }]);
+    await advance(1000, 50);
+    expect(headset.motors.states(['F3']).F3).toBe(4);
+    expect(headset.motors.positions(['F3']).F3).toBe(0);
+    expect(timeouts(events)).toHaveLength(1);
+  });
+});
+
+describe('losing the device', () => {
+  it('stops every moving motor where it is, reports it, and refuses moves until the device is back', async () => {
+    const events = collectEvents(headset);
+    await headset.motors.move([
+      { electrode: 'C3', movement: 'RELEASE', displacement: 40 },
+      { electrode: 'C4', movement: 'RELEASE', displacement: 40 },
+    ]);
+    await advance(500);
+    headset.simulation.setConnected(false);
+    expect(headset.motors.states(['C3', 'C4'])).toEqual({ C3: 0, C4: 0 });
+    await advance(3000);
+    expect(headset.motors.positions(['C3', 'C4'])).toEqual({ C3: 10, C4: 10 });
+    const lost = events.filter((e) => e.type === 'system' && e.eventType === 'device_lost');
+    expect(lost).toMatchObject([
+      { level: 'error', message: expect.stringContaining('motors C3, C4 were stopped') },
+    ]);
+    await expect(
+      headset.motors.move([{ electrode: 'C3', movement: 'RELEASE', displacement: 5 }]),
+    ).rejects.toMatchObject({ code: 'device_unavailable' });
+    await expect(headset.motors.reset('MAX')).rejects.toMatchObject({ code: 'device_unavailable' });
+    headset.simulation.setConnected(true);
+    expect(events.some((e) => e.type === 'system' && e.eventType === 'device_restored')).toBe(true);
+    await headset.motors.move([{ electrode: 'C3', movement: 'RELEASE', displacement: 5 }]);
+    expect(headset.motors.states(['C3']).C3).toBe(1);
+  });
+
+  it('stopAll stops every moving motor at once and names them', async () => {
+    await headset.motors.move([
+      { electrode: 'O1', movement: 'RELEASE', displacement: 40 },
+      { electrode: 'FZ', movement: 'RELEASE', displacement: 40 },
+    ]);
+    await advance(100);
+    expect(headset.motors.stopAll()).toEqual(['O1', 'FZ']);
+    expect(headset.status().motors.moving).toEqual([]);
+    expect(headset.motors.stopAll()).toEqual([]);
+  });
+});

@@ -21,6 +21,15 @@ import type { ContactModel } from './contact.js';
 /** Steps per second. */
 export const MOTOR_SPEED = 20;
 
+/**
+ * The move watchdog of the motor controller: a move that has not ended by its expected time
+ * (distance ÷ MOTOR_SPEED) × MOVE_TIMEOUT_FACTOR + MOVE_TIMEOUT_MARGIN_MS is stopped where it is,
+ * and the motor goes to fault. A healthy motor ends its moves on time; one that slips, binds or
+ * jams would otherwise keep driving (and drawing current) for as long as it takes, or for ever.
+ */
+export const MOVE_TIMEOUT_FACTOR = 1.25;
+export const MOVE_TIMEOUT_MARGIN_MS = 500;
+
 interface Motor {
   /** Position at `since` (steps). */
   origin: number;
@@ -30,11 +39,28 @@ interface Motor {
   endState: MotorStateCode;
   state: MotorStateCode;
   timer: TimerHandle | undefined;
+  /** Fires if the move outlasts its allowed time. */
+  watchdog: TimerHandle | undefined;
+  /** Steps per second of the present move (MOTOR_SPEED × the motor's health). */
+  speed: number;
+  /** The motor's speed as a fraction of MOTOR_SPEED (1 healthy, 0 jammed); a simulation control. */
+  health: number;
+}
+
+/** What the watchdog reports of a move it stopped. */
+export interface MoveTimeout {
+  readonly position: number;
+  readonly target: number;
+  /** The move's expected duration, and the time it was allowed, ms. */
+  readonly expectedMs: number;
+  readonly allowedMs: number;
 }
 
 export interface MotorArrayHooks {
   /** The motor stopped at the force limit (N) at `position` (steps). */
   onStall(electrode: Electrode, position: number, force: number): void;
+  /** The watchdog stopped a move that outlasted its allowed time; the motor is now in fault. */
+  onTimeout(electrode: Electrode, timeout: MoveTimeout): void;
   /** Any motor started or ended a move (for power accounting and waiters). */
   onChange(): void;
 }
@@ -63,6 +89,9 @@ export class MotorArray {
         endState: state,
         state,
         timer: undefined,
+        watchdog: undefined,
+        speed: MOTOR_SPEED,
+        health: 1,
       });
     }
   }
@@ -77,7 +106,7 @@ export class MotorArray {
   position(electrode: Electrode): number {
     const motor = this.motor(electrode);
     if (motor.state !== MOTOR_STATE.moving) return motor.origin;
-    const travelled = (MOTOR_SPEED * Math.max(0, this.clock.now() - motor.since)) / 1000;
+    const travelled = (motor.speed * Math.max(0, this.clock.now() - motor.since)) / 1000;
     const distance = motor.target - motor.origin;
     return Math.abs(distance) <= travelled ? motor.target : motor.origin + Math.sign(distance) * travelled;
   }
@@ -146,17 +175,36 @@ export class MotorArray {
     });
   }
 
-  /** Stops every motor where it is (device close). */
-  stopAll(): void {
+  /**
+   * Stops every moving motor where it is, at once (shutdown, loss of the device, device close);
+   * answers the electrodes that were moving.
+   */
+  stopAll(): Electrode[] {
+    const stopped: Electrode[] = [];
     for (const electrode of ELECTRODES) {
       const motor = this.motor(electrode);
-      if (motor.state === MOTOR_STATE.moving) this.halt(motor, this.position(electrode), MOTOR_STATE.idle);
+      if (motor.state === MOTOR_STATE.moving) {
+        this.halt(motor, this.position(electrode), MOTOR_STATE.idle);
+        stopped.push(electrode);
+      }
     }
+    if (stopped.length > 0) this.hooks.onChange();
     this.settleWaiters();
+    return stopped;
+  }
+
+  /**
+   * A motor's speed as a fraction of MOTOR_SPEED from its next move on: 1 healthy, 0.5 slipping,
+   * 0 jammed (a simulation control: a real motor's health is not chosen).
+   */
+  setHealth(electrode: Electrode, health: number): void {
+    this.motor(electrode).health = Math.max(0, Math.min(1, health));
   }
 
   private halt(motor: Motor, at: number, state: MotorStateCode): void {
     if (motor.timer !== undefined) this.clock.clearTimeout(motor.timer);
+    if (motor.watchdog !== undefined) this.clock.clearTimeout(motor.watchdog);
+    motor.watchdog = undefined;
     motor.timer = undefined;
     motor.origin = at;
     motor.target = at;
@@ -176,18 +224,41 @@ export class MotorArray {
     }
     motor.target = target;
     motor.endState = endState;
-    const duration = (Math.abs(target - from) / MOTOR_SPEED) * 1000;
-    if (duration === 0) {
+    const expectedMs = (Math.abs(target - from) / MOTOR_SPEED) * 1000;
+    if (expectedMs === 0) {
       this.finish(electrode, motor);
       return;
     }
     motor.state = MOTOR_STATE.moving;
-    motor.timer = this.clock.setTimeout(() => {
-      this.finish(electrode, motor);
-    }, duration);
+    motor.speed = MOTOR_SPEED * motor.health;
+    // A jammed motor (speed 0) never arrives: only its watchdog ends the move.
+    if (motor.speed > 0) {
+      motor.timer = this.clock.setTimeout(
+        () => {
+          this.finish(electrode, motor);
+        },
+        (Math.abs(target - from) / motor.speed) * 1000,
+      );
+    }
+    const allowedMs = expectedMs * MOVE_TIMEOUT_FACTOR + MOVE_TIMEOUT_MARGIN_MS;
+    motor.watchdog = this.clock.setTimeout(() => {
+      motor.watchdog = undefined;
+      this.timedOut(electrode, motor, { target, expectedMs, allowedMs });
+    }, allowedMs);
+  }
+
+  private timedOut(electrode: Electrode, motor: Motor, move: Omit<MoveTimeout, 'position'>): void {
+    if (motor.state !== MOTOR_STATE.moving) return;
+    const position = this.position(electrode);
+    this.halt(motor, position, MOTOR_STATE.fault);
+    this.hooks.onTimeout(electrode, { ...move, position });
+    this.hooks.onChange();
+    this.settleWaiters();
   }
 
   private finish(electrode: Electrode, motor: Motor): void {
+    if (motor.watchdog !== undefined) this.clock.clearTimeout(motor.watchdog);
+    motor.watchdog = undefined;
     motor.timer = undefined;
     motor.origin = motor.target;
     motor.since = this.clock.now();

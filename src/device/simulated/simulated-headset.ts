@@ -34,7 +34,7 @@ import { SimulatedEegSource } from './eeg.js';
 import { SimulatedImpedanceMeter } from './impedance.js';
 import { SimulatedImu } from './imu.js';
 import { SimulatedLeds } from './leds.js';
-import { MotorArray } from './motors.js';
+import { MOTOR_SPEED, MotorArray } from './motors.js';
 import { SimulatedMotorController } from './motor-controller.js';
 import { type BatteryOptions, SimulatedPower } from './power.js';
 import { Random } from './random.js';
@@ -83,6 +83,10 @@ export interface SimulationControls {
   force(electrode: Electrode): number;
   /** Plugs or unplugs the charger. */
   setAcConnected(connected: boolean): void;
+  /** A motor's speed as a fraction of the nominal from its next move on: 1 healthy, 0 jammed. */
+  setMotorHealth(electrode: Electrode, health: number): void;
+  /** Drops (false) or restores (true) the link to the headset: losing it stops every moving motor. */
+  setConnected(connected: boolean): void;
 }
 
 export class SimulatedHeadset implements Headset {
@@ -103,6 +107,8 @@ export class SimulatedHeadset implements Headset {
   private readonly identity: DeviceInfo;
   private housekeeping: TimerHandle | undefined;
   private closed = false;
+  /** False while the simulated link to the headset is down (SimulationControls.setConnected). */
+  private connected = true;
 
   constructor(options: SimulatedHeadsetOptions = {}) {
     const seed = options.seed ?? 1;
@@ -132,13 +138,20 @@ export class SimulatedHeadset implements Headset {
             `Motor ${electrode} stalled at ${position.toFixed(1)} steps: the electrode presses with the safe maximum force (${force.toFixed(1)} N).`,
           );
         },
+        onTimeout: (electrode, move) => {
+          this.system(
+            'motor_timeout',
+            'error',
+            `Motor ${electrode} did not reach ${move.target.toFixed(1)} steps within ${(move.allowedMs / 1000).toFixed(2)} s (the move takes ${(move.expectedMs / 1000).toFixed(2)} s at ${MOTOR_SPEED} steps/s): it was stopped at ${move.position.toFixed(1)} steps and is in fault (state 4) until reset.`,
+          );
+        },
         onChange: () => {
           this.power.update(clock.now());
         },
       },
       initialPosition,
     );
-    this.motors = new SimulatedMotorController(this.motorArray);
+    this.motors = new SimulatedMotorController(this.motorArray, () => this.connected);
     this.impedance = new SimulatedImpedanceMeter(clock, random.fork('impedance'), {
       trueImpedance: (e) => this.trueImpedance(e),
       acquiring: () => this.eeg.state().streaming,
@@ -246,6 +259,12 @@ export class SimulatedHeadset implements Headset {
       setAcConnected: (connected) => {
         this.power.setAcConnected(connected, clock.now());
       },
+      setMotorHealth: (e, health) => {
+        this.motorArray.setHealth(e, health);
+      },
+      setConnected: (connected) => {
+        this.setConnected(connected);
+      },
     };
     this.scheduleHousekeeping();
   }
@@ -277,6 +296,30 @@ export class SimulatedHeadset implements Headset {
 
   info(): DeviceInfo {
     return this.identity;
+  }
+
+  /**
+   * The link to the headset drops or comes back. The headset's motor controller stops every
+   * moving motor when it loses its host (it must not keep pressing electrodes that nobody can stop),
+   * and motor commands are refused until the link is back.
+   */
+  private setConnected(connected: boolean): void {
+    if (connected === this.connected) return;
+    this.connected = connected;
+    if (!connected) {
+      const stopped = this.motorArray.stopAll();
+      const which =
+        stopped.length === 0
+          ? 'no motor was moving'
+          : `motors ${stopped.join(', ')} were stopped where they were`;
+      this.system(
+        'device_lost',
+        'error',
+        `The headset was lost: ${which}; motor commands are refused until it is back.`,
+      );
+    } else {
+      this.system('device_restored', 'info', 'The headset is back; motors accept commands again.');
+    }
   }
 
   close(): Promise<void> {

@@ -7,12 +7,13 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Frame } from '../../core/frame.js';
 import type { NodeContext, NodeInstance } from '../../core/node.js';
-import { NodeEndedError } from '../node-errors.js';
+import { FatalNodeError, NodeEndedError } from '../node-errors.js';
 import { type ChildMessage, PROTOCOL_VERSION, type ProtocolError } from '../../core/protocol/messages.js';
 import { childEnvironment } from './child-env.js';
 import { ChildInput } from './child-input.js';
 import { ChildOutput } from './child-output.js';
-import { trackGroup } from './process-group.js';
+import { signalGroup, trackGroup } from './process-group.js';
+import { limitsOf, watchLimits } from './resource-limits.js';
 import { type ExternalNodeOptions, type ExternalNodeSettings, resolveSettings } from './settings.js';
 import { StderrLines } from './stderr-lines.js';
 import { endGroup, stopProcessGroup } from './stop-sequence.js';
@@ -50,6 +51,7 @@ class ExternalProcessNode implements NodeInstance {
   private failed = false;
   private startAttempt: { resolve: () => void; reject: (error: Error) => void } | undefined;
   private dropReport: NodeJS.Timeout | undefined;
+  private stopWatchingLimits: () => void = () => undefined;
 
   constructor(
     private readonly context: NodeContext,
@@ -111,6 +113,10 @@ class ExternalProcessNode implements NodeInstance {
     trackGroup(child.pid);
     // Also with the main thread: if this worker is terminated, it kills the group for us.
     this.context.trackProcessGroup(child.pid);
+    const pgid = child.pid;
+    this.stopWatchingLimits = watchLimits(pgid, limitsOf(this.context.config), (reason) => {
+      this.onLimitBreach(pgid, reason);
+    });
 
     this.stderrEnded = new Promise((resolve) => {
       child.stderr.on('data', (chunk: Buffer) => {
@@ -219,7 +225,7 @@ class ExternalProcessNode implements NodeInstance {
       this.rejectStart(`${describeExit(code, signal)} before announcing 'ready'`, false);
     } else {
       // Status 0 is an end, not a failure: the supervisor restarts it only under `always`.
-      this.reportFailure(describeExit(code, signal), code === 0 && signal === null);
+      this.reportFailure(describeExit(code, signal), code === 0 && signal === null ? 'ended' : 'failure');
     }
     // Anything the child left in its group is an orphan now.
     const pgid = this.child?.pid;
@@ -230,6 +236,21 @@ class ExternalProcessNode implements NodeInstance {
     }
   }
 
+  /**
+   * A resource limit was exceeded: the group is killed at once (a node that floods memory must not
+   * get the stop message's grace to take more), and the failure is fatal, since a restart would
+   * only repeat it: the node goes to `error` with the reason as its lastError.
+   */
+  private onLimitBreach(pgid: number, reason: string): void {
+    this.context.log(`${this.label} ${reason}; its process group is killed`, 'event');
+    if (this.startAttempt !== undefined) {
+      this.rejectStart(reason, false);
+    } else {
+      this.reportFailure(reason, 'fatal');
+    }
+    signalGroup(pgid, 'SIGKILL');
+  }
+
   private rejectStart(reason: string, kill: boolean): void {
     const attempt = this.startAttempt;
     if (attempt === undefined) return;
@@ -238,11 +259,17 @@ class ExternalProcessNode implements NodeInstance {
     if (kill) void this.stop();
   }
 
-  private reportFailure(reason: string, ended = false): void {
+  private reportFailure(reason: string, kind: 'failure' | 'ended' | 'fatal' = 'failure'): void {
     if (this.failed || this.stopping !== undefined) return;
     this.failed = true;
     const message = withStderr(`external node '${this.label}' ${reason}`, this.stderr.lastLines());
-    this.context.fail(ended ? new NodeEndedError(message) : new Error(message));
+    this.context.fail(
+      kind === 'ended'
+        ? new NodeEndedError(message)
+        : kind === 'fatal'
+          ? new FatalNodeError(message)
+          : new Error(message),
+    );
   }
 
   /** A frame lost in either direction: counted in the node's framesDropped where the host offers it, and in info. */
@@ -262,6 +289,7 @@ class ExternalProcessNode implements NodeInstance {
   }
 
   private dispose(): void {
+    this.stopWatchingLimits();
     if (this.dropReport !== undefined) clearTimeout(this.dropReport);
     this.dropReport = undefined;
   }

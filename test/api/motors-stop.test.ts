@@ -1,0 +1,102 @@
+/**
+ * No motor keeps driving without a client behind it: when the service starts (a service killed
+ * during a move leaves a real headset executing its last command), when it shuts down (before its
+ * streams and sockets wind down, not after), and when it must exit at once. The service is
+ * assembled by startServer over a FakeRuntime and a simulated headset whose motors are moving.
+ * (A move that outlasts its time and the loss of the device: src/device/simulated/motors.test.ts.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config.js';
+import { createSimulatedHeadset, type SimulatedHeadset } from '../../src/device/simulated/index.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+import { FakeRuntime } from '../support/fake-runtime.js';
+
+const dirs: string[] = [];
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function capturingLogger(records: Record<string, unknown>[]) {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n'))
+        if (line !== '') records.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return pino({ level: 'warn' }, sink);
+}
+
+async function serve(
+  device: SimulatedHeadset,
+  records: Record<string, unknown>[] = [],
+): Promise<RunningServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-motors-stop-'));
+  dirs.push(dataDir);
+  const server = await startServer({
+    settings: { ...DEFAULTS, port: 0, dataDir },
+    logger: capturingLogger(records),
+    runtime: new FakeRuntime(),
+    device,
+  });
+  servers.push(server);
+  return server;
+}
+
+/** A headset whose O1 and CZ are in the middle of long moves (5 s to MAX). */
+async function movingHeadset(): Promise<SimulatedHeadset> {
+  const device = createSimulatedHeadset({ seed: 3 });
+  await device.motors.move([
+    { electrode: 'O1', movement: 'RELEASE', displacement: 100 },
+    { electrode: 'CZ', movement: 'RELEASE', displacement: 100 },
+  ]);
+  expect(device.status().motors.moving).toEqual(['O1', 'CZ']);
+  return device;
+}
+
+describe('motors and the life of the service', () => {
+  it('at start, stops motors found moving and logs which', async () => {
+    const device = await movingHeadset();
+    const records: Record<string, unknown>[] = [];
+    await serve(device, records);
+    expect(device.status().motors.moving).toEqual([]);
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        electrodes: ['O1', 'CZ'],
+        msg: expect.stringContaining('when the service started'),
+      }),
+    );
+  });
+
+  it('at shutdown, stops the motors as the shutdown begins, before streams and sockets close', async () => {
+    const server = await serve(createSimulatedHeadset({ seed: 3 }));
+    await server.app.inject({
+      method: 'POST',
+      url: '/system/motors/position',
+      payload: { configuration: [{ electrode: 'FZ', movement: 'RELEASE', displacement: 100 }] },
+    });
+    expect(server.device.status().motors.moving).toEqual(['FZ']);
+    const closing = server.close();
+    // Synchronously, before anything of the shutdown was awaited.
+    expect(server.device.status().motors.moving).toEqual([]);
+    const at = server.device.motors.positions(['FZ']).FZ;
+    await closing;
+    expect(server.device.motors.positions(['FZ']).FZ).toBe(at);
+  });
+
+  it('on a forced exit (abort), stops the motors synchronously', async () => {
+    const device = createSimulatedHeadset({ seed: 3 });
+    const server = await serve(device);
+    await device.motors.move([{ electrode: 'PZ', movement: 'RELEASE', displacement: 100 }]);
+    expect(device.status().motors.moving).toEqual(['PZ']);
+    server.abort();
+    expect(device.status().motors.moving).toEqual([]);
+  });
+});
