@@ -1,6 +1,7 @@
 /**
  * GET /system/healthz: the health record (docs/system-paths.md §The device), bare, with real figures
- * of this machine (cpu, ram, storage of the data dir) and the device's battery. `status` is
+ * of this machine (cpu, ram, storage of the data dir), of the service's own process, and the
+ * device's battery. `status` is
  * `degraded` when any rule of device/health.ts finds a problem (docs/systems.md §Health).
  */
 import type { FastifyInstance } from 'fastify';
@@ -41,6 +42,24 @@ const HealthRecord = Type.Object({
     { total: Type.Number(), free: Type.Number() },
     { description: 'Bytes of the data dir file system.' },
   ),
+  service: Type.Object(
+    {
+      rss: Type.Number({ description: "Bytes of resident memory of the service's process (children not)." }),
+      heapUsed: Type.Number({ description: "Bytes of the main thread's JavaScript heap in use." }),
+      openFiles: Type.Union([Type.Integer(), Type.Null()], { description: 'Open file descriptors.' }),
+      childProcesses: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'Processes descending from the service (external nodes and their children).',
+      }),
+      eventLoopDelayMs: Type.Union(
+        [Type.Object({ p50: Type.Number(), p99: Type.Number(), max: Type.Number() }), Type.Null()],
+        {
+          description:
+            "The API thread's event loop delay since the previous health call, ms; null on the first call (the monitor starts then, and stops after a minute without calls).",
+        },
+      ),
+    },
+    { description: 'Figures of the service itself (added to the reference record).' },
+  ),
 });
 
 export function healthRoutes(app: FastifyInstance, context: SystemContext): void {
@@ -72,6 +91,7 @@ export function healthRoutes(app: FastifyInstance, context: SystemContext): void
         cpu: host.cpu,
         ram: host.ram,
         storage: host.storage,
+        service: context.serviceMetrics.sample(),
       };
     },
   );

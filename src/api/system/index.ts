@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Headset } from '../../device/headset.js';
 import { HostMetrics } from '../../device/host-metrics.js';
+import { ServiceMetrics } from '../../device/service-metrics.js';
 import { type JobRegistry, jobsFor } from '../../device/jobs.js';
 import { SettingsStore } from '../../device/settings-store.js';
 import type { Db } from '../../store/database.js';
@@ -57,6 +58,7 @@ export interface SystemContext {
   /** The device's long operations (shared with the guide plugin, which starts them). */
   readonly jobs: JobRegistry;
   readonly hostMetrics: HostMetrics;
+  readonly serviceMetrics: ServiceMetrics;
   readonly httpPort: () => number;
   readonly version: string;
   readonly streams: () => { total: number; running: number };
@@ -81,6 +83,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
       // Where the machine has no sensor, the device's thermal model stands in, fed the real load.
       cpuTemperatureModel: (load) => options.device.thermal.processorCelsius(load),
     }),
+    serviceMetrics: new ServiceMetrics(),
     httpPort: options.httpPort,
     version: options.version,
     streams: options.streams ?? (() => ({ total: 0, running: 0 })),
@@ -89,6 +92,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
   };
   app.addHook('onClose', async () => {
     for (const cleanup of cleanups) cleanup();
+    context.serviceMetrics.close();
   });
 
   let config = DEFAULT_DEVICE_CONFIG;

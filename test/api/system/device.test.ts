@@ -25,6 +25,24 @@ describe('health, hostname, config, status, version and debug', () => {
     expect(body.battery.percent).toBeGreaterThan(0);
   });
 
+  it("reports the service's own figures, the event loop's delay from the second call on", async () => {
+    const first = json(await s.app.inject({ method: 'GET', url: '/system/healthz' })) as Record<string, any>;
+    expect(first.service.rss).toBeGreaterThan(first.service.heapUsed);
+    expect(first.service.openFiles).toBeGreaterThan(2);
+    expect(first.service.childProcesses).toBeGreaterThanOrEqual(0);
+    expect(first.service.eventLoopDelayMs).toBeNull();
+    // A block of the event loop between two calls shows in the delay.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const until = Date.now() + 60;
+    while (Date.now() < until) {
+      // hold the event loop
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const second = json(await s.app.inject({ method: 'GET', url: '/system/healthz' })) as Record<string, any>;
+    expect(second.service.eventLoopDelayMs.max).toBeGreaterThanOrEqual(40);
+    expect(second.service.eventLoopDelayMs.p50).toBeLessThanOrEqual(second.service.eventLoopDelayMs.max);
+  });
+
   it('degrades health when the battery is under the threshold', async () => {
     await s.app.inject({ method: 'PATCH', url: '/system/config', payload: { lowBatteryThreshold: 100 } });
     const body = json(await s.app.inject({ method: 'GET', url: '/system/healthz' })) as Record<string, any>;
