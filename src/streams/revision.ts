@@ -22,7 +22,7 @@ export function assertRevision(entry: StreamEntry, precondition: Precondition): 
   const current = revisionTag(entry.revision);
   throw new HeadsetdError(
     'precondition_failed',
-    `The stream is at revision ${current}, not ${named.length === 0 ? 'one If-Match names' : named.join(' or ')}: it changed since it was read, and nothing was changed now. Read it again (its ETag is ${current}) and retry the edit on that.`,
+    `The stream is at revision ${current}, not ${named.length === 0 ? 'one If-Match names' : named.join(' or ')}: it was edited since you read it, so this edit was not applied. Read it again (ETag ${current}) and redo the edit on what it holds now.`,
     { revision: entry.revision, ifMatch: named },
   );
 }
