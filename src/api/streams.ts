@@ -33,6 +33,7 @@ import { readView } from '../streams/views.js';
 import { StatusAnswers } from './status-answers.js';
 import { toYaml } from '../core/yaml.js';
 import { handlerValidated } from './validation.js';
+import { ETAG_HEADER, IfMatchHeaders, preconditionOf, withRevision } from './if-match.js';
 
 export interface StreamsPluginOptions {
   manager: StreamManager;
@@ -54,6 +55,11 @@ export const DEFAULT_SIGNAL_SETTLE_MS = 1000;
 const JSON_OR_YAML = ['json', 'yaml'] as const;
 const YAML_FIRST = ['yaml', 'text', 'json'] as const;
 const FORM_OR_JSON = ['form', 'json', 'yaml'] as const;
+
+/** A 200 answer schema that also carries the stream's revision as its ETag. */
+function tagged<T extends object>(schema: T): T & { headers: typeof ETAG_HEADER } {
+  return { ...schema, headers: ETAG_HEADER };
+}
 
 /** The body's fields whether it came as a form, JSON or YAML. */
 function fields(body: unknown): Record<string, unknown> {
@@ -150,13 +156,14 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     {
       schema: {
         tags,
-        summary: 'Read a stream (YAML with Accept: text/yaml)',
+        summary: 'Read a stream (YAML with Accept: text/yaml); its ETag is its revision',
         params: StreamParams,
-        response: { 200: StreamReadResponse, ...errorResponses(404) },
+        response: { 200: tagged(StreamReadResponse), ...errorResponses(404) },
       },
     },
     async (request, reply) => {
       const entry = manager.get(request.params.id);
+      withRevision(reply, entry.revision);
       if (wantsYaml(request)) return sendYaml(reply, entry.definition);
       return { success: true, stream: readView(entry, manager.runtimeStatus(entry), manager.isLive(entry)) };
     },
@@ -171,12 +178,16 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         params: StreamParams,
         produces: ['text/yaml'],
         response: {
-          200: textOrFileResponse('The definition as YAML 1.2.', ['text/yaml']),
+          200: tagged(textOrFileResponse('The definition as YAML 1.2.', ['text/yaml'])),
           ...errorResponses(404),
         },
       },
     },
-    async (request, reply) => sendYaml(reply, manager.get(request.params.id).definition),
+    async (request, reply) => {
+      const entry = manager.get(request.params.id);
+      withRevision(reply, entry.revision);
+      return sendYaml(reply, entry.definition);
+    },
   );
 
   app.put<WithId>(
@@ -187,11 +198,20 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         tags,
         summary: 'Replace a stream definition (applied live as a diff when it runs)',
         params: StreamParams,
+        headers: IfMatchHeaders,
         body: handlerValidated(StreamReplaceSchema),
-        response: { 200: IdSuccess, ...errorResponses(400, 403, 404, 413, 415, 422, 503, 507) },
+        response: {
+          200: tagged(IdSuccess),
+          ...errorResponses(400, 403, 404, 412, 413, 415, 422, 503, 507),
+        },
       },
     },
-    async (request) => ({ id: (await manager.replace(request.params.id, request.body)).id, success: true }),
+    async (request, reply) => {
+      const precondition = preconditionOf(request);
+      const { definition, revision } = await manager.replace(request.params.id, request.body, precondition);
+      withRevision(reply, revision);
+      return { id: definition.id, success: true };
+    },
   );
 
   app.delete<WithId>(
@@ -201,11 +221,12 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         tags,
         summary: 'Delete a stream (stopped first if it runs)',
         params: StreamParams,
-        response: { 200: Success, ...errorResponses(404, 503, 507) },
+        headers: IfMatchHeaders,
+        response: { 200: Success, ...errorResponses(400, 404, 412, 503, 507) },
       },
     },
     async (request) => {
-      await manager.remove(request.params.id);
+      await manager.remove(request.params.id, preconditionOf(request));
       return { success: true };
     },
   );
@@ -254,11 +275,12 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         tags,
         summary: 'Run state and per-node metrics',
         params: StreamParams,
-        response: { 200: StreamStatusResponse, ...errorResponses(404) },
+        response: { 200: tagged(StreamStatusResponse), ...errorResponses(404) },
       },
     },
     async (request, reply) => {
       const entry = manager.get(request.params.id);
+      withRevision(reply, entry.revision);
       // Already JSON: Fastify sends a string as it is.
       return reply
         .type('application/json; charset=utf-8')
@@ -266,17 +288,23 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     },
   );
 
-  const addNodes = async (request: FastifyRequest<WithId>) => {
+  const addNodes = async (request: FastifyRequest<WithId>, reply: FastifyReply) => {
     const entry = manager.get(request.params.id);
-    const nodes = await manager.addNodes(entry.definition.id, request.body);
-    return { id: entry.definition.id, success: true, nodes };
+    const precondition = preconditionOf(request);
+    const { added, revision } = await manager.addNodes(entry.definition.id, request.body, precondition);
+    withRevision(reply, revision);
+    return { id: entry.definition.id, success: true, nodes: added };
   };
   const nodesSchema = (summary: string) => ({
     tags,
     summary,
     params: StreamParams,
+    headers: IfMatchHeaders,
     body: handlerValidated(NodeListSchema),
-    response: { 200: NodesChanged, ...errorResponses(400, 403, 404, 409, 413, 415, 422, 503, 507) },
+    response: {
+      200: tagged(NodesChanged),
+      ...errorResponses(400, 403, 404, 409, 412, 413, 415, 422, 503, 507),
+    },
   });
   app.post<WithId>(
     '/streams/:id/nodes',
@@ -297,13 +325,20 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         tags,
         summary: 'Remove nodes (and every pipe touching them)',
         params: StreamParams,
+        headers: IfMatchHeaders,
         body: handlerValidated(IdListSchema),
-        response: { 200: NodesChanged, ...errorResponses(400, 404, 415, 422, 503, 507) },
+        response: { 200: tagged(NodesChanged), ...errorResponses(400, 404, 412, 415, 422, 503, 507) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const entry = manager.get(request.params.id);
-      const { nodes, pipes } = await manager.removeNodes(entry.definition.id, request.body);
+      const precondition = preconditionOf(request);
+      const { nodes, pipes, revision } = await manager.removeNodes(
+        entry.definition.id,
+        request.body,
+        precondition,
+      );
+      withRevision(reply, revision);
       return { id: entry.definition.id, success: true, nodes, pipes };
     },
   );
@@ -342,17 +377,23 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     async (request) => ({ success: true, logs: manager.logs(request.params.id, request.params.nodeId) }),
   );
 
-  const addPipes = async (request: FastifyRequest<WithId>) => {
+  const addPipes = async (request: FastifyRequest<WithId>, reply: FastifyReply) => {
     const entry = manager.get(request.params.id);
-    const pipes = await manager.addPipes(entry.definition.id, request.body);
-    return { id: entry.definition.id, pipes, success: true };
+    const precondition = preconditionOf(request);
+    const { added, revision } = await manager.addPipes(entry.definition.id, request.body, precondition);
+    withRevision(reply, revision);
+    return { id: entry.definition.id, pipes: added, success: true };
   };
   const pipesSchema = (summary: string) => ({
     tags,
     summary,
     params: StreamParams,
+    headers: IfMatchHeaders,
     body: handlerValidated(PipeListSchema),
-    response: { 200: PipesChanged, ...errorResponses(400, 404, 409, 413, 415, 422, 503, 507) },
+    response: {
+      200: tagged(PipesChanged),
+      ...errorResponses(400, 404, 409, 412, 413, 415, 422, 503, 507),
+    },
   });
   app.post<WithId>(
     '/streams/:id/pipes',
@@ -373,14 +414,21 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         tags,
         summary: 'Remove pipes',
         params: StreamParams,
+        headers: IfMatchHeaders,
         body: handlerValidated(IdListSchema),
-        response: { 200: PipesChanged, ...errorResponses(400, 404, 415, 422, 503, 507) },
+        response: { 200: tagged(PipesChanged), ...errorResponses(400, 404, 412, 415, 422, 503, 507) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const entry = manager.get(request.params.id);
-      const pipes = await manager.removePipes(entry.definition.id, request.body);
-      return { id: entry.definition.id, pipes, success: true };
+      const precondition = preconditionOf(request);
+      const { removed, revision } = await manager.removePipes(
+        entry.definition.id,
+        request.body,
+        precondition,
+      );
+      withRevision(reply, revision);
+      return { id: entry.definition.id, pipes: removed, success: true };
     },
   );
 }

@@ -31,6 +31,10 @@ export const ERROR_CATALOG = {
     message: 'The stream could not complete the transition; its status says where it is now.',
   },
   operation_cancelled: { status: 409, message: 'The operation was cancelled before it finished.' },
+  precondition_failed: {
+    status: 412,
+    message: 'The stream changed since it was read (its ETag differs from If-Match); nothing was changed.',
+  },
   payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
   unsupported_media_type: { status: 415, message: 'This content type is not accepted here.' },
   validation_failed: { status: 422, message: 'The request is well-formed but invalid.' },

@@ -234,6 +234,14 @@ const websocket: BuiltinDescriptor = {
       port: Type.Integer({ minimum: 0, maximum: 65535, description: '0 = any free port (see status)' }),
       host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
       format: Type.Optional(Type.Enum(['json', 'binary'])),
+      clientBufferBytes: Type.Optional(
+        Type.Integer({
+          minimum: 16 * 1024,
+          maximum: 64 * 1024 * 1024,
+          description:
+            'Unsent bytes a client may hold before it skips frames (default 1 MiB): the memory one slow client can take.',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -3,13 +3,14 @@
  * (docs/api.md §Built-in executables). Config: `port` (0 = any free port; the bound port is shown
  * in the node's status info as `port`), `host` (default 127.0.0.1), `format` (`json`: one text
  * message per frame in the JSON form of frame.ts; `binary`: one binary message per frame in the
- * layout of core/frame-binary.ts).
+ * layout of core/frame-binary.ts), `clientBufferBytes` (the bound below).
  *
  * Each frame is encoded once and the same payload is sent to every client. A client's send queue
- * is bounded by {@link CLIENT_BUFFER_LIMIT_BYTES} of `bufferedAmount` (bytes accepted by `send` but
- * not yet written to the socket): while a client is over it, frames are skipped for that client
- * only and counted in the node's `framesDropped` (one per client and frame). The stream and the
- * other clients never wait for a slow client. Clients are not expected to send anything; a message
+ * is bounded by `clientBufferBytes` (default {@link CLIENT_BUFFER_LIMIT_BYTES}) of `bufferedAmount`
+ * (bytes accepted by `send` but not yet written to the socket): while a client is over it, frames
+ * are skipped for that client only and counted in the node's `framesDropped` (one per client and
+ * frame), and the client is counted in the status info's `slowClients`. The stream and the
+ * other clients never wait for a slow client, and the memory a client holds is bounded by it. Clients are not expected to send anything; a message
  * of theirs is ignored (and a large one closes their connection).
  *
  * The port applies the API's rules to every request (security/access.ts, docs/security.md): a
@@ -45,6 +46,7 @@ export interface WebSocketOutputConfig {
   port: number;
   host?: string;
   format?: 'json' | 'binary';
+  clientBufferBytes?: number;
 }
 
 /** The reason a listen failed, for a person. */
@@ -101,6 +103,9 @@ class WebSocketOutput implements NodeInstance {
   private readonly clients = new Set<WebSocket>();
   private readonly host: string;
   private readonly binary: boolean;
+  private readonly bufferLimit: number;
+  /** Clients over the limit at the last frame: reported only when it changes (status info). */
+  private slowClients = 0;
   private boundPort = 0;
 
   constructor(
@@ -109,6 +114,7 @@ class WebSocketOutput implements NodeInstance {
   ) {
     this.host = config.host ?? DEFAULT_WEBSOCKET_HOST;
     this.binary = config.format === 'binary';
+    this.bufferLimit = config.clientBufferBytes ?? CLIENT_BUFFER_LIMIT_BYTES;
   }
 
   /** The service's rules; beyond loopback the node requires the token even if the service does not. */
@@ -167,6 +173,8 @@ class WebSocketOutput implements NodeInstance {
       host: this.host,
       format: this.binary ? 'binary' : 'json',
       clients: 0,
+      clientBufferBytes: this.bufferLimit,
+      slowClients: 0,
     });
     const token = policy.token === undefined ? '' : ' (token required)';
     this.context.log(`listening on ws://${this.host}:${this.boundPort}/${token}`);
@@ -202,7 +210,7 @@ class WebSocketOutput implements NodeInstance {
     let dropped = 0;
     for (const client of this.clients) {
       if (client.readyState !== client.OPEN) continue;
-      if (client.bufferedAmount > CLIENT_BUFFER_LIMIT_BYTES) {
+      if (client.bufferedAmount > this.bufferLimit) {
         dropped++;
         continue;
       }
@@ -210,6 +218,10 @@ class WebSocketOutput implements NodeInstance {
       client.send(payload);
     }
     if (dropped > 0) this.context.countDropped(dropped);
+    if (dropped !== this.slowClients) {
+      this.slowClients = dropped;
+      this.context.setInfo({ slowClients: dropped });
+    }
   }
 
   async stop(): Promise<void> {

@@ -32,6 +32,11 @@ const MIGRATIONS: Migration[] = [
     id: '002-settings',
     sql: `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
   },
+  {
+    // Each stream's revision, its ETag (docs/api.md §Concurrent edits): 1 when created, one more per edit.
+    id: '003-stream-revision',
+    sql: `ALTER TABLE streams ADD COLUMN revision INTEGER NOT NULL DEFAULT 1`,
+  },
 ];
 
 /** Registers more migrations (device, impedance history ...) before `openDatabase`. */

@@ -10,6 +10,8 @@ export interface StreamEntry {
   definition: StreamDefinition;
   state: StreamState;
   desired: DesiredState;
+  /** The definition's revision: 1 when created, one more per edit (the ETag of its reads). */
+  revision: number;
   /** Why the stream is in `error`, for a person. */
   error: string | null;
   /** Node that made the stream fail, when one did. */
@@ -36,6 +38,7 @@ export function newEntry(
   state: StreamState,
   desired: DesiredState,
   onState?: (entry: StreamEntry, previous: StreamState) => void,
+  revision = 1,
 ): StreamEntry {
   let current = state;
   const entry: StreamEntry = {
@@ -50,6 +53,7 @@ export function newEntry(
       onState?.(entry, previous);
     },
     desired,
+    revision,
     error: null,
     failedNode: null,
     lastStatus: undefined,

@@ -14,6 +14,7 @@ import { planSignal } from './lifecycle.js';
 import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../runtime/port.js';
 import type { DesiredState, StreamStore } from './store.js';
+import { assertRevision, type Precondition } from './revision.js';
 import { type Outcome, Transitions } from './transitions.js';
 import {
   assertExecutablesAllowed,
@@ -98,8 +99,13 @@ export class StreamManager {
    * cannot start is left in `error` (still wanted running) and reported through `onWarn`.
    */
   restore(): void {
-    for (const { definition, desired } of this.store.all()) {
-      const entry = this.newEntry(definition, desired === 'created' ? 'created' : 'stopped', desired);
+    for (const { definition, desired, revision } of this.store.all()) {
+      const entry = this.newEntry(
+        definition,
+        desired === 'created' ? 'created' : 'stopped',
+        desired,
+        revision,
+      );
       this.entries.set(definition.id, entry);
       this.announce({ kind: 'added', entry });
       if (desired === 'running' || desired === 'paused') {
@@ -155,19 +161,38 @@ export class StreamManager {
     return definition;
   }
 
-  /** PUT: replaces the definition; a running stream gets the difference applied live. */
-  async replace(id: string, document: unknown): Promise<StreamDefinition> {
+  /**
+   * PUT: replaces the definition; a running stream gets the difference applied live. Like every
+   * edit below, it answers the revision it stored, and with a precondition (If-Match) applies only
+   * to a revision it names.
+   */
+  async replace(
+    id: string,
+    document: unknown,
+    precondition?: Precondition,
+  ): Promise<{ definition: StreamDefinition; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, async () => {
+    return this.edit(entry, precondition, async () => {
       const body = parseReplaceDocument(document, entry.definition.id, this.context);
       const definition = this.withMeta(body, entry.definition.meta.created, new Date().toISOString());
       await this.commit(entry, definition);
-      return definition;
+      return { definition };
     });
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, precondition?: Precondition): Promise<void> {
     const entry = this.get(id);
+    // After the edits under way, so that the revision checked is the one deleted.
+    if (precondition !== undefined) await this.edit(entry, precondition, async () => ({}));
+    if (this.entries.get(entry.definition.id) !== entry) {
+      throw new HeadsetdError(
+        'stream_not_found',
+        `No stream has the id '${id}' (it was deleted meanwhile).`,
+        {
+          id,
+        },
+      );
+    }
     // Forgotten from the store first: a store that cannot (a full disk) leaves the stream as it was.
     this.store.remove(entry.definition.id);
     this.entries.delete(entry.definition.id);
@@ -218,39 +243,55 @@ export class StreamManager {
     return { outcome };
   }
 
-  async addNodes(id: string, body: unknown): Promise<string[]> {
+  async addNodes(
+    id: string,
+    body: unknown,
+    precondition?: Precondition,
+  ): Promise<{ added: string[]; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, async () => {
+    return this.edit(entry, precondition, async () => {
       const { graph, added } = edits.addNodes(entry.definition, body);
       await this.commitGraph(entry, graph, { collection: 'nodes', offset: entry.definition.nodes.length });
-      return added;
+      return { added };
     });
   }
 
-  async removeNodes(id: string, body: unknown): Promise<{ nodes: string[]; pipes: string[] }> {
+  async removeNodes(
+    id: string,
+    body: unknown,
+    precondition?: Precondition,
+  ): Promise<{ nodes: string[]; pipes: string[]; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, async () => {
+    return this.edit(entry, precondition, async () => {
       const { graph, removed, removedPipes } = edits.removeNodes(entry.definition, body);
       await this.commitGraph(entry, graph);
       return { nodes: removed, pipes: removedPipes };
     });
   }
 
-  async addPipes(id: string, body: unknown): Promise<string[]> {
+  async addPipes(
+    id: string,
+    body: unknown,
+    precondition?: Precondition,
+  ): Promise<{ added: string[]; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, async () => {
+    return this.edit(entry, precondition, async () => {
       const { graph, added } = edits.addPipes(entry.definition, body);
       await this.commitGraph(entry, graph, { collection: 'pipes', offset: entry.definition.pipes.length });
-      return added;
+      return { added };
     });
   }
 
-  async removePipes(id: string, body: unknown): Promise<string[]> {
+  async removePipes(
+    id: string,
+    body: unknown,
+    precondition?: Precondition,
+  ): Promise<{ removed: string[]; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, async () => {
+    return this.edit(entry, precondition, async () => {
       const { graph, removed } = edits.removePipes(entry.definition, body);
       await this.commitGraph(entry, graph);
-      return removed;
+      return { removed };
     });
   }
 
@@ -324,10 +365,21 @@ export class StreamManager {
     await this.runtime.close();
   }
 
-  private newEntry(definition: StreamDefinition, state: StreamState, desired: DesiredState): StreamEntry {
-    return newEntry(definition, state, desired, (entry, previous) => {
-      this.announce({ kind: 'state', entry, previous });
-    });
+  private newEntry(
+    definition: StreamDefinition,
+    state: StreamState,
+    desired: DesiredState,
+    revision = 1,
+  ): StreamEntry {
+    return newEntry(
+      definition,
+      state,
+      desired,
+      (entry, previous) => {
+        this.announce({ kind: 'state', entry, previous });
+      },
+      revision,
+    );
   }
 
   private announce(change: StreamChange): void {
@@ -349,9 +401,19 @@ export class StreamManager {
    * this, a second edit committed while the first one's live update was in flight, and the first
    * one's rollback then restored a definition that the second had built on (or the second's
    * rollback restored the first's failed one): an edit answered as refused could stay stored.
+   * The precondition is checked here, in turn, so that of two edits of the same revision sent
+   * together exactly one applies; the revision answered is the one this edit stored.
    */
-  private edit<T>(entry: StreamEntry, work: () => Promise<T>): Promise<T> {
-    const run = entry.edits.then(work);
+  private edit<T extends object>(
+    entry: StreamEntry,
+    precondition: Precondition,
+    work: () => Promise<T>,
+  ): Promise<T & { revision: number }> {
+    const run = entry.edits.then(async () => {
+      assertRevision(entry, precondition);
+      const result = await work();
+      return { ...result, revision: entry.revision };
+    });
     entry.edits = run.then(
       () => undefined,
       () => undefined,
@@ -387,8 +449,10 @@ export class StreamManager {
   /** Stores a validated definition and applies it live; on a live failure both are rolled back. */
   private async commit(entry: StreamEntry, definition: StreamDefinition): Promise<void> {
     const previous = entry.definition;
-    this.store.replace(definition);
+    const previousRevision = entry.revision;
+    this.store.replace(definition, previousRevision + 1);
     entry.definition = definition;
+    entry.revision = previousRevision + 1;
     if (entry.state === 'created' || entry.state === 'stopped' || entry.state === 'error') return;
     try {
       await this.transitions.enqueue(entry, async () => {
@@ -398,12 +462,13 @@ export class StreamManager {
       });
     } catch (error) {
       try {
-        this.store.replace(previous);
+        this.store.replace(previous, previousRevision);
       } catch (storeError) {
         // The refused definition stays stored: a restart of the service would load it.
         this.options.onError?.(`stream ${previous.id}: rollback of a refused edit not stored`, storeError);
       }
       entry.definition = previous;
+      entry.revision = previousRevision;
       void this.transitions
         .enqueue(entry, async () => {
           if (this.runtime.status(previous.id) !== undefined) await this.runtime.update(previous);

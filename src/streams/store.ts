@@ -14,12 +14,15 @@ export type DesiredState = 'created' | 'running' | 'paused' | 'stopped';
 export interface StoredStream {
   definition: StreamDefinition;
   desired: DesiredState;
+  /** 1 when created, one more per edit stored: the stream's ETag. */
+  revision: number;
 }
 
 interface Row {
   id: string;
   definition: string;
   desired: DesiredState;
+  revision: number;
 }
 
 export class StreamStore {
@@ -36,13 +39,13 @@ export class StreamStore {
       'INSERT INTO streams (id, definition, desired, created, updated) VALUES (@id, @definition, @desired, @created, @updated)',
     );
     this.updateStatement = db.prepare(
-      'UPDATE streams SET definition = @definition, updated = @updated WHERE id = @id',
+      'UPDATE streams SET definition = @definition, updated = @updated, revision = @revision WHERE id = @id',
     );
     this.setDesiredStatement = db.prepare('UPDATE streams SET desired = ? WHERE id = ?');
     this.removeStatement = db.prepare('DELETE FROM streams WHERE id = ?');
     // Insertion order (rowid), as the list answered before a restart: `created` has only
     // millisecond resolution, and ties broken by id reordered streams created together.
-    this.allStatement = db.prepare('SELECT id, definition, desired FROM streams ORDER BY rowid');
+    this.allStatement = db.prepare('SELECT id, definition, desired, revision FROM streams ORDER BY rowid');
   }
 
   insert(definition: StreamDefinition, desired: DesiredState = 'created'): void {
@@ -57,12 +60,14 @@ export class StreamStore {
     );
   }
 
-  replace(definition: StreamDefinition): void {
+  /** Stores `definition` as the stream's revision `revision` (a rollback stores the previous one again). */
+  replace(definition: StreamDefinition, revision: number): void {
     storeWrite(this.db, "the stream's new definition", () =>
       this.updateStatement.run({
         id: definition.id,
         definition: JSON.stringify(definition),
         updated: definition.meta.updated,
+        revision,
       }),
     );
   }
@@ -81,6 +86,7 @@ export class StreamStore {
     return (this.allStatement.all() as Row[]).map((row) => ({
       definition: JSON.parse(row.definition) as StreamDefinition,
       desired: row.desired,
+      revision: row.revision,
     }));
   }
 

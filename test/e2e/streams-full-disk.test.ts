@@ -8,13 +8,19 @@
  * Signals, deletes and creates then answer 507 storage_full and change nothing: the stream keeps
  * running with its nodes (it was left `stopping` with its nodes running, for good). Once space is
  * freed the same stream stops and starts again.
+ *
+ * A recording when the disk fills stops with a `disk full` lastError and leaves a file EDFlib and
+ * MNE open; every kind of edit of the stream answers 507 and changes nothing (its ETag neither);
+ * once space is freed the edits apply and the recorder, restarted, records into a new file.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { json, type Service, startService } from '../support/service.js';
+import { edflibCheck } from '../support/edf-check.js';
+import { mneRead } from '../support/mne-check.js';
+import { eventually, json, type Service, startService } from '../support/service.js';
 
 const ID = 'eeeeeeee-0000-4000-8000-000000000001';
 const MOUNT = 'mount -t tmpfs -o size=2m tmpfs "$0" && exec "$@"';
@@ -109,4 +115,129 @@ describe.skipIf(!canMountTmpfs())('a full data dir', () => {
     expect(again.state).toBe('running');
     expect(again.nodes.map((n: { state: string }) => n.state)).toEqual(['running', 'running']);
   }, 40_000);
+
+  test('a recording stops on the full disk with a valid file; edits answer 507 and change nothing; once space is freed both work again', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-full-'));
+    service = await startService({ dataDir, wrapper: ['unshare', '-rm', 'sh', '-c', MOUNT, dataDir] });
+    const { url } = service;
+    const seen = `/proc/${String(service.process.pid)}/root${dataDir}`;
+    const stream = `${url}/stream/streams/${ID}`;
+    const send = (method: string, where: string, body: unknown, headers: Record<string, string> = {}) =>
+      json(where, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const definition = {
+      id: ID,
+      meta: { name: 'before' },
+      nodes: [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 500, amplitudes: [100], frequencies: [7], channels: 4 },
+        },
+        { id: 'rec', executable: 'recorder', config: { filename: 'full', format: 'edf' } },
+        { id: 'log', executable: 'logger' },
+        { id: 'spare', executable: 'logger' },
+      ],
+      pipes: [
+        { id: 'p1', source: 'gen', destination: 'rec', policy: 'block' },
+        { id: 'p2', source: 'gen', destination: 'log' },
+      ],
+    };
+    expect((await send('POST', `${url}/stream/streams`, definition)).status).toBe(200);
+    expect((await send('POST', `${stream}/signal`, { signal: 'start' })).status).toBe(200);
+    const node = async (id: string) => {
+      const { body } = await json(`${stream}/status`);
+      return body.status.nodes.find((n: { id: string }) => n.id === id) as {
+        state: string;
+        metrics: { lastError: string | null; samplesProcessed: number };
+      };
+    };
+    await eventually(
+      async () => {
+        const { body } = await json(`${url}/system/recordings`);
+        return body.recordings.some(
+          (r: { name: string; durationSeconds: number }) => r.name === 'full.edf' && r.durationSeconds >= 1,
+        )
+          ? true
+          : undefined;
+      },
+      20_000,
+      'a second recorded',
+    );
+
+    const filler = fill(seen);
+    const rec = await eventually(
+      async () => {
+        const n = await node('rec');
+        return n.state === 'error' ? n : undefined;
+      },
+      20_000,
+      'the recorder stopped by the full disk',
+    );
+    expect(rec.metrics.lastError).toMatch(
+      /^disk full: recording full\.edf stopped after \d+ s; the file is valid up to there/,
+    );
+    // The rest of the stream runs on; the recording is listed, and opens in EDFlib and MNE.
+    expect((await node('gen')).state).toBe('running');
+    expect((await node('log')).state).toBe('running');
+    const { body: list } = await json(`${url}/system/recordings`);
+    expect(list.recordings.find((r: { name: string }) => r.name === 'full.edf')).toMatchObject({
+      complete: false,
+    });
+    const file = path.join(seen, 'recordings', 'full.edf');
+    expect(edflibCheck(file, { samples: false }).ok).toBe(true);
+    expect(mneRead([file], 1)[0]?.ok).toBe(true);
+
+    // Every edit answers 507 and changes nothing, its revision included.
+    const before = await json(stream);
+    const tag = (await fetch(stream)).headers.get('etag');
+    const edits: [string, string, unknown][] = [
+      ['PUT', stream, { ...definition, meta: { name: 'after' } }],
+      ['POST', `${stream}/nodes`, [{ id: 'log2', executable: 'logger' }]],
+      ['POST', `${stream}/pipes`, [{ id: 'p3', source: 'gen', destination: 'spare' }]],
+      ['DELETE', `${stream}/pipes`, ['p2']],
+      ['DELETE', `${stream}/nodes`, ['log']],
+    ];
+    for (const [method, where, body] of edits) {
+      const answer = await send(method, where, body);
+      expect(answer.status, `${method} ${where}: ${JSON.stringify(answer.body)}`).toBe(507);
+      expect(answer.body.error.code).toBe('storage_full');
+      expect(answer.body.error.message).toMatch(/store is full.*nothing changed.*Free space/);
+    }
+    expect(await json(stream)).toEqual(before);
+    expect((await fetch(stream)).headers.get('etag')).toBe(tag);
+
+    // Space freed: the same edit applies (on the revision read before), and the recorder,
+    // restarted, records into a new file.
+    rmSync(filler);
+    const put = await send(
+      'PUT',
+      stream,
+      { ...definition, meta: { name: 'after' } },
+      { 'if-match': tag ?? '' },
+    );
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect((await json(stream)).body.stream.meta.name).toBe('after');
+    expect((await send('POST', `${stream}/nodes/rec/signal`, { signal: 'restart' })).status).toBe(200);
+    await eventually(
+      async () => {
+        const n = await node('rec');
+        return n.state === 'running' && n.metrics.samplesProcessed > 0 ? true : undefined;
+      },
+      20_000,
+      'the recorder recording again',
+    );
+    await eventually(
+      async () => {
+        const { body } = await json(`${url}/system/recordings`);
+        return body.recordings.some((r: { name: string }) => r.name === 'full-2.edf') ? true : undefined;
+      },
+      20_000,
+      'the new recording listed',
+    );
+    expect(edflibCheck(path.join(seen, 'recordings', 'full-2.edf'), { samples: false }).ok).toBe(true);
+  }, 60_000);
 });

@@ -44,7 +44,13 @@ export class ChildInput {
   }
 
   send(message: ParentMessage): void {
-    if (this.closed || this.ending) return;
+    if (this.ending) return;
+    if (this.closed) {
+      // The child closed its stdin (or exited) while it still has inputs: a frame sent now is
+      // lost, and counted so, rather than counted as delivered.
+      if (message.type === 'frame') this.countDrop();
+      return;
+    }
     if (!this.waitingForDrain && this.queue.length === 0) {
       this.write(message);
       return;
@@ -103,6 +109,10 @@ export class ChildInput {
     if (index === -1) return;
     this.queue.splice(index, 1);
     this.queuedFrames -= 1;
+    this.countDrop();
+  }
+
+  private countDrop(): void {
     this.dropped += 1;
     this.onDrop();
   }

@@ -202,6 +202,25 @@ describe('a child that breaks the limits', () => {
     expect(seqs.at(-1)).toBe(4999);
   });
 
+  it('counts as dropped the frames sent to a child that closed its stdin', async () => {
+    const script = [
+      'import os, sys, time',
+      'sys.stdin.buffer.readline()',
+      'sys.stdout.write(\'{"type":"ready"}\\n\'); sys.stdout.flush()',
+      'os.close(0)',
+      'time.sleep(30)',
+    ].join('\n');
+    const { node, info } = launch([PYTHON, '-c', script], {}, { stopGraceMs: 200 });
+    await node.start();
+    const data = new Float32Array(16_384);
+    let seq = 0;
+    // Frames go out until the write fails (EPIPE); every one after that is lost and must be counted.
+    await until(() => {
+      node.onFrame?.('in', { seq: seq++, timestamp: 0, sampleRate: 1, channels: ['a'], data });
+      return typeof info.framesDroppedToNode === 'number' && info.framesDroppedToNode > 0;
+    }, 'the drop report');
+  });
+
   it('drops and counts frames for a child that stops reading stdin', async () => {
     const script = [
       'import sys, time',

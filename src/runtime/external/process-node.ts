@@ -281,9 +281,13 @@ class ExternalProcessNode implements NodeInstance {
   private scheduleDropReport(): void {
     this.dropReport ??= setTimeout(() => {
       this.dropReport = undefined;
+      // With the queues' depths and their bound: what a misbehaving child costs in memory.
       this.context.setInfo({
         framesDroppedToNode: this.input?.dropped ?? 0,
         framesDroppedFromNode: this.output?.dropped ?? 0,
+        framesQueuedToNode: this.input?.queueDepth ?? 0,
+        framesQueuedFromNode: this.output?.queueDepth ?? 0,
+        maxQueuedFrames: this.settings.maxQueuedFrames,
       });
     }, 250);
   }
