@@ -47,7 +47,9 @@ async function frames(url: string, count: number): Promise<JsonFrame[]> {
         if (received.length === count) resolve();
       });
       socket.once('error', reject);
-      socket.once('close', () => reject(new Error(`closed after ${received.length} frames`)));
+      socket.once('close', () => {
+        reject(new Error(`closed after ${received.length} frames`));
+      });
     });
   } finally {
     socket.removeAllListeners('close');
