@@ -10,6 +10,8 @@
 export interface OperationExamples {
   readonly request?: unknown;
   readonly response?: unknown;
+  /** Several answers of the first success code, each with what it illustrates (instead of `response`). */
+  readonly namedResponses?: Readonly<Record<string, { summary: string; value: unknown }>>;
   readonly responses?: Readonly<Record<string, unknown>>;
 }
 
@@ -511,16 +513,19 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   'POST /system/motors/position': {
     request: {
-      configuration: [
-        {
-          electrode: 'O1',
-          movement: 'RETRACT',
-          displacement: 5,
-        },
-      ],
+      configuration: [{ electrode: 'O1', movement: 'RETRACT', displacement: 5 }],
     },
-    response: {
-      O1: 68.5,
+    // What the numbers are depends on the query (docs/system-paths.md §Motors).
+    namedResponses: {
+      now: { summary: 'No flag: state codes right after the command (1 moving)', value: { O1: 1 } },
+      waitUntilComplete: {
+        summary: 'waitUntilComplete=true: final state codes once stopped (0 idle, 3 stalled on the scalp)',
+        value: { O1: 0 },
+      },
+      getFinalPosition: {
+        summary: 'getFinalPosition=true: final positions in steps once stopped',
+        value: { O1: 68.5 },
+      },
     },
   },
   'GET /system/motors/state': {
@@ -1722,6 +1727,10 @@ export function withExamples<T>(schema: T, method: string | string[], url: strin
   const success = Object.keys(response).find((code) => code.startsWith('2'));
   if (examples.response !== undefined && success !== undefined) {
     response[success] = withResponseExample(response[success], examples.response);
+  }
+  if (examples.namedResponses !== undefined && success !== undefined) {
+    // @fastify/swagger moves `x-examples` to the media type's named `examples`.
+    response[success] = { ...(response[success] as object), 'x-examples': examples.namedResponses };
   }
   for (const [code, example] of Object.entries(examples.responses ?? {})) {
     if (response[code] !== undefined) response[code] = withResponseExample(response[code], example);
