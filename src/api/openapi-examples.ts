@@ -4,7 +4,8 @@
  * seated), shortened where a list was long; a test validates every example against the schema it
  * illustrates, so an example cannot outlive a change of its schema. Keys are `METHOD /path` with
  * OpenAPI's `{param}`; the `/streams` aliases share the examples of `/stream/streams`. The
- * WebSocket paths have no body to show. `responses` holds the examples of other success codes.
+ * WebSocket paths show one message in their 101 answer. `responses` holds the examples of other
+ * success codes.
  */
 
 export interface OperationExamples {
@@ -13,9 +14,53 @@ export interface OperationExamples {
   /** Several answers of the first success code, each with what it illustrates (instead of `response`). */
   readonly namedResponses?: Readonly<Record<string, { summary: string; value: unknown }>>;
   readonly responses?: Readonly<Record<string, unknown>>;
+  /** A WebSocket's: one message it sends (or, for an ingest socket, takes), shown in its 101 answer. */
+  readonly message?: unknown;
 }
 
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
+  'GET /system/sensors/eeg/stream': {
+    message: {
+      seq: 0,
+      timestamp: 1795705318000,
+      sampleRate: 250,
+      channels: ['O1', 'O2'],
+      data: [
+        [12.5, -3.25],
+        [11.75, -2.5],
+      ],
+    },
+  },
+  'GET /stream/{streamId}': {
+    message: {
+      seq: 0,
+      timestamp: 1795705318000,
+      sampleRate: 250,
+      channels: ['O1', 'O2'],
+      data: [
+        [12.5, -3.25],
+        [11.75, -2.5],
+      ],
+    },
+  },
+  'GET /stream/{streamId}/ingest': {
+    message: {
+      seq: 0,
+      timestamp: 1795705318000,
+      sampleRate: 250,
+      channels: ['O1', 'O2'],
+      data: [
+        [12.5, -3.25],
+        [11.75, -2.5],
+      ],
+    },
+  },
+  'GET /system/events': {
+    message: { type: 'impedance', timestamp: 1795705321546, data: { O1: 13.87, O2: 11.02, CZ: 10.09 } },
+  },
+  'GET /electrodes/impedance/live': {
+    message: { timestamp: 1795705321546, values: { O1: 13.87, O2: 11.02, Cz: 10.09 } },
+  },
   'POST /stream/streams': {
     request: {
       id: '3f9c1e4a-2b7d-4c8e-9a1f-5d6e7f8a9b0c',
@@ -1734,6 +1779,13 @@ export function withExamples<T>(schema: T, method: string | string[], url: strin
   }
   for (const [code, example] of Object.entries(examples.responses ?? {})) {
     if (response[code] !== undefined) response[code] = withResponseExample(response[code], example);
+  }
+  const upgrade = response['101'] as { description?: string } | undefined;
+  if (examples.message !== undefined && upgrade !== undefined) {
+    response['101'] = {
+      ...upgrade,
+      description: `${upgrade.description ?? ''} A message: \`${JSON.stringify(examples.message)}\``.trim(),
+    };
   }
   route.response = response;
   return route as T;
