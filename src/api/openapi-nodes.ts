@@ -36,7 +36,7 @@ const externalNode = Type.Object(
       maxLength: 4096,
       not: { enum: BUILTIN_NAMES },
       description:
-        'A program in an executables directory, with its arguments, possibly run by an interpreter (`python3 band_power.py`); docs/security.md says which command lines run.',
+        "A program in an executables directory, with its arguments, possibly run by an interpreter (`python3 band_power.py`); docs/security.md says which command lines run. A reference command line naming a built-in's file (`node /usr/share/engines/worker-scripts/SignalGenerator.js`) runs that built-in instead, and its config is checked as the built-in's.",
     }),
     config: Type.Optional(
       Type.Object(
