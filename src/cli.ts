@@ -37,8 +37,10 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
   --host HOST              address to listen on (default 127.0.0.1; beyond loopback a token is required)
   --port N                 port (default 42069; 0 picks a free one)
   --data-dir DIR           database, token, recordings, executables (default ~/.local/share/headsetd)
-  --device simulated|replay:FILE
-                           the headset: simulated (default) or an EDF/BDF recording played back
+  --device simulated|simulated:seated|replay:FILE
+                           the headset: simulated (default; its electrodes start retracted),
+                           simulated:seated (worn, every electrode already on the scalp),
+                           or an EDF/BDF recording played back
   --seed N                 seed of the simulated headset, for repeatable signals
   --log-level LEVEL        fatal, error, warn, info (default), debug, trace, silent
   --workers N              worker threads running the streams (default: one per core; 1 to 64)

@@ -27,8 +27,9 @@ export const SettingsSchema = Type.Object(
       description: 'Database, token, recordings and executables live here.',
     }),
     device: Type.String({
-      pattern: '^(simulated|replay:.+)$',
-      description: 'simulated, or replay:FILE (EDF/BDF).',
+      pattern: '^(simulated|simulated:seated|replay:.+)$',
+      description:
+        'simulated (electrodes retracted), simulated:seated (worn, electrodes pressed onto the scalp), or replay:FILE (EDF/BDF).',
     }),
     seed: Type.Optional(
       Type.Integer({ description: 'Seed of the simulated headset, for repeatable signals.' }),

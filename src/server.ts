@@ -86,16 +86,23 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   }
 }
 
-/** The headset named by `--device`: the simulated one, or a recording played back. */
+/**
+ * The headset named by `--device`: the simulated one (electrodes retracted, as a headset is put
+ * on; or with `:seated`, worn with every electrode already pressed onto the scalp, for app
+ * development), or a recording played back.
+ */
 function openDevice(settings: Settings): Headset {
   const seed = settings.seed === undefined ? {} : { seed: settings.seed };
   if (settings.device === 'simulated') return createSimulatedHeadset(seed);
+  if (settings.device === 'simulated:seated') {
+    return createSimulatedHeadset({ ...seed, initialMotorPosition: 'scalp' });
+  }
   if (settings.device.startsWith('replay:')) {
     return createReplayHeadset(settings.device.slice('replay:'.length), seed);
   }
   throw new HeadsetdError(
     'invalid_request',
-    `The device '${settings.device}' is unknown; use simulated or replay:FILE.`,
+    `The device '${settings.device}' is unknown; use simulated, simulated:seated or replay:FILE.`,
   );
 }
 

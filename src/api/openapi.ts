@@ -7,6 +7,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorEnvelope } from '../schemas/responses.js';
+import { ERROR_EXAMPLE, withExamples } from './openapi-examples.js';
+import { DocumentedNodeSchema, withDocumentedNodes } from './openapi-nodes.js';
 
 /**
  * Errors every route can answer whatever its own: 401 and 403 from the security hook, 500 for a
@@ -15,7 +17,8 @@ import { ErrorEnvelope } from '../schemas/responses.js';
 const COMMON_ERRORS = [401, 403, 500] as const;
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
-  app.addSchema(ErrorEnvelope);
+  app.addSchema({ ...ErrorEnvelope, examples: [ERROR_EXAMPLE] });
+  app.addSchema(DocumentedNodeSchema);
   app.addHook('onRoute', (route) => {
     const schema = route.schema;
     if (schema === undefined || (schema as { hide?: boolean }).hide === true) return;
@@ -50,6 +53,12 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         },
       },
     },
+    // Documentation only (validation has already been set up from the route's own schema): each
+    // node gets its built-in's config schema, and each operation its examples.
+    transform: ({ schema, url, route }) => ({
+      schema: withExamples(withDocumentedNodes(schema) as typeof schema, route.method, url),
+      url,
+    }),
     refResolver: {
       buildLocalReference: (json, _base, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,

@@ -1,7 +1,8 @@
 /**
  * The impedance head map of GET /electrodes/impedance/map: a top view of the head with each
  * electrode at its 10-20 position (head-positions.ts), filled with the colour of its quality
- * level, labelled with its name and value in kΩ, and a legend. SVG, and PNG rendered from it by
+ * level, labelled with its name and value (each with its unit: kΩ, or MΩ from 1000 kΩ), and a
+ * legend. SVG, and PNG rendered from it by
  * resvg with the DejaVu Sans shipped in assets/fonts, so labels render on a machine without any
  * system font.
  */
@@ -31,12 +32,18 @@ export interface HeadMapOptions {
 }
 
 const WIDTH = 640;
-const HEIGHT = 760;
+const HEIGHT = 776;
 const CX = 320;
-const CY = 330;
+/** The head's centre: low enough that the nose's tip stays clear of the subtitle (NOSE_TIP_Y). */
+const CY = 362;
 /** Head radius in px. */
 const R = 250;
 const DOT = 27;
+/** How far the nose's tip stands out above the head's outline, px. */
+const NOSE = 34;
+/** The baseline of the subtitle; the nose starts 20 px below it, past the text's descenders. */
+export const SUBTITLE_Y = 52;
+export const NOSE_TIP_Y = CY - R - NOSE;
 const NO_DATA = '#9E9E9E';
 const FONT = 'DejaVu Sans';
 
@@ -91,7 +98,7 @@ function electrodeMarkup(
 }
 
 function legendMarkup(colors: Record<ImpedanceLevel, string>, t: LevelThresholds): string {
-  const top = 648;
+  const top = 664;
   const entries = [
     ...IMPEDANCE_LEVELS.map((level) => ({
       color: colors[level],
@@ -123,7 +130,7 @@ export function renderHeadMapSvg(options: HeadMapOptions): string {
       : `Measured ${new Date(options.timestamp).toISOString()}`;
   const head = [
     // Nose (up) and ears, then the head outline over them.
-    `<path d="M ${CX - 28} ${CY - R + 4} L ${CX} ${CY - R - 34} L ${CX + 28} ${CY - R + 4}" fill="#FFF4E8" stroke="#333333" stroke-width="3"/>`,
+    `<path d="M ${CX - 28} ${CY - R + 4} L ${CX} ${NOSE_TIP_Y} L ${CX + 28} ${CY - R + 4}" fill="#FFF4E8" stroke="#333333" stroke-width="3"/>`,
     `<ellipse cx="${CX - R - 6}" cy="${CY}" rx="16" ry="44" fill="#FFF4E8" stroke="#333333" stroke-width="3"/>`,
     `<ellipse cx="${CX + R + 6}" cy="${CY}" rx="16" ry="44" fill="#FFF4E8" stroke="#333333" stroke-width="3"/>`,
     `<circle cx="${CX}" cy="${CY}" r="${R}" fill="#FFF4E8" stroke="#333333" stroke-width="3"/>`,
@@ -134,8 +141,8 @@ export function renderHeadMapSvg(options: HeadMapOptions): string {
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="${FONT}, sans-serif">`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#FFFFFF"/>`,
-    `<text x="${CX}" y="30" font-size="22" font-weight="bold" fill="#111111" text-anchor="middle">Electrode impedance (kΩ)</text>`,
-    `<text x="${CX}" y="52" font-size="13" fill="#444444" text-anchor="middle">${escapeXml(subtitle)} · top view, nose up</text>`,
+    `<text x="${CX}" y="30" font-size="22" font-weight="bold" fill="#111111" text-anchor="middle">Electrode impedance</text>`,
+    `<text x="${CX}" y="${SUBTITLE_Y}" font-size="13" fill="#444444" text-anchor="middle">${escapeXml(subtitle)} · top view, nose up</text>`,
     head,
     electrodes,
     legendMarkup(colors, t),

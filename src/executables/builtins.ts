@@ -5,6 +5,7 @@
  */
 import { type TSchema, Type } from 'typebox';
 import { EEG_ELECTRODES } from '../core/electrodes.js';
+import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
 import { MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 
 export type NodeRole = 'source' | 'processor' | 'sink';
@@ -44,6 +45,7 @@ function numberOf(config: Record<string, unknown>, key: string): number | undefi
 export const COMMON_CONFIG = {
   restart: Type.Optional(
     Type.Enum(['no', 'on-failure', 'always'], {
+      default: 'on-failure',
       description: 'Supervision: restart the node never, after a failure (default) or whenever it ends.',
     }),
   ),
@@ -84,13 +86,48 @@ const signalGenerator: BuiltinDescriptor = {
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,
-      sampleRate: Type.Number({ exclusiveMinimum: 0, minimum: 1, maximum: 20000, description: 'Hz' }),
-      amplitudes: Type.Array(Type.Number(), { minItems: 1, maxItems: 64 }),
-      frequencies: Type.Array(Type.Number({ minimum: 0 }), { minItems: 1, maxItems: 64 }),
-      channels: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
-      noise: Type.Optional(Type.Number({ minimum: 0, description: 'RMS of added white noise' })),
-      channelNames: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 64 })),
-      seed: Type.Optional(Type.Integer({ description: 'Seed of the noise, for repeatable runs' })),
+      sampleRate: Type.Number({
+        exclusiveMinimum: 0,
+        minimum: 1,
+        maximum: 20000,
+        description: 'Samples per second per channel, Hz.',
+      }),
+      amplitudes: Type.Array(Type.Number(), {
+        minItems: 1,
+        maxItems: 64,
+        description:
+          'Peak amplitude of each sine, in the unit of the output (µV for EEG-like data); paired one to one with frequencies.',
+      }),
+      frequencies: Type.Array(Type.Number({ minimum: 0 }), {
+        minItems: 1,
+        maxItems: 64,
+        description: 'Frequency of each sine, Hz: each below sampleRate / 2.',
+      }),
+      channels: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 64,
+          default: 1,
+          description: 'Number of channels; each carries the same sum of sines.',
+        }),
+      ),
+      noise: Type.Optional(
+        Type.Number({
+          minimum: 0,
+          default: 0,
+          description:
+            'RMS of the white Gaussian noise added to every sample (clamped at ±6σ), same unit as amplitudes.',
+        }),
+      ),
+      channelNames: Type.Optional(
+        Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+          maxItems: 64,
+          description: 'One name per channel; default ch1, ch2, …',
+        }),
+      ),
+      seed: Type.Optional(
+        Type.Integer({ description: 'Seed of the noise, for repeatable runs; default a random one.' }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -140,10 +177,15 @@ const eegSource: BuiltinDescriptor = {
         Type.Array(Type.String({ minLength: 1 }), {
           minItems: 1,
           maxItems: EEG_ELECTRODES.length,
-          description: `EEG electrode names (case-insensitive): ${EEG_ELECTRODES.join(' ')}`,
+          description: `EEG electrode names, any case, each once: ${EEG_ELECTRODES.join(' ')}. Frames name them in upper case. Default: all ${EEG_ELECTRODES.length}.`,
         }),
       ),
-      samplingFrequency: Type.Optional(Type.Enum(SUPPORTED_EEG_RATES, { description: 'Hz' })),
+      samplingFrequency: Type.Optional(
+        Type.Enum(SUPPORTED_EEG_RATES, {
+          description:
+            "Output rate, Hz; the node resamples when acquisition runs at another rate. Default: the device's rate.",
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -180,11 +222,42 @@ const filter: BuiltinDescriptor = {
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,
-      highpass: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Hz' })),
-      lowpass: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Hz' })),
-      order: Type.Optional(Type.Integer({ minimum: 1, maximum: 8 })),
-      notch: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Hz' })),
-      notchQ: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000 })),
+      highpass: Type.Optional(
+        Type.Number({
+          exclusiveMinimum: 0,
+          description:
+            'High-pass cut-off, Hz (−3 dB); with lowpass, a band-pass. Below the input’s Nyquist frequency.',
+        }),
+      ),
+      lowpass: Type.Optional(
+        Type.Number({
+          exclusiveMinimum: 0,
+          description:
+            'Low-pass cut-off, Hz (−3 dB); above highpass when both are given. Below the input’s Nyquist frequency.',
+        }),
+      ),
+      order: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 8,
+          default: DEFAULT_FILTER_ORDER,
+          description: 'Butterworth order; a band-pass of order N has 2N poles, as in scipy.',
+        }),
+      ),
+      notch: Type.Optional(
+        Type.Number({
+          exclusiveMinimum: 0,
+          description: 'Centre of a notch, Hz (typically 50 or 60). Below the input’s Nyquist frequency.',
+        }),
+      ),
+      notchQ: Type.Optional(
+        Type.Number({
+          exclusiveMinimum: 0,
+          maximum: 1000,
+          default: DEFAULT_NOTCH_Q,
+          description: 'Quality factor of the notch: its centre frequency over its −3 dB width.',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -231,13 +304,31 @@ const websocket: BuiltinDescriptor = {
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,
-      port: Type.Integer({ minimum: 0, maximum: 65535, description: '0 = any free port (see status)' }),
-      host: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-      format: Type.Optional(Type.Enum(['json', 'binary'])),
+      port: Type.Integer({
+        minimum: 0,
+        maximum: 65535,
+        description: "TCP port to serve on; 0 picks a free one, shown as `port` in the node's status.",
+      }),
+      host: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 255,
+          default: '127.0.0.1',
+          description: 'Address to listen on; beyond loopback the API token is required of clients.',
+        }),
+      ),
+      format: Type.Optional(
+        Type.Enum(['json', 'binary'], {
+          default: 'json',
+          description:
+            'json: one text message per frame; binary: one binary message per frame (docs/api.md §Frames).',
+        }),
+      ),
       clientBufferBytes: Type.Optional(
         Type.Integer({
           minimum: 16 * 1024,
           maximum: 64 * 1024 * 1024,
+          default: 1024 * 1024,
           description:
             'Unsent bytes a client may hold before it skips frames (default 1 MiB): the memory one slow client can take.',
         }),
@@ -253,7 +344,7 @@ const recorder: BuiltinDescriptor = {
   role: 'sink',
   inputs: ['in'],
   outputs: [],
-  description: 'Writes frames to <data-dir>/recordings as EDF+, BDF+ or CSV.',
+  description: 'Writes frames to `<data-dir>/recordings` as EDF+, BDF+ or CSV.',
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,
@@ -262,8 +353,18 @@ const recorder: BuiltinDescriptor = {
         minLength: 1,
         description: `A plain file name, no path: 1 to ${MAX_FILENAME_BYTES} bytes in UTF-8, not starting with '.', without '/', '\\', '..' or control characters (DEL and NUL included). \`.<format>\` is added when the name lacks it.`,
       }),
-      format: Type.Optional(Type.Enum(['csv', 'edf', 'bdf'])),
-      includeTimestamps: Type.Optional(Type.Boolean()),
+      format: Type.Optional(
+        Type.Enum(['csv', 'edf', 'bdf'], {
+          description:
+            "File format: EDF+ (16-bit), BDF+ (24-bit) or CSV. Default: the filename's extension, else edf.",
+        }),
+      ),
+      includeTimestamps: Type.Optional(
+        Type.Boolean({
+          default: false,
+          description: 'CSV only: a first column with each sample’s time, ms since the epoch.',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -301,19 +402,25 @@ const ingest: BuiltinDescriptor = {
   inputs: [],
   outputs: ['out'],
   description:
-    'Emits the frames sent to the WebSocket /stream/{streamId}/ingest (for example by another headsetd).',
+    'Emits the frames sent to the WebSocket `/stream/{streamId}/ingest` (for example by another headsetd).',
   outputRate: (config) => numberOf(config, 'sampleRate'),
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,
       sampleRate: Type.Optional(
-        Type.Number({ minimum: 1, maximum: 20000, description: 'Hz; frames at another rate are refused' }),
+        Type.Number({
+          minimum: 1,
+          maximum: 20000,
+          description:
+            'Sample rate, Hz, that frames must have; frames at another rate are refused. Default: any.',
+        }),
       ),
       channels: Type.Optional(
         Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
           minItems: 1,
           maxItems: 64,
-          description: 'Channel names (case-insensitive); frames with other channels are refused',
+          description:
+            'Channel names (case-insensitive) that frames must have; frames with other channels are refused. Default: any.',
         }),
       ),
     },

@@ -21,6 +21,7 @@ import { csvField } from '../formats/csv-writer.js';
 import { CsvWriter } from '../formats/csv-writer.js';
 import { EdfWriter } from '../formats/edf-writer.js';
 import { FormatError } from '../formats/format-error.js';
+import { recordedLabel } from '../formats/labels.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import { eventsNameOf, pendingPath, recordingPath } from '../recordings/paths.js';
 import {
@@ -136,7 +137,8 @@ export class RecordingFile {
     this.spec = spec;
     this.name = spec.name;
     this.pending = pendingPath(spec.dir, spec.name);
-    const channels = [...spec.channels];
+    // Files carry 10-20 case (`Fp1`, `Cz`), which EEG tools expect; the frames keep the API's names.
+    const channels = spec.channels.map(recordedLabel);
     this.writer = catalogued(() => openWriter(this.pending, spec, channels));
     this.events =
       spec.format === 'csv' ? new EventsFile(recordingPath(spec.dir, eventsNameOf(spec.name))) : undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EdfReader } from './edf-reader.js';
-import { matchElectrode } from './labels.js';
+import { matchElectrode, recordedLabel } from './labels.js';
 import { EDF_FIXTURES, fixture } from '../../test/formats/fixtures.js';
 
 /** Every data-signal label of a fixture, mapped. */
@@ -110,5 +110,20 @@ describe('matchElectrode', () => {
     ['', undefined],
   ])('%s → %s', (label, electrode) => {
     expect(matchElectrode(label)).toBe(electrode);
+  });
+});
+
+describe('recordedLabel', () => {
+  it('writes electrodes in 10-20 case and leaves other names alone', () => {
+    expect(['FP1', 'fp2', 'CZ', 'PZ', 'O1', 'T3', 'CMS'].map(recordedLabel)).toEqual([
+      'Fp1',
+      'Fp2',
+      'Cz',
+      'Pz',
+      'O1',
+      'T3',
+      'CMS',
+    ]);
+    expect(['ch1', 'EOG', 'Fpz', 'CZ-REF'].map(recordedLabel)).toEqual(['ch1', 'EOG', 'Fpz', 'CZ-REF']);
   });
 });

@@ -4,7 +4,7 @@
  * reference suffix (`Fp1-Ref`, `C3-A1`), dot padding (`Cz..`, PhysioNet EEGMMIDB) and 10-10 names
  * for the 10-20 temporal/parietal positions (T7 = T3, T8 = T4, P7 = T5, P8 = T6).
  */
-import { type Electrode, parseElectrode } from '../core/electrodes.js';
+import { type Electrode, MIXED_CASE, parseElectrode } from '../core/electrodes.js';
 
 /** 10-10 names (Oostenveld & Praamstra 2001) of positions the 10-20 system names differently. */
 const SYNONYMS: Readonly<Record<string, Electrode>> = { T7: 'T3', T8: 'T4', P7: 'T5', P8: 'T6' };
@@ -26,4 +26,15 @@ export function matchElectrode(label: string): Electrode | undefined {
   name = name.replace(SUFFIX, '').trim();
   const upper = name.toUpperCase();
   return SYNONYMS[upper] ?? parseElectrode(upper);
+}
+
+/**
+ * The label a recorded file gives a channel: an electrode's name in the standard 10-20 case
+ * (`FP1` → `Fp1`, `CZ` → `Cz`), which EEG tools match positions against (MNE's
+ * `set_montage('standard_1020')` is case-sensitive); any other name as it came. The API keeps the
+ * headset's upper-case names; only files are written this way.
+ */
+export function recordedLabel(channel: string): string {
+  const electrode = parseElectrode(channel);
+  return electrode === undefined ? channel : MIXED_CASE[electrode];
 }

@@ -111,12 +111,16 @@ function issueFromError(error: ErrorObject, root: unknown): Issue {
         code,
       };
     }
-    case 'pattern':
+    case 'pattern': {
+      // A pattern means nothing to a person; the schema's description says what is expected.
+      const described = (error.parentSchema as { description?: unknown } | undefined)?.description;
+      const hint = typeof described === 'string' ? `: ${described.replace(/\.$/, '')}` : '';
       return {
         path: at,
-        message: `${JSON.stringify(valueAt(root, at))} does not have the required form`,
+        message: `${JSON.stringify(valueAt(root, at))} does not have the required form${hint}`,
         code,
       };
+    }
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':

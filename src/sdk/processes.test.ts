@@ -62,6 +62,14 @@ describe.each([
   });
 });
 
+describe('the environment of a node', () => {
+  it('keeps Python from writing bytecode beside the SDK', () => {
+    expect(childEnvironment({ streamId: 's', nodeId: 'n', encoding: 'ndjson' })).toMatchObject({
+      PYTHONDONTWRITEBYTECODE: '1',
+    });
+  });
+});
+
 describe('the Python SDK', () => {
   it('exits at EOF even while a thread of the node still runs', async () => {
     const script = [

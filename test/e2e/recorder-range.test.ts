@@ -1,7 +1,8 @@
 /**
  * `range` through a real worker: device frames (ADC full scale at gain 24) cross the thread
  * boundary to eeg-source and become the recording's physical range (±187 500 µV, BDF), and a
- * filter between generator and recorder widens the range by its ‖h‖₁.
+ * filter between generator and recorder widens the range by its ‖h‖₁. The file's labels are in
+ * 10-20 case, so MNE places them on its standard montage.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -16,6 +17,7 @@ import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
 import { definition, pipe, waitFor } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
+import { mneStandardMontage } from '../support/mne-check.js';
 
 const dataDir = tempDataDir('headsetd-recorder-range');
 const recordings = path.join(dataDir, 'recordings');
@@ -72,7 +74,11 @@ describe('range through the runtime', () => {
     await waitFor(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 300);
     await rt.stop(stream.id);
     const edf = readEdf(path.join(recordings, 'device.bdf'));
-    expect(edf.labels).toEqual(['CZ', 'PZ']);
+    // The frames carry the API's upper-case names; the file has 10-20 case, which MNE's montage needs.
+    expect(edf.labels).toEqual(['Cz', 'Pz']);
+    const montage = mneStandardMontage(path.join(recordings, 'device.bdf'));
+    expect(montage.error).toBe('');
+    expect(montage.positioned).toEqual(['Cz', 'Pz']);
     expect(edf.physicalMax).toEqual([187_500, 187_500]);
     // 24-bit steps of 2 × 187 500 / (2^24 − 1) µV: 0.022 µV.
     expect(edf.halfStep[0]! * 2).toBeCloseTo(0.02235, 5);

@@ -58,3 +58,33 @@ export function mneRead(paths: string[], maxSamples = 1 << 30): MneResult[] {
   if (run.status !== 0) throw new Error(`MNE check failed: ${run.stderr}`);
   return JSON.parse(run.stdout) as MneResult[];
 }
+
+const MONTAGE_SCRIPT = String.raw`
+import sys, warnings
+warnings.simplefilter("ignore")
+import mne
+mne.set_log_level("ERROR")
+path = sys.argv[1]
+raw = mne.io.read_raw_bdf(path) if path.lower().endswith(".bdf") else mne.io.read_raw_edf(path)
+raw.set_montage("standard_1020")
+print(",".join(ch["ch_name"] for ch in raw.info["chs"] if ch["loc"][:3].any()))
+`;
+
+/**
+ * Applies MNE's standard 10-20 montage to a recorded file as a user would, case-sensitively
+ * (no `match_case=False`): the names of the channels that got a position, or MNE's error.
+ */
+export function mneStandardMontage(path: string): { ok: boolean; positioned: string[]; error: string } {
+  const run = spawnSync('/usr/bin/python3', ['-c', MONTAGE_SCRIPT, path], { encoding: 'utf8' });
+  return {
+    ok: run.status === 0,
+    positioned:
+      run.status === 0
+        ? run.stdout
+            .trim()
+            .split(',')
+            .filter((c) => c !== '')
+        : [],
+    error: run.stderr,
+  };
+}

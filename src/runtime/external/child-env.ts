@@ -67,6 +67,9 @@ export function childEnvironment(input: ChildEnvInput): Record<string, string> {
   // Python buffers stderr lines into blocks when it is a pipe; the node's log wants them as written.
   env.PYTHONUNBUFFERED = '1';
   env.PYTHONIOENCODING = 'utf-8';
+  // Importing the SDK would otherwise write __pycache__/ beside it: inside the package, which may be
+  // read-only or a checkout, and a write nobody asked for.
+  env.PYTHONDONTWRITEBYTECODE = '1';
   const nodeOptions = developmentNodeOptions();
   if (nodeOptions !== undefined) env.NODE_OPTIONS = nodeOptions;
   return { ...env, ...input.extra };

@@ -119,7 +119,7 @@ describe('impedance history, snapshots and head map', () => {
     expect(colorblind.body).not.toContain('#D62728');
   });
 
-  it('renders a PNG head map of 640×760 pixels', async () => {
+  it('renders a PNG head map of 640×776 pixels', async () => {
     const res = await s.app.inject({ method: 'GET', url: '/electrodes/impedance/map?format=png' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
@@ -128,7 +128,7 @@ describe('impedance history, snapshots and head map', () => {
     // IHDR: width and height are the first two big-endian words of the first chunk's data.
     expect(png.toString('ascii', 12, 16)).toBe('IHDR');
     expect(png.readUInt32BE(16)).toBe(640);
-    expect(png.readUInt32BE(20)).toBe(760);
+    expect(png.readUInt32BE(20)).toBe(776);
     expect(png.length).toBeGreaterThan(20_000);
     const bad = await s.app.inject({ method: 'GET', url: '/electrodes/impedance/map?format=gif' });
     expect(bad.statusCode).toBe(422);

@@ -1,0 +1,156 @@
+/**
+ * The streams of examples/streams/ as a user runs them: each YAML file is sent as it is to the
+ * real service (simulated headset, seated; examples/nodes as an executables directory), started,
+ * and its output seen: WebSocket frames, a recording listed and downloadable, the Python node's
+ * frames, a quick stream's buffer and WebSocket.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { parse } from 'yaml';
+import { eventually, json, ROOT, type Service, startService } from '../support/service.js';
+
+const EXAMPLES = path.join(ROOT, 'examples', 'streams');
+let service: Service;
+
+beforeAll(async () => {
+  service = await startService({
+    args: ['--device', 'simulated:seated', '--executables-dir', path.join(ROOT, 'examples', 'nodes')],
+  });
+});
+
+afterAll(async () => {
+  await service.stop('SIGKILL');
+});
+
+interface JsonFrame {
+  seq: number;
+  sampleRate: number;
+  channels: string[];
+  data: number[][];
+}
+
+function example(name: string): { text: string; id: string } {
+  const text = readFileSync(path.join(EXAMPLES, name), 'utf8');
+  return { text, id: (parse(text) as { id: string }).id };
+}
+
+/** The first `count` JSON frames a WebSocket client receives at `url`. */
+async function frames(url: string, count: number): Promise<JsonFrame[]> {
+  const socket = new WebSocket(url);
+  const received: JsonFrame[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.on('message', (data: Buffer) => {
+        received.push(JSON.parse(data.toString()) as JsonFrame);
+        if (received.length === count) resolve();
+      });
+      socket.once('error', reject);
+      socket.once('close', () => {
+        reject(new Error(`closed after ${received.length} frames`));
+      });
+    });
+  } finally {
+    socket.removeAllListeners('close');
+    socket.close();
+  }
+  return received;
+}
+
+async function signal(id: string, name: string): Promise<void> {
+  const answer = await json(`${service.url}/stream/streams/${id}/signal`, {
+    method: 'POST',
+    body: new URLSearchParams({ signal: name }),
+  });
+  expect(answer.body).toEqual({ id, success: true });
+}
+
+/** Creates the example from its YAML file as is, starts it and answers the WebSocket node's URL. */
+async function createAndStart(name: string): Promise<{ id: string; ws: string }> {
+  const { text, id } = example(name);
+  const created = await json(`${service.url}/stream/streams/yaml`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/yaml' },
+    body: text,
+  });
+  expect(created.body).toEqual({ id, success: true });
+  await signal(id, 'start');
+  const port = await eventually(async () => {
+    const status = await json(`${service.url}/stream/streams/${id}/status`);
+    const ws = (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === 'ws');
+    return ws?.port;
+  });
+  return { id, ws: `ws://127.0.0.1:${port}` };
+}
+
+async function remove(id: string): Promise<void> {
+  expect((await json(`${service.url}/stream/streams/${id}`, { method: 'DELETE' })).status).toBe(200);
+}
+
+describe('examples/streams', () => {
+  test('eeg-filter-websocket.yaml serves filtered EEG frames', async () => {
+    const { id, ws } = await createAndStart('eeg-filter-websocket.yaml');
+    const received = await frames(ws, 3);
+    expect(received[0]?.channels).toEqual(['FP1', 'FP2', 'C3', 'C4', 'CZ', 'O1', 'O2']);
+    expect(received[0]?.sampleRate).toBe(250);
+    // Seated electrodes, 1-40 Hz: EEG in the tens of µV, not a floating input's millivolts.
+    for (const row of received.flatMap((f) => f.data)) {
+      for (const value of row) expect(Math.abs(value)).toBeLessThan(1000);
+    }
+    await remove(id);
+  });
+
+  test('eeg-filter-websocket-recorder.yaml serves frames and leaves a BDF+ file', async () => {
+    const { id, ws } = await createAndStart('eeg-filter-websocket-recorder.yaml');
+    expect((await frames(ws, 2))[0]?.channels).toHaveLength(7);
+    // The first data record (1 s) reaches the disk before the file is published.
+    await eventually(async () => {
+      const status = await json(`${service.url}/stream/streams/${id}/status`);
+      const rec = (status.body.status.nodes as { id: string; metrics: { samplesProcessed: number } }[]).find(
+        (n) => n.id === 'rec',
+      );
+      return (rec?.metrics.samplesProcessed ?? 0) >= 300 ? true : undefined;
+    });
+    await signal(id, 'stop');
+    const listing = await json(`${service.url}/system/recordings`);
+    const file = (listing.body.recordings as { name: string; complete: boolean; channels: string[] }[]).find(
+      (r) => r.name === 'example-session.bdf',
+    );
+    expect(file).toMatchObject({ complete: true, channels: ['Fp1', 'Fp2', 'C3', 'C4', 'Cz', 'O1', 'O2'] });
+    const download = await fetch(`${service.url}/system/recordings/example-session.bdf`);
+    const bytes = Buffer.from(await download.arrayBuffer());
+    expect(bytes[0]).toBe(0xff);
+    expect(bytes.subarray(1, 8).toString('latin1')).toBe('BIOSEMI');
+    await remove(id);
+  });
+
+  test('eeg-python-band-power.yaml runs the Python node and serves its alpha power', async () => {
+    const { id, ws } = await createAndStart('eeg-python-band-power.yaml');
+    const received = await frames(ws, 2);
+    expect(received[0]?.channels).toEqual(['O1', 'O2', 'PZ']);
+    // One row per input frame, a power: positive, in µV².
+    for (const row of received.flatMap((f) => f.data)) {
+      for (const value of row) expect(value).toBeGreaterThan(0);
+    }
+    await remove(id);
+  });
+
+  test('quick-eeg.yaml is the body of POST /stream/start: buffer and WebSocket fill', async () => {
+    const started = await json(`${service.url}/stream/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/yaml' },
+      body: readFileSync(path.join(EXAMPLES, 'quick-eeg.yaml'), 'utf8'),
+    });
+    expect(started.body).toMatchObject({ success: true, status: 'running' });
+    const streamId = started.body.streamId as string;
+    const received = await frames(`${service.url.replace('http', 'ws')}/stream/${streamId}`, 2);
+    expect(received[0]?.channels).toEqual(['FP1', 'FP2', 'CZ', 'O1', 'O2']);
+    const data = await eventually(async () => {
+      const answer = await json(`${service.url}/stream/${streamId}/data?limit=10`);
+      return (answer.body.data as number[][]).length === 10 ? answer.body : undefined;
+    });
+    expect(data.channels).toEqual(['FP1', 'FP2', 'CZ', 'O1', 'O2']);
+    expect((await json(`${service.url}/stream/${streamId}/stop`, { method: 'POST' })).status).toBe(200);
+  });
+});
