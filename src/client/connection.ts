@@ -29,7 +29,12 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** Whether a URL names this machine (where the service's data directory can be read). */
 export function isLocal(url: URL): boolean {
-  return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  return (
+    LOOPBACK_HOSTS.has(url.hostname) ||
+    /^127\.\d+\.\d+\.\d+$/.test(url.hostname) ||
+    // IPv4-mapped loopback, as the URL parser writes it ([::ffff:127.0.0.1] → [::ffff:7f00:1]).
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(url.hostname)
+  );
 }
 
 function baseUrl(text: string): URL {

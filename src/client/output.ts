@@ -6,6 +6,7 @@
 import { styleText } from 'node:util';
 
 export type Style = Parameters<typeof styleText>[0];
+type StyleText = (format: Style, text: string, options?: { validateStream?: boolean }) => string;
 
 export interface Stream {
   write(text: string): unknown;
@@ -32,7 +33,9 @@ export class Output {
   }
 
   style(format: Style, text: string): string {
-    return this.color ? styleText(format, text) : text;
+    // Whether to colour is decided here (the stream this output writes to, NO_COLOR), not by
+    // styleText's own check of process.stdout in newer Node versions.
+    return this.color ? (styleText as StyleText)(format, text, { validateStream: false }) : text;
   }
 
   line(text = ''): void {

@@ -72,7 +72,10 @@ export async function startService(
   lines.on('line', (line) => {
     stdout.push(line);
   });
-  const match = /^headsetd listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(first);
+  // Loopback, or the IPv4-mapped loopback a test serves on to require the token.
+  const match = /^headsetd listening on (http:\/\/(?:127\.0\.0\.1|\[::ffff:127\.0\.0\.1\]):(\d+))$/.exec(
+    first,
+  );
   if (match === null) throw new Error(`unexpected first line: ${first}`);
   return {
     url: match[1] ?? '',

@@ -63,8 +63,8 @@ sends it, one per line (NDJSON).`,
     const types = listOption(values, 'type');
     const countText = stringOption(values, 'count');
     const count = countText === undefined ? Number.POSITIVE_INFINITY : Number(countText);
-    if (!Number.isInteger(count) || count < 1)
-      throw new UsageError(`--count: ${String(countText)} is not a positive integer.`);
+    if (countText !== undefined && (!Number.isInteger(count) || count < 1))
+      throw new UsageError(`--count: ${countText} is not a positive integer.`);
     const socket = await openSocket(client, '/system/events', signal);
     out.note(`following the events of ${client.connection.url} (Ctrl-C to stop)`);
     let seen = 0;

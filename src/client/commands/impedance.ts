@@ -110,8 +110,8 @@ With --json: {timestamp, electrodes: {NAME: {ohms, kiloohms, level}}}; with --wa
       throw new UsageError(`--interval: ${String(intervalText)} is not a number of ms.`);
     const countText = stringOption(values, 'count');
     const count = countText === undefined ? (watch ? Number.POSITIVE_INFINITY : 1) : Number(countText);
-    if (!Number.isInteger(count) || count < 1)
-      throw new UsageError(`--count: ${String(countText)} is not a positive integer.`);
+    if (countText !== undefined && (!Number.isInteger(count) || count < 1))
+      throw new UsageError(`--count: ${countText} is not a positive integer.`);
     const thresholds = await thresholdsOf(client);
     const view = new LiveView(out);
     for (let done = 0; done < count; ) {
