@@ -152,15 +152,18 @@ With --json: the operation's answer {success, strategy, targetImpedance, results
     const view = new LiveView(out);
     const reported = new Set<string>();
     let job = started.job;
+    // Elsewhere than on a terminal, one line per electrode as it is done.
+    const reportDone = (): void => {
+      for (const [name, e] of Object.entries(job.progress.electrodes ?? {}))
+        if (e.done && !reported.has(name)) {
+          reported.add(name);
+          out.line(`${name} done: ${levelText(out, e.impedance, thresholds)} (${e.reason ?? ''})`);
+        }
+    };
     while (job.status === 'running') {
       if (!out.json) {
         if (out.tty) view.draw(renderProgress(out, job, maxAttempts ?? 15, thresholds));
-        else
-          for (const [name, e] of Object.entries(job.progress.electrodes ?? {}))
-            if (e.done && !reported.has(name)) {
-              reported.add(name);
-              out.line(`${name} done: ${levelText(out, e.impedance, thresholds)} (${e.reason ?? ''})`);
-            }
+        else reportDone();
       }
       if (!(await sleep(POLL_MS, signal))) {
         const { job: cancelled } = await client.request<{ job: Job }>('DELETE', jobPath);
@@ -180,6 +183,7 @@ With --json: the operation's answer {success, strategy, targetImpedance, results
       return 0;
     }
     if (out.tty) view.draw(renderProgress(out, job, maxAttempts ?? 15, thresholds));
+    else reportDone();
     out.line();
     for (const line of renderResult(out, job, thresholds)) out.line(line);
     return 0;
