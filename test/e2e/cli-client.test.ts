@@ -155,19 +155,24 @@ describe('headsetd streams', () => {
 });
 
 describe('usage and connection failures', () => {
-  test.each([
-    [['streams', 'frob'], /unknown command 'streams frob'/],
-    [['streams', 'get'], /needs ID/],
-    [['streams', 'get', 'a', 'b'], /unexpected argument 'b'/],
-    [['streams', 'list', '--frob'], /Unknown option '--frob'/],
-    [['streams', 'apply'], /needs -f FILE/],
-    [['streams', 'apply', '-f', '/nonexistent/x.yaml'], /cannot read \/nonexistent\/x\.yaml/],
-    [['motors', 'move', 'O1'], /exactly one of --release N/],
-    [['streams'], /Usage:/],
-  ])('%j exits 2', async (args, message) => {
-    const result = await cli(...args);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(message);
+  test('usage errors exit 2 with what is wrong and where to read the usage', async () => {
+    const cases: [string[], RegExp][] = [
+      [['streams', 'frob'], /unknown command 'streams frob'/],
+      [['streams', 'get'], /needs ID/],
+      [['streams', 'get', 'a', 'b'], /unexpected argument 'b'/],
+      [['streams', 'list', '--frob'], /Unknown option '--frob'/],
+      [['streams', 'apply'], /needs -f FILE/],
+      [['streams', 'apply', '-f', '/nonexistent/x.yaml'], /cannot read \/nonexistent\/x\.yaml/],
+      [['motors', 'move', 'O1'], /exactly one of --release N/],
+      [['streams'], /Usage:/],
+    ];
+    // In parallel: each is a process of its own.
+    const results = await Promise.all(cases.map(([args]) => cli(...args)));
+    results.forEach((result, i) => {
+      const [args, message] = cases[i] as [string[], RegExp];
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    });
   });
 
   test('--help of a group and of a command exit 0 with the usage and the global options', async () => {
