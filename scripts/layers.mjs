@@ -44,7 +44,11 @@ export const LAYERS = [
     folders: ['guides', 'quick-streams'],
     holds: 'guide sessions, optimiser, schedules; quick EEG streams',
   },
-  { name: 'http', folders: ['api'], holds: 'routes, schemas, HTTP mapping only' },
+  {
+    name: 'http',
+    folders: ['api', 'client'],
+    holds: 'routes, schemas, HTTP mapping only; the command-line client of the API',
+  },
 ];
 
 /** The composer: the files directly in src/. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `headsetd` command: `serve`, `validate FILE`, `token`, `--help`, `--version`.
+ * The `headsetd` command: `serve`, `validate FILE`, `token`, `--help`, `--version`, and the client
+ * commands that drive a running service (src/client/, docs/cli.md).
  * stdout carries only what a script reads (the listening line, validation results, the token);
  * logs go to stderr.
  */
@@ -8,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
+import { defaultDataDir, executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
+import { clientGroup, clientHelp, runClient } from './client/index.js';
 import { isHeadsetdError } from './errors/catalog.js';
 import { containChildren } from './runtime/external/cgroup.js';
 import { startServer } from './server.js';
@@ -50,6 +52,8 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
   --pipe-allow-host HOST   let quick streams pipe frames to HOST, besides loopback (repeatable)
   --config FILE            a settings file (JSON or YAML) with the same settings in camelCase
 Flags win over environment variables, which win over the settings file.
+
+${clientHelp()}
 `;
 
 const LIST_FLAGS = new Set(['executables-dir', 'allow-origin', 'allow-host', 'pipe-allow-host']);
@@ -131,6 +135,14 @@ async function serve(settings: Settings): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (clientGroup(argv) !== undefined) {
+    return runClient(argv, {
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      defaultDataDir: defaultDataDir(),
+    });
+  }
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

@@ -1,0 +1,179 @@
+/**
+ * The client commands that drive the headset, against a real service on the simulated headset:
+ * eeg (config, start, watch from the live EEG socket, stop), impedance, motors and seat (with
+ * the cancellation of Ctrl-C).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { followCli, runCli } from '../support/client-cli.js';
+import { eventually, json, type Service, startService } from '../support/service.js';
+
+let service: Service;
+
+beforeAll(async () => {
+  service = await startService({ args: ['--seed', '7'] });
+});
+
+afterAll(async () => {
+  await service.stop();
+});
+
+function cli(...args: string[]) {
+  return runCli(['--url', service.url, ...args]);
+}
+
+describe('headsetd eeg', () => {
+  test('config shows and changes the configuration; start, watch and stop', async () => {
+    const shown = await cli('eeg', 'config');
+    expect(shown.stdout).toMatch(/^channels\s+PZ O1 O2 .* FZ\nsamplingFrequency\s+250 Hz\ngain\s+24\n$/);
+    const changed = JSON.parse(
+      (await cli('eeg', 'config', '--rate', '500', '--channels', 'O1,O2', '--json')).stdout,
+    );
+    expect(changed.config).toEqual({ channels: ['O1', 'O2'], gain: 24, samplingFrequency: 500 });
+    const refused = await cli('eeg', 'config', '--gain', '3');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/validation_failed, HTTP 422\)\n {2}at \/gain\n/);
+
+    expect((await cli('eeg', 'start')).stdout).toBe('acquiring: 2 channels (O1 O2), 500 Hz, gain 24\n');
+    // Impedance is exclusive with acquisition: the service's refusal, exit 1.
+    const busy = await cli('impedance');
+    expect(busy.status).toBe(1);
+    expect(busy.stderr).toContain('device_busy, HTTP 409');
+
+    const watched = await cli('eeg', 'watch', '--count', '2', '--interval', '100', '--json');
+    expect(watched.status).toBe(0);
+    const updates = watched.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(updates).toHaveLength(2);
+    for (const update of updates) {
+      expect(update).toMatchObject({ sampleRate: 500, windowSeconds: 1 });
+      expect(Object.keys(update.rms)).toEqual(['O1', 'O2']);
+      for (const value of Object.values(update.rms)) expect(value).toBeGreaterThan(0);
+    }
+    const table = await cli('eeg', 'watch', '--count', '1', '--interval', '100');
+    expect(table.stdout).toMatch(
+      /^EEG 500 Hz, 2 channels, RMS over 1 s \(µV\)\nCHANNEL\s+RMS µV\nO1\s+[\d.]+\s+\[█*░*\]\nO2\s+[\d.]+\s+\[█*░*\]\n\n$/,
+    );
+    expect(table.stdout).not.toContain('\x1b[');
+
+    const stopped = await cli('eeg', 'stop');
+    expect(stopped.stdout).toMatch(/^acquisition stopped after \d+ samples\n$/);
+    expect(
+      JSON.parse((await cli('eeg', 'config', '--reset', '--json')).stdout).config.samplingFrequency,
+    ).toBe(250);
+  });
+
+  test('watch --start holds acquisition for the watch only', async () => {
+    const watched = await cli('eeg', 'watch', '--start', '--count', '1', '--interval', '50', '--json');
+    expect(watched.status).toBe(0);
+    expect(Object.keys(JSON.parse(watched.stdout).rms)).toHaveLength(19);
+    const { body } = await json(`${service.url}/system/status`);
+    expect(body.status.eeg.streaming).toBe(false);
+  });
+});
+
+describe('headsetd impedance', () => {
+  test('a table in kΩ with levels, and --json; --watch measures again', async () => {
+    const human = await cli('impedance', '--channels', 'O1,CZ');
+    expect(human.status).toBe(0);
+    expect(human.stdout).toMatch(
+      /^ELECTRODE\s+kΩ\s+LEVEL\nO1\s+[\d.]+\s+(excellent|good|acceptable|poor|very poor)\nCZ\s+[\d.]+\s+\S+/,
+    );
+    expect(human.stdout).toContain('good 5–10 kΩ');
+    const scripted = JSON.parse((await cli('impedance', '--json')).stdout);
+    expect(Object.keys(scripted.electrodes)).toHaveLength(21);
+    expect(scripted.electrodes.O1).toEqual({
+      ohms: expect.any(Number),
+      kiloohms: expect.any(Number),
+      level: expect.stringMatching(/^(excellent|good|acceptable|poor|very_poor)$/),
+    });
+    const watched = await cli(
+      'impedance',
+      '--watch',
+      '--count',
+      '2',
+      '--interval',
+      '0',
+      '--channels',
+      'O1',
+      '--json',
+    );
+    const lines = watched.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(2);
+    expect(Object.keys(lines[1].electrodes)).toEqual(['O1']);
+  });
+});
+
+describe('headsetd motors and seat', () => {
+  test('move follows the motors to their end; get reads them; a bad displacement is the API error', async () => {
+    const moved = JSON.parse((await cli('motors', 'move', 'O1,O2', '--release', '20', '--json')).stdout);
+    expect(moved).toEqual({ success: true, positions: { O1: 20, O2: 20 }, states: { O1: 0, O2: 0 } });
+    const read = await cli('motors', 'get', '--electrodes', 'O1');
+    expect(read.stdout).toBe('ELECTRODE  POSITION    MM  STATE\nO1             20.0  2.00  idle\n');
+    const refused = await cli('motors', 'move', 'O1', '--release', '500');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('validation_failed, HTTP 422');
+    expect(refused.stderr).toMatch(/\n {2}at \/configuration\/0\/displacement\n/);
+  });
+
+  test('seat runs the job to its end and prints each electrode as it is done, then the results', async () => {
+    const seated = await cli(
+      'seat',
+      '--channels',
+      'O1',
+      '--strategy',
+      'aggressive',
+      '--max-attempts',
+      '1',
+      '--target',
+      '1000',
+    );
+    expect(seated.status).toBe(0);
+    expect(seated.stdout).toMatch(
+      /^O1 done: [\d.]+ kΩ \(target_reached\)\n\nstrategy aggressive, target 1000 kΩ\n/,
+    );
+    expect(seated.stdout).toMatch(/\nO1\s+[\d.]+ kΩ\s+[\d.]+ kΩ\s+\d+\s+[\d.]+\s+yes\s+target_reached\n$/);
+    const scripted = await cli(
+      'seat',
+      '--channels',
+      'O1',
+      '--max-attempts',
+      '1',
+      '--target',
+      '1000',
+      '--json',
+    );
+    expect(JSON.parse(scripted.stdout)).toMatchObject({
+      success: true,
+      strategy: 'gentle',
+      targetImpedance: 1000,
+      results: { O1: { reached: true, reason: 'target_reached' } },
+    });
+    const refused = await cli('seat', '--strategy', 'reckless');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('at /strategy');
+  });
+
+  test('Ctrl-C cancels the seating job: exit 130, the job cancelled', async () => {
+    const seat = followCli(['--url', service.url, 'seat', '--channels', 'O2']);
+    const job = await eventually(async () => {
+      const { body } = await json(`${service.url}/system/jobs`);
+      return body.jobs.find((j: { status: string; operation: string }) => j.status === 'running');
+    });
+    seat.child.kill('SIGINT');
+    expect(await seat.exited).toBe(130);
+    expect(seat.stderr()).toContain('seating cancelled');
+    const { body } = await json(`${service.url}/system/jobs/${job.id}`);
+    expect(body.job.status).toBe('cancelled');
+  });
+
+  test('reset brings every motor back to an end', async () => {
+    const reset = JSON.parse((await cli('motors', 'reset', '--json')).stdout);
+    expect(Object.keys(reset.positions)).toHaveLength(21);
+    expect(Object.values(reset.positions).every((p) => p === 0)).toBe(true);
+  });
+});
