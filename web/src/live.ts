@@ -54,6 +54,18 @@ export function subscribe(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** The latest events, newest first, kept from page load on so that the feed shows what happened before it was opened. */
+export const recentEvents: DeviceEvent[] = [];
+const KEPT_EVENTS = 200;
+
+/** Starts keeping {@link recentEvents} (and so opens the events socket). */
+export function keepEvents(): void {
+  subscribe((event) => {
+    recentEvents.unshift(event);
+    if (recentEvents.length > KEPT_EVENTS) recentEvents.length = KEPT_EVENTS;
+  });
+}
+
 /** Re-opens the events socket (after a token is entered). */
 export function reconnectEvents(): void {
   const old = socket;

@@ -6,7 +6,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { onAuthNeeded, setToken, token } from './api';
-import { reconnectEvents } from './live';
+import { keepEvents, reconnectEvents } from './live';
 import { DevicePanel } from './panels/device';
 import { ImpedancePanel } from './panels/impedance';
 import { RecordingsPanel } from './panels/recordings';
@@ -126,5 +126,6 @@ function App() {
 const root = document.getElementById('app');
 if (root !== null) {
   root.textContent = '';
+  keepEvents();
   render(<App />, root);
 }

@@ -177,7 +177,13 @@ export function drawTraces(canvas: HTMLCanvasElement, buffer: TraceBuffer, optio
     const offset = n - samples.length;
     const scale = laneHeight / 2 / options.microvoltsPerLane;
     g.strokeStyle = '#1F4E8C';
+    // Each lane is clipped to itself: a trace louder than the scale leaves its lane, not its neighbours'.
+    g.save();
     g.beginPath();
+    g.rect(LABEL_WIDTH, mid - laneHeight / 2, plotWidth, laneHeight);
+    g.clip();
+    g.beginPath();
+    let started = false;
     for (let col = 0; col < columns; col++) {
       const from = Math.floor(col * perColumn) - offset;
       const to = Math.floor((col + 1) * perColumn) - offset;
@@ -189,12 +195,15 @@ export function drawTraces(canvas: HTMLCanvasElement, buffer: TraceBuffer, optio
         if (v < lo) lo = v;
         if (v > hi) hi = v;
       }
+      // One continuous path through each column's extremes: at any zoom the trace stays one line.
       const x = LABEL_WIDTH + col;
-      const clamp = (v: number): number => Math.max(mid - laneHeight / 2, Math.min(mid + laneHeight / 2, v));
-      g.moveTo(x, clamp(mid - hi * scale));
-      g.lineTo(x + 0.01, clamp(mid - lo * scale) + 0.5);
+      if (started) g.lineTo(x, mid - hi * scale);
+      else g.moveTo(x, mid - hi * scale);
+      started = true;
+      g.lineTo(x, mid - lo * scale);
     }
     g.stroke();
+    g.restore();
   });
   g.fillStyle = '#444444';
   g.fillText(

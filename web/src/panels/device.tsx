@@ -2,9 +2,9 @@
  * Device: battery, acquisition (state, rate, gain, channels; start and stop), the two LEDs, the
  * primary IMU's orientation, the host's health, and the live events of /system/events.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, describe } from '../api';
-import { type DeviceEvent, useEvents, usePoll } from '../live';
+import { type DeviceEvent, recentEvents, usePoll } from '../live';
 
 const RATES = [250, 500, 1000, 2000, 4000, 8000, 16000];
 const GAINS = [1, 2, 4, 6, 8, 12, 24];
@@ -302,25 +302,18 @@ function Orientation() {
 }
 
 function Events() {
-  const [events, setEvents] = useState<DeviceEvent[]>([]);
+  const [events, setEvents] = useState<DeviceEvent[]>([...recentEvents]);
   const [showQuality, setShowQuality] = useState(false);
-  const pending = useRef<DeviceEvent[]>([]);
-  useEvents((e) => {
-    pending.current.push(e);
-  });
-  // Events are batched into one render a quarter second: a quality event comes every second, an
-  // impedance one after each measurement.
+  // The page keeps the events (live.ts); the feed shows them four times a second at most: a quality
+  // event comes every second, an impedance one after each measurement.
   useEffect(() => {
     const timer = setInterval(() => {
-      if (pending.current.length === 0) return;
-      const fresh = pending.current;
-      pending.current = [];
-      setEvents((old) => [...fresh.reverse(), ...old].slice(0, 200));
+      if (recentEvents[0] !== events[0]) setEvents([...recentEvents]);
     }, 250);
     return () => {
       clearInterval(timer);
     };
-  }, []);
+  }, [events]);
   const shown = events.filter((e) => showQuality || e.type !== 'quality');
   return (
     <section class="card span2">

@@ -193,6 +193,7 @@ function Optimisation({ onProgress }: { onProgress: () => void }) {
             class="narrow"
             min={1}
             value={target}
+            data-testid="optimize-target"
             onInput={(e) => {
               setTarget(Number(e.currentTarget.value));
             }}
@@ -206,6 +207,7 @@ function Optimisation({ onProgress }: { onProgress: () => void }) {
             onChange={(e) => {
               setStrategy(e.currentTarget.value);
             }}
+            data-testid="optimize-strategy"
           >
             {['gentle', 'aggressive', 'research', 'clinical', 'bci'].map((s) => (
               <option key={s}>{s}</option>

@@ -20,7 +20,7 @@ export function SignalsPanel() {
   const [channels, setChannels] = useState<string[]>([]);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const [windowSeconds, setWindowSeconds] = useState(10);
-  const [scale, setScale] = useState(100);
+  const [scale, setScale] = useState(50);
   const [highpass, setHighpass] = useState(1);
   const [lowpass, setLowpass] = useState(40);
   const [notchHz, setNotchHz] = useState(50);
