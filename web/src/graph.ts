@@ -21,7 +21,7 @@ export interface Placed {
 
 export const NODE_WIDTH = 190;
 export const NODE_HEIGHT = 92;
-const COLUMN_GAP = 110;
+const COLUMN_GAP = 170;
 const ROW_GAP = 36;
 
 export function layout(
