@@ -1,6 +1,7 @@
 /**
  * Builds dist/ from src/: TypeScript (tsc -p tsconfig.build.json), then the WebAssembly kernels
- * (build-wasm.mjs), then the service's entry bundled into dist/headsetd.mjs (bundle.mjs). With `--if-stale` it builds only when a source, a tsconfig or package.json is
+ * (build-wasm.mjs), then the service's entry bundled into dist/headsetd.mjs (bundle.mjs), then the
+ * dashboard (web/) into dist/web/ (build-web.mjs). With `--if-stale` it builds only when a source, a tsconfig or package.json is
  * newer than the last successful build (dist/.build-stamp), so `npm start` on an unchanged
  * checkout starts at once instead of recompiling the project. A build starts from an empty dist/,
  * so no output of a deleted source survives.
@@ -27,6 +28,7 @@ function newestInputMs() {
   };
   visit(path.join(root, 'src'));
   visit(path.join(root, 'scripts'));
+  visit(path.join(root, 'web'));
   for (const file of ['package.json', 'tsconfig.json', 'tsconfig.build.json']) visit(path.join(root, file));
   return newest;
 }
@@ -43,4 +45,6 @@ run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc
 run(process.execPath, [path.join(root, 'scripts', 'build-wasm.mjs')]);
 // The service's entry as one file (start-up time); dist/cli.js stays for the library's users.
 run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')]);
+// The dashboard served at / (docs/dashboard.md): web/ bundled into dist/web/.
+run(process.execPath, [path.join(root, 'scripts', 'build-web.mjs')]);
 writeFileSync(stamp, `${new Date().toISOString()}\n`);

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { StreamManager } from '../streams/manager.js';
 import { BODY_LIMIT, registerBodyParsers } from './body.js';
 import { answerClientError } from './client-error.js';
+import { dashboardRoutes } from './dashboard.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import { installErrorHandling, sendError } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
@@ -76,5 +77,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   for (const plugin of options.extraPlugins ?? []) await app.register(async (scope) => plugin(scope));
+  // The operator's dashboard at / (docs/dashboard.md): the page and its files, no API path.
+  await app.register(async (scope) => {
+    dashboardRoutes(scope);
+  });
   return app;
 }

@@ -1,7 +1,8 @@
 /**
  * The API port's network safety: every request, WebSocket upgrades included, passes the rules of
  * security/access.ts (Host, Origin, Sec-Fetch-Site, and the token when the service listens beyond
- * loopback), the same rules every websocket node's port applies.
+ * loopback), the same rules every websocket node's port applies. The dashboard's own files are
+ * served without the token (the page asks for it), under the other rules.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AccessPolicy } from '../core/access-policy.js';
@@ -35,9 +36,13 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
 
 export function installSecurity(app: FastifyInstance, options: SecurityOptions): void {
   app.addHook('onRequest', async (request) => {
+    const policy = accessPolicy(options);
+    // The dashboard's page and files (api/dashboard.ts) load without the token, so that the page
+    // can ask for it; they hold no data of the device. Host, Origin and Sec-Fetch-Site still apply.
+    const shell = request.routeOptions.config.dashboardShell === true;
     const refusal = accessRefusal(
       { headers: request.headers, url: request.url, port: options.port() },
-      accessPolicy(options),
+      shell ? { ...policy, token: undefined } : policy,
     );
     if (refusal !== undefined) throw refusal;
   });

@@ -142,6 +142,22 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     async (request) => ({ id: manager.create(request.body).id, success: true }),
   );
 
+  // A dry run of the create, for editors that check a document as it is typed (the dashboard's).
+  app.post(
+    '/streams/validate',
+    {
+      config: { accepts: YAML_FIRST },
+      schema: {
+        tags,
+        summary: 'Check a stream document (JSON or YAML) as a create would, without creating it',
+        consumes: ['text/yaml', 'application/yaml', 'application/x-yaml', 'application/json'],
+        body: createBody,
+        response: { 200: IdSuccess, ...errorResponses(400, 403, 409, 413, 415, 422) },
+      },
+    },
+    async (request) => ({ id: manager.check(request.body).id, success: true }),
+  );
+
   app.get(
     '/streams',
     { schema: { tags, summary: 'List streams', response: { 200: StreamListResponse } } },

@@ -134,17 +134,31 @@ export class StreamManager {
     return entry;
   }
 
-  create(document: unknown): StreamDefinition {
+  /**
+   * A dry run of {@link create}: every check a create makes (the document, its executables, an id
+   * already taken), and nothing stored or started. Editors call it as the user types.
+   */
+  check(document: unknown): { id: string } {
     const body = parseCreateDocument(document, this.context);
-    if (this.entries.has(body.id)) {
+    this.assertNewId(body.id);
+    return { id: body.id };
+  }
+
+  private assertNewId(id: string): void {
+    if (this.entries.has(id)) {
       throw new HeadsetdError(
         'stream_exists',
-        `A stream with the id '${body.id}' already exists; use PUT to replace it.`,
+        `A stream with the id '${id}' already exists; use PUT to replace it.`,
         {
           path: '/id',
         },
       );
     }
+  }
+
+  create(document: unknown): StreamDefinition {
+    const body = parseCreateDocument(document, this.context);
+    this.assertNewId(body.id);
     if (this.entries.size >= STREAM_LIMITS.maxStreams) {
       throw new HeadsetdError(
         'validation_failed',

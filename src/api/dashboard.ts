@@ -1,0 +1,88 @@
+/**
+ * The operator's dashboard (docs/dashboard.md): GET / answers its page and GET /dashboard/{file}
+ * its script and style sheet, the files `npm run build` bundles from web/ into dist/web/. Nothing
+ * else: the page talks to the API like any other client, with the same rules.
+ *
+ * These routes are the one exception to the token: beyond loopback a browser must be able to load
+ * the page that asks for the token (it cannot send a header on a navigation). They carry no data
+ * of the device, only the package's own files, and Host, Origin and Sec-Fetch-Site still apply
+ * (src/api/security.ts). Every answer carries a Content-Security-Policy that lets the page load
+ * and connect to its own origin only: nothing is fetched from the network at run time.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { HeadsetdError } from '../errors/catalog.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A file of the dashboard's shell: served without the token (Host and Origin rules still apply). */
+    dashboardShell?: boolean;
+  }
+}
+
+/** The files of dist/web/ served, and their types. */
+const FILES: Readonly<Record<string, string>> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * The page's own origin only; `'unsafe-inline'` styles because the editor (CodeMirror) writes its
+ * theme into style elements. `connect-src 'self'` covers the page's WebSockets to the same host.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/**
+ * Where the built files are: dist/web/ next to dist/api/ (the bundle's twin URL points there too),
+ * or, when the service runs from its sources (tsx, tests), the dist/web/ of the last build.
+ */
+function webDir(): string | undefined {
+  const candidates = [new URL('../web/', import.meta.url), new URL('../../dist/web/', import.meta.url)];
+  return candidates.map((url) => fileURLToPath(url)).find((dir) => existsSync(`${dir}index.html`));
+}
+
+export function dashboardRoutes(app: FastifyInstance): void {
+  const dir = webDir();
+  const cache = new Map<string, Buffer>();
+  const send = (reply: FastifyReply, file: string): FastifyReply => {
+    const type = FILES[file];
+    if (dir === undefined || type === undefined) {
+      throw new HeadsetdError(
+        'not_found',
+        dir === undefined
+          ? 'The dashboard is not built in this installation: run `npm run build`; the API is at /docs.'
+          : `The dashboard has no file '${file}'.`,
+      );
+    }
+    let body = cache.get(file);
+    if (body === undefined) {
+      body = readFileSync(`${dir}${file}`);
+      cache.set(file, body);
+    }
+    return reply
+      .type(type)
+      .header('Content-Security-Policy', DASHBOARD_CSP)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Cache-Control', 'no-cache')
+      .send(body);
+  };
+  const options = { schema: { hide: true }, config: { dashboardShell: true } };
+  app.get('/', options, async (_request, reply) => send(reply, 'index.html'));
+  app.get<{ Params: { file: string } }>('/dashboard/:file', options, async (request, reply) =>
+    send(reply, request.params.file),
+  );
+}

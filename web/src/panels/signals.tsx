@@ -1,0 +1,216 @@
+/**
+ * Signals: the device's EEG as scrolling traces of the channels chosen, with scale, time window and
+ * display filters, each lane marked with its channel's quality (the `quality` events), and the
+ * power spectrum of one channel with the alpha band marked. Frames go straight into TraceBuffer;
+ * the canvases are redrawn in requestAnimationFrame, never by a render of the component.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, describe } from '../api';
+import { useEvents } from '../live';
+import { connectEeg, drawSpectrum, drawTraces, TraceBuffer } from '../traces';
+
+const WINDOWS = [2, 5, 10, 20, 30];
+const SCALES = [10, 20, 50, 100, 200, 500, 1000];
+
+export function SignalsPanel() {
+  const buffer = useRef(new TraceBuffer());
+  const traces = useRef<HTMLCanvasElement>(null);
+  const spectrum = useRef<HTMLCanvasElement>(null);
+  const [connection, setConnection] = useState('connecting');
+  const [channels, setChannels] = useState<string[]>([]);
+  const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [windowSeconds, setWindowSeconds] = useState(10);
+  const [scale, setScale] = useState(50);
+  const [highpass, setHighpass] = useState(1);
+  const [lowpass, setLowpass] = useState(40);
+  const [notchHz, setNotchHz] = useState(50);
+  const [spectrumChannel, setSpectrumChannel] = useState('O1');
+  const [error, setError] = useState('');
+  const quality = useRef<Record<string, number>>({});
+  const view = useRef({ windowSeconds, scale, hidden, spectrumChannel });
+  view.current = { windowSeconds, scale, hidden, spectrumChannel };
+
+  useEvents((e) => {
+    if (e.type !== 'quality' || e.data === undefined) return;
+    const perChannel = e.data.channels;
+    if (perChannel !== null && typeof perChannel === 'object') {
+      for (const [k, v] of Object.entries(perChannel))
+        if (typeof v === 'number') quality.current[k.toUpperCase()] = v;
+    }
+  });
+
+  useEffect(() => connectEeg(buffer.current, setConnection), []);
+
+  useEffect(() => {
+    buffer.current.setFilter({ highpass, lowpass, notch: notchHz });
+  }, [highpass, lowpass, notchHz]);
+
+  useEffect(() => {
+    let frame = 0;
+    let lastSpectrum = 0;
+    let knownChannels = '';
+    const draw = (now: number): void => {
+      const b = buffer.current;
+      const names = b.channels.join(',');
+      if (names !== knownChannels) {
+        knownChannels = names;
+        setChannels([...b.channels]);
+      }
+      const v = view.current;
+      if (traces.current !== null) {
+        drawTraces(traces.current, b, {
+          shown: b.channels.map((_, i) => i).filter((i) => !v.hidden.has(b.channels[i] ?? '')),
+          windowSeconds: v.windowSeconds,
+          microvoltsPerLane: v.scale,
+          quality: quality.current,
+        });
+      }
+      // The spectrum changes slowly: four times a second is enough, and keeps the FFT off most frames.
+      if (spectrum.current !== null && now - lastSpectrum > 250) {
+        lastSpectrum = now;
+        const index = Math.max(0, b.channels.indexOf(v.spectrumChannel));
+        drawSpectrum(spectrum.current, b, index);
+      }
+      frame = requestAnimationFrame(draw);
+    };
+    frame = requestAnimationFrame(draw);
+    return () => {
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+
+  const acquisition = (method: string): void => {
+    setError('');
+    api('/system/sensors/eeg/stream', { method }).catch((e: unknown) => {
+      setError(describe(e));
+    });
+  };
+
+  return (
+    <div class="signals">
+      <div class="toolbar">
+        <span class={`badge ${connection === 'connected' ? 'ok' : ''}`}>EEG socket {connection}</span>
+        <button
+          type="button"
+          data-testid="signals-start"
+          onClick={() => {
+            acquisition('POST');
+          }}
+        >
+          Start acquisition
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            acquisition('DELETE');
+          }}
+        >
+          Stop
+        </button>
+        <label>
+          window{' '}
+          <select
+            value={windowSeconds}
+            onChange={(e) => {
+              setWindowSeconds(Number(e.currentTarget.value));
+            }}
+          >
+            {WINDOWS.map((w) => (
+              <option key={w} value={w}>
+                {w} s
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          scale{' '}
+          <select
+            value={scale}
+            onChange={(e) => {
+              setScale(Number(e.currentTarget.value));
+            }}
+          >
+            {SCALES.map((s) => (
+              <option key={s} value={s}>
+                ±{s} µV
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          band-pass{' '}
+          <input
+            type="number"
+            class="narrow"
+            min={0}
+            step={0.1}
+            value={highpass}
+            onInput={(e) => {
+              setHighpass(Number(e.currentTarget.value));
+            }}
+          />
+          –
+          <input
+            type="number"
+            class="narrow"
+            min={0}
+            value={lowpass}
+            onInput={(e) => {
+              setLowpass(Number(e.currentTarget.value));
+            }}
+          />{' '}
+          Hz
+        </label>
+        <label>
+          notch{' '}
+          <select
+            value={notchHz}
+            onChange={(e) => {
+              setNotchHz(Number(e.currentTarget.value));
+            }}
+          >
+            <option value={0}>off</option>
+            <option value={50}>50 Hz</option>
+            <option value={60}>60 Hz</option>
+          </select>
+        </label>
+      </div>
+      {error !== '' && <p class="error">{error}</p>}
+      <div class="channel-picks">
+        {channels.map((c) => (
+          <label key={c} class="pick">
+            <input
+              type="checkbox"
+              checked={!hidden.has(c)}
+              onChange={(e) => {
+                const next = new Set(hidden);
+                if (e.currentTarget.checked) next.delete(c);
+                else next.add(c);
+                setHidden(next);
+              }}
+            />
+            {c}
+          </label>
+        ))}
+      </div>
+      <canvas ref={traces} class="traces" data-testid="traces" />
+      <div class="spectrum-head">
+        <h2>Spectrum</h2>
+        <select
+          value={spectrumChannel}
+          onChange={(e) => {
+            setSpectrumChannel(e.currentTarget.value);
+          }}
+        >
+          {channels.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+        <span class="muted">
+          Display filters shape the traces and the spectrum only; a stream's filter node shapes data.
+        </span>
+      </div>
+      <canvas ref={spectrum} class="spectrum" data-testid="spectrum" />
+    </div>
+  );
+}
