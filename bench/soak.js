@@ -16,7 +16,9 @@
  * - an events client that reconnects every 20–40 s.
  * Every answer is checked: a status the step does not expect counts as an error, and is printed.
  *
- * Options: --minutes M (default 10), --every S (default 10), --seed N, --out FILE (JSON result).
+ * Options: --minutes M (default 10), --every S (default 10), --seed N, --out FILE (JSON result),
+ * --heap-snapshots DIR (heap snapshots of the service's main thread after the warm-up and at the
+ * end, to compare what grew).
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     every: { type: 'string', default: '10' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string' },
+    'heap-snapshots': { type: 'string' },
   },
 });
 const DURATION_MS = Number(args.minutes) * 60_000;
@@ -266,6 +269,7 @@ async function sample(service, startedAt) {
     openFiles: readdirSync(`/proc/${service.pid}/fd`).length,
     childProcesses: children.length,
     threads: statusField(service.pid, 'Threads'),
+    heapMiB: Math.round(((body.service?.heapUsed ?? 0) / 1048576) * 10) / 10,
     loopDelayP99Ms: delay?.p99 ?? null,
     loopDelayMaxMs: delay?.max ?? null,
     errors: counts.errors,
@@ -283,22 +287,32 @@ function slope(points) {
   return sxx === 0 ? 0 : sxy / sxx;
 }
 
-const service = await startService();
+const snapshots = args['heap-snapshots'];
+const service = await startService({
+  nodeOptions: snapshots === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`],
+});
 const startedAt = Date.now();
 const until = startedAt + DURATION_MS;
 console.log(`soak: ${args.minutes} min on ${service.url} (pid ${service.pid}), seed ${args.seed}`);
-console.log('   s   RSS MiB  fds  children  threads  loop p99 ms  loop max ms  errors');
+console.log('   s   RSS MiB  heap MiB  fds  children  threads  loop p99 ms  loop max ms  errors');
 const samples = [];
+let snapshotTaken = false;
 const reporter = (async () => {
   await call(service, 'GET', '/system/healthz'); // starts the service's delay monitor
   while (Date.now() < until) {
     await sleep(Math.min(EVERY_MS, Math.max(0, until - Date.now())));
     const s = await sample(service, startedAt);
     samples.push(s);
+    const warmUpEnds = Math.max(60, (DURATION_MS / 1000) * 0.2);
+    if (snapshots !== undefined && s.seconds >= warmUpEnds && !snapshotTaken) {
+      snapshotTaken = true;
+      process.kill(service.pid, 'SIGUSR2');
+    }
     console.log(
       [
         String(s.seconds).padStart(4),
         String(s.rssMiB).padStart(9),
+        String(s.heapMiB).padStart(9),
         String(s.openFiles).padStart(4),
         String(s.childProcesses).padStart(9),
         String(s.threads).padStart(8),
@@ -324,6 +338,10 @@ try {
 } catch (error) {
   crashed = error;
   fail(`the load stopped: ${error.message}`);
+}
+if (snapshots !== undefined) {
+  process.kill(service.pid, 'SIGUSR2');
+  await sleep(5000);
 }
 await service.stop();
 

@@ -17,12 +17,15 @@ const CLI = new URL('../../dist/headsetd.mjs', import.meta.url).pathname;
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 8_000;
 
-/** Resolves with `{ url, pid, cpuSeconds(), stop() }` once the service prints its listening line. */
-export async function startService() {
+/**
+ * Resolves with `{ url, pid, dataDir, cpuSeconds(), stop() }` once the service prints its listening
+ * line. `nodeOptions`: flags for node itself (a profiler, heap snapshots on a signal).
+ */
+export async function startService({ nodeOptions = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-api-'));
   const child = spawn(
     process.execPath,
-    [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+    [...nodeOptions, CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -52,6 +55,7 @@ export async function startService() {
   return {
     url,
     pid: child.pid,
+    dataDir,
     /** CPU seconds (user + system, all threads) the service has used so far; undefined off Linux. */
     cpuSeconds() {
       try {
