@@ -9,6 +9,8 @@ import type { StreamManager } from '../streams/manager.js';
 import { BODY_LIMIT, registerBodyParsers } from './body.js';
 import { answerClientError } from './client-error.js';
 import { HeadsetdError } from '../errors/catalog.js';
+import { eegReaders } from '../streams/eeg-readers.js';
+import { namingStreamHolders } from './busy-holders.js';
 import { installErrorHandling, sendError } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';
@@ -55,7 +57,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
   }) as unknown as FastifyInstance;
 
-  installErrorHandling(app);
+  installErrorHandling(app, {
+    explain: (error) => namingStreamHolders(error, () => eegReaders(options.manager.list())),
+  });
   installValidation(app);
   // At the root, so that every plugin's WebSocket routes share the server's upgrade handling; and
   // before the security hook, so that an upgrade it refuses is answered and its socket closed.

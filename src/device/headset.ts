@@ -108,6 +108,11 @@ export interface MeasureOptions {
    * over at once, so an acquisition started right after the abort is not refused.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Who measures, in words (`impedance session 3f…`): named by the 409 of an acquisition asked for
+   * while this measurement runs or waits.
+   */
+  readonly holder?: string;
 }
 
 export interface ImpedanceMeter {

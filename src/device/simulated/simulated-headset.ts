@@ -141,7 +141,7 @@ export class SimulatedHeadset implements Headset {
     this.motors = new SimulatedMotorController(this.motorArray);
     this.impedance = new SimulatedImpedanceMeter(clock, random.fork('impedance'), {
       trueImpedance: (e) => this.trueImpedance(e),
-      acquiring: () => this.eeg.state().streaming,
+      acquisitionOwners: () => (this.eeg.state().streaming ? this.eeg.state().owners : []),
       onMeasured: (values) => {
         this.emitImpedance(values);
       },
@@ -152,6 +152,7 @@ export class SimulatedHeadset implements Headset {
     this.eeg = new AcquisitionEngine(clock, source, {
       impedance: (e) => this.trueImpedance(e),
       measuringImpedance: () => this.impedance.measuring(),
+      impedanceHolder: () => this.impedance.measuringFor(),
       onStarted: (config) => {
         this.power.update(clock.now());
         this.system(
