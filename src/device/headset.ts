@@ -13,6 +13,7 @@
  * - Units: EEG in µV, impedance in Ω, motor positions in steps (0.1 mm), IMU in mm and degrees,
  *   times in ms.
  */
+import type { ReplayRecordingInfo } from './replay/recording.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock } from './clock.js';
 import { EEG_ELECTRODES, type Electrode, type ElectrodeMap } from '../core/electrodes.js';
@@ -338,6 +339,11 @@ export interface DeviceInfo {
   readonly hardware: string;
   readonly firmware: string;
   readonly serial: string;
+  /**
+   * The replay device's file: which of its signals are played as which electrode, which are
+   * dropped and why (GET /system/status answers it as `replay`).
+   */
+  readonly recording?: ReplayRecordingInfo;
 }
 
 // ---------------------------------------------------------------------------------------------
