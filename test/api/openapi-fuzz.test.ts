@@ -109,8 +109,17 @@ function streamDoc(id: string, withSocket: boolean) {
   };
 }
 
-/** The fuzz's own streams exist again (a run may have deleted or replaced them). */
+/**
+ * The fuzz's own streams exist again (a run may have deleted or replaced them), and the streams
+ * it made besides (new ids, quick streams) are deleted: the fuzz checks answers, it is not a load
+ * test, and 256 streams of generators at 16 kHz would only measure the machine.
+ */
 async function restoreTargets(): Promise<void> {
+  const list = (await inject('GET', '/stream/streams')).json<{ streams: { id: string }[] }>();
+  // FUZZ_KEEP_STREAMS=1 keeps them, to study the service under everything a run creates.
+  for (const { id } of process.env.FUZZ_KEEP_STREAMS === '1' ? [] : list.streams) {
+    if (id !== GUARD_ID && !TARGETS.includes(id)) await inject('DELETE', `/stream/streams/${id}`);
+  }
   for (const id of TARGETS) {
     const read = await inject('GET', `/stream/streams/${id}`);
     if (read.statusCode === 404) await inject('POST', '/stream/streams', streamDoc(id, false));
@@ -154,6 +163,26 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A deadline for one answer (a stuck request, not a duration asserted). */
+const ANSWER_DEADLINE_MS = 15_000;
+
+async function answered<T>(promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(undefined);
+    }, ANSWER_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Room for the long mode: a few ms per request on a slow machine. */
+const RUN_TIMEOUT_MS = Math.max(120_000, RUNS * 10);
+
 function failureReport(failures: string[], what: string): string {
   return `${failures.length} ${what} (seed ${SEED}; replay with FUZZ_SEED=${SEED}):\n${failures.slice(0, 15).join('\n')}`;
 }
@@ -165,90 +194,109 @@ describe(`OpenAPI fuzz (seed ${SEED})`, () => {
     expect([...methods].sort()).toEqual(['DELETE', 'GET', 'PATCH', 'POST', 'PUT']);
   });
 
-  it(`answers ${RUNS} generated requests with 2xx or the envelope, never a 5xx`, async () => {
-    const r = new Rng(SEED);
-    const failures: string[] = [];
-    const perOperation = new Map<string, number>();
-    const stats = new Map<number, number>();
-    const slow: [number, string][] = [];
-    for (let i = 0; i < RUNS; i++) {
-      if (i % 200 === 199) await restoreTargets();
-      // Every operation in turn, then at random: each is walked at least RUNS / operations times.
-      const op = i < operations.length ? (operations[i] as Operation) : r.pick(operations);
-      const request: FuzzRequest = requestFor(op, r, POOLS);
-      const key = `${op.method} ${op.path}`;
-      perOperation.set(key, (perOperation.get(key) ?? 0) + 1);
-      const t0 = performance.now();
-      const answer = await server.app.inject({
-        method: request.method as 'GET',
-        url: request.url,
-        headers: request.headers,
-        ...(request.payload === undefined ? {} : { payload: request.payload }),
-      });
-      if (process.env.FUZZ_DEBUG) {
-        const ms = performance.now() - t0;
-        stats.set(answer.statusCode, (stats.get(answer.statusCode) ?? 0) + 1);
-        slow.push([ms, `${describeRequest(request).slice(0, 160)} → ${answer.statusCode}`]);
-      }
-      const problem = answerProblem(
-        request,
-        answer.statusCode,
-        answer.headers['content-type'] as string | undefined,
-        answer.body,
-        ERROR_CATALOG,
-      );
-      if (problem !== undefined)
-        failures.push(
-          `#${i} ${problem}: ${describeRequest(request)} → ${answer.statusCode} ${answer.body.slice(0, 300)}`,
+  it(
+    `answers ${RUNS} generated requests with 2xx or the envelope, never a 5xx`,
+    async () => {
+      const r = new Rng(SEED);
+      const failures: string[] = [];
+      const perOperation = new Map<string, number>();
+      const stats = new Map<number, number>();
+      const slow: [number, string][] = [];
+      for (let i = 0; i < RUNS; i++) {
+        if (i % 100 === 99) await restoreTargets();
+        if (process.env.FUZZ_DEBUG && i % 1000 === 0)
+          console.log(`#${i} ${new Date().toISOString()} guard frames ${guard.seqs.length}`);
+        // Every operation in turn, then at random: each is walked at least RUNS / operations times.
+        const op = i < operations.length ? (operations[i] as Operation) : r.pick(operations);
+        const request: FuzzRequest = requestFor(op, r, POOLS);
+        if (process.env.FUZZ_TRACE !== undefined && i >= Number(process.env.FUZZ_TRACE))
+          console.log(`#${i} ${describeRequest(request).slice(0, 400)}`);
+        const key = `${op.method} ${op.path}`;
+        perOperation.set(key, (perOperation.get(key) ?? 0) + 1);
+        const t0 = performance.now();
+        const answer = await answered(
+          server.app.inject({
+            method: request.method as 'GET',
+            url: request.url,
+            headers: request.headers,
+            ...(request.payload === undefined ? {} : { payload: request.payload }),
+          }),
         );
-    }
-    if (process.env.FUZZ_DEBUG) {
-      console.log([...stats.entries()].sort());
-      console.log(
-        slow
-          .sort((a, b) => b[0] - a[0])
-          .slice(0, 25)
-          .map(([ms, d]) => `${ms.toFixed(0)} ${d}`)
-          .join('\n'),
-      );
-    }
-    expect(perOperation.size).toBe(operations.length);
-    expect(failures, failureReport(failures, 'bad answers')).toEqual([]);
-  }, 120_000);
-
-  it(`answers ${SOCKET_RUNS} transport-level faults over a real socket with the envelope, or closes`, async () => {
-    const r = new Rng(SEED ^ 0x5eed);
-    const failures: string[] = [];
-    const withBody = operations.filter((o) => o.body !== undefined);
-    for (let i = 0; i < SOCKET_RUNS; i++) {
-      const op = r.pick(withBody);
-      const request = requestFor(op, r, POOLS);
-      const fault = transportFault(request, r);
-      const responses = parseResponses(await rawExchange(server.port, fault.bytes));
-      for (const response of responses) {
+        if (answer === undefined) {
+          // A request that is never answered is a failure of its own, and may have wedged the rest.
+          failures.push(`#${i} no answer within ${ANSWER_DEADLINE_MS} ms: ${describeRequest(request)}`);
+          break;
+        }
+        if (process.env.FUZZ_DEBUG) {
+          const ms = performance.now() - t0;
+          stats.set(answer.statusCode, (stats.get(answer.statusCode) ?? 0) + 1);
+          slow.push([ms, `${describeRequest(request).slice(0, 160)} → ${answer.statusCode}`]);
+        }
         const problem = answerProblem(
           request,
-          response.status,
-          response.headers['content-type'],
-          response.body,
+          answer.statusCode,
+          answer.headers['content-type'] as string | undefined,
+          answer.body,
           ERROR_CATALOG,
         );
         if (problem !== undefined)
           failures.push(
-            `#${i} ${fault.name}: ${problem}: ${describeRequest(request)} → ${response.status} ${response.body.slice(0, 200)}`,
+            `#${i} ${problem}: ${describeRequest(request)} → ${answer.statusCode} ${answer.body.slice(0, 300)}`,
           );
       }
-    }
-    expect(failures, failureReport(failures, 'bad answers on the socket')).toEqual([]);
-    // Still serving, on a new connection.
-    const health = parseResponses(
-      await rawExchange(
-        server.port,
-        Buffer.from('GET /system/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
-      ),
-    );
-    expect(health[0]?.status).toBe(200);
-  }, 120_000);
+      if (process.env.FUZZ_DEBUG) {
+        console.log([...stats.entries()].sort());
+        console.log(
+          slow
+            .sort((a, b) => b[0] - a[0])
+            .slice(0, 25)
+            .map(([ms, d]) => `${ms.toFixed(0)} ${d}`)
+            .join('\n'),
+        );
+      }
+      expect(perOperation.size).toBe(operations.length);
+      expect(failures, failureReport(failures, 'bad answers')).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    `answers ${SOCKET_RUNS} transport-level faults over a real socket with the envelope, or closes`,
+    async () => {
+      const r = new Rng(SEED ^ 0x5eed);
+      const failures: string[] = [];
+      const withBody = operations.filter((o) => o.body !== undefined);
+      for (let i = 0; i < SOCKET_RUNS; i++) {
+        const op = r.pick(withBody);
+        const request = requestFor(op, r, POOLS);
+        const fault = transportFault(request, r);
+        const responses = parseResponses(await rawExchange(server.port, fault.bytes));
+        for (const response of responses) {
+          const problem = answerProblem(
+            request,
+            response.status,
+            response.headers['content-type'],
+            response.body,
+            ERROR_CATALOG,
+          );
+          if (problem !== undefined)
+            failures.push(
+              `#${i} ${fault.name}: ${problem}: ${describeRequest(request)} → ${response.status} ${response.body.slice(0, 200)}`,
+            );
+        }
+      }
+      expect(failures, failureReport(failures, 'bad answers on the socket')).toEqual([]);
+      // Still serving, on a new connection.
+      const health = parseResponses(
+        await rawExchange(
+          server.port,
+          Buffer.from('GET /system/healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+        ),
+      );
+      expect(health[0]?.status).toBe(200);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it('kept the guard stream running without a gap in seq', async () => {
     await guard.more(5);
