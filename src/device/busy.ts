@@ -22,10 +22,10 @@ const OWNER_TEXT: Record<AcquisitionOwner, { holder: string; release: string }> 
 export function acquisitionBusy(owners: readonly AcquisitionOwner[], what: string): HeadsetdError {
   const known = owners.filter((o) => o in OWNER_TEXT);
   const held = known.length === 0 ? '' : `, held by ${known.map((o) => OWNER_TEXT[o].holder).join(' and ')}`;
-  const release = known.length === 0 ? 'stop it' : known.map((o) => OWNER_TEXT[o].release).join('; ');
+  const release = known.length === 0 ? 'stop it first' : known.map((o) => OWNER_TEXT[o].release).join('; ');
   return new HeadsetdError(
     'device_busy',
-    `EEG acquisition is running${held}; ${release}, before ${what} (acquisition and impedance measurement are exclusive on this hardware).`,
+    `EEG acquisition is running${held}, and must stop before ${what} (acquisition and impedance measurement are exclusive on this hardware): ${release}.`,
     { heldBy: { activity: 'eeg_acquisition', owners: [...known] } },
   );
 }

@@ -174,7 +174,9 @@ export function check(schema: TSchema, value: unknown, basePath = ''): Issue[] {
  * first; `details.errors` lists them all.
  */
 export function issuesToError(issues: readonly Issue[], subject = 'The request'): HeadsetdError {
+  // A misspelt field leads: its "did you mean" also explains the required field it leaves missing.
   const first =
+    issues.find((i) => i.code === 'invalid_request' && i.didYouMean !== undefined) ??
     issues.find((i) => i.code === 'invalid_request') ??
     issues.find((i) => i.code !== 'validation_failed') ??
     issues[0];

@@ -60,6 +60,7 @@ describe('on the /system and guide paths', () => {
       const error = errorOf(res);
       expect(error.code).toBe('device_busy');
       expect(error.message).toContain('held by a client that started it (POST /system/sensors/eeg/stream');
+      expect(error.message).toContain('and must stop before');
       expect(error.message).toContain('DELETE /system/sensors/eeg/stream stops it');
       expect(error.details?.heldBy).toEqual({ activity: 'eeg_acquisition', owners: ['client'] });
     }
