@@ -10,6 +10,8 @@ import { BODY_LIMIT, registerBodyParsers } from './body.js';
 import { answerClientError } from './client-error.js';
 import { dashboardRoutes } from './dashboard.js';
 import { HeadsetdError } from '../errors/catalog.js';
+import { eegReaders } from '../streams/eeg-readers.js';
+import { namingStreamHolders } from './busy-holders.js';
 import { installErrorHandling, sendError } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';
@@ -56,7 +58,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
   }) as unknown as FastifyInstance;
 
-  installErrorHandling(app);
+  installErrorHandling(app, {
+    explain: (error) => namingStreamHolders(error, () => eegReaders(options.manager.list())),
+  });
   installValidation(app);
   // At the root, so that every plugin's WebSocket routes share the server's upgrade handling; and
   // before the security hook, so that an upgrade it refuses is answered and its socket closed.

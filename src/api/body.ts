@@ -44,8 +44,27 @@ function parseJson(text: string): unknown {
   return text.trim() === '' ? undefined : parseJsonText(text);
 }
 
+/**
+ * A form body that is JSON text: what `curl -d '{"signal":"start"}'` sends (curl's -d says
+ * form-urlencoded unless told otherwise). Read as a form it is one field named after the whole
+ * text, and the route would answer that `signal` is missing; this says what happened instead.
+ */
+function looksLikeJson(text: string): boolean {
+  const trimmed = text.trim();
+  return (
+    (trimmed.startsWith('{') && trimmed.endsWith('}')) || (trimmed.startsWith('[') && trimmed.endsWith(']'))
+  );
+}
+
 /** Form fields as an object; a key given more than once becomes an array (e.g. `channels`). */
 export function parseForm(text: string): Record<string, string | string[]> {
+  if (looksLikeJson(text)) {
+    throw new HeadsetdError(
+      'invalid_request',
+      "The body was read as form fields (its Content-Type is application/x-www-form-urlencoded, curl -d's default) but it is JSON: send it with Content-Type: application/json (curl: -H 'Content-Type: application/json'), or send form fields (name=value&name2=value2).",
+      { path: '', contentType: 'application/x-www-form-urlencoded', expected: 'application/json' },
+    );
+  }
   const out: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(text)) {
     // `out['__proto__'] = value` would be dropped silently, not refused.
@@ -96,10 +115,17 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
     const allowed = accepts.flatMap((k) => MEDIA_TYPES[k]);
     if (type === undefined || !allowed.includes(type)) {
       const got = type === undefined ? 'no Content-Type' : `'${type}'`;
+      // A JSON body sent as text (curl --data-binary without -H, fetch with a string body) is the
+      // usual cause: say how to label JSON.
+      const asText = type === undefined || type === 'text/plain';
+      const curl =
+        asText && accepts.includes('json')
+          ? " (for JSON: -H 'Content-Type: application/json')"
+          : accepts.includes('yaml')
+            ? " (curl: -H 'Content-Type: text/yaml' --data-binary @file.yaml)"
+            : '';
       const hint =
-        allowed.length === 0
-          ? 'this route takes no body'
-          : `send one of ${allowed.join(', ')}${accepts.includes('yaml') ? " (curl: -H 'Content-Type: text/yaml' --data-binary @file.yaml)" : ''}`;
+        allowed.length === 0 ? 'this route takes no body' : `send one of ${allowed.join(', ')}${curl}`;
       throw new HeadsetdError('unsupported_media_type', `The body has ${got}; ${hint}.`, {
         accepted: allowed,
       });

@@ -69,7 +69,13 @@ class RouteTable {
   }
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export interface ErrorHandlingOptions {
+  /** Adds what only the API knows to an error before it is answered (the streams holding the device). */
+  explain?: (error: HeadsetdError) => HeadsetdError;
+}
+
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
+  const explain = options.explain ?? ((error: HeadsetdError) => error);
   const table = new RouteTable();
   app.addHook('onRoute', (route) => {
     table.add(route.method, route.url);
@@ -78,7 +84,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HeadsetdError, request, reply) => {
     if (isHeadsetdError(error)) {
       if (error.status >= 500) request.log.error({ err: error }, error.message);
-      return sendError(reply, error);
+      return sendError(reply, explain(error));
     }
     const known = fromFastify(error, request);
     if (known !== undefined) return sendError(reply, known);

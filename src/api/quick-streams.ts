@@ -96,6 +96,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
     },
     async (request) => {
       const config = parseQuickStart(request.body);
+      registry.assertBufferRoom(config);
       const definition = manager.create(quickStreamDocument(config));
       const entry = manager.get(definition.id);
       const session = registry.sessionOf(entry);

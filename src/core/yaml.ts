@@ -3,7 +3,7 @@
  * one document per body, duplicate keys refused, the nesting bound of JSON bodies, and a cap on
  * alias expansion so that a "billion laughs" document is refused instead of exhausting memory.
  */
-import { LineCounter, parseDocument, stringify, visit, YAMLError } from 'yaml';
+import { isAlias, isCollection, LineCounter, parseDocument, stringify, visit, YAMLError } from 'yaml';
 import { assertYamlDepth } from './yaml-depth.js';
 import { YamlDocumentError } from './yaml-error.js';
 import { errorMessage } from './error-message.js';
@@ -32,6 +32,26 @@ function foreignTag(document: ReturnType<typeof parseDocument>): { tag: string; 
       const tag = 'tag' in node ? node.tag : undefined;
       if (tag !== undefined && !CORE_TAGS.has(tag)) {
         found = { tag, offset: node.range?.[0] ?? 0 };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * The first mapping key that is a collection (`? [a]\n: 1`), with its offset. JSON has no such
+ * key: the parser would turn it into a string and write a process warning for every such body,
+ * which a client could repeat to flood the service's log.
+ */
+function collectionKey(document: ReturnType<typeof parseDocument>): number | undefined {
+  let found: number | undefined;
+  visit(document, {
+    Pair(_key, pair) {
+      const key = isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
+      if (isCollection(key)) {
+        found = (pair.key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
         return visit.BREAK;
       }
       return undefined;
@@ -82,6 +102,15 @@ export function parseYaml(text: string): unknown {
     throw new YamlDocumentError(
       'foreign_tag',
       `The YAML body is refused at line ${line}, column ${col}: the tag '${tagged.tag}' is not allowed; only plain YAML 1.2 (core schema) is accepted.`,
+      { line, column: col },
+    );
+  }
+  const keyAt = collectionKey(document);
+  if (keyAt !== undefined) {
+    const { line, col } = lineCounter.linePos(keyAt);
+    throw new YamlDocumentError(
+      'malformed',
+      `The YAML body is refused at line ${line}, column ${col}: a mapping key is a list or a map; keys must be strings (or numbers, booleans, null), as in JSON.`,
       { line, column: col },
     );
   }

@@ -8,6 +8,7 @@
  * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
+import { impedanceBusy } from './busy.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
@@ -61,6 +62,8 @@ export interface AcquisitionHooks {
   impedance(electrode: Electrode): number;
   /** True while an impedance measurement runs or waits: acquisition cannot start then. */
   measuringImpedance(): boolean;
+  /** Who the running impedance measurement is for, when it said (named in the 409). */
+  impedanceHolder?: () => string | undefined;
   onStarted(config: EegConfig): void;
   onStopped(samples: number): void;
   onListenerError?: (error: unknown) => void;
@@ -151,12 +154,7 @@ export class AcquisitionEngine implements EegAcquisition {
     return Promise.resolve().then(() => {
       this.assertOpen();
       if (this.run === undefined) {
-        if (this.hooks.measuringImpedance()) {
-          throw new HeadsetdError(
-            'device_busy',
-            'An impedance measurement is running; start EEG acquisition when it has finished.',
-          );
-        }
+        if (this.hooks.measuringImpedance()) throw impedanceBusy(this.hooks.impedanceHolder?.());
         if (initial !== undefined) this.current = this.validated(initial);
         this.owners.add(owner);
         this.samples = 0;

@@ -13,6 +13,7 @@
  * - Units: EEG in µV, impedance in Ω, motor positions in steps (0.1 mm), IMU in mm and degrees,
  *   times in ms.
  */
+import type { ReplayRecordingInfo } from './replay/recording.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock } from './clock.js';
 import { EEG_ELECTRODES, type Electrode, type ElectrodeMap } from '../core/electrodes.js';
@@ -108,6 +109,11 @@ export interface MeasureOptions {
    * over at once, so an acquisition started right after the abort is not refused.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Who measures, in words (`impedance session 3f…`): named by the 409 of an acquisition asked for
+   * while this measurement runs or waits.
+   */
+  readonly holder?: string;
 }
 
 export interface ImpedanceMeter {
@@ -339,6 +345,11 @@ export interface DeviceInfo {
   readonly hardware: string;
   readonly firmware: string;
   readonly serial: string;
+  /**
+   * The replay device's file: which of its signals are played as which electrode, which are
+   * dropped and why (GET /system/status answers it as `replay`).
+   */
+  readonly recording?: ReplayRecordingInfo;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
  * What the guide routes share, and their small helpers: electrode lists in the guides' forms
  * (`"all"`, arrays, comma lists; any case) and the current configuration.
  */
+import { acquisitionBusy } from '../device/busy.js';
 import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../core/electrodes.js';
 import type { Headset } from '../device/headset.js';
 import type { ImpedanceStore } from '../device/impedance-store.js';
@@ -91,10 +92,6 @@ export function electrodeFrom(value: unknown, path: string): Electrode {
 
 /** Refuses a request while EEG is acquired (impedance and acquisition are exclusive). */
 export function assertNotAcquiring(device: Headset, what: string): void {
-  if (device.eeg.state().streaming) {
-    throw new HeadsetdError(
-      'device_busy',
-      `EEG acquisition is running; stop it (DELETE /system/sensors/eeg/stream and any eeg-source) before ${what}.`,
-    );
-  }
+  const state = device.eeg.state();
+  if (state.streaming) throw acquisitionBusy(state.owners, what);
 }

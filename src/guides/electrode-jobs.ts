@@ -8,6 +8,7 @@
  * second of device time while motors move. Cancelling stops the job's moving motors where they
  * are; so does a failure.
  */
+import type { MotorHolder } from './motor-locks.js';
 import type { TimerHandle } from '../device/clock.js';
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
 import { type Headset, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
@@ -123,13 +124,14 @@ export function startElectrodeJob<R extends object>(
   spec: ElectrodeJobSpec<R>,
 ): Job<ElectrodeJobProgress, R> {
   const { device } = context;
-  const release = context.locks.acquire(spec.electrodes, spec.holder);
+  const holder: MotorHolder = { what: spec.holder };
+  const release = context.locks.acquire(spec.electrodes, holder);
   const initial: ElectrodeJobProgress = new ElectrodeProgressTracker(
     device,
     spec.electrodes,
     () => undefined,
   ).snapshot();
-  return context.jobs.start(spec.operation, initial, async ({ signal, progress }) => {
+  const job = context.jobs.start(spec.operation, initial, async ({ signal, progress }) => {
     const tracker = new ElectrodeProgressTracker(device, spec.electrodes, progress);
     let ticker: TimerHandle | undefined;
     const tick = (): void => {
@@ -151,4 +153,7 @@ export function startElectrodeJob<R extends object>(
       release();
     }
   });
+  // Named by the 409 of a second operation on these electrodes.
+  holder.jobId = job.id;
+  return job;
 }

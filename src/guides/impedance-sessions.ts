@@ -10,6 +10,7 @@
  * interval. Stopping a session aborts its measurement in flight and returns once the meter is free,
  * so an acquisition asked for right after the stop is not refused.
  */
+import { acquisitionBusy } from '../device/busy.js';
 import { randomUUID } from 'node:crypto';
 import type { Electrode } from '../core/electrodes.js';
 import type { ElectrodeMap, Headset } from '../device/headset.js';
@@ -102,12 +103,8 @@ export class ImpedanceSessions {
    * session's `updateInterval` is the asked one, or the meter's measurement time if that is longer.
    */
   start(request: SessionRequest): Session {
-    if (this.device.eeg.state().streaming) {
-      throw new HeadsetdError(
-        'device_busy',
-        'EEG acquisition is running; stop it (DELETE /system/sensors/eeg/stream and any eeg-source) before checking impedance.',
-      );
-    }
+    const acquisition = this.device.eeg.state();
+    if (acquisition.streaming) throw acquisitionBusy(acquisition.owners, 'checking impedance');
     if (this.current?.status === 'running') this.finish(this.current, 'stopped');
     const session: Session = {
       id: randomUUID(),
@@ -196,7 +193,10 @@ export class ImpedanceSessions {
     let due = this.clock.now();
     while (isRunning(session)) {
       try {
-        const ohms = await this.device.impedance.measure(session.channels, { signal });
+        const ohms = await this.device.impedance.measure(session.channels, {
+          signal,
+          holder: `impedance session ${session.id}; POST /electrodes/impedance/stop ends it`,
+        });
         // Stopped while measuring: the reading belongs to no one.
         if (!isRunning(session)) return;
         const reading = { timestamp: this.clock.wallNow(), values: ohmsToKiloohms(ohms) };

@@ -6,11 +6,21 @@
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
 import { HeadsetdError } from '../errors/catalog.js';
 
+/** What holds electrodes: the operation, and its job once the job is started. */
+export interface MotorHolder {
+  readonly what: string;
+  jobId?: string;
+}
+
 export class MotorLocks {
-  private readonly held = new Map<Electrode, string>();
+  private readonly held = new Map<Electrode, MotorHolder>();
 
   /** Runs `operation` holding `electrodes`; 409 when one is held already. */
-  async with<T>(electrodes: readonly Electrode[], what: string, operation: () => Promise<T>): Promise<T> {
+  async with<T>(
+    electrodes: readonly Electrode[],
+    what: string | MotorHolder,
+    operation: () => Promise<T>,
+  ): Promise<T> {
     const release = this.acquire(electrodes, what);
     try {
       return await operation();
@@ -23,16 +33,11 @@ export class MotorLocks {
    * Holds `electrodes` now (409 when one is held already) until the returned function is called:
    * for an operation that outlives the request that started it (a job).
    */
-  acquire(electrodes: readonly Electrode[], what: string): () => void {
+  acquire(electrodes: readonly Electrode[], what: string | MotorHolder): () => void {
     const busy = electrodes.filter((e) => this.held.has(e));
-    if (busy.length > 0) {
-      throw new HeadsetdError(
-        'device_busy',
-        `${busy.map((e) => MIXED_CASE[e]).join(', ')} ${busy.length > 1 ? 'are' : 'is'} held by a running ${this.held.get(busy[0] as Electrode) ?? 'operation'}; wait for it to finish or cancel it (DELETE /system/jobs/{id}).`,
-        { electrodes: busy.map((e) => MIXED_CASE[e]) },
-      );
-    }
-    for (const e of electrodes) this.held.set(e, what);
+    if (busy.length > 0) throw this.busyError(busy);
+    const holder = typeof what === 'string' ? { what } : what;
+    for (const e of electrodes) this.held.set(e, holder);
     let released = false;
     return () => {
       if (released) return;
@@ -43,5 +48,28 @@ export class MotorLocks {
 
   isHeld(electrode: Electrode): boolean {
     return this.held.has(electrode);
+  }
+
+  /**
+   * The 409 for electrodes already held: it names the operation and its job, and says how to
+   * wait for it or cancel it.
+   */
+  busyError(electrodes: readonly Electrode[]): HeadsetdError {
+    const holder = electrodes.map((e) => this.held.get(e)).find((h) => h !== undefined);
+    const names = electrodes.map((e) => MIXED_CASE[e]);
+    const job = holder?.jobId;
+    const what = holder === undefined ? 'operation' : holder.what;
+    const advice =
+      job === undefined
+        ? 'wait for it to finish or cancel it (GET /system/jobs lists the jobs, DELETE /system/jobs/{id} cancels one)'
+        : `wait for it to finish (GET /system/jobs/${job}) or cancel it (DELETE /system/jobs/${job})`;
+    return new HeadsetdError(
+      'device_busy',
+      `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} held by a running ${what}${job === undefined ? '' : ` (job ${job})`}; ${advice}.`,
+      {
+        electrodes: names,
+        heldBy: { operation: what, ...(job === undefined ? {} : { jobId: job }) },
+      },
+    );
   }
 }

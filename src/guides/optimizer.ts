@@ -81,7 +81,10 @@ async function measure(
   electrodes: readonly Electrode[],
   signal?: AbortSignal,
 ): Promise<Map<Electrode, number>> {
-  const ohms = await device.impedance.measure(electrodes, signal === undefined ? {} : { signal });
+  const ohms = await device.impedance.measure(electrodes, {
+    ...(signal === undefined ? {} : { signal }),
+    holder: 'an electrode optimisation job; GET /system/jobs lists it, DELETE /system/jobs/{id} cancels it',
+  });
   return new Map(electrodes.map((e) => [e, toKiloohms(ohms[e] ?? Number.POSITIVE_INFINITY)]));
 }
 

@@ -167,7 +167,11 @@ export class ImpedanceSchedules {
     }
     let values: ElectrodeMap<number>;
     try {
-      values = ohmsToKiloohms(await device.impedance.measure());
+      values = ohmsToKiloohms(
+        await device.impedance.measure(undefined, {
+          holder: `impedance schedule ${schedule.id}; DELETE /electrodes/impedance/schedule/${schedule.id} ends it`,
+        }),
+      );
     } catch {
       schedule.skipped++;
       return;

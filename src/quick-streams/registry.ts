@@ -8,7 +8,12 @@
 import { HeadsetdError } from '../errors/catalog.js';
 import type { StreamChange, StreamEntry, StreamManager } from '../streams/manager.js';
 import type { StreamState } from '../core/stream-model.js';
-import { quickStreamConfigOf } from '../streams/quick-stream.js';
+import {
+  bufferBytes,
+  QUICK_BUFFERS_BUDGET_BYTES,
+  type QuickStreamConfig,
+  quickStreamConfigOf,
+} from '../streams/quick-stream.js';
 import type { StreamRuntime } from '../runtime/port.js';
 import { QuickSession } from './session.js';
 
@@ -60,6 +65,36 @@ export class QuickRegistry {
     return session;
   }
 
+  /** Bytes the buffers of every known quick stream take when full, and how many streams hold them. */
+  bufferUse(): { bytes: number; streams: number } {
+    let bytes = 0;
+    for (const session of this.sessions.values()) bytes += bufferBytes(session.config);
+    return { bytes, streams: this.sessions.size };
+  }
+
+  /**
+   * Refuses a new quick stream whose buffer would take the buffers of all of them together over
+   * QUICK_BUFFERS_BUDGET_BYTES (422 at /bufferSize, naming the room left).
+   */
+  assertBufferRoom(config: Pick<QuickStreamConfig, 'bufferSize' | 'channels'>): void {
+    const use = this.bufferUse();
+    const wanted = bufferBytes(config);
+    if (use.bytes + wanted <= QUICK_BUFFERS_BUDGET_BYTES) return;
+    const room = Math.max(0, QUICK_BUFFERS_BUDGET_BYTES - use.bytes);
+    const fits = Math.floor(room / bufferBytes({ bufferSize: 1, channels: config.channels }));
+    const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+    throw new HeadsetdError(
+      'validation_failed',
+      `A buffer of ${config.bufferSize} samples × ${config.channels.length} channel(s) takes ${mib(wanted)}, and the ${use.streams} quick stream(s) already made hold ${mib(use.bytes)} of the ${mib(QUICK_BUFFERS_BUDGET_BYTES)} all quick streams may use: ask for at most ${fits} samples, or delete a quick stream you no longer read (DELETE /stream/streams/{id}).`,
+      {
+        path: '/bufferSize',
+        limitBytes: QUICK_BUFFERS_BUDGET_BYTES,
+        usedBytes: use.bytes,
+        maxBufferSize: fits,
+      },
+    );
+  }
+
   /** Forgets a session (its stream was removed). */
   drop(id: string, reason: string): void {
     this.sessions.get(id)?.dispose(reason);
@@ -71,12 +106,19 @@ export class QuickRegistry {
     for (const id of [...this.sessions.keys()]) this.drop(id, 'The service is shutting down.');
   }
 
+  private isCurrent(entry: StreamEntry): boolean {
+    return this.manager.list().includes(entry);
+  }
+
   private follow(change: StreamChange): void {
     const id = change.entry.definition.id;
     if (change.kind === 'removed') {
       this.drop(id, 'The stream was deleted.');
       return;
     }
+    // A deleted stream still announces its stop after 'removed': making it a session again would
+    // keep its buffer (and its room in the budget) for the life of the service.
+    if (!this.isCurrent(change.entry)) return;
     const session = this.sessionOf(change.entry);
     if (session === undefined || change.kind === 'added') return;
     const active = isActive(change.entry.state);

@@ -4,8 +4,9 @@
  */
 import { type Static, Type } from 'typebox';
 import { NODE_META_TYPES, NODE_TYPES, PIPE_POLICIES, STREAM_LIMITS } from '../core/stream-model.js';
+import { UUID_PATTERN } from '../core/uuid.js';
 
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export { UUID_PATTERN };
 
 const ItemId = Type.String({ minLength: 1, maxLength: STREAM_LIMITS.maxIdLength });
 

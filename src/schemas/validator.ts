@@ -7,6 +7,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
+import { closestName } from '../core/closest-name.js';
+import { UUID_PATTERN, uuidRequired } from '../core/uuid.js';
 import { type ErrorCode, HeadsetdError } from '../errors/catalog.js';
 
 /** One defect of a document: a JSON pointer into it and a sentence a person can act on. */
@@ -15,6 +17,29 @@ export interface Issue {
   message: string;
   /** invalid_request for malformed shapes, validation_failed for out-of-range or inconsistent values. */
   code: ErrorCode;
+  /** For an unknown field: the allowed field closest to it ("did you mean"), when one is close. */
+  didYouMean?: string;
+  /** For a value that must be a UUID: one freshly generated, to copy. */
+  example?: string;
+}
+
+/** The unknown-field sentence: what is wrong, the closest allowed name, every allowed name. */
+export function unknownFieldMessage(
+  field: string,
+  known: readonly string[],
+): { message: string; didYouMean?: string } {
+  const didYouMean = closestName(field, known);
+  const list = known.join(', ');
+  const hint =
+    didYouMean !== undefined
+      ? `; did you mean '${didYouMean}'? (known fields: ${list})`
+      : known.length > 0
+        ? `; known fields: ${list}`
+        : '';
+  return {
+    message: `'${field}' is not a known field${hint}`,
+    ...(didYouMean === undefined ? {} : { didYouMean }),
+  };
 }
 
 /** Keywords whose failure means the document is malformed, not merely invalid (docs/api.md §Errors). */
@@ -86,12 +111,7 @@ function issueFromError(error: ErrorObject, root: unknown): Issue {
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
       const known = Object.keys(parentSchema?.properties ?? {});
-      const hint = known.length > 0 ? `; known fields: ${known.join(', ')}` : '';
-      return {
-        path: `${at}/${escapePointer(extra)}`,
-        message: `'${extra}' is not a known field${hint}`,
-        code,
-      };
+      return { path: `${at}/${escapePointer(extra)}`, ...unknownFieldMessage(extra, known), code };
     }
     case 'type':
       return {
@@ -112,6 +132,10 @@ function issueFromError(error: ErrorObject, root: unknown): Issue {
       };
     }
     case 'pattern': {
+      if (params.pattern === UUID_PATTERN) {
+        const { message, example } = uuidRequired(valueAt(root, at));
+        return { path: at, message, code, example };
+      }
       // A pattern means nothing to a person; the schema's description says what is expected.
       const described = (error.parentSchema as { description?: unknown } | undefined)?.description;
       const hint = typeof described === 'string' ? `: ${described.replace(/\.$/, '')}` : '';
@@ -154,7 +178,9 @@ export function check(schema: TSchema, value: unknown, basePath = ''): Issue[] {
  * first; `details.errors` lists them all.
  */
 export function issuesToError(issues: readonly Issue[], subject = 'The request'): HeadsetdError {
+  // A misspelt field leads: its "did you mean" also explains the required field it leaves missing.
   const first =
+    issues.find((i) => i.code === 'invalid_request' && i.didYouMean !== undefined) ??
     issues.find((i) => i.code === 'invalid_request') ??
     issues.find((i) => i.code !== 'validation_failed') ??
     issues[0];
@@ -164,6 +190,8 @@ export function issuesToError(issues: readonly Issue[], subject = 'The request')
     issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
   return new HeadsetdError(first.code, `${where}: ${first.message}${more}.`, {
     path: first.path,
+    ...(first.didYouMean === undefined ? {} : { didYouMean: first.didYouMean }),
+    ...(first.example === undefined ? {} : { example: first.example }),
     errors: issues.map((i) => ({ path: i.path, message: i.message })),
   });
 }

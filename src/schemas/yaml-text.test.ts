@@ -21,6 +21,26 @@ describe('parseYamlText', () => {
     expect(parseYamlText('a: [1, x]\n')).toEqual({ a: [1, 'x'] });
   });
 
+  it('refuses a list or map as a mapping key (it was stringified, with a process warning per body)', async () => {
+    const warnings: Error[] = [];
+    const listen = (warning: Error) => warnings.push(warning);
+    process.on('warning', listen);
+    try {
+      for (const text of ['? [a]\n: 1\n', 'x:\n  ? {b: 1}\n  : 2\n', 'k: &k [1]\n*k : 2\n']) {
+        const error = refusal(text);
+        expect(error.code).toBe('invalid_request');
+        expect(error.message).toMatch(/a mapping key is a list or a map; keys must be strings/);
+        expect(error.details).toHaveProperty('line');
+      }
+      // Process warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings).toEqual([]);
+    expect(parseYamlText('? a\n: 1\n1: x\n')).toEqual({ a: 1, 1: 'x' });
+  });
+
   it('answers malformed YAML as invalid_request with line and column', () => {
     const error = refusal('a: 1\na: 2\n');
     expect(error.code).toBe('invalid_request');

@@ -24,6 +24,7 @@ import {
   parseReplaceDocument,
 } from './stream-document.js';
 import { errorMessage } from '../core/error-message.js';
+import { isUuid, uuidRequired } from '../core/uuid.js';
 
 export type { StreamChange, StreamEntry } from './entry.js';
 
@@ -129,6 +130,15 @@ export class StreamManager {
   get(id: string): StreamEntry {
     const entry = this.entries.get(id.toLowerCase());
     if (entry === undefined) {
+      if (!isUuid(id)) {
+        // No stream can have it: say what an id looks like rather than only that it is unknown.
+        const { rule, example } = uuidRequired(id);
+        const shown = id.length > 64 ? `${id.slice(0, 64)}…` : id;
+        throw new HeadsetdError('stream_not_found', `No stream has the id '${shown}', nor can: ${rule}.`, {
+          id,
+          example,
+        });
+      }
       throw new HeadsetdError('stream_not_found', `No stream has the id '${id}'.`, { id });
     }
     return entry;

@@ -25,6 +25,18 @@ export const DEFAULT_BUFFER_SECONDS = 10;
 /** Bound of the ring buffer, in values (samples × channels): 64 MiB of Float32. */
 export const MAX_BUFFER_VALUES = 16 * 1024 * 1024;
 
+/**
+ * Bytes the buffers of every quick stream together may take (docs/api.md §Quick EEG streams):
+ * each may hold up to MAX_BUFFER_VALUES samples, and 256 of them could otherwise ask for tens of
+ * gigabytes, more than the headset has.
+ */
+export const QUICK_BUFFERS_BUDGET_BYTES = 512 * 1024 * 1024;
+
+/** Bytes a quick stream's buffer takes when full: 4 per value, 8 per row for its timestamp. */
+export function bufferBytes(config: Pick<QuickStreamConfig, 'bufferSize' | 'channels'>): number {
+  return config.bufferSize * (4 * config.channels.length + 8);
+}
+
 export interface QuickFilters {
   highpass?: number;
   lowpass?: number;

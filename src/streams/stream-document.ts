@@ -10,17 +10,12 @@ import {
   type PipeInput,
   StreamCreateSchema,
   StreamReplaceSchema,
-  UUID_PATTERN,
 } from '../schemas/stream.js';
 import { check, type Issue, issuesToError } from '../schemas/validator.js';
 import { type GraphContext, graphIssues } from './graph-document.js';
 import type { NodeDef, PipeDef, StreamDefinition, StreamMeta } from '../core/stream-model.js';
 
-const UUID = new RegExp(UUID_PATTERN);
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+export { isUuid } from '../core/uuid.js';
 
 /** Drops the read-only `status` and renames `target` to `destination`. */
 export function normaliseNode(node: NodeInput): NodeDef {

@@ -97,13 +97,8 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
       const { action, parameters } = request.body;
       const motor = electrodeFrom(request.body.motor, '/motor');
       if (locks.isHeld(motor)) {
-        throw new HeadsetdError(
-          'device_busy',
-          `${MIXED_CASE[motor]} is held by a running operation; wait for it to finish.`,
-          {
-            path: '/motor',
-          },
-        );
+        const busy = locks.busyError([motor]);
+        throw new HeadsetdError(busy.code, busy.message, { ...busy.details, path: '/motor' });
       }
       const current = device.motors.positions([motor])[motor] ?? 0;
       let target: number | null = null;

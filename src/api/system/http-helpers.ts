@@ -4,6 +4,7 @@
  * JSON pointer (`details.path`) into the request part they came from.
  */
 import { HeadsetdError, isHeadsetdError } from '../../errors/catalog.js';
+import { unknownFieldMessage } from '../../schemas/validator.js';
 
 /** Where a pointer starts: the body (`''`) or the query string (`/querystring`, as the route validator says). */
 export type PointerBase = '' | '/querystring' | '/params';
@@ -51,11 +52,11 @@ export function bodyFields(body: unknown): Record<string, unknown> {
 export function refuseUnknownFields(fields: Record<string, unknown>, known: readonly string[]): void {
   const unknown = Object.keys(fields).find((key) => !known.includes(key));
   if (unknown !== undefined) {
-    throw new HeadsetdError(
-      'invalid_request',
-      `'${unknown}' is not a known field; known fields: ${known.join(', ')}.`,
-      { path: `/${unknown}` },
-    );
+    const { message, didYouMean } = unknownFieldMessage(unknown, known);
+    throw new HeadsetdError('invalid_request', `${message}.`, {
+      path: `/${unknown.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      ...(didYouMean === undefined ? {} : { didYouMean }),
+    });
   }
 }
 

@@ -3,7 +3,8 @@
  * temperatures come from and which reported figures are simulated rather than measured.
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
+import type { ReplayRecordingInfo } from '../../device/replay/recording.js';
 import type { SystemContext } from './index.js';
 import { AnyObject } from './schemas.js';
 
@@ -37,6 +38,42 @@ export function simulatedFigures(
   return figures;
 }
 
+/** The replay device's file as GET /system/status answers it (docs/device.md §Replay device). */
+const ReplayStatus = Type.Object(
+  {
+    file: Type.String({ description: 'Absolute path of the recording played.' }),
+    format: Type.Enum(['edf', 'bdf']),
+    variant: Type.Enum(['plain', 'continuous', 'discontinuous']),
+    sampleRate: Type.Number({ description: "The file's rate, Hz (the default acquisition rate)." }),
+    durationSeconds: Type.Number({ description: 'One pass of the file; playback loops.' }),
+    channels: Type.Array(
+      Type.Object({ electrode: Type.String(), label: Type.String(), unit: Type.String() }),
+      { description: 'File signals played, as which electrode, in the device order.' },
+    ),
+    dropped: Type.Array(Type.Object({ label: Type.String(), reason: Type.String() }), {
+      description: 'File signals not played, and why.',
+    }),
+    warnings: Type.Array(Type.String(), { description: "Tolerated flaws of the file's header." }),
+  },
+  { description: 'On the replay device only: the file played and how its signals were mapped.' },
+);
+
+function replayStatus(recording: ReplayRecordingInfo | undefined): { replay?: Static<typeof ReplayStatus> } {
+  if (recording === undefined) return {};
+  return {
+    replay: {
+      file: recording.path,
+      format: recording.format,
+      variant: recording.variant,
+      sampleRate: recording.sampleRate,
+      durationSeconds: recording.durationSeconds,
+      channels: recording.channels.map((c) => ({ ...c })),
+      dropped: recording.dropped.map((d) => ({ ...d })),
+      warnings: [...recording.warnings],
+    },
+  };
+}
+
 export function statusRoutes(app: FastifyInstance, context: SystemContext): void {
   const { device } = context;
 
@@ -63,6 +100,7 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
                 description:
                   'Health-record figures produced by a model, not a sensor: battery (the whole record, on a simulated or replayed device), battery.temperature, cpu.temperature.',
               }),
+              replay: Type.Optional(ReplayStatus),
             }),
           }),
         },
@@ -89,6 +127,7 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
             battery: { celsius: batteryCelsius, source: batterySource },
           },
           simulated: simulatedFigures(device.info().kind, batterySource, cpu.source),
+          ...replayStatus(device.info().recording),
         },
       };
     },

@@ -13,6 +13,7 @@
  * - physical dimensions nV, uV/µV, mV and V are scaled to µV; any other makes the file refused;
  * - a file with no mapped signal is refused, naming the labels it has.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
@@ -34,6 +35,12 @@ export interface ReplayChannel {
   readonly signal: EdfSignalHeader;
 }
 
+/** A file signal the replay device does not play, and why (a sentence). */
+export interface DroppedSignal {
+  readonly label: string;
+  readonly reason: string;
+}
+
 /** What the replay device tells about the file it plays (`ReplayHeadset.recording`). */
 export interface ReplayRecordingInfo {
   /** Absolute path of the file. */
@@ -52,6 +59,8 @@ export interface ReplayRecordingInfo {
   readonly channels: readonly { electrode: Electrode; label: string; unit: string }[];
   /** Labels of the file's data signals that are not played. */
   readonly droppedLabels: readonly string[];
+  /** The same signals, each with the reason it is not played, in file order. */
+  readonly dropped: readonly DroppedSignal[];
   /** Tolerated flaws of the file and dropped duplicates, one sentence each. */
   readonly warnings: readonly string[];
 }
@@ -112,21 +121,28 @@ function prevailingRate(signals: readonly EdfSignalHeader[]): number {
 function mapChannels(
   reader: EdfReader,
   warnings: string[],
-): { channels: ReplayChannel[]; dropped: string[] } {
-  const dropped: string[] = [];
+): { channels: ReplayChannel[]; dropped: DroppedSignal[] } {
+  const dropped: (DroppedSignal & { index: number })[] = [];
   const byElectrode = new Map<Electrode, EdfSignalHeader>();
   for (const signal of reader.signals) {
     const electrode = matchElectrode(signal.label);
+    const label = signal.label.trim();
     if (electrode === undefined || !isEegElectrode(electrode)) {
-      dropped.push(signal.label.trim());
+      dropped.push({
+        label,
+        index: signal.index,
+        reason:
+          electrode === undefined
+            ? "names none of the headset's 19 EEG electrodes"
+            : `names ${electrode}, which has no EEG channel on the headset`,
+      });
       continue;
     }
     const first = byElectrode.get(electrode);
     if (first !== undefined) {
-      warnings.push(
-        `signal "${signal.label.trim()}" names ${electrode} like "${first.label.trim()}" before it; only the first is played`,
-      );
-      dropped.push(signal.label.trim());
+      const reason = `names ${electrode} like "${first.label.trim()}" before it; only the first is played`;
+      warnings.push(`signal "${label}" ${reason}`);
+      dropped.push({ label, index: signal.index, reason });
       continue;
     }
     byElectrode.set(electrode, signal);
@@ -145,10 +161,9 @@ function mapChannels(
     if (signal === undefined) continue;
     const label = signal.label.trim();
     if (signal.sampleRate !== rate) {
-      warnings.push(
-        `signal "${label}" runs at ${signal.sampleRate} Hz, not at the ${rate} Hz of the other EEG channels; it is not played`,
-      );
-      dropped.push(label);
+      const reason = `runs at ${signal.sampleRate} Hz, not at the ${rate} Hz of the other EEG channels`;
+      warnings.push(`signal "${label}" ${reason}; it is not played`);
+      dropped.push({ label, index: signal.index, reason });
       continue;
     }
     const unit = signal.physicalDimension.trim();
@@ -161,7 +176,49 @@ function mapChannels(
     }
     channels.push({ electrode, label, unit, toMicrovolts, signal });
   }
-  return { channels, dropped };
+  dropped.sort((a, b) => a.index - b.index);
+  return { channels, dropped: dropped.map(({ label, reason }) => ({ label, reason })) };
+}
+
+/** What a file that is not EDF/BDF most likely is, from its first bytes, to name it in the refusal. */
+function guessKind(head: Buffer): string | undefined {
+  const text = head.toString('latin1');
+  if (text.startsWith('PK')) return 'a ZIP archive';
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'a gzip archive (decompress it first)';
+  if (text.startsWith('\x89HDF')) return 'an HDF5 file';
+  if (text.startsWith('MATLAB')) return 'a MATLAB file';
+  if (/^\s*[[{]/.test(text)) return 'JSON text';
+  if (/^[\t\n\r -~]+$/.test(text)) return /[,;\t]/.test(text) ? 'CSV or other text' : 'text';
+  return undefined;
+}
+
+/**
+ * Refuses a file that is not EDF or BDF before its header is parsed, saying so plainly: an EDF
+ * file begins with "0" and spaces (its version field), a BDF file with the byte 0xFF and
+ * "BIOSEMI". A CSV or FIF file would otherwise be refused for a header field it does not have.
+ */
+function assertEdfOrBdf(path: string): void {
+  let head: Buffer;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      head = Buffer.alloc(64);
+      head = head.subarray(0, readSync(fd, head, 0, 64, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Missing, unreadable, a directory: EdfReader.open says which, with the system's reason.
+    return;
+  }
+  const edf = head.subarray(0, 8).toString('latin1') === '0       ';
+  const bdf = head[0] === 0xff && head.subarray(1, 8).toString('latin1') === 'BIOSEMI';
+  if (edf || bdf) return;
+  const kind = guessKind(head.subarray(0, 32));
+  refuse(
+    `${path} is not an EDF or BDF file${kind === undefined ? '' : ` (it looks like ${kind})`}: the replay device plays EDF, EDF+, BDF and BDF+ recordings only, and such a file begins with "0" and seven spaces (EDF) or the byte 0xFF and "BIOSEMI" (BDF). Convert the recording first (for example with MNE: mne.export.export_raw("out.edf", raw)).`,
+    { path, format: 'unknown', accepted: ['EDF', 'EDF+', 'BDF', 'BDF+'] },
+  );
 }
 
 /** Records after a gap in an EDF+D/BDF+D file (onset later than the previous record's end). */
@@ -187,6 +244,7 @@ function findGaps(reader: EdfReader): Set<number> {
  */
 export function openRecording(file: string): ReplayRecording {
   const path = resolve(file);
+  assertEdfOrBdf(path);
   let reader: EdfReader;
   try {
     reader = EdfReader.open(path);
@@ -224,7 +282,8 @@ function describe(path: string, reader: EdfReader): ReplayRecording {
     samples,
     durationSeconds: samples / sampleRate,
     channels: channels.map(({ electrode, label, unit }) => ({ electrode, label, unit })),
-    droppedLabels: dropped,
+    droppedLabels: dropped.map((d) => d.label),
+    dropped,
     warnings,
   };
   return {

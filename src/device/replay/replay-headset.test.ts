@@ -10,78 +10,13 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { systemClock } from '../clock.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from './index.js';
 import type { Frame } from '../../core/frame.js';
+import { type EdfOptions, type TestSignal, writeTestEdf } from '../../../test/support/write-edf.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-'));
 
-interface TestSignal {
-  label: string;
-  unit?: string;
-  samplesPerRecord: number;
-  /** Physical value of sample k of the whole signal (k from 0 over all records). */
-  value?: (k: number) => number;
-  /** Raw bytes of record r instead of values (annotation signals). */
-  bytes?: (record: number) => Buffer;
-}
-
-const field = (text: string, width: number): string => text.padEnd(width, ' ').slice(0, width);
-
-/**
- * A minimal EDF writer: 16-bit, physical range ±3276.8 (0.1 units per count), `records` records
- * of `duration` s. `reserved` is the header's reserved field (`EDF+C`, `EDF+D`).
- */
-function writeEdf(
-  name: string,
-  signals: TestSignal[],
-  options: {
-    records: number;
-    duration?: number;
-    reserved?: string;
-    recordCountField?: number;
-    extraBytes?: number;
-  },
-): string {
-  const duration = options.duration ?? 1;
-  const ns = signals.length;
-  const header =
-    field('0', 8) +
-    field('X X X X', 80) +
-    field('Startdate 01-JAN-2024 X X X', 80) +
-    field('01.01.24', 8) +
-    field('00.00.00', 8) +
-    field(String(256 * (ns + 1)), 8) +
-    field(options.reserved ?? '', 44) +
-    field(String(options.recordCountField ?? options.records), 8) +
-    field(String(duration), 8) +
-    field(String(ns), 4) +
-    signals.map((s) => field(s.label, 16)).join('') +
-    signals.map(() => field('', 80)).join('') +
-    signals.map((s) => field(s.unit ?? (s.bytes ? '' : 'uV'), 8)).join('') +
-    signals.map((s) => field(s.bytes ? '-1' : '-3276.8', 8)).join('') +
-    signals.map((s) => field(s.bytes ? '1' : '3276.7', 8)).join('') +
-    signals.map(() => field('-32768', 8)).join('') +
-    signals.map(() => field('32767', 8)).join('') +
-    signals.map(() => field('', 80)).join('') +
-    signals.map((s) => field(String(s.samplesPerRecord), 8)).join('') +
-    signals.map(() => field('', 32)).join('');
-  const parts = [Buffer.from(header, 'latin1')];
-  for (let r = 0; r < options.records; r++) {
-    for (const s of signals) {
-      const block = Buffer.alloc(2 * s.samplesPerRecord);
-      if (s.bytes) s.bytes(r).copy(block);
-      else {
-        for (let i = 0; i < s.samplesPerRecord; i++) {
-          const physical = s.value?.(r * s.samplesPerRecord + i) ?? 0;
-          block.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(physical * 10))), 2 * i);
-        }
-      }
-      parts.push(block);
-    }
-  }
-  parts.push(Buffer.alloc(options.extraBytes ?? 0, 7));
-  const file = path.join(dir, name);
-  writeFileSync(file, Buffer.concat(parts));
-  return file;
-}
+/** The minimal EDF writer of the tests (test/support/write-edf.ts), writing into this file's directory. */
+const writeEdf = (name: string, signals: TestSignal[], options: EdfOptions): string =>
+  writeTestEdf(dir, name, signals, options);
 
 /** Digital value the writer stores for `physical`, back in physical units (0.1 per count). */
 const stored = (physical: number): number => Math.fround(Math.round(physical * 10) / 10);
@@ -210,6 +145,27 @@ describe('units and refusals', () => {
     expect(() => createReplayHeadset(junk)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });
 
+  test('a file that is not EDF or BDF is refused as such, naming what it looks like and what to do', () => {
+    const csv = path.join(dir, 'recording.csv');
+    // Longer than an EDF header, so that it is refused for what it is, not for its size.
+    writeFileSync(csv, `time,Fp1,Fp2\n${'0.004,1.5,2.5\n'.repeat(40)}`);
+    const zip = path.join(dir, 'recording.edf');
+    writeFileSync(zip, Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(300)]));
+    for (const [file, kind] of [
+      [csv, 'CSV or other text'],
+      [zip, 'a ZIP archive'],
+    ] as const) {
+      expect(() => createReplayHeadset(file)).toThrow(
+        expect.objectContaining({
+          code: 'validation_failed',
+          message: expect.stringContaining(
+            `${file} is not an EDF or BDF file (it looks like ${kind}): the replay device plays EDF, EDF+, BDF and BDF+ recordings only`,
+          ) as string,
+        }),
+      );
+    }
+  });
+
   test('duplicates and channels at another rate are dropped with a warning', () => {
     const file = writeEdf(
       'mixed.edf',
@@ -224,6 +180,10 @@ describe('units and refusals', () => {
     headset = createReplayHeadset(file);
     expect(headset.recording.channels.map((c) => c.electrode)).toEqual(['C3', 'C4']);
     expect(headset.recording.droppedLabels).toEqual(['C3-A2', 'O1']);
+    expect(headset.recording.dropped).toEqual([
+      { label: 'C3-A2', reason: 'names C3 like "EEG C3" before it; only the first is played' },
+      { label: 'O1', reason: 'runs at 50 Hz, not at the 100 Hz of the other EEG channels' },
+    ]);
     expect(headset.recording.warnings.join(' ')).toMatch(/C3-A2.*only the first is played/);
     expect(headset.recording.warnings.join(' ')).toMatch(/"O1" runs at 50 Hz, not at the 100 Hz/);
   });

@@ -37,6 +37,7 @@ export class ReplayHeadset extends SimulatedHeadset {
         hardware: `HS-21 replay of ${recording.fileName}`,
         firmware: '1.0.0-replay',
         serial: `REPLAY-${seed.toString(16).toUpperCase().padStart(8, '0')}`,
+        recording,
       },
     });
     this.replaySource = source;

@@ -9,9 +9,10 @@
  * current off) at once, so the device is free for acquisition the moment the abort returns.
  */
 import { HeadsetdError } from '../../errors/catalog.js';
+import { acquisitionBusy } from '../busy.js';
 import type { DeviceClock, TimerHandle } from '../clock.js';
 import type { Electrode } from '../../core/electrodes.js';
-import type { ElectrodeMap, ImpedanceMeter, MeasureOptions } from '../headset.js';
+import type { AcquisitionOwner, ElectrodeMap, ImpedanceMeter, MeasureOptions } from '../headset.js';
 import { electrodeListOrThrow } from '../arguments.js';
 import type { Random } from './random.js';
 
@@ -27,7 +28,8 @@ const MEASUREMENT_NOISE = 0.02;
 export interface ImpedanceMeterHooks {
   /** The contact model's true impedance (Ω) now. */
   trueImpedance(electrode: Electrode): number;
-  acquiring(): boolean;
+  /** Who holds EEG acquisition; empty when it does not run. */
+  acquisitionOwners(): readonly AcquisitionOwner[];
   /** A measurement finished with these values (Ω). */
   onMeasured(values: ElectrodeMap<number>): void;
   closed(): boolean;
@@ -38,6 +40,7 @@ interface Request {
   readonly resolve: (values: ElectrodeMap<number>) => void;
   readonly reject: (error: Error) => void;
   readonly signal: AbortSignal | undefined;
+  readonly holder: string | undefined;
   readonly onAbort: () => void;
 }
 
@@ -61,6 +64,11 @@ export class SimulatedImpedanceMeter implements ImpedanceMeter {
     return this.queue.length > 0;
   }
 
+  /** Who the running measurement is for (its `holder`), when it said. */
+  measuringFor(): string | undefined {
+    return this.queue[0]?.holder;
+  }
+
   measurementMs(): number {
     return IMPEDANCE_MEASUREMENT_MS;
   }
@@ -70,18 +78,15 @@ export class SimulatedImpedanceMeter implements ImpedanceMeter {
       const { signal } = options;
       const list = electrodeListOrThrow(electrodes, 'channels');
       if (this.hooks.closed()) throw new HeadsetdError('device_unavailable', 'The device is closed.');
-      if (this.hooks.acquiring()) {
-        throw new HeadsetdError(
-          'device_busy',
-          'EEG acquisition is running; stop it (DELETE /system/sensors/eeg/stream and any eeg-source) before measuring impedance.',
-        );
-      }
+      const owners = this.hooks.acquisitionOwners();
+      if (owners.length > 0) throw acquisitionBusy(owners, 'measuring impedance');
       if (signal?.aborted === true) throw abortReason(signal);
       const request: Request = {
         electrodes: list,
         resolve,
         reject,
         signal,
+        holder: options.holder,
         onAbort: () => {
           this.abort(request);
         },

@@ -154,7 +154,7 @@ export class SimulatedHeadset implements Headset {
     this.motors = new SimulatedMotorController(this.motorArray, () => this.connected);
     this.impedance = new SimulatedImpedanceMeter(clock, random.fork('impedance'), {
       trueImpedance: (e) => this.trueImpedance(e),
-      acquiring: () => this.eeg.state().streaming,
+      acquisitionOwners: () => (this.eeg.state().streaming ? this.eeg.state().owners : []),
       onMeasured: (values) => {
         this.emitImpedance(values);
       },
@@ -165,6 +165,7 @@ export class SimulatedHeadset implements Headset {
     this.eeg = new AcquisitionEngine(clock, source, {
       impedance: (e) => this.trueImpedance(e),
       measuringImpedance: () => this.impedance.measuring(),
+      impedanceHolder: () => this.impedance.measuringFor(),
       onStarted: (config) => {
         this.power.update(clock.now());
         this.system(
