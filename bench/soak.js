@@ -289,7 +289,8 @@ function slope(points) {
 
 const snapshots = args['heap-snapshots'];
 const service = await startService({
-  nodeOptions: snapshots === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`],
+  nodeOptions:
+    snapshots === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`],
 });
 const startedAt = Date.now();
 const until = startedAt + DURATION_MS;

@@ -25,7 +25,19 @@ export async function startService({ nodeOptions = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-api-'));
   const child = spawn(
     process.execPath,
-    [...nodeOptions, CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+    [
+      ...nodeOptions,
+      CLI,
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--log-level',
+      'warn',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
