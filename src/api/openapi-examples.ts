@@ -102,6 +102,25 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       success: true,
     },
   },
+  'POST /stream/streams/validate': {
+    request: {
+      id: '3f9c1e4a-2b7d-4c8e-9a1f-5d6e7f8a9b0c',
+      meta: { name: 'Sine to WebSocket' },
+      nodes: [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 250, amplitudes: [1], frequencies: [10] },
+        },
+        { id: 'ws', executable: 'websocket', config: { port: 0 } },
+      ],
+      pipes: [{ id: 'p1', source: 'gen', destination: 'ws' }],
+    },
+    response: {
+      id: '3f9c1e4a-2b7d-4c8e-9a1f-5d6e7f8a9b0c',
+      success: true,
+    },
+  },
   'GET /stream/streams': {
     response: {
       success: true,
@@ -691,6 +710,13 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       storage: {
         total: 270553174016,
         free: 84242653184,
+      },
+      service: {
+        rss: 106598400,
+        heapUsed: 30570088,
+        openFiles: 26,
+        childProcesses: 0,
+        eventLoopDelayMs: { p50: 0.4, p99: 1.9, max: 3.2 },
       },
     },
   },
