@@ -17,6 +17,7 @@
  * Every answer is checked: a status the step does not expect counts as an error, and is printed.
  *
  * Options: --minutes M (default 10), --every S (default 10), --seed N, --out FILE (JSON result),
+ * --warm-up M (minutes before the trend is read; default half the run),
  * --heap-snapshots DIR (heap snapshots of the service's main thread after the warm-up and at the
  * end, to compare what grew).
  */
@@ -35,10 +36,18 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     out: { type: 'string' },
     'heap-snapshots': { type: 'string' },
+    'warm-up': { type: 'string' },
   },
 });
 const DURATION_MS = Number(args.minutes) * 60_000;
 const EVERY_MS = Number(args.every) * 1000;
+/**
+ * The trend is read after the warm-up: by default half the run, at least a minute. Memory rises
+ * while V8's heaps and the allocator reach their working size (docs/reliability.md), then stays;
+ * a leak goes on rising.
+ */
+const WARM_UP_S =
+  args['warm-up'] === undefined ? Math.max(60, DURATION_MS / 2000) : Number(args['warm-up']) * 60;
 
 /** mulberry32: a small seeded generator, so that a run's sequence of actions can be repeated. */
 function prng(seed) {
@@ -304,8 +313,7 @@ const reporter = (async () => {
     await sleep(Math.min(EVERY_MS, Math.max(0, until - Date.now())));
     const s = await sample(service, startedAt);
     samples.push(s);
-    const warmUpEnds = Math.max(60, (DURATION_MS / 1000) * 0.2);
-    if (snapshots !== undefined && s.seconds >= warmUpEnds && !snapshotTaken) {
+    if (snapshots !== undefined && s.seconds >= WARM_UP_S && !snapshotTaken) {
       snapshotTaken = true;
       process.kill(service.pid, 'SIGUSR2');
     }
@@ -346,26 +354,36 @@ if (snapshots !== undefined) {
 }
 await service.stop();
 
-// The trend after the warm-up (the first fifth, at least a minute): growth per 10 minutes.
-const warm = samples.filter((s) => s.seconds >= Math.max(60, (DURATION_MS / 1000) * 0.2));
+// The trend after the warm-up: memory by its least-squares slope (growth per 10 minutes, within
+// 5 % of its mean), descriptors, processes and threads by the median of the window's last third
+// against its first (they step up and down with the load at the moment of each sample).
+const warm = samples.filter((s) => s.seconds >= WARM_UP_S);
 const per10min = (key) => Math.round(slope(warm.map((s) => [s.seconds, s[key]])) * 600 * 10) / 10;
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : (sorted[Math.floor((sorted.length - 1) / 2)] ?? 0);
+};
+const third = Math.max(1, Math.floor(warm.length / 3));
+const step = (key) =>
+  median(warm.slice(-third).map((s) => s[key])) - median(warm.slice(0, third).map((s) => s[key]));
 const trend = {
   rssMiBPer10Min: per10min('rssMiB'),
-  openFilesPer10Min: per10min('openFiles'),
-  childProcessesPer10Min: per10min('childProcesses'),
-  threadsPer10Min: per10min('threads'),
+  heapMiBPer10Min: per10min('heapMiB'),
+  openFilesStep: step('openFiles'),
+  childProcessesStep: step('childProcesses'),
+  threadsStep: step('threads'),
 };
 const meanRss = warm.reduce((s, x) => s + x.rssMiB, 0) / Math.max(1, warm.length);
-// No growth: memory within 5 % of its mean per 10 minutes, descriptors and processes within 2.
 const growing = [
-  Math.abs(trend.rssMiBPer10Min) > meanRss * 0.05 ? 'memory' : undefined,
-  Math.abs(trend.openFilesPer10Min) > 2 ? 'file descriptors' : undefined,
-  Math.abs(trend.childProcessesPer10Min) > 2 ? 'child processes' : undefined,
-  Math.abs(trend.threadsPer10Min) > 2 ? 'threads' : undefined,
+  trend.rssMiBPer10Min > meanRss * 0.05 ? 'memory' : undefined,
+  trend.openFilesStep > 4 ? 'file descriptors' : undefined,
+  trend.childProcessesStep > 0 ? 'child processes' : undefined,
+  trend.threadsStep > 1 ? 'threads' : undefined,
 ].filter(Boolean);
 const result = {
   date: new Date().toISOString(),
   minutes: Number(args.minutes),
+  warmUpSeconds: WARM_UP_S,
   seed: Number(args.seed),
   counts,
   trend,
