@@ -428,6 +428,77 @@ const ingest: BuiltinDescriptor = {
   ),
 };
 
+const lslOutlet: BuiltinDescriptor = {
+  name: 'lsl-outlet',
+  aliases: [],
+  role: 'sink',
+  inputs: ['in'],
+  outputs: [],
+  description:
+    'Publishes every frame as a Lab Streaming Layer stream (LabRecorder, MNE-LSL, any liblsl inlet); loopback only unless the service opens LSL on interfaces.',
+  configSchema: Type.Object(
+    {
+      ...COMMON_CONFIG,
+      name: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 255,
+          description: "The LSL stream's name, as inlets resolve it. Default: the stream's meta.name.",
+        }),
+      ),
+      type: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 64,
+          default: 'EEG',
+          description: "The LSL stream's content type (and each channel's type in the description).",
+        }),
+      ),
+      sourceId: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 255,
+          description:
+            'Identifies the source across restarts, so that inlets recover. Default: stable per headset, stream and node.',
+        }),
+      ),
+      channelFormat: Type.Optional(
+        Type.Enum(['float32', 'double64'], {
+          default: 'float32',
+          description: 'Value type on the wire; float32 carries the frames’ samples exactly.',
+        }),
+      ),
+      unit: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 64,
+          default: 'microvolts',
+          description: "Every channel's unit in the stream's description.",
+        }),
+      ),
+      chunkSize: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 100000,
+          default: 0,
+          description:
+            'Most samples per network write (0: one write per frame); an inlet asking for smaller chunks gets them.',
+        }),
+      ),
+      maxBuffered: Type.Optional(
+        Type.Number({
+          exclusiveMinimum: 0,
+          maximum: 360,
+          default: 60,
+          description:
+            'Seconds of samples kept for each consumer that reads too slowly; beyond it its oldest samples are dropped (not the other consumers’).',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+};
+
 export const BUILTINS: readonly BuiltinDescriptor[] = [
   signalGenerator,
   eegSource,
@@ -437,6 +508,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   logger,
   tap,
   ingest,
+  lslOutlet,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));
