@@ -42,7 +42,9 @@ async function query(q: string): Promise<string | undefined> {
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   const port = socket.address().port;
   const answer = new Promise<string | undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), 300);
+    const timer = setTimeout(() => {
+      resolve(undefined);
+    }, 300);
     socket.once('message', (message) => {
       clearTimeout(timer);
       resolve(message.toString());
@@ -58,7 +60,11 @@ function feed(port: number, request: string): { socket: Socket; data: () => Buff
   const socket = connect(port, '127.0.0.1');
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const closed = new Promise<void>((resolve) =>
+    socket.on('close', () => {
+      resolve();
+    }),
+  );
   socket.write(request);
   return { socket, data: () => Buffer.concat(chunks), closed };
 }
