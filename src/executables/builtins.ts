@@ -6,6 +6,7 @@
 import { type TSchema, Type } from 'typebox';
 import { EEG_ELECTRODES } from '../core/electrodes.js';
 import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
+import { queryProblem } from '../lsl/query.js';
 import { MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 
 export type NodeRole = 'source' | 'processor' | 'sink';
@@ -499,6 +500,73 @@ const lslOutlet: BuiltinDescriptor = {
   ),
 };
 
+const lslInlet: BuiltinDescriptor = {
+  name: 'lsl-inlet',
+  aliases: [],
+  role: 'source',
+  inputs: [],
+  outputs: ['out'],
+  description:
+    "Reads a Lab Streaming Layer stream found by name, type, source id or predicate: its samples as frames on headsetd's clock, with the stream's channel labels and rate.",
+  configSchema: Type.Object(
+    {
+      ...COMMON_CONFIG,
+      name: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 255, description: "The LSL stream's name to look for." }),
+      ),
+      type: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: "The LSL stream's content type to look for (EEG, Markers, Gaze, …).",
+        }),
+      ),
+      sourceId: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 255, description: "The LSL stream's source id to look for." }),
+      ),
+      predicate: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 1024,
+          description:
+            "An XPath 1.0 predicate over the stream's info, as liblsl's resolve_bypred takes it (for example `starts-with(name,'Eye') and channel_count>2`).",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  check(config) {
+    const given = ['name', 'type', 'sourceId', 'predicate'].filter((key) => config[key] !== undefined);
+    const issues: ConfigIssue[] = [];
+    if (given.length === 0) {
+      issues.push({
+        path: '',
+        message: 'an lsl-inlet needs at least one of name, type, sourceId or predicate to find its stream',
+      });
+    }
+    const predicate = config.predicate;
+    if (typeof predicate === 'string') {
+      const problem = queryProblem(predicate);
+      if (problem !== undefined) {
+        issues.push({
+          path: '/predicate',
+          message: `the predicate is not an XPath 1.0 expression: ${problem}`,
+        });
+      }
+    }
+    for (const key of ['name', 'type', 'sourceId']) {
+      const value = config[key];
+      if (typeof value === 'string' && value.includes("'") && value.includes('"')) {
+        issues.push({
+          path: `/${key}`,
+          message: `${key} may hold ' or ", not both: an LSL query cannot express it`,
+        });
+      }
+    }
+    return issues;
+  },
+};
+
 export const BUILTINS: readonly BuiltinDescriptor[] = [
   signalGenerator,
   eegSource,
@@ -509,6 +577,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   tap,
   ingest,
   lslOutlet,
+  lslInlet,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

@@ -19,6 +19,10 @@ export class QueryMatcher {
     this.root = doc.documentElement as XmlElement;
   }
 
+  get rootNode(): Node {
+    return this.root as unknown as Node;
+  }
+
   matches(query: string): boolean {
     const q = query.trim();
     if (q === '') return true;
@@ -33,5 +37,18 @@ export class QueryMatcher {
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(q, answer);
     return answer;
+  }
+}
+
+let probe: QueryMatcher | undefined;
+
+/** Why a query would match no stream ever (it does not parse, or calls what XPath lacks); undefined when it is sound. */
+export function queryProblem(query: string): string | undefined {
+  probe ??= new QueryMatcher('<info><name>x</name><desc/></info>');
+  try {
+    xpath.select(`boolean(${query})`, probe.rootNode, true);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
 }
