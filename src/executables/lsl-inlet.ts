@@ -16,7 +16,7 @@ import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { lslToUnixMs } from '../lsl/clock.js';
 import { type Feed, fetchFullInfo, measureTimeCorrection, openFeed } from '../lsl/inlet.js';
 import { buildQuery, type ResolvedStream, resolveStream, xpathLiteral } from '../lsl/resolver.js';
-import { lslNetworkOf } from './lsl-outlet.js';
+import { checkInterfaces, lslNetworkOf } from './lsl-outlet.js';
 
 const RESOLVE_WAVE_MS = 2000;
 const RETRY_MS = 500;
@@ -51,6 +51,7 @@ class LslInletNode implements NodeInstance {
 
   async start(): Promise<void> {
     const network = lslNetworkOf(this.context);
+    checkInterfaces(network);
     const query = buildQuery(this.config, network.sessionId);
     this.context.setInfo({ query, connected: false, resolved: null, clockOffsetMs: null, recoveries: 0 });
     this.loop = this.run(query);
@@ -69,8 +70,9 @@ class LslInletNode implements NodeInstance {
     let waiting = false;
     while (!this.stopped) {
       const found = await resolveStream(query, network, RESOLVE_WAVE_MS, this.abort.signal).catch(
-        (error: unknown) => {
+        async (error: unknown) => {
           this.context.log(`resolve failed: ${(error as Error).message}`);
+          await new Promise((resolve) => setTimeout(resolve, RESOLVE_WAVE_MS));
           return undefined;
         },
       );

@@ -52,6 +52,18 @@ export function lslNetworkOf(context: NodeContext): LslNetwork {
   return context.access?.lsl ?? LOOPBACK_NETWORK;
 }
 
+/** Fails a node's start when an opened interface is not one of the machine's. */
+export function checkInterfaces(network: LslNetwork): void {
+  if (network.interfaces.length === 0) return;
+  try {
+    interfaceAddresses(network.interfaces);
+  } catch (error) {
+    throw new Error(`cannot open LSL (the service's lsl.interfaces): ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
 class LslOutletNode implements NodeInstance {
   private outlet: LslOutlet | undefined;
   private opening: Promise<void> | undefined;
@@ -68,17 +80,7 @@ class LslOutletNode implements NodeInstance {
   }
 
   async start(): Promise<void> {
-    const network = lslNetworkOf(this.context);
-    if (network.interfaces.length > 0) {
-      // An interface that does not exist is a mistake worth failing the start for, not the first frame.
-      try {
-        interfaceAddresses(network.interfaces);
-      } catch (error) {
-        throw new Error(`cannot open LSL (the service's lsl.interfaces): ${(error as Error).message}`, {
-          cause: error,
-        });
-      }
-    }
+    checkInterfaces(lslNetworkOf(this.context));
     this.context.setInfo({ name: this.name, sourceId: this.sourceId, consumers: 0, samplesDropped: 0 });
   }
 

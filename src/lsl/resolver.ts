@@ -69,6 +69,7 @@ export async function resolveStream(
   signal?: AbortSignal,
 ): Promise<ResolvedStream | undefined> {
   const wide = network.interfaces.length > 0;
+  const destinations = targets(network);
   const socket = dgram.createSocket({ type: 'udp4' });
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
@@ -81,7 +82,6 @@ export async function resolveStream(
   if (wide) socket.setBroadcast(true);
   const queryId = String(Math.floor(lslNow() * 1e6) % 1e15);
   const message = Buffer.from(`LSL:shortinfo\r\n${query}\r\n${socket.address().port} ${queryId}\r\n`);
-  const destinations = targets(network);
   try {
     return await new Promise<ResolvedStream | undefined>((resolve) => {
       const finish = (result: ResolvedStream | undefined) => {

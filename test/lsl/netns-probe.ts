@@ -37,7 +37,9 @@ async function answered(target: string): Promise<boolean> {
   socket.setBroadcast(true);
   socket.setMulticastInterface(D0);
   const got = new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => { resolve(false); }, 500);
+    const timer = setTimeout(() => {
+      resolve(false);
+    }, 500);
     socket.once('message', () => {
       clearTimeout(timer);
       resolve(true);
@@ -56,7 +58,9 @@ async function tcpOpen(port: number): Promise<boolean> {
       socket.destroy();
       resolve(true);
     });
-    socket.once('error', () => { resolve(false); });
+    socket.once('error', () => {
+      resolve(false);
+    });
   });
 }
 
