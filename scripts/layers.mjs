@@ -20,7 +20,11 @@ export const LAYERS = [
     folders: ['core'],
     holds: 'frames and their codecs, node and port types, electrodes, stream model, YAML, node protocol',
   },
-  { name: 'libraries', folders: ['dsp', 'formats', 'sdk'], holds: 'filters, EDF/BDF/CSV, the node SDK' },
+  {
+    name: 'libraries',
+    folders: ['dsp', 'formats', 'sdk', 'lsl'],
+    holds: 'filters, EDF/BDF/CSV, the node SDK, the Lab Streaming Layer protocol',
+  },
   { name: 'catalog', folders: ['errors'], holds: 'the error catalog every answer uses' },
   {
     name: 'infrastructure',

@@ -50,13 +50,21 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
   --allow-origin ORIGIN    allow browser requests from ORIGIN (repeatable)
   --allow-host NAME        accept requests addressed to host NAME (repeatable)
   --pipe-allow-host HOST   let quick streams pipe frames to HOST, besides loopback (repeatable)
+  --lsl-interface NAME     open Lab Streaming Layer outlets on network interface NAME too (repeatable;
+                           by default they are seen on this machine only, docs/lsl.md)
   --config FILE            a settings file (JSON or YAML) with the same settings in camelCase
 Flags win over environment variables, which win over the settings file.
 
 ${clientHelp()}
 `;
 
-const LIST_FLAGS = new Set(['executables-dir', 'allow-origin', 'allow-host', 'pipe-allow-host']);
+const LIST_FLAGS = new Set([
+  'executables-dir',
+  'allow-origin',
+  'allow-host',
+  'pipe-allow-host',
+  'lsl-interface',
+]);
 
 function parse(argv: string[]) {
   const options = Object.fromEntries(

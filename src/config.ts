@@ -50,6 +50,30 @@ export const SettingsSchema = Type.Object(
     pipeAllowedHosts: Type.Array(Type.String(), {
       description: 'Hosts a quick stream may pipe its frames to, besides loopback.',
     }),
+    lsl: Type.Object(
+      {
+        interfaces: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+          description:
+            'Network interfaces (names, as `ip link` shows them) LSL outlets open on besides loopback; none by default.',
+        }),
+        sessionId: Type.String({
+          minLength: 1,
+          maxLength: 255,
+          description: "LSL session id of the streams published and looked for (liblsl's lab.SessionID).",
+        }),
+        knownPeers: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+          description: "Hosts LSL inlets query directly (liblsl's lab.KnownPeers).",
+        }),
+        multicastPort: Type.Integer({ minimum: 1, maximum: 65535, description: 'LSL discovery port.' }),
+        basePort: Type.Integer({
+          minimum: 1,
+          maximum: 65535,
+          description: 'First port of the range LSL outlets take theirs from.',
+        }),
+        portRange: Type.Integer({ minimum: 1, maximum: 1000, description: 'Ports in that range.' }),
+      },
+      { additionalProperties: false, description: 'Lab Streaming Layer (docs/lsl.md).' },
+    ),
   },
   { additionalProperties: false },
 );
@@ -71,6 +95,14 @@ export const DEFAULTS: Settings = {
   allowedOrigins: [],
   allowedHosts: [],
   pipeAllowedHosts: [],
+  lsl: {
+    interfaces: [],
+    sessionId: 'default',
+    knownPeers: [],
+    multicastPort: 16571,
+    basePort: 16572,
+    portRange: 32,
+  },
 };
 
 /** Flag name (kebab case, as typed) → settings key; lists repeat the flag or join values with commas. */
@@ -86,6 +118,8 @@ export const FLAGS = {
   'allow-origin': 'allowedOrigins',
   'allow-host': 'allowedHosts',
   'pipe-allow-host': 'pipeAllowedHosts',
+  // Sets lsl.interfaces, the one LSL setting that has a flag.
+  'lsl-interface': 'lsl',
 } as const satisfies Record<string, keyof Settings>;
 
 type FlagName = keyof typeof FLAGS;
@@ -94,6 +128,7 @@ const LIST_KEYS = new Set<keyof Settings>([
   'allowedOrigins',
   'allowedHosts',
   'pipeAllowedHosts',
+  'lsl',
 ]);
 const INTEGER_KEYS = new Set<keyof Settings>(['port', 'seed', 'workers']);
 
@@ -152,6 +187,16 @@ export function loadSettings(
     if (flagValue !== undefined) fromFlags[key] = convert(key, flagValue, `--${flag}`);
   }
   const settings = { ...DEFAULTS, ...fromFile, ...fromEnv, ...fromFlags };
+  // `lsl` is an object: the file's fields over the defaults, and --lsl-interface over its interfaces.
+  const fileLsl: unknown = fromFile.lsl;
+  if (fileLsl === undefined || (typeof fileLsl === 'object' && fileLsl !== null && !Array.isArray(fileLsl))) {
+    const interfaces = fromFlags.lsl ?? fromEnv.lsl;
+    settings.lsl = {
+      ...DEFAULTS.lsl,
+      ...(fileLsl ?? {}),
+      ...(interfaces === undefined ? {} : { interfaces: interfaces as string[] }),
+    };
+  }
   const issues = check(SettingsSchema, settings);
   if (issues.length > 0) throw issuesToError(issues, 'The settings');
   const result = settings as Settings;

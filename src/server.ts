@@ -158,6 +158,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     allowedHosts: settings.allowedHosts,
     hostname: () => deviceSettings.hostname(),
     port: () => port,
+    lsl: settings.lsl,
   };
   const runtime =
     options.runtime ??

@@ -720,6 +720,14 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       },
     },
   },
+  'GET /system/clock': {
+    response: {
+      success: true,
+      unixMs: 1763712000123.456,
+      monotonicS: 10842.123456789,
+      offsetMs: 1763701158000.0,
+    },
+  },
   'GET /system/hostname': {
     response: {
       success: true,

@@ -5,7 +5,7 @@
  * served without the token (the page asks for it), under the other rules.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AccessPolicy } from '../core/access-policy.js';
+import type { AccessPolicy, LslSettings } from '../core/access-policy.js';
 import { accessRefusal } from '../security/access.js';
 
 export interface SecurityOptions {
@@ -21,6 +21,8 @@ export interface SecurityOptions {
   hostname: () => string;
   /** The port actually served, once listening. */
   port: () => number;
+  /** Where LSL outlets and inlets open (loopback only when absent). */
+  lsl?: LslSettings;
 }
 
 /** The rules as they stand now (the device's hostname can change). */
@@ -31,6 +33,7 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
     allowedOrigins: options.allowedOrigins,
     allowedHosts: options.allowedHosts,
     hostname: options.hostname(),
+    ...(options.lsl === undefined ? {} : { lsl: options.lsl }),
   };
 }
 

@@ -18,6 +18,27 @@ export interface AccessPolicy {
   readonly allowedHosts: readonly string[];
   /** The device's host name (`<name>.local` is accepted too); undefined: loopback names only. */
   readonly hostname: string | undefined;
+  /**
+   * Where Lab Streaming Layer outlets and inlets open (lsl/network.ts, docs/lsl.md); absent:
+   * loopback only, liblsl's default ports and session.
+   */
+  readonly lsl?: LslSettings;
+}
+
+/** The service's LSL settings (`lsl` in the settings file; liblsl's names in parentheses). */
+export interface LslSettings {
+  /** Network interfaces opened besides loopback (none by default). */
+  readonly interfaces: readonly string[];
+  /** `session_id` of the streams published, and the one inlets look for (lab.SessionID). */
+  readonly sessionId: string;
+  /** Hosts inlets query directly, besides discovery on the opened networks (lab.KnownPeers). */
+  readonly knownPeers: readonly string[];
+  /** Discovery port (ports.MulticastPort). */
+  readonly multicastPort: number;
+  /** First port of the range outlets take theirs from (ports.BasePort). */
+  readonly basePort: number;
+  /** Ports in that range (ports.PortRange). */
+  readonly portRange: number;
 }
 
 /** The policy of a socket whose service said nothing: loopback names and its own origin only. */

@@ -37,6 +37,8 @@ export interface MainThreadLink {
 
 export interface NodeContext {
   readonly streamId: string;
+  /** The stream's `meta.name`, when it has one. */
+  readonly streamName?: string;
   readonly nodeId: string;
   /** The node's config as validated by its executable's schema. */
   readonly config: Readonly<Record<string, unknown>>;

@@ -16,6 +16,8 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   recorder: async () => (await import('./recorder.js')).createRecorder,
   tap: async () => (await import('./tap.js')).createTap,
   ingest: async () => (await import('./ingest.js')).createIngest,
+  'lsl-outlet': async () => (await import('./lsl-outlet.js')).createLslOutlet,
+  'lsl-inlet': async () => (await import('./lsl-inlet.js')).createLslInlet,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */

@@ -251,8 +251,10 @@ export class NodeRunner {
 
   private createContext(generation: number): NodeContext {
     const current = () => generation === this.generation;
+    const streamName = this.env.streamName?.();
     return {
       streamId: this.env.streamId,
+      ...(streamName === undefined ? {} : { streamName }),
       nodeId: this.id,
       config: Object.freeze({ ...(this.def.config ?? {}) }),
       dataDir: this.env.dataDir,

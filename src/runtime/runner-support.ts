@@ -17,6 +17,8 @@ export const NODE_STOP_TIMEOUT_MS = 5_000;
 export interface RunnerEnvironment {
   readonly streamId: string;
   readonly dataDir: string;
+  /** The stream's `meta.name` (NodeContext.streamName), read when a node starts. */
+  readonly streamName?: () => string | undefined;
   readonly device?: DeviceFrameSource;
   /** The service's rules for sockets, passed to every node's context. */
   readonly access?: AccessPolicy;

@@ -75,6 +75,10 @@ export class RunningGraph {
       ...(options.device === undefined ? {} : { device: options.device }),
       ...(options.access === undefined ? {} : { access: options.access }),
       ...(options.mainThreadLink === undefined ? {} : { mainThreadLink: options.mainThreadLink }),
+      streamName: () => {
+        const name = this.definition?.meta.name;
+        return typeof name === 'string' ? name : undefined;
+      },
       resolveFactory: (node) => options.resolveFactory(node),
       route: (nodeId, port, frame) => {
         this.route(nodeId, port, frame);

@@ -87,6 +87,7 @@ describe('loadSettings', () => {
         HEADSETD_ALLOW_ORIGIN: 'http://a.example',
         HEADSETD_ALLOW_HOST: 'headset.lan,other.lan',
         HEADSETD_PIPE_ALLOW_HOST: 'headset-2.lan',
+        HEADSETD_LSL_INTERFACE: 'eth0,wlan0',
       },
     );
     expect(settings).toEqual({
@@ -100,7 +101,31 @@ describe('loadSettings', () => {
       allowedOrigins: ['http://a.example'],
       allowedHosts: ['headset.lan', 'other.lan'],
       pipeAllowedHosts: ['headset-2.lan'],
+      lsl: {
+        interfaces: ['eth0', 'wlan0'],
+        sessionId: 'default',
+        knownPeers: [],
+        multicastPort: 16571,
+        basePort: 16572,
+        portRange: 32,
+      },
     });
+  });
+
+  it('lsl settings come from the file, --lsl-interface replaces its interfaces, a wrong field is named', () => {
+    const file = path.join(dir, 'lsl.yaml');
+    writeFileSync(file, 'lsl:\n  interfaces: [eth1]\n  sessionId: lab-7\n  knownPeers: [10.0.0.5]\n');
+    expect(loadSettings({}, {}, file).lsl).toEqual({
+      interfaces: ['eth1'],
+      sessionId: 'lab-7',
+      knownPeers: ['10.0.0.5'],
+      multicastPort: 16571,
+      basePort: 16572,
+      portRange: 32,
+    });
+    expect(loadSettings({ 'lsl-interface': ['eth2'] }, {}, file).lsl.interfaces).toEqual(['eth2']);
+    writeFileSync(file, 'lsl:\n  sesionId: lab-7\n');
+    expect(() => loadSettings({}, {}, file)).toThrow(/sesionId/);
   });
 
   it('list flags repeat or join with commas; flags replace the env list', () => {

@@ -40,7 +40,7 @@ describe.skipIf(!haveChromium)('dashboard: device, signals, impedance (headless 
     const fills = async (): Promise<Record<string, string>> =>
       map.evaluate((element) =>
         Object.fromEntries(
-          [...element.querySelectorAll('g[id^="electrode-"]')].map((g) => [
+          Array.from(element.querySelectorAll('g[id^="electrode-"]')).map((g) => [
             g.id.slice('electrode-'.length),
             g.querySelector('circle')?.getAttribute('fill') ?? '',
           ]),

@@ -9,6 +9,7 @@ import { ServiceMetrics } from '../../device/service-metrics.js';
 import { type JobRegistry, jobsFor } from '../../device/jobs.js';
 import { SettingsStore } from '../../device/settings-store.js';
 import type { Db } from '../../store/database.js';
+import { clockRoutes } from './clock.js';
 import { configRoutes } from './config.js';
 import { debugRoutes } from './debug.js';
 import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../../device/config.js';
@@ -112,6 +113,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
   imuRoutes(app, context);
   healthRoutes(app, context);
   hostnameRoutes(app, context);
+  clockRoutes(app);
   configRoutes(app, context);
   statusRoutes(app, context);
   debugRoutes(app, context);

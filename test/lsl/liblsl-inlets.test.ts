@@ -1,0 +1,188 @@
+/**
+ * Conformance of the `lsl-outlet` built-in with real liblsl inlets (1.16.2 built from source, 1.12
+ * from its only binary distribution): they resolve the outlet by name and by type, read its full
+ * info, receive every sample of a 30 s stream (sent faster than real time) with exact values and
+ * with timestamps within 1 ms of the frames' own times, over protocol 1.10 and 1.00, and recover
+ * after the outlet is restarted. Everything stays on loopback, on ports of this test's own.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LOOPBACK_ONLY } from '../../src/core/access-policy.js';
+import type { Frame } from '../../src/core/frame.js';
+import type { NodeContext, NodeInstance } from '../../src/core/node.js';
+import { createLslOutlet } from '../../src/executables/lsl-outlet.js';
+import { lslNow, unixMsToLsl, wallNowMs } from '../../src/lsl/clock.js';
+import { type Liblsl, liblsl, liblslAvailable, liblslEnv, LslTool } from '../support/liblsl.js';
+
+const PORTS = { multicastPort: 27571, basePort: 27572, portRange: 16 };
+const RATE = 250;
+const CHANNELS = ['FP1', 'FP2', 'C3', 'C4', 'O1', 'O2', 'T7', 'T8'];
+const SECONDS = 30;
+const FRAME_SAMPLES = 25;
+
+interface Harness {
+  node: NodeInstance;
+  info: Record<string, unknown>;
+  /** Resolves when `info[key]` satisfies `test`. */
+  until(key: string, test: (value: unknown) => boolean): Promise<void>;
+}
+
+function outletNode(name: string): Harness {
+  const info: Record<string, unknown> = {};
+  const waiters: (() => void)[] = [];
+  const context: NodeContext = {
+    streamId: '3f9c1e4a-2b7d-4c8e-9a1f-5d6e7f8a9b0c',
+    streamName: name,
+    nodeId: 'lsl',
+    config: {},
+    dataDir: '/nonexistent',
+    access: { ...LOOPBACK_ONLY, lsl: { interfaces: [], sessionId: 'default', knownPeers: [], ...PORTS } },
+    emit: () => undefined,
+    log: () => undefined,
+    fail: (error) => {
+      throw error;
+    },
+    setInfo: (patch) => {
+      Object.assign(info, patch);
+      for (const waiter of waiters.splice(0)) waiter();
+    },
+    countDropped: () => undefined,
+    trackProcessGroup: () => undefined,
+    untrackProcessGroup: () => undefined,
+  };
+  const node = createLslOutlet(context);
+  const until = async (key: string, check: (value: unknown) => boolean) => {
+    while (!check(info[key])) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  return { node, info, until };
+}
+
+/** Sample i, channel c: distinct, not round, exactly representable in float32. */
+function value(i: number, c: number): number {
+  return Math.fround(Math.sin(i * 0.01 + c) * 100 + i * 0.001);
+}
+
+let seq = 0;
+function frame(start: number, count: number, t0Ms: number): Frame {
+  const data = new Float32Array(count * CHANNELS.length);
+  for (let i = 0; i < count; i++)
+    for (let c = 0; c < CHANNELS.length; c++) data[i * CHANNELS.length + c] = value(start + i, c);
+  return {
+    seq: seq++,
+    timestamp: t0Ms + (start * 1000) / RATE,
+    sampleRate: RATE,
+    channels: CHANNELS,
+    data,
+  };
+}
+
+/** Sends samples [from, to) in frames, yielding between frames so the sockets drain. */
+async function send(node: NodeInstance, from: number, to: number, t0Ms: number): Promise<void> {
+  for (let i = from; i < to; i += FRAME_SAMPLES) {
+    node.onFrame?.('in', frame(i, Math.min(FRAME_SAMPLES, to - i), t0Ms));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe.skipIf(!liblslAvailable)('liblsl inlets read the lsl-outlet built-in', () => {
+  let lib: Liblsl;
+  const tools: LslTool[] = [];
+  const harnesses: Harness[] = [];
+
+  beforeAll(async () => {
+    lib = await liblsl();
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const tool of tools) tool.kill();
+    for (const h of harnesses) await h.node.stop();
+  });
+
+  function inlet(library: string, by: 'name' | 'type', value: string, count: number, extraCfg = ''): LslTool {
+    const tool = new LslTool(
+      lib.tool,
+      [library, 'inlet', by, value, String(count), '10'],
+      liblslEnv(PORTS, extraCfg),
+    );
+    tools.push(tool);
+    return tool;
+  }
+
+  test('every sample of a 30 s stream, exact values, timestamps within 1 ms, by name and type, 1.16 and 1.12, protocols 1.10 and 1.00', async () => {
+    const h = outletNode('Headset Conformance');
+    harnesses.push(h);
+    await h.node.start();
+    // Recorded 30 s ago: the samples' timestamps lie in the past, as a backlog's would.
+    const t0Ms = wallNowMs() - SECONDS * 1000;
+    const total = SECONDS * RATE;
+    h.node.onFrame?.('in', frame(0, 1, t0Ms));
+    await h.until('uid', (uid) => typeof uid === 'string');
+
+    const before = lslNow();
+    const readers = [
+      inlet(lib.lib116, 'name', 'Headset Conformance', total),
+      inlet(lib.lib116, 'type', 'EEG', total),
+      inlet(lib.lib116, 'name', 'Headset Conformance', total, '[tuning]\nUseProtocolVersion = 100\n'),
+      ...(lib.lib112 === undefined ? [] : [inlet(lib.lib112, 'name', 'Headset Conformance', total)]),
+    ];
+    for (const reader of readers) expect(await reader.waitFor('OPEN')).toBe('OPEN 0');
+    await h.until('consumers', (n) => n === readers.length);
+    // liblsl's clock is the one samples are stamped on.
+    for (const reader of readers) {
+      const clock = Number((await reader.waitFor('CLOCK ')).split(' ')[1]);
+      expect(clock).toBeGreaterThanOrEqual(before);
+      expect(clock).toBeLessThanOrEqual(lslNow());
+    }
+
+    await send(h.node, 1, total + 1, t0Ms);
+    for (const reader of readers) {
+      await reader.exited;
+      expect(reader.lines).toContain('DONE');
+      const xml = reader.lines.slice(reader.lines.findIndex((l) => l.startsWith('FULLINFO'))).join('\n');
+      expect(xml).toContain('<name>Headset Conformance</name>');
+      expect(xml).toContain('<nominal_srate>250');
+      for (const label of CHANNELS) expect(xml).toContain(`<label>${label}</label>`);
+      expect(xml).toContain('<unit>microvolts</unit>');
+      const samples = reader.samples();
+      expect(samples).toHaveLength(total);
+      let worst = 0;
+      samples.forEach((sample, k) => {
+        const i = k + 1;
+        expect(sample.values).toEqual(CHANNELS.map((_, c) => value(i, c)));
+        worst = Math.max(worst, Math.abs(sample.timestamp - unixMsToLsl(t0Ms + (i * 1000) / RATE)));
+      });
+      expect(worst).toBeLessThan(0.001);
+    }
+    expect(h.info.samplesDropped).toBe(0);
+    await h.node.stop();
+  }, 120_000);
+
+  test('an inlet recovers after the outlet restarts (same source id, new uid)', async () => {
+    const first = outletNode('Headset Restart');
+    harnesses.push(first);
+    await first.node.start();
+    const t0Ms = wallNowMs();
+    first.node.onFrame?.('in', frame(0, 1, t0Ms));
+    await first.until('uid', (uid) => typeof uid === 'string');
+    const reader = inlet(lib.lib116, 'name', 'Headset Restart', 200);
+    await first.until('consumers', (n) => n === 1);
+    await send(first.node, 1, 101, t0Ms);
+    await first.node.stop();
+
+    const second = outletNode('Headset Restart');
+    harnesses.push(second);
+    await second.node.start();
+    second.node.onFrame?.('in', frame(1000, 1, t0Ms));
+    await second.until('uid', (uid) => typeof uid === 'string');
+    expect(second.info.uid).not.toBe(first.info.uid);
+    expect(second.info.sourceId).toBe(first.info.sourceId);
+    await second.until('consumers', (n) => n === 1);
+    await send(second.node, 1001, 1101, t0Ms);
+    await reader.exited;
+    expect(reader.lines).toContain('DONE');
+    const values = reader.samples().map((s) => s.values[0]);
+    expect(values).toEqual([
+      ...Array.from({ length: 100 }, (_, k) => value(1 + k, 0)),
+      ...Array.from({ length: 100 }, (_, k) => value(1001 + k, 0)),
+    ]);
+  }, 60_000);
+});

@@ -1,0 +1,138 @@
+/*
+ * A small program on liblsl's C API, loaded with dlopen so that one binary drives any liblsl
+ * (the tests give it 1.16 and 1.12). It prints what liblsl saw, one fact per line:
+ *
+ *   lsltool LIB inlet PROP VALUE COUNT TIMEOUT   resolve by PROP=VALUE, read the full info, pull COUNT samples
+ *   lsltool LIB outlet NAME CHANNELS RATE COUNT   publish COUNT samples (value i*CHANNELS+c) once an inlet is there
+ */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef void *handle;
+static void *lib;
+static void *sym(const char *name) {
+	void *f = dlsym(lib, name);
+	if (!f) {
+		printf("ERROR missing %s\n", name);
+		exit(2);
+	}
+	return f;
+}
+#define FN(ret, name, args) ret(*name) args = (ret(*) args)sym(#name)
+
+static int inlet(int argc, char **argv) {
+	FN(int, lsl_resolve_byprop, (handle *, unsigned, const char *, const char *, int, double));
+	FN(handle, lsl_create_inlet, (handle, int32_t, int32_t, int32_t));
+	FN(handle, lsl_get_fullinfo, (handle, double, int32_t *));
+	FN(char *, lsl_get_xml, (handle));
+	FN(void, lsl_open_stream, (handle, double, int32_t *));
+	FN(double, lsl_time_correction, (handle, double, int32_t *));
+	FN(double, lsl_pull_sample_d, (handle, double *, int32_t, double, int32_t *));
+	FN(int32_t, lsl_get_channel_count, (handle));
+	FN(double, lsl_local_clock, (void));
+	if (argc < 4) return 2;
+	printf("CLOCK %.9f\n", lsl_local_clock());
+	fflush(stdout);
+	const char *prop = argv[0], *value = argv[1];
+	long count = atol(argv[2]);
+	double timeout = atof(argv[3]);
+	handle found[4];
+	int n = lsl_resolve_byprop(found, 4, prop, value, 1, 10.0);
+	printf("RESOLVED %d\n", n);
+	fflush(stdout);
+	if (n < 1) return 1;
+	handle in = lsl_create_inlet(found[0], 360, 0, 1);
+	int32_t ec = 0;
+	handle full = lsl_get_fullinfo(in, 10.0, &ec);
+	if (ec != 0) {
+		printf("ERROR fullinfo %d\n", ec);
+		return 1;
+	}
+	char *xml = lsl_get_xml(full);
+	printf("FULLINFO %zu\n%s\nEND\n", strlen(xml), xml);
+	int channels = lsl_get_channel_count(full);
+	lsl_open_stream(in, 10.0, &ec);
+	printf("OPEN %d\n", ec);
+	fflush(stdout);
+	double correction = lsl_time_correction(in, 5.0, &ec);
+	printf("CORRECTION %.9f %d\n", correction, ec);
+	fflush(stdout);
+	double *values = calloc(channels, sizeof(double));
+	for (long i = 0; i < count; i++) {
+		double ts = lsl_pull_sample_d(in, values, channels, timeout, &ec);
+		if (ts == 0.0) {
+			printf("TIMEOUT %ld %d\n", i, ec);
+			return 1;
+		}
+		if (i % 500 == 0) correction = lsl_time_correction(in, 1.0, &ec);
+		printf("S %.9f", ts + correction);
+		for (int c = 0; c < channels; c++) printf(" %.17g", values[c]);
+		printf("\n");
+		if (i % 100 == 0) fflush(stdout);
+	}
+	printf("DONE\n");
+	return 0;
+}
+
+static int outlet(int argc, char **argv) {
+	FN(handle, lsl_create_streaminfo, (const char *, const char *, int32_t, double, int32_t, const char *));
+	FN(handle, lsl_get_desc, (handle));
+	FN(handle, lsl_append_child, (handle, const char *));
+	FN(handle, lsl_append_child_value, (handle, const char *, const char *));
+	FN(handle, lsl_create_outlet, (handle, int32_t, int32_t));
+	FN(int32_t, lsl_wait_for_consumers, (handle, double));
+	FN(int32_t, lsl_push_sample_dtp, (handle, const double *, double, int32_t));
+	FN(double, lsl_local_clock, (void));
+	if (argc < 4) return 2;
+	const char *name = argv[0];
+	int channels = atoi(argv[1]);
+	double rate = atof(argv[2]);
+	long count = atol(argv[3]);
+	handle info = lsl_create_streaminfo(name, "EEG", channels, rate, 2 /* double64 */, "lsltool-outlet");
+	handle chans = lsl_append_child(lsl_get_desc(info), "channels");
+	for (int c = 0; c < channels; c++) {
+		char label[32];
+		snprintf(label, sizeof label, "X%d", c + 1);
+		handle ch = lsl_append_child(chans, "channel");
+		lsl_append_child_value(ch, "label", label);
+		lsl_append_child_value(ch, "unit", "microvolts");
+	}
+	handle out = lsl_create_outlet(info, 0, 360);
+	printf("READY\n");
+	fflush(stdout);
+	if (!lsl_wait_for_consumers(out, 30.0)) {
+		printf("NOCONSUMER\n");
+		return 1;
+	}
+	/* The consumer's queue exists once it has read the test patterns. */
+	usleep(200000);
+	double start = lsl_local_clock();
+	printf("START %.9f\n", start);
+	double *values = calloc(channels, sizeof(double));
+	for (long i = 0; i < count; i++) {
+		for (int c = 0; c < channels; c++) values[c] = (double)(i * channels + c) + 0.25;
+		lsl_push_sample_dtp(out, values, start + i / rate, (i % 10) == 9);
+		if (i % 50 == 49) usleep(2000);
+	}
+	printf("SENT %ld\n", count);
+	fflush(stdout);
+	sleep(3);
+	return 0;
+}
+
+int main(int argc, char **argv) {
+	if (argc < 3) return 2;
+	lib = dlopen(argv[1], RTLD_NOW);
+	if (!lib) {
+		printf("ERROR dlopen %s\n", dlerror());
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (strcmp(argv[2], "inlet") == 0) return inlet(argc - 3, argv + 3);
+	if (strcmp(argv[2], "outlet") == 0) return outlet(argc - 3, argv + 3);
+	return 2;
+}

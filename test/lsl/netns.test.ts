@@ -1,0 +1,55 @@
+/**
+ * Network exposure of an LSL outlet, inside a network namespace this test creates (loopback, and a
+ * veth pair whose end d0 has 10.9.9.1/24 and the default route; nothing leaves the namespace): by
+ * default no discovery query from d0's network is answered, by broadcast, multicast or unicast, and
+ * its data port is closed there; opened on d0 it answers broadcast and multicast queries, and a
+ * liblsl inlet finds it through broadcast only and through multicast only.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { liblsl, liblslAvailable } from '../support/liblsl.js';
+
+function namespacesWork(): boolean {
+  try {
+    execFileSync('unshare', ['-rn', 'ip', 'link', 'set', 'lo', 'up'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const SETUP = [
+  'ip link set lo up',
+  'ip link add d0 type veth peer name d1',
+  'ip addr add 10.9.9.1/24 dev d0',
+  'ip link set d1 up',
+  'ip link set d0 up',
+  'ip route add default dev d0',
+  'exec "$@"',
+].join(' && ');
+
+test.skipIf(!liblslAvailable || !namespacesWork())(
+  'beyond loopback only when opened on an interface: broadcast and multicast discovery there',
+  async () => {
+    const lib = await liblsl();
+    const probe = path.join(import.meta.dirname, 'netns-probe.ts');
+    const output = execFileSync(
+      'unshare',
+      ['-rn', 'sh', '-c', SETUP, 'sh', process.execPath, '--import', 'tsx', probe, lib.tool, lib.lib116],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(JSON.parse(output.trim().split('\n').pop() ?? '{}')).toEqual({
+      hiddenBroadcast: false,
+      hiddenMulticast: false,
+      hiddenUnicast: false,
+      hiddenTcp: false,
+      openBroadcast: true,
+      openMulticast: true,
+      openTcp: true,
+      liblslBroadcast: true,
+      liblslMulticast: true,
+    });
+  },
+  240_000,
+);

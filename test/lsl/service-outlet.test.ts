@@ -1,0 +1,127 @@
+/**
+ * The real service publishes a stream over LSL: a liblsl 1.16 inlet resolves an `lsl-outlet` node
+ * by the stream's name, and every sample it reads is one the stream's `websocket` node sent too,
+ * with the same values, stamped with that frame's time mapped by GET /system/clock's offset.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { liblsl, liblslAvailable, liblslEnv, LslTool, type Liblsl } from '../support/liblsl.js';
+import { eventually, type Service, startService, tempDataDir } from '../support/service.js';
+
+const PORTS = { multicastPort: 28571, basePort: 28572, portRange: 16 };
+const STREAM = '5d0c6b1e-3a2f-4e8d-9c7b-0a1b2c3d4e5f';
+
+describe.skipIf(!liblslAvailable)('the service as an LSL outlet', () => {
+  let lib: Liblsl;
+  let service: Service;
+  const tools: LslTool[] = [];
+
+  beforeAll(async () => {
+    lib = await liblsl();
+    const dataDir = tempDataDir();
+    const config = path.join(dataDir, 'settings.yaml');
+    writeFileSync(
+      config,
+      `lsl:\n  multicastPort: ${PORTS.multicastPort}\n  basePort: ${PORTS.basePort}\n  portRange: ${PORTS.portRange}\n`,
+    );
+    service = await startService({ dataDir, args: ['--config', config] });
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const tool of tools) tool.kill();
+    await service.stop();
+  });
+
+  test('a liblsl inlet reads the frames a websocket node sends, values exact, times mapped by /system/clock', async () => {
+    const definition = {
+      id: STREAM,
+      meta: { name: 'Service LSL' },
+      nodes: [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: {
+            sampleRate: 250,
+            amplitudes: [100],
+            frequencies: [7],
+            channels: 2,
+            channelNames: ['CZ', 'PZ'],
+            noise: 5,
+            seed: 11,
+          },
+        },
+        { id: 'lsl', executable: 'lsl-outlet' },
+        { id: 'ws', executable: 'websocket', config: { port: 0 } },
+      ],
+      pipes: [
+        { id: 'p1', source: 'gen', destination: 'lsl' },
+        { id: 'p2', source: 'gen', destination: 'ws' },
+      ],
+    };
+    const created = await fetch(`${service.url}/stream/streams`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(definition),
+    });
+    expect(created.status).toBe(200);
+    const started = await fetch(`${service.url}/stream/streams/${STREAM}/signal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signal: 'start' }),
+    });
+    expect(started.status).toBe(200);
+    type NodeStatus = { id: string; port?: number; uid?: string; consumers?: number; sourceId?: string };
+    const nodes = async () =>
+      (
+        (await (await fetch(`${service.url}/stream/streams/${STREAM}/status`)).json()) as {
+          status: { nodes: NodeStatus[] };
+        }
+      ).status.nodes;
+    const wsPort = await eventually(
+      async () => (await nodes()).find((n) => n.id === 'ws')?.port,
+      10_000,
+      'ws port',
+    );
+    await eventually(async () => (await nodes()).find((n) => n.id === 'lsl')?.uid, 10_000, 'outlet open');
+
+    const frames: { timestamp: number; data: number[][] }[] = [];
+    const client = new WebSocket(`ws://127.0.0.1:${wsPort}/`);
+    client.on('message', (message: Buffer) => {
+      frames.push(JSON.parse(message.toString()) as { timestamp: number; data: number[][] });
+    });
+    await new Promise((resolve) => client.once('open', resolve));
+
+    const reader = new LslTool(
+      lib.tool,
+      [lib.lib116, 'inlet', 'name', 'Service LSL', '250', '10'],
+      liblslEnv(PORTS),
+    );
+    tools.push(reader);
+    await reader.exited;
+    client.close();
+    expect(reader.lines).toContain('DONE');
+    const xml = reader.lines.join('\n');
+    expect(xml).toContain('<label>CZ</label>');
+    expect(xml).toContain('<label>PZ</label>');
+    expect(xml).toMatch(
+      /<source_id>headsetd-[0-9a-f]{12}-5d0c6b1e-3a2f-4e8d-9c7b-0a1b2c3d4e5f-lsl<\/source_id>/,
+    );
+
+    const clock = (await (await fetch(`${service.url}/system/clock`)).json()) as { offsetMs: number };
+    const sent = new Map<string, number>();
+    for (const frame of frames) {
+      frame.data.forEach((row, i) =>
+        sent.set(row.join(','), (frame.timestamp + i * 4 - clock.offsetMs) / 1000),
+      );
+    }
+    const samples = reader.samples();
+    expect(samples).toHaveLength(250);
+    for (const sample of samples) {
+      const expected = sent.get(sample.values.join(','));
+      expect(expected, `sample ${sample.values.join(',')} was sent to the websocket`).toBeDefined();
+      expect(Math.abs(sample.timestamp - (expected ?? 0))).toBeLessThan(0.001);
+    }
+  }, 60_000);
+});
