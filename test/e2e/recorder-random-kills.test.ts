@@ -13,22 +13,11 @@ import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
 import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { prng } from '../support/prng.js';
 
 const SEED = Number(process.env.HEADSETD_FAULT_SEED ?? 20261126);
 /** Kill moments after the service listened, ms: the first ones within its first second. */
 const WINDOWS = [1000, 1000, 300, 1500];
-
-/** mulberry32: a small seeded generator, so that a failing sequence can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const services: Service[] = [];
 afterEach(async () => {
@@ -94,7 +83,7 @@ function expectValid(dir: string, name: string, when: string): void {
 }
 
 test('kill -9 at seeded random moments, early ones included: every recording listed after each restart opens in EDFlib and MNE; the streams run again', async () => {
-  const next = random(SEED);
+  const next = prng(SEED);
   const dataDir = tempDataDir();
   const dir = path.join(dataDir, 'recordings');
   const first = await startService({ dataDir });

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { EdfSignalHeader } from '../../src/formats/edf-reader.js';
+import { prng } from '../support/prng.js';
+
+export { prng };
 
 /** A fresh temp dir, removed after the calling file's (or describe block's) tests. */
 export function tempDir(prefix: string): string {
@@ -12,18 +15,6 @@ export function tempDir(prefix: string): string {
     rmSync(dir, { recursive: true, force: true });
   });
   return dir;
-}
-
-/** mulberry32: a small seeded PRNG, so failing property cases replay exactly. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Interleaved float32 samples uniformly within each channel's [min, max]. */

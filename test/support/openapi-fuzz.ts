@@ -6,20 +6,17 @@
  * drawn from one seeded PRNG, so a seed names a whole run and a failure can be replayed.
  */
 import { stringify as toYaml } from 'yaml';
+import { prng } from './prng.js';
 
-/** mulberry32: small, fast and good enough to spread requests over a schema. */
+/** Draws from one seeded mulberry32 (./prng.ts): small, fast and good enough to spread requests over a schema. */
 export class Rng {
-  private state: number;
+  private readonly random: () => number;
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.random = prng(seed);
   }
 
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.random();
   }
 
   int(n: number): number {
