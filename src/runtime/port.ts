@@ -96,8 +96,17 @@ export interface StreamRuntime {
   ): Promise<void>;
   /** Undefined when the stream is not running in this runtime. */
   status(streamId: string): RuntimeStreamStatus | undefined;
-  /** The last 500 log lines of a node, kept after the stream stops until it starts again. */
+  /**
+   * The last 500 log lines of a node, kept after the stream stops until it starts again or is
+   * forgotten.
+   */
   logs(streamId: string, nodeId: string): readonly NodeLogLine[];
+  /**
+   * Drops what the runtime keeps of a stream that no longer runs (its nodes' logs): the stream was
+   * deleted. Without it, a service that creates and deletes streams all day would keep every
+   * deleted stream's logs. A running stream is not touched.
+   */
+  forget(streamId: string): void;
   onEvent(listener: (event: RuntimeEvent) => void): void;
   /**
    * Frames a `tap` node of the stream receives reach `onFrame` on the caller's thread (their

@@ -242,6 +242,11 @@ export class WorkerRuntime implements StreamRuntime {
     return this.logRings.get(streamId)?.get(nodeId)?.toArray() ?? [];
   }
 
+  forget(streamId: string): void {
+    if (this.streams.has(streamId)) return;
+    this.logRings.delete(streamId);
+  }
+
   onEvent(listener: (event: RuntimeEvent) => void): void {
     this.listeners.push(listener);
   }

@@ -96,3 +96,17 @@ test('restored streams are announced as added, and a listener that throws does n
   manager.restore();
   expect(seen).toEqual([`added:created:${id}`]);
 });
+
+test('a deleted stream is forgotten by the runtime once stopped (its logs go with it)', async () => {
+  const { manager, runtime } = setUp();
+  const running = manager.create(generator(randomUUID())).id;
+  const stopped = manager.create(generator(randomUUID())).id;
+  await manager.signal(running, 'start').outcome;
+  await manager.signal(stopped, 'start').outcome;
+  await manager.signal(stopped, 'stop').outcome;
+  expect(runtime.forgotten.size).toBe(0);
+  await manager.remove(running);
+  await manager.remove(stopped);
+  expect([...runtime.forgotten].sort()).toEqual([running, stopped].sort());
+  expect(runtime.running.size).toBe(0);
+});

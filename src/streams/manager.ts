@@ -234,6 +234,7 @@ export class StreamManager {
         entry.state = 'stopped';
       });
     }
+    this.runtime.forget(entry.definition.id);
   }
 
   /**

@@ -17,6 +17,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { statusView } from '../../src/streams/views.js';
+import { waitFor } from '../runtime/helpers.js';
 
 export interface RuntimeUnderTest {
   runtime: StreamRuntime;
@@ -75,6 +76,19 @@ export function runtimeContract(name: string, make: () => RuntimeUnderTest): voi
       expect(runtime.status(stream.id)).toBeUndefined();
       // Stopping what does not run is not an error: a stop is idempotent.
       await runtime.stop(stream.id);
+    });
+
+    test("a stopped stream's logs are kept until it is forgotten; a running stream's are never dropped", async () => {
+      const stream = definition([generator, logger], [{ id: 'p', source: 'gen', destination: 'log' }]);
+      await runtime.start(stream);
+      // The logger writes a line per frame; the lines reach the runtime with its status pushes.
+      await waitFor(() => runtime.logs(stream.id, 'log').length > 0, 10_000, 'a log line');
+      runtime.forget(stream.id);
+      expect(runtime.logs(stream.id, 'log').length).toBeGreaterThan(0);
+      await runtime.stop(stream.id);
+      expect(runtime.logs(stream.id, 'log').length).toBeGreaterThan(0);
+      runtime.forget(stream.id);
+      expect(runtime.logs(stream.id, 'log')).toEqual([]);
     });
 
     test('a second start of a running stream is refused as invalid_state', async () => {

@@ -94,6 +94,7 @@ export class FakeRuntime implements StreamRuntime {
 
   async start(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'start', streamId: stream.id, detail: stream.nodes.map((n) => n.id) });
+    this.forgotten.delete(stream.id);
     if (this.running.has(stream.id)) {
       throw new HeadsetdError('invalid_state', `stream ${stream.id} is already running.`, {
         state: 'running',
@@ -189,7 +190,15 @@ export class FakeRuntime implements StreamRuntime {
   }
 
   logs(streamId: string, nodeId: string): readonly NodeLogLine[] {
+    if (this.forgotten.has(streamId)) return [];
     return [{ timestamp: 1, stream: 'event', line: `${streamId}/${nodeId} started` }];
+  }
+
+  /** Streams whose logs were dropped (deleted streams). */
+  readonly forgotten = new Set<string>();
+
+  forget(streamId: string): void {
+    if (!this.running.has(streamId)) this.forgotten.add(streamId);
   }
 
   tap(streamId: string, nodeId: string, onFrame: (frame: Frame) => void): () => void {
