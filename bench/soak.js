@@ -349,8 +349,12 @@ try {
   fail(`the load stopped: ${error.message}`);
 }
 if (snapshots !== undefined) {
+  // The second snapshot: wait until its file is there and no longer grows before stopping.
+  const count = () => readdirSync(snapshots).filter((f) => f.endsWith('.heapsnapshot')).length;
+  const before = count();
   process.kill(service.pid, 'SIGUSR2');
-  await sleep(5000);
+  for (let i = 0; i < 120 && count() === before; i++) await sleep(500);
+  await sleep(3000);
 }
 await service.stop();
 
