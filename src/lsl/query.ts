@@ -4,8 +4,8 @@
  * stream; one that fails to parse matches none. Resolvers do not filter answers again, so a stream
  * that answered every query would show up in everyone's filtered resolves: matching must be exact.
  */
-import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
-import xpath from 'xpath';
+import type { Element as XmlElement } from '@xmldom/xmldom';
+import { xmlParser, xpathEngine } from './xml-libraries.js';
 
 const CACHE_LIMIT = 256;
 
@@ -15,7 +15,7 @@ export class QueryMatcher {
   private readonly cache = new Map<string, boolean>();
 
   constructor(fullXml: string) {
-    const doc = new DOMParser().parseFromString(fullXml, 'text/xml');
+    const doc = new (xmlParser().DOMParser)().parseFromString(fullXml, 'text/xml');
     this.root = doc.documentElement as XmlElement;
   }
 
@@ -30,7 +30,7 @@ export class QueryMatcher {
     if (known !== undefined) return known;
     let answer = false;
     try {
-      answer = xpath.select(`boolean(${q})`, this.root as unknown as Node, true) === true;
+      answer = xpathEngine().select(`boolean(${q})`, this.root as unknown as Node, true) === true;
     } catch {
       answer = false;
     }
@@ -46,7 +46,7 @@ let probe: QueryMatcher | undefined;
 export function queryProblem(query: string): string | undefined {
   probe ??= new QueryMatcher('<info><name>x</name><desc/></info>');
   try {
-    xpath.select(`boolean(${query})`, probe.rootNode, true);
+    xpathEngine().select(`boolean(${query})`, probe.rootNode, true);
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
