@@ -1,6 +1,9 @@
 /**
- * Real liblsl for the conformance tests, built or fetched once into node_modules/.cache/liblsl and
- * reused by later runs (a lock directory keeps two test files from building it at once):
+ * Real liblsl for the conformance tests, built or fetched once into the machine's cache
+ * (`$XDG_CACHE_HOME/headsetd-tests/liblsl`, else `~/.cache/…`: the libraries are fixed versions,
+ * so every checkout of the machine shares them and a fresh clone does not spend a minute
+ * rebuilding) and reused by later runs (a lock directory keeps two test files from building it at
+ * once); the small test program is compiled into node_modules/.cache, from this checkout's source:
  *
  * - liblsl 1.16.2, built from the unmodified upstream source tarball in the oracle directory beside
  *   the repository (or `HEADSETD_ORACLES`) with Debian's cmake and g++ (about a minute);
@@ -15,12 +18,17 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { arch, tmpdir } from 'node:os';
+import { arch, homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-export const CACHE = path.join(ROOT, 'node_modules', '.cache', 'liblsl');
+export const CACHE = path.join(
+  process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'),
+  'headsetd-tests',
+  'liblsl',
+);
+const TOOL_DIR = path.join(ROOT, 'node_modules', '.cache', 'liblsl');
 const ORACLES = process.env.HEADSETD_ORACLES ?? path.resolve(ROOT, '../shared/oracles');
 const TARBALL = path.join(ORACLES, 'liblsl-1.16.2.tar.gz');
 const TOOL_SOURCE = path.join(ROOT, 'test', 'lsl', 'lsltool.c');
@@ -101,7 +109,8 @@ function fetch112(): string | undefined {
 }
 
 function buildTool(): string {
-  const tool = path.join(CACHE, 'lsltool');
+  mkdirSync(TOOL_DIR, { recursive: true });
+  const tool = path.join(TOOL_DIR, 'lsltool');
   if (existsSync(tool) && statSync(tool).mtimeMs >= statSync(TOOL_SOURCE).mtimeMs) return tool;
   execFileSync('gcc', ['-O1', '-o', tool, TOOL_SOURCE, '-ldl']);
   return tool;
