@@ -3,77 +3,20 @@
  * schema (docs/api.md §Built-in executables). Validation and OpenAPI read these; the runtime pairs
  * each name with its implementation in factories.ts.
  */
-import { type TSchema, Type } from 'typebox';
+import { Type } from 'typebox';
 import { EEG_ELECTRODES } from '../core/electrodes.js';
 import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
-import { queryProblem } from '../lsl/query.js';
 import { MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
+import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
+import { LSL_BUILTINS } from './lsl-builtins.js';
 
-export type NodeRole = 'source' | 'processor' | 'sink';
-
-/** A defect found by a check that JSON schema cannot express; `path` is relative to the config. */
-export interface ConfigIssue {
-  path: string;
-  message: string;
-}
-
-export interface BuiltinDescriptor {
-  name: string;
-  /** File names (without extension) of reference command lines that resolve to this built-in. */
-  aliases: readonly string[];
-  role: NodeRole;
-  inputs: readonly string[];
-  outputs: readonly string[];
-  description: string;
-  configSchema: TSchema;
-  /** Checks across fields, run after the schema passed. */
-  check?: (config: Record<string, unknown>) => ConfigIssue[];
-  /** A source's sample rate, Hz, when its config fixes it; undefined when only the running node knows. */
-  outputRate?: (config: Record<string, unknown>) => number | undefined;
-  /** A processor whose output has its input's sample rate. */
-  keepsRate?: boolean;
-  /** Defects of the config at an input sample rate known before the stream runs (streams/rates.ts). */
-  checkAtRate?: (config: Record<string, unknown>, rate: number) => ConfigIssue[];
-}
-
-/** A number from a config, or undefined (the schema check reports a wrong type). */
-function numberOf(config: Record<string, unknown>, key: string): number | undefined {
-  const value = config[key];
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** Settings every node accepts in its config, whatever its executable. */
-export const COMMON_CONFIG = {
-  restart: Type.Optional(
-    Type.Enum(['no', 'on-failure', 'always'], {
-      default: 'on-failure',
-      description: 'Supervision: restart the node never, after a failure (default) or whenever it ends.',
-    }),
-  ),
-};
-
-/**
- * Settings an external executable's config accepts besides its own keys: the resource limits the
- * runtime enforces on its process group (docs/node-protocol.md §Resource limits). Built-ins run in
- * the stream's worker thread, not a process of their own, so they take none.
- */
-export const EXTERNAL_CONFIG = {
-  ...COMMON_CONFIG,
-  maxMemoryMb: Type.Optional(
-    Type.Number({
-      exclusiveMinimum: 0,
-      description:
-        "Largest resident memory (RSS) of the node's processes together, MiB; over it the node is killed and in error.",
-    }),
-  ),
-  maxCpuSeconds: Type.Optional(
-    Type.Number({
-      exclusiveMinimum: 0,
-      description:
-        "Largest CPU time (user + system) of the node's processes since it started, s; over it the node is killed and in error.",
-    }),
-  ),
-};
+export {
+  type BuiltinDescriptor,
+  COMMON_CONFIG,
+  type ConfigIssue,
+  EXTERNAL_CONFIG,
+  type NodeRole,
+} from './builtin-descriptor.js';
 
 const SUPPORTED_EEG_RATES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
 
@@ -429,144 +372,6 @@ const ingest: BuiltinDescriptor = {
   ),
 };
 
-const lslOutlet: BuiltinDescriptor = {
-  name: 'lsl-outlet',
-  aliases: [],
-  role: 'sink',
-  inputs: ['in'],
-  outputs: [],
-  description:
-    'Publishes every frame as a Lab Streaming Layer stream (LabRecorder, MNE-LSL, any liblsl inlet); loopback only unless the service opens LSL on interfaces.',
-  configSchema: Type.Object(
-    {
-      ...COMMON_CONFIG,
-      name: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 255,
-          description: "The LSL stream's name, as inlets resolve it. Default: the stream's meta.name.",
-        }),
-      ),
-      type: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 64,
-          default: 'EEG',
-          description: "The LSL stream's content type (and each channel's type in the description).",
-        }),
-      ),
-      sourceId: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 255,
-          description:
-            'Identifies the source across restarts, so that inlets recover. Default: stable per headset, stream and node.',
-        }),
-      ),
-      channelFormat: Type.Optional(
-        Type.Enum(['float32', 'double64'], {
-          default: 'float32',
-          description: 'Value type on the wire; float32 carries the frames’ samples exactly.',
-        }),
-      ),
-      unit: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 64,
-          default: 'microvolts',
-          description: "Every channel's unit in the stream's description.",
-        }),
-      ),
-      chunkSize: Type.Optional(
-        Type.Integer({
-          minimum: 0,
-          maximum: 100000,
-          default: 0,
-          description:
-            'Most samples per network write (0: one write per frame); an inlet asking for smaller chunks gets them.',
-        }),
-      ),
-      maxBuffered: Type.Optional(
-        Type.Number({
-          exclusiveMinimum: 0,
-          maximum: 360,
-          default: 60,
-          description:
-            'Seconds of samples kept for each consumer that reads too slowly; beyond it its oldest samples are dropped (not the other consumers’).',
-        }),
-      ),
-    },
-    { additionalProperties: false },
-  ),
-};
-
-const lslInlet: BuiltinDescriptor = {
-  name: 'lsl-inlet',
-  aliases: [],
-  role: 'source',
-  inputs: [],
-  outputs: ['out'],
-  description:
-    "Reads a Lab Streaming Layer stream found by name, type, source id or predicate: its samples as frames on headsetd's clock, with the stream's channel labels and rate.",
-  configSchema: Type.Object(
-    {
-      ...COMMON_CONFIG,
-      name: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 255, description: "The LSL stream's name to look for." }),
-      ),
-      type: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 64,
-          description: "The LSL stream's content type to look for (EEG, Markers, Gaze, …).",
-        }),
-      ),
-      sourceId: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 255, description: "The LSL stream's source id to look for." }),
-      ),
-      predicate: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 1024,
-          description:
-            "An XPath 1.0 predicate over the stream's info, as liblsl's resolve_bypred takes it (for example `starts-with(name,'Eye') and channel_count>2`).",
-        }),
-      ),
-    },
-    { additionalProperties: false },
-  ),
-  check(config) {
-    const given = ['name', 'type', 'sourceId', 'predicate'].filter((key) => config[key] !== undefined);
-    const issues: ConfigIssue[] = [];
-    if (given.length === 0) {
-      issues.push({
-        path: '',
-        message: 'an lsl-inlet needs at least one of name, type, sourceId or predicate to find its stream',
-      });
-    }
-    const predicate = config.predicate;
-    if (typeof predicate === 'string') {
-      const problem = queryProblem(predicate);
-      if (problem !== undefined) {
-        issues.push({
-          path: '/predicate',
-          message: `the predicate is not an XPath 1.0 expression: ${problem}`,
-        });
-      }
-    }
-    for (const key of ['name', 'type', 'sourceId']) {
-      const value = config[key];
-      if (typeof value === 'string' && value.includes("'") && value.includes('"')) {
-        issues.push({
-          path: `/${key}`,
-          message: `${key} may hold ' or ", not both: an LSL query cannot express it`,
-        });
-      }
-    }
-    return issues;
-  },
-};
-
 export const BUILTINS: readonly BuiltinDescriptor[] = [
   signalGenerator,
   eegSource,
@@ -576,8 +381,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   logger,
   tap,
   ingest,
-  lslOutlet,
-  lslInlet,
+  ...LSL_BUILTINS,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

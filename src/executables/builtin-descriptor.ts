@@ -1,0 +1,72 @@
+/**
+ * What the control plane knows of a built-in executable (name, aliases, role, ports, config schema
+ * and the checks a schema cannot express), and the config settings every node or every external
+ * node accepts: the shape builtins.ts and lsl-builtins.ts fill in.
+ */
+import { Type, type TSchema } from 'typebox';
+
+export type NodeRole = 'source' | 'processor' | 'sink';
+
+/** A defect found by a check that JSON schema cannot express; `path` is relative to the config. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+export interface BuiltinDescriptor {
+  name: string;
+  /** File names (without extension) of reference command lines that resolve to this built-in. */
+  aliases: readonly string[];
+  role: NodeRole;
+  inputs: readonly string[];
+  outputs: readonly string[];
+  description: string;
+  configSchema: TSchema;
+  /** Checks across fields, run after the schema passed. */
+  check?: (config: Record<string, unknown>) => ConfigIssue[];
+  /** A source's sample rate, Hz, when its config fixes it; undefined when only the running node knows. */
+  outputRate?: (config: Record<string, unknown>) => number | undefined;
+  /** A processor whose output has its input's sample rate. */
+  keepsRate?: boolean;
+  /** Defects of the config at an input sample rate known before the stream runs (streams/rates.ts). */
+  checkAtRate?: (config: Record<string, unknown>, rate: number) => ConfigIssue[];
+}
+
+/** A number from a config, or undefined (the schema check reports a wrong type). */
+export function numberOf(config: Record<string, unknown>, key: string): number | undefined {
+  const value = config[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Settings every node accepts in its config, whatever its executable. */
+export const COMMON_CONFIG = {
+  restart: Type.Optional(
+    Type.Enum(['no', 'on-failure', 'always'], {
+      default: 'on-failure',
+      description: 'Supervision: restart the node never, after a failure (default) or whenever it ends.',
+    }),
+  ),
+};
+
+/**
+ * Settings an external executable's config accepts besides its own keys: the resource limits the
+ * runtime enforces on its process group (docs/node-protocol.md §Resource limits). Built-ins run in
+ * the stream's worker thread, not a process of their own, so they take none.
+ */
+export const EXTERNAL_CONFIG = {
+  ...COMMON_CONFIG,
+  maxMemoryMb: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description:
+        "Largest resident memory (RSS) of the node's processes together, MiB; over it the node is killed and in error.",
+    }),
+  ),
+  maxCpuSeconds: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description:
+        "Largest CPU time (user + system) of the node's processes since it started, s; over it the node is killed and in error.",
+    }),
+  ),
+};
