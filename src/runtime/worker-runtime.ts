@@ -26,7 +26,8 @@ import type { Frame } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
 import type { NodeRef, StatusPush } from './thread-messages.js';
 import type { DeviceFrameSource, NodeLogLine } from '../core/node.js';
-import { StreamWorker } from './stream-worker.js';
+import type { StreamWorker } from './stream-worker.js';
+import { WorkerPool } from './worker-pool.js';
 import { errorMessage } from '../core/error-message.js';
 
 export interface WorkerRuntimeOptions {
@@ -101,24 +102,31 @@ export class WorkerRuntime implements StreamRuntime {
   private readonly taps = new Map<string, Map<string, Set<(frame: Frame) => void>>>();
 
   /** The data-plane workers; dead ones are dropped when a stream needs a worker. */
-  private pool: StreamWorker[] = [];
-  private readonly maxWorkers: number;
-  /** Workers without streams, and the timer that ends each unless a stream comes first. */
-  private readonly retiring = new Map<StreamWorker, NodeJS.Timeout>();
+  private readonly pool: WorkerPool;
   private closed = false;
 
   constructor(private readonly options: WorkerRuntimeOptions) {
-    this.maxWorkers = Math.max(1, options.workers ?? availableParallelism());
+    this.pool = new WorkerPool({
+      spawn: {
+        entry: options.workerEntry,
+        device: options.device,
+        heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+        snapshotIntervalMs: options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS,
+      },
+      maxWorkers: Math.max(1, options.workers ?? availableParallelism()),
+      spreadAt: options.spreadAtUtilization ?? DEFAULT_SPREAD_AT_UTILIZATION,
+      idleMs: options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS,
+    });
   }
 
   /** How many streams each live worker runs (tests, the status of the data plane). */
   workerLoads(): number[] {
-    return this.pool.filter((w) => w.alive).map((w) => w.load);
+    return this.pool.loads();
   }
 
   /** Each live worker's recent busy share, 0–1 (see `spreadAtUtilization`). */
   workerUtilizations(): number[] {
-    return this.pool.filter((w) => w.alive).map((w) => w.utilization);
+    return this.pool.utilizations();
   }
 
   async start(stream: StreamDefinition): Promise<void> {
@@ -140,7 +148,7 @@ export class WorkerRuntime implements StreamRuntime {
       status: undefined,
       started: false,
       stopping: false,
-      worker: this.pickWorker(),
+      worker: this.pool.pick(),
     };
     this.streams.set(streamId, entry);
     try {
@@ -149,7 +157,7 @@ export class WorkerRuntime implements StreamRuntime {
       this.options.logger?.info({ streamId }, 'stream started');
     } catch (error) {
       if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
-      this.release(entry.worker, streamId);
+      this.pool.release(entry.worker, streamId);
       throw error;
     }
   }
@@ -201,7 +209,7 @@ export class WorkerRuntime implements StreamRuntime {
       }
     } finally {
       if (this.streams.get(streamId) === entry) this.streams.delete(streamId);
-      this.release(worker, streamId);
+      this.pool.release(worker, streamId);
     }
     this.options.logger?.info({ streamId }, 'stream stopped');
   }
@@ -284,66 +292,13 @@ export class WorkerRuntime implements StreamRuntime {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const timer of this.retiring.values()) clearTimeout(timer);
-    this.retiring.clear();
     await Promise.all([...this.streams.keys()].map((id) => this.stop(id)));
-    await Promise.all(this.pool.splice(0).map((worker) => worker.terminate()));
+    await this.pool.close();
   }
 
   abort(): void {
     this.closed = true;
-    // terminate() kills the worker's process groups synchronously, before its first await.
-    for (const worker of this.pool.splice(0)) void worker.terminate();
-  }
-
-  /**
-   * The worker a starting stream goes to: a live one with room (busy less than the spread
-   * threshold), the fewest streams first; else a new one while the pool is below its size; else
-   * the one with the fewest streams. Memory is what a headset lacks: a second isolate is paid for only when the
-   * first is busy (docs/architecture.md §Data plane).
-   */
-  private pickWorker(): StreamWorker {
-    this.pool = this.pool.filter((w) => w.alive);
-    const spreadAt = this.options.spreadAtUtilization ?? DEFAULT_SPREAD_AT_UTILIZATION;
-    const roomy = this.pool.filter((w) => w.utilization < spreadAt);
-    if (roomy.length > 0) {
-      const chosen = roomy.reduce((least, w) => (w.load < least.load ? w : least));
-      clearTimeout(this.retiring.get(chosen));
-      this.retiring.delete(chosen);
-      return chosen;
-    }
-    if (this.pool.length < this.maxWorkers) {
-      const worker = this.spawnWorker();
-      this.pool.push(worker);
-      return worker;
-    }
-    const chosen = this.pool.reduce((least, w) => (w.load < least.load ? w : least));
-    clearTimeout(this.retiring.get(chosen));
-    this.retiring.delete(chosen);
-    return chosen;
-  }
-
-  /** Takes a stream off its worker; a worker left without streams ends after `idleWorkerMs`. */
-  private release(worker: StreamWorker, streamId: string): void {
-    worker.release(streamId);
-    if (worker.load > 0 || !worker.alive || this.retiring.has(worker)) return;
-    const timer = setTimeout(() => {
-      this.retiring.delete(worker);
-      if (worker.load > 0) return;
-      this.pool = this.pool.filter((w) => w !== worker);
-      void worker.terminate();
-    }, this.options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS);
-    timer.unref();
-    this.retiring.set(worker, timer);
-  }
-
-  private spawnWorker(): StreamWorker {
-    return new StreamWorker({
-      entry: this.options.workerEntry,
-      device: this.options.device,
-      heartbeatTimeoutMs: this.options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
-      snapshotIntervalMs: this.options.snapshotIntervalMs ?? DEFAULT_SNAPSHOT_INTERVAL_MS,
-    });
+    this.pool.abort();
   }
 
   private running(streamId: string, signal: string): RunningStream {
@@ -404,12 +359,12 @@ export class WorkerRuntime implements StreamRuntime {
         : `node ${culprit.nodeId} of stream ${culprit.streamId}`;
     const reason = `restarted on another worker: ${who} hung the worker they shared (${message})`;
     entry.restartedBecause = reason;
-    entry.worker = this.pickWorker();
+    entry.worker = this.pool.pick();
     try {
       await this.run(entry, entry.definition);
     } catch (error) {
       if (this.streams.get(streamId) !== entry) return;
-      this.release(entry.worker, streamId);
+      this.pool.release(entry.worker, streamId);
       this.fail(streamId, entry, `${reason}, and could not start again: ${errorMessage(error)}`, undefined);
       return;
     }
