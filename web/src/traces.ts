@@ -120,8 +120,13 @@ export interface DrawOptions {
 
 const LABEL_WIDTH = 56;
 
-/** Draws the traces; the newest sample at the right edge. */
-export function drawTraces(canvas: HTMLCanvasElement, buffer: TraceBuffer, options: DrawOptions): void {
+/**
+ * The canvas sized to its box at the display's pixel ratio (so lines stay sharp), cleared to
+ * white, with its 2D context scaled to CSS pixels; undefined when the browser gives no context.
+ */
+function clearedSurface(
+  canvas: HTMLCanvasElement,
+): { g: CanvasRenderingContext2D; w: number; h: number } | undefined {
   const ratio = window.devicePixelRatio || 1;
   const width = Math.max(1, Math.floor(canvas.clientWidth * ratio));
   const height = Math.max(1, Math.floor(canvas.clientHeight * ratio));
@@ -130,12 +135,20 @@ export function drawTraces(canvas: HTMLCanvasElement, buffer: TraceBuffer, optio
     canvas.height = height;
   }
   const g = canvas.getContext('2d');
-  if (g === null) return;
+  if (g === null) return undefined;
   g.setTransform(ratio, 0, 0, ratio, 0, 0);
   const w = width / ratio;
   const h = height / ratio;
   g.fillStyle = '#ffffff';
   g.fillRect(0, 0, w, h);
+  return { g, w, h };
+}
+
+/** Draws the traces; the newest sample at the right edge. */
+export function drawTraces(canvas: HTMLCanvasElement, buffer: TraceBuffer, options: DrawOptions): void {
+  const surface = clearedSurface(canvas);
+  if (surface === undefined) return;
+  const { g, w, h } = surface;
   const lanes = options.shown.length;
   if (lanes === 0 || buffer.sampleRate === 0) {
     g.fillStyle = '#666666';
@@ -215,20 +228,9 @@ export function drawTraces(canvas: HTMLCanvasElement, buffer: TraceBuffer, optio
 
 /** Power spectrum of a channel's last ~2 s on a log scale, with the alpha band (8–12 Hz) marked. */
 export function drawSpectrum(canvas: HTMLCanvasElement, buffer: TraceBuffer, channel: number): void {
-  const ratio = window.devicePixelRatio || 1;
-  const width = Math.max(1, Math.floor(canvas.clientWidth * ratio));
-  const height = Math.max(1, Math.floor(canvas.clientHeight * ratio));
-  if (canvas.width !== width || canvas.height !== height) {
-    canvas.width = width;
-    canvas.height = height;
-  }
-  const g = canvas.getContext('2d');
-  if (g === null) return;
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
-  const w = width / ratio;
-  const h = height / ratio;
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, w, h);
+  const surface = clearedSurface(canvas);
+  if (surface === undefined) return;
+  const { g, w, h } = surface;
   const fs = buffer.sampleRate;
   let n = 1;
   while (n * 2 <= Math.min(buffer.written, fs * 2)) n *= 2;
