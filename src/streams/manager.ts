@@ -11,10 +11,11 @@ import type { GraphContext } from './graph-document.js';
 import { newEntry, type StreamChange, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
 import { planSignal } from './lifecycle.js';
+import { assertNodeSignal } from './node-signal.js';
 import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../runtime/port.js';
 import type { DesiredState, StreamStore } from './store.js';
-import { assertRevision, type Precondition } from './revision.js';
+import { type Precondition, queueEdit } from './revision.js';
 import { type Outcome, Transitions } from './transitions.js';
 import {
   assertExecutablesAllowed,
@@ -52,8 +53,6 @@ export interface ManagerOptions {
 export interface SignalTicket {
   outcome: Promise<HeadsetdError | undefined>;
 }
-
-const NODE_SIGNAL = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 export class StreamManager {
   private readonly entries = new Map<string, StreamEntry>();
@@ -196,7 +195,7 @@ export class StreamManager {
     precondition?: Precondition,
   ): Promise<{ definition: StreamDefinition; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, precondition, async () => {
+    return queueEdit(entry, precondition, async () => {
       const body = parseReplaceDocument(document, entry.definition.id, this.context);
       const definition = this.withMeta(body, entry.definition.meta.created, new Date().toISOString());
       await this.commit(entry, definition);
@@ -207,7 +206,7 @@ export class StreamManager {
   async remove(id: string, precondition?: Precondition): Promise<void> {
     const entry = this.get(id);
     // After the edits under way, so that the revision checked is the one deleted.
-    if (precondition !== undefined) await this.edit(entry, precondition, async () => ({}));
+    if (precondition !== undefined) await queueEdit(entry, precondition, async () => ({}));
     if (this.entries.get(entry.definition.id) !== entry) {
       throw new HeadsetdError(
         'stream_not_found',
@@ -274,7 +273,7 @@ export class StreamManager {
     precondition?: Precondition,
   ): Promise<{ added: string[]; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, precondition, async () => {
+    return queueEdit(entry, precondition, async () => {
       const { graph, added } = edits.addNodes(entry.definition, body);
       await this.commitGraph(entry, graph, { collection: 'nodes', offset: entry.definition.nodes.length });
       return { added };
@@ -287,7 +286,7 @@ export class StreamManager {
     precondition?: Precondition,
   ): Promise<{ nodes: string[]; pipes: string[]; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, precondition, async () => {
+    return queueEdit(entry, precondition, async () => {
       const { graph, removed, removedPipes } = edits.removeNodes(entry.definition, body);
       await this.commitGraph(entry, graph);
       return { nodes: removed, pipes: removedPipes };
@@ -300,7 +299,7 @@ export class StreamManager {
     precondition?: Precondition,
   ): Promise<{ added: string[]; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, precondition, async () => {
+    return queueEdit(entry, precondition, async () => {
       const { graph, added } = edits.addPipes(entry.definition, body);
       await this.commitGraph(entry, graph, { collection: 'pipes', offset: entry.definition.pipes.length });
       return { added };
@@ -313,7 +312,7 @@ export class StreamManager {
     precondition?: Precondition,
   ): Promise<{ removed: string[]; revision: number }> {
     const entry = this.get(id);
-    return this.edit(entry, precondition, async () => {
+    return queueEdit(entry, precondition, async () => {
       const { graph, removed } = edits.removePipes(entry.definition, body);
       await this.commitGraph(entry, graph);
       return { removed };
@@ -327,27 +326,7 @@ export class StreamManager {
     payload: Record<string, unknown>,
   ): Promise<void> {
     const entry = this.get(id);
-    if (!entry.definition.nodes.some((n) => n.id === nodeId)) {
-      throw new HeadsetdError('node_not_found', `The stream has no node '${nodeId}'.`, { nodeId });
-    }
-    if (!NODE_SIGNAL.test(signal)) {
-      throw new HeadsetdError(
-        'invalid_request',
-        `'${signal}' is not a signal name: use start, stop, pause, resume, restart or a custom name of letters, digits, '-' and '_'.`,
-        { path: '/signal' },
-      );
-    }
-    if (entry.state !== 'running' && entry.state !== 'paused') {
-      throw new HeadsetdError(
-        'invalid_state',
-        `The stream is ${entry.state}; node signals need it running or paused.`,
-        {
-          state: entry.state,
-          signal,
-          allowed: [],
-        },
-      );
-    }
+    assertNodeSignal(entry, nodeId, signal);
     await this.transitions.enqueue(entry, () =>
       this.runtime.signalNode(entry.definition.id, nodeId, signal, payload),
     );
@@ -419,31 +398,6 @@ export class StreamManager {
 
   private withMeta(body: DefinitionBody, created: string, updated: string): StreamDefinition {
     return { ...body, meta: { ...body.meta, created, updated } };
-  }
-
-  /**
-   * Runs an edit after the previous edit of the stream has ended, live update included. Without
-   * this, a second edit committed while the first one's live update was in flight, and the first
-   * one's rollback then restored a definition that the second had built on (or the second's
-   * rollback restored the first's failed one): an edit answered as refused could stay stored.
-   * The precondition is checked here, in turn, so that of two edits of the same revision sent
-   * together exactly one applies; the revision answered is the one this edit stored.
-   */
-  private edit<T extends object>(
-    entry: StreamEntry,
-    precondition: Precondition,
-    work: () => Promise<T>,
-  ): Promise<T & { revision: number }> {
-    const run = entry.edits.then(async () => {
-      assertRevision(entry, precondition);
-      const result = await work();
-      return { ...result, revision: entry.revision };
-    });
-    entry.edits = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
   }
 
   /**
