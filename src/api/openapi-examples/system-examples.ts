@@ -5,6 +5,48 @@
  */
 import type { OperationExamples } from '../openapi-examples.js';
 
+/** A finished job, as GET /system/jobs/{id} answers it and DELETE of a finished job too. */
+const FINISHED_JOB_ANSWER = {
+  success: true,
+  job: {
+    id: '7111a7c7-2af7-42f6-8ef0-e86b6a281d47',
+    operation: 'electrodes.adjust',
+    status: 'completed',
+    createdAt: '2026-11-26T15:02:03.148Z',
+    updatedAt: '2026-11-26T15:02:03.229Z',
+    finishedAt: '2026-11-26T15:02:03.229Z',
+    progress: {
+      total: 1,
+      completed: 1,
+      electrodes: {
+        O2: {
+          done: true,
+          position: 91.4,
+          state: 3,
+          impedance: 11.12,
+          attempts: 0,
+          reason: 'stalled',
+        },
+      },
+    },
+    result: {
+      strategy: 'gentle',
+      targetImpedance: 10,
+      results: {
+        O2: {
+          before: 11.12,
+          after: 11.12,
+          attempts: 0,
+          reached: false,
+          position: 91.4,
+          reason: 'stalled',
+        },
+      },
+    },
+    error: null,
+  },
+};
+
 export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   'GET /system/events': {
     message: { type: 'impedance', timestamp: 1795705321546, data: { O1: 13.87, O2: 11.02, CZ: 10.09 } },
@@ -324,46 +366,7 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     },
   },
   'GET /system/jobs/{id}': {
-    response: {
-      success: true,
-      job: {
-        id: '7111a7c7-2af7-42f6-8ef0-e86b6a281d47',
-        operation: 'electrodes.adjust',
-        status: 'completed',
-        createdAt: '2026-11-26T15:02:03.148Z',
-        updatedAt: '2026-11-26T15:02:03.229Z',
-        finishedAt: '2026-11-26T15:02:03.229Z',
-        progress: {
-          total: 1,
-          completed: 1,
-          electrodes: {
-            O2: {
-              done: true,
-              position: 91.4,
-              state: 3,
-              impedance: 11.12,
-              attempts: 0,
-              reason: 'stalled',
-            },
-          },
-        },
-        result: {
-          strategy: 'gentle',
-          targetImpedance: 10,
-          results: {
-            O2: {
-              before: 11.12,
-              after: 11.12,
-              attempts: 0,
-              reached: false,
-              position: 91.4,
-              reason: 'stalled',
-            },
-          },
-        },
-        error: null,
-      },
-    },
+    response: FINISHED_JOB_ANSWER,
   },
   'GET /system/jobs': {
     response: {
@@ -447,46 +450,7 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     },
   },
   'DELETE /system/jobs/{id}': {
-    response: {
-      success: true,
-      job: {
-        id: '7111a7c7-2af7-42f6-8ef0-e86b6a281d47',
-        operation: 'electrodes.adjust',
-        status: 'completed',
-        createdAt: '2026-11-26T15:02:03.148Z',
-        updatedAt: '2026-11-26T15:02:03.229Z',
-        finishedAt: '2026-11-26T15:02:03.229Z',
-        progress: {
-          total: 1,
-          completed: 1,
-          electrodes: {
-            O2: {
-              done: true,
-              position: 91.4,
-              state: 3,
-              impedance: 11.12,
-              attempts: 0,
-              reason: 'stalled',
-            },
-          },
-        },
-        result: {
-          strategy: 'gentle',
-          targetImpedance: 10,
-          results: {
-            O2: {
-              before: 11.12,
-              after: 11.12,
-              attempts: 0,
-              reached: false,
-              position: 91.4,
-              reason: 'stalled',
-            },
-          },
-        },
-        error: null,
-      },
-    },
+    response: FINISHED_JOB_ANSWER,
   },
   'DELETE /system/recordings/{name}': {
     response: {
