@@ -3,8 +3,8 @@
  * comments of src/, sdk/, examples/, bench/) sends them to material they do not have (the team's
  * notes, design or reference files, issue numbers, paths into the team's shared directory), and
  * every relative link of docs/*.md and README.md leads to a file, and to a heading, that exists.
- * Tests may read fixtures from the shared directory (they are code), but their comments cite docs/
- * like everything else.
+ * Tests are held to the same rule: their fixtures are in the repository (test/fixtures), and that
+ * no code reads the shared directory is checked in standalone.test.ts.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -23,10 +23,8 @@ const OUTSIDE_NAMES: readonly { what: string; pattern: RegExp }[] = [
 /** A path into the team's shared directory (`shared/…`, `../shared/…`). */
 const SHARED_PATH = /(^|[^\w-])(\.\.\/)*shared\//;
 
-/** Where users read: every outside name and every shared path is refused. */
-const USER_FACING = ['docs', 'src', 'sdk', 'examples', 'bench', 'README.md'];
-/** Tests: outside names are refused; fixture paths into the shared directory are allowed. */
-const TESTS = 'test';
+/** Where users read, and the tests: every outside name and every shared path is refused. */
+const CHECKED = ['docs', 'src', 'sdk', 'examples', 'bench', 'README.md', 'test'];
 /** This check's own files name the patterns they refuse. */
 const OWN_FILES = 'test/docs/';
 
@@ -62,14 +60,12 @@ interface Citation {
   text: string;
 }
 
-function citationsIn(file: string, allowSharedPaths: boolean): Citation[] {
+function citationsIn(file: string): Citation[] {
   const text = textOf(file);
   if (text === undefined) return [];
   const found: Citation[] = [];
   text.split('\n').forEach((line, i) => {
-    const checks = allowSharedPaths
-      ? OUTSIDE_NAMES
-      : [...OUTSIDE_NAMES, { what: 'a path into the shared directory', pattern: SHARED_PATH }];
+    const checks = [...OUTSIDE_NAMES, { what: 'a path into the shared directory', pattern: SHARED_PATH }];
     for (const { what, pattern } of checks) {
       if (pattern.test(line)) found.push({ file, line: i + 1, what, text: line.trim() });
     }
@@ -78,11 +74,9 @@ function citationsIn(file: string, allowSharedPaths: boolean): Citation[] {
 }
 
 function allCitations(): Citation[] {
-  const userFacing = USER_FACING.flatMap(filesUnder).flatMap((file) => citationsIn(file, false));
-  const tests = filesUnder(TESTS)
+  return CHECKED.flatMap(filesUnder)
     .filter((file) => !file.startsWith(OWN_FILES))
-    .flatMap((file) => citationsIn(file, true));
-  return [...userFacing, ...tests];
+    .flatMap(citationsIn);
 }
 
 const isPending = (file: string): boolean => PENDING.some((entry) => file.startsWith(entry));
@@ -96,7 +90,7 @@ const MARKDOWN_PAGES = [
 ];
 
 describe('the documentation stands on its own', () => {
-  it('docs, README, src, sdk, examples, bench and test comments cite no outside notes, issues or shared paths', () => {
+  it('docs, README, src, sdk, examples, bench and tests cite no outside notes, issues or shared paths', () => {
     const citations = allCitations().filter((c) => !isPending(c.file));
     expect(citations.map(describeCitation)).toEqual([]);
   });

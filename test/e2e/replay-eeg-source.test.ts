@@ -14,9 +14,9 @@ import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { definition, FrameClient, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
+import { fixture } from '../formats/fixtures.js';
 import { fileSignals } from '../support/file-signals.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/eeg');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-e2e-'));
 
 let runtime: WorkerRuntime | undefined;
@@ -56,7 +56,7 @@ describe.each([
   { file: 'S002R01.edf', seconds: 1.5 },
 ])('$file through eeg-source → websocket', ({ file: name, seconds }) => {
   test("a websocket client receives the file's samples", async () => {
-    const file = path.join(FIXTURES, name);
+    const file = fixture(name);
     const clock = new ManualClock();
     headset = createReplayHeadset(file, { clock });
     const { sampleRate, samples } = headset.recording;

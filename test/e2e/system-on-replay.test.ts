@@ -3,12 +3,12 @@
  * `--device replay:FILE`: each answers with the shapes it has on the simulated headset, and the
  * EEG WebSocket carries the file's channels at the file's rate.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { fixture } from '../formats/fixtures.js';
 import { json, type Service, startService } from '../support/service.js';
 
-const FIXTURE = path.resolve('../shared/fixtures/eeg/test_bdf_stim_channel.bdf'); // C3 C4 Cz, 500 Hz
+const FIXTURE = fixture('test_bdf_stim_channel.bdf'); // C3 C4 Cz, 500 Hz
 let service: Service;
 
 beforeAll(async () => {

@@ -1,7 +1,10 @@
-/** Paths of the real EEG recordings the tests read, in the fixture directory beside the repository. */
+/**
+ * Paths of the real EEG recordings the tests read, kept in the repository under test/fixtures/eeg
+ * (their sources, licences, checksums and trimming are in the README there).
+ */
 import { resolve } from 'node:path';
 
-export const FIXTURE_DIR = resolve(import.meta.dirname, '../../../shared/fixtures/eeg');
+export const FIXTURE_DIR = resolve(import.meta.dirname, '../fixtures/eeg');
 
 export const fixture = (name: string): string => resolve(FIXTURE_DIR, name);
 

@@ -1,9 +1,11 @@
 /**
- * Conformance of the `lsl-outlet` built-in with real liblsl inlets (1.16.2 built from source, 1.12
- * from its only binary distribution): they resolve the outlet by name and by type, read its full
- * info, receive every sample of a 30 s stream (sent faster than real time) with exact values and
- * with timestamps within 1 ms of the frames' own times, over protocol 1.10 and 1.00, and recover
- * after the outlet is restarted. Everything stays on loopback, on ports of this test's own.
+ * Conformance of the `lsl-outlet` built-in with real liblsl inlets (1.12 from its only binary
+ * distribution, in every checkout; 1.16.2 built from source where HEADSETD_ORACLES is set, else
+ * its tests skip saying how to enable them): they resolve the outlet by name and by type, read its
+ * full info, receive every sample of a 30 s stream (sent faster than real time) with exact values
+ * and with timestamps within 1 ms of the frames' own times, over protocol 1.10 (and 1.00 for 1.16),
+ * and recover after the outlet is restarted (1.16). Everything stays on loopback, on this test's
+ * own ports.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOOPBACK_ONLY } from '../../src/core/access-policy.js';
@@ -11,7 +13,14 @@ import type { Frame } from '../../src/core/frame.js';
 import type { NodeContext, NodeInstance } from '../../src/core/node.js';
 import { createLslOutlet } from '../../src/executables/lsl-outlet.js';
 import { lslNow, unixMsToLsl, wallNowMs } from '../../src/lsl/clock.js';
-import { type Liblsl, liblsl, liblslAvailable, liblslEnv, LslTool } from '../support/liblsl.js';
+import {
+  LIBLSL_VERSIONS,
+  liblslEnv,
+  liblslMissing,
+  liblslOf,
+  LslTool,
+  skipWithout,
+} from '../support/liblsl.js';
 
 const PORTS = { multicastPort: 27571, basePort: 27572, portRange: 16 };
 const RATE = 250;
@@ -83,13 +92,16 @@ async function send(node: NodeInstance, from: number, to: number, t0Ms: number):
   }
 }
 
-describe.skipIf(!liblslAvailable)('liblsl inlets read the lsl-outlet built-in', () => {
-  let lib: Liblsl;
+describe.for(LIBLSL_VERSIONS)('liblsl %s inlets read the lsl-outlet built-in', (version) => {
+  let lib: { lib: string; tool: string };
   const tools: LslTool[] = [];
   const harnesses: Harness[] = [];
+  // Each version's outlets have names of their own, so that no inlet reads another's.
+  const conformance = `Headset Conformance ${version}`;
+  const restart = `Headset Restart ${version}`;
 
   beforeAll(async () => {
-    lib = await liblsl();
+    if (liblslMissing(version) === undefined) lib = await liblslOf(version);
   }, 240_000);
 
   afterAll(async () => {
@@ -97,18 +109,19 @@ describe.skipIf(!liblslAvailable)('liblsl inlets read the lsl-outlet built-in', 
     for (const h of harnesses) await h.node.stop();
   });
 
-  function inlet(library: string, by: 'name' | 'type', value: string, count: number, extraCfg = ''): LslTool {
+  function inlet(by: 'name' | 'type', value: string, count: number, extraCfg = ''): LslTool {
     const tool = new LslTool(
       lib.tool,
-      [library, 'inlet', by, value, String(count), '10'],
+      [lib.lib, 'inlet', by, value, String(count), '10'],
       liblslEnv(PORTS, extraCfg),
     );
     tools.push(tool);
     return tool;
   }
 
-  test('every sample of a 30 s stream, exact values, timestamps within 1 ms, by name and type, 1.16 and 1.12, protocols 1.10 and 1.00', async () => {
-    const h = outletNode('Headset Conformance');
+  test('every sample of a 30 s stream, exact values, timestamps within 1 ms, by name and type, protocol 1.10 (and 1.00 with 1.16)', async (context) => {
+    skipWithout(version, context);
+    const h = outletNode(conformance);
     harnesses.push(h);
     await h.node.start();
     // Recorded 30 s ago: the samples' timestamps lie in the past, as a backlog's would.
@@ -119,10 +132,12 @@ describe.skipIf(!liblslAvailable)('liblsl inlets read the lsl-outlet built-in', 
 
     const before = lslNow();
     const readers = [
-      inlet(lib.lib116, 'name', 'Headset Conformance', total),
-      inlet(lib.lib116, 'type', 'EEG', total),
-      inlet(lib.lib116, 'name', 'Headset Conformance', total, '[tuning]\nUseProtocolVersion = 100\n'),
-      ...(lib.lib112 === undefined ? [] : [inlet(lib.lib112, 'name', 'Headset Conformance', total)]),
+      inlet('name', conformance, total),
+      inlet('type', 'EEG', total),
+      // Protocol 1.00 is checked with liblsl 1.16.
+      ...(version === '1.16'
+        ? [inlet('name', conformance, total, '[tuning]\nUseProtocolVersion = 100\n')]
+        : []),
     ];
     for (const reader of readers) expect(await reader.waitFor('OPEN')).toBe('OPEN 0');
     await h.until('consumers', (n) => n === readers.length);
@@ -138,7 +153,7 @@ describe.skipIf(!liblslAvailable)('liblsl inlets read the lsl-outlet built-in', 
       await reader.exited;
       expect(reader.lines).toContain('DONE');
       const xml = reader.lines.slice(reader.lines.findIndex((l) => l.startsWith('FULLINFO'))).join('\n');
-      expect(xml).toContain('<name>Headset Conformance</name>');
+      expect(xml).toContain(`<name>${conformance}</name>`);
       expect(xml).toContain('<nominal_srate>250');
       for (const label of CHANNELS) expect(xml).toContain(`<label>${label}</label>`);
       expect(xml).toContain('<unit>microvolts</unit>');
@@ -156,19 +171,22 @@ describe.skipIf(!liblslAvailable)('liblsl inlets read the lsl-outlet built-in', 
     await h.node.stop();
   }, 120_000);
 
-  test('an inlet recovers after the outlet restarts (same source id, new uid)', async () => {
-    const first = outletNode('Headset Restart');
+  test('an inlet recovers after the outlet restarts (same source id, new uid)', async (context) => {
+    // Not yet explained: a liblsl 1.12 inlet reads no sample of the restarted outlet within a minute.
+    context.skip(version === '1.12', 'checked with liblsl 1.16 only: a 1.12 inlet does not recover yet');
+    skipWithout(version, context);
+    const first = outletNode(restart);
     harnesses.push(first);
     await first.node.start();
     const t0Ms = wallNowMs();
     first.node.onFrame?.('in', frame(0, 1, t0Ms));
     await first.until('uid', (uid) => typeof uid === 'string');
-    const reader = inlet(lib.lib116, 'name', 'Headset Restart', 200);
+    const reader = inlet('name', restart, 200);
     await first.until('consumers', (n) => n === 1);
     await send(first.node, 1, 101, t0Ms);
     await first.node.stop();
 
-    const second = outletNode('Headset Restart');
+    const second = outletNode(restart);
     harnesses.push(second);
     await second.node.start();
     second.node.onFrame?.('in', frame(1000, 1, t0Ms));

@@ -5,10 +5,13 @@
  * rebuilding) and reused by later runs (a lock directory keeps two test files from building it at
  * once); the small test program is compiled into node_modules/.cache, from this checkout's source:
  *
- * - liblsl 1.16.2, built from the unmodified upstream source tarball in the oracle directory beside
- *   the repository (or `HEADSETD_ORACLES`) with Debian's cmake and g++ (about a minute);
  * - liblsl 1.12, the x86-64 shared object inside the npm package lsl.js@1.1.2 (taken out of
- *   `npm pack`, never installed: its FFI dependencies do not build on Node 20);
+ *   `npm pack`, never installed: its FFI dependencies do not build on Node 20), so that the
+ *   conformance tests run in any checkout;
+ * - liblsl 1.16.2, optional: built with Debian's cmake and g++ (about a minute) from its unmodified
+ *   upstream source tarball, found only in the directory the `HEADSETD_ORACLES` environment
+ *   variable names (`.ci/run` sets it where the team keeps that tarball); without it the 1.16
+ *   tests skip and say so;
  * - lsltool, a small C program (test/lsl/lsltool.c) that drives either through dlopen.
  *
  * Every liblsl run gets a config that keeps it on loopback: IPv6 off, discovery scope `machine`
@@ -29,9 +32,53 @@ export const CACHE = path.join(
   'liblsl',
 );
 const TOOL_DIR = path.join(ROOT, 'node_modules', '.cache', 'liblsl');
-const ORACLES = process.env.HEADSETD_ORACLES ?? path.resolve(ROOT, '../shared/oracles');
-const TARBALL = path.join(ORACLES, 'liblsl-1.16.2.tar.gz');
+const TARBALL_NAME = 'liblsl-1.16.2.tar.gz';
+/** The directory of optional reference sources; nothing else tells the tests where it is. */
+const ORACLES = process.env.HEADSETD_ORACLES || undefined;
 const TOOL_SOURCE = path.join(ROOT, 'test', 'lsl', 'lsltool.c');
+
+export type LiblslVersion = '1.16' | '1.12';
+/** Every version the conformance tests check, newest first. */
+export const LIBLSL_VERSIONS: readonly LiblslVersion[] = ['1.16', '1.12'];
+
+const HOW_TO_ENABLE_116 =
+  `set HEADSETD_ORACLES to a directory holding ${TARBALL_NAME} (the unmodified source of liblsl ` +
+  `1.16.2, tag v1.16.2 of github.com/sccn/liblsl; built once per machine with cmake and g++)`;
+
+/**
+ * Why a liblsl version's tests cannot run on this machine, saying how to enable them, or undefined
+ * when they can. An `HEADSETD_ORACLES` that holds no tarball is not a reason to skip: the 1.16
+ * tests then fail, naming the directory, since someone asked for them.
+ */
+export function liblslMissing(version: LiblslVersion): string | undefined {
+  if (version === '1.16') {
+    return ORACLES === undefined ? `liblsl 1.16 tests skipped: ${HOW_TO_ENABLE_116}` : undefined;
+  }
+  return arch() === 'x64'
+    ? undefined
+    : `liblsl 1.12 tests skipped: its only binary (npm package lsl.js@1.1.2) is for x86-64, not ${arch()}`;
+}
+
+/** Versions whose tests can run here. */
+export const liblslVersions = (): LiblslVersion[] =>
+  LIBLSL_VERSIONS.filter((version) => liblslMissing(version) === undefined);
+
+/** True when liblsl 1.16 can be built here (`HEADSETD_ORACLES` is set), which `liblsl()` needs. */
+export const liblslAvailable = liblslMissing('1.16') === undefined;
+
+const warned = new Set<LiblslVersion>();
+/**
+ * At the start of a test that needs `version`: skips it when that version cannot run here, with
+ * the reason and how to enable it as the skip's note (and once per file on stderr, which the
+ * default reporter shows).
+ */
+export function skipWithout(version: LiblslVersion, context: { skip: (note: string) => never }): void {
+  const missing = liblslMissing(version);
+  if (missing === undefined) return;
+  if (!warned.has(version)) console.warn(missing);
+  warned.add(version);
+  context.skip(missing);
+}
 
 export interface Liblsl {
   /** liblsl 1.16.2's shared object. */
@@ -40,9 +87,6 @@ export interface Liblsl {
   lib112: string | undefined;
   tool: string;
 }
-
-/** True when the oracle's source is there to build liblsl from. */
-export const liblslAvailable = existsSync(TARBALL);
 
 async function withLock<T>(work: () => T): Promise<T> {
   const lock = path.join(CACHE, '.lock');
@@ -69,12 +113,17 @@ async function withLock<T>(work: () => T): Promise<T> {
 }
 
 function build116(): string {
+  if (ORACLES === undefined) throw new Error(`liblsl 1.16 is not set up: ${HOW_TO_ENABLE_116}`);
+  const tarball = path.join(ORACLES, TARBALL_NAME);
+  if (!existsSync(tarball)) {
+    throw new Error(`HEADSETD_ORACLES is ${ORACLES}, which holds no ${TARBALL_NAME}: ${HOW_TO_ENABLE_116}`);
+  }
   const dir = path.join(CACHE, '1.16.2');
   const lib = path.join(dir, 'build', 'liblsl.so');
   if (existsSync(lib)) return lib;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['xzf', TARBALL, '-C', dir]);
+  execFileSync('tar', ['xzf', tarball, '-C', dir]);
   const source = path.join(
     dir,
     readdirSync(dir).find((name) => name.startsWith('liblsl')) ?? 'liblsl-1.16.2',
@@ -87,8 +136,9 @@ function build116(): string {
   return lib;
 }
 
-function fetch112(): string | undefined {
-  if (arch() !== 'x64') return undefined;
+function fetch112(): string {
+  const missing = liblslMissing('1.12');
+  if (missing !== undefined) throw new Error(missing);
   const dir = path.join(CACHE, '1.12');
   const lib = path.join(dir, 'package', 'prebuilt', 'liblsl64.so');
   if (existsSync(lib)) return lib;
@@ -102,10 +152,13 @@ function fetch112(): string | undefined {
       .split('\n')
       .pop();
     execFileSync('tar', ['xzf', path.join(dir, name ?? ''), '-C', dir, 'package/prebuilt/liblsl64.so']);
-  } catch {
-    return undefined;
+  } catch (error) {
+    throw new Error(
+      `liblsl 1.12 comes from the npm registry (\`npm pack lsl.js@1.1.2\`), which failed: ${(error as Error).message}`,
+    );
   }
-  return existsSync(lib) ? lib : undefined;
+  if (!existsSync(lib)) throw new Error(`lsl.js@1.1.2 holds no package/prebuilt/liblsl64.so`);
+  return lib;
 }
 
 function buildTool(): string {
@@ -116,11 +169,28 @@ function buildTool(): string {
   return tool;
 }
 
-let cached: Promise<Liblsl> | undefined;
+const made = new Map<string, Promise<string>>();
+/** `work`'s result, made once per test file under the machine-wide lock. */
+function once(key: string, work: () => string): Promise<string> {
+  let result = made.get(key);
+  if (result === undefined) {
+    result = withLock(work);
+    made.set(key, result);
+  }
+  return result;
+}
 
-export function liblsl(): Promise<Liblsl> {
-  cached ??= withLock(() => ({ lib116: build116(), lib112: fetch112(), tool: buildTool() }));
-  return cached;
+/** One liblsl version's shared object and the test program (see liblslMissing for when it can run). */
+export async function liblslOf(version: LiblslVersion): Promise<{ lib: string; tool: string }> {
+  const lib = await once(version, version === '1.16' ? build116 : fetch112);
+  return { lib, tool: await once('tool', buildTool) };
+}
+
+/** liblsl 1.16 (which must be set up: see liblslAvailable) and 1.12 where the machine can load it. */
+export async function liblsl(): Promise<Liblsl> {
+  const { lib: lib116, tool } = await liblslOf('1.16');
+  const lib112 = liblslMissing('1.12') === undefined ? (await liblslOf('1.12')).lib : undefined;
+  return { lib116, lib112, tool };
 }
 
 export interface LslPorts {

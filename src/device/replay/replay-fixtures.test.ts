@@ -3,7 +3,7 @@
  * expected electrodes, and a whole pass of the file plus the start of the next one comes out of
  * the device with the file's own physical values (the reader's whole-signal read, as float32),
  * at the file's rate, with `discontinuity` on the first frame and on the frame where the loop
- * starts again, and nowhere else. Time is a ManualClock, so a 61-s file takes well under a second.
+ * starts again, and nowhere else. Time is a ManualClock, so a pass takes well under a second.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -74,7 +74,7 @@ const FIXTURE_FILES: Fixture[] = [
   {
     file: 'S002R01.edf',
     rate: 160,
-    samples: 9760,
+    samples: 640,
     electrodes: ALL_19,
     labels: { 'Fp1.': 'FP1', 'T7..': 'T3', 'P8..': 'T6', 'Cz..': 'CZ', 'O2..': 'O2' },
     dropped: ['Fc5.', 'Fpz.', 'Iz..'],

@@ -15,8 +15,9 @@ import { systemPlugin } from '../../../src/api/system/index.js';
 import { installValidation } from '../../../src/api/validation.js';
 import { createReplayHeadset } from '../../../src/device/replay/index.js';
 import { openDatabase } from '../../../src/store/database.js';
+import { fixture } from '../../formats/fixtures.js';
 
-const FIXTURE = path.resolve('../shared/fixtures/eeg/test_edf_stim_channel.edf'); // 128 Hz
+const FIXTURE = fixture('test_edf_stim_channel.edf'); // 128 Hz
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
