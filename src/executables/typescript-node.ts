@@ -10,7 +10,7 @@
  * script meant: `headsetd/sdk` becomes this service's own SDK (the one HEADSETD_SDK names), and a
  * relative import of a JavaScript file becomes the absolute URL of that file beside the script.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -125,7 +125,7 @@ export async function transpileTypeScriptNode(script: string, dataDir: string): 
   const code = result.outputFiles?.[0]?.text ?? '';
   mkdirSync(dir, { recursive: true });
   // Written beside and renamed: a node starting at the same time never runs half a file.
-  const partial = `${output}.${process.pid}.${Date.now()}.partial`;
+  const partial = `${output}.${randomUUID()}.partial`;
   writeFileSync(partial, code);
   renameSync(partial, output);
   return output;
