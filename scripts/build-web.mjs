@@ -1,8 +1,8 @@
 /**
  * Builds the dashboard (web/, docs/dashboard.md) into dist/web/: web/src/main.tsx and what it
  * imports (Preact, CodeMirror, yaml) bundled by esbuild into one app.js, minified, for browsers of
- * the last few years; web/app.css and web/index.html copied beside it. The service serves these
- * three files (src/api/dashboard.ts); nothing is loaded from the network at run time. The licences
+ * the last few years; web/app.css, web/index.html and web/favicon.svg copied beside it. The service serves these
+ * files (src/api/dashboard.ts); nothing is loaded from the network at run time. The licences
  * of the packages bundled are gathered into dist/web/THIRD-PARTY-LICENSES.txt, which ships with them.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,7 @@ const result = await esbuild.build({
 });
 copyFileSync(path.join(root, 'web', 'app.css'), path.join(out, 'app.css'));
 copyFileSync(path.join(root, 'web', 'index.html'), path.join(out, 'index.html'));
+copyFileSync(path.join(root, 'web', 'favicon.svg'), path.join(out, 'favicon.svg'));
 
 /** The packages of node_modules the bundle took code from, each with its licence text. */
 const packages = new Set();

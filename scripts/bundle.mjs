@@ -56,6 +56,8 @@ const common = {
     '@fastify/swagger-ui',
     '@xmldom/xmldom',
     'xpath',
+    // The transpiler of TypeScript nodes (executables/typescript-node.ts): a native binary of its own.
+    'esbuild',
   ],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },

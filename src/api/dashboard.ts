@@ -26,6 +26,7 @@ const FILES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 };
 
 /**
@@ -82,6 +83,8 @@ export function dashboardRoutes(app: FastifyInstance): void {
   };
   const options = { schema: { hide: true }, config: { dashboardShell: true } };
   app.get('/', options, async (_request, reply) => send(reply, 'index.html'));
+  // Browsers ask for /favicon.ico by themselves (a 404 is a console error on every load).
+  app.get('/favicon.ico', options, async (_request, reply) => send(reply, 'favicon.svg'));
   app.get<{ Params: { file: string } }>('/dashboard/:file', options, async (request, reply) =>
     send(reply, request.params.file),
   );

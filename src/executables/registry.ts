@@ -10,6 +10,7 @@ import { HeadsetdError } from '../errors/catalog.js';
 import { BUILTINS, type BuiltinDescriptor, builtinByAlias, builtinByName } from './builtins.js';
 import { splitCommandLine } from './command-line.js';
 import { allowedOptions, INTERPRETER_NAMES, interpreterOf } from './interpreters.js';
+import { isTypeScriptFile } from './typescript-node.js';
 
 export type Resolution =
   | { kind: 'builtin'; descriptor: BuiltinDescriptor }
@@ -148,6 +149,14 @@ export function resolveExecutable(executable: string, executablesDirs: readonly 
   const dirs = realDirs(executablesDirs);
   const allowedProgram = findAllowed(program, dirs);
   if (allowedProgram !== undefined) {
+    // A TypeScript node named alone runs on the service's own node, through its transpiler.
+    if (isTypeScriptFile(allowedProgram)) {
+      return {
+        kind: 'external',
+        argv: [process.execPath, allowedProgram, ...argv.slice(1)],
+        file: allowedProgram,
+      };
+    }
     try {
       accessSync(allowedProgram, constants.X_OK);
     } catch {

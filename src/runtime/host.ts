@@ -42,6 +42,8 @@ export interface StreamHostPlugins {
   warmUp(): void;
   /** The resolver of one stream: from a node to the factory that makes its instance. */
   createResolver(options: {
+    /** The service's data directory (transpiled TypeScript nodes are cached there). */
+    dataDir: string;
     executablesDirs: readonly string[];
     extraModules: readonly string[];
   }): (node: NodeDef) => Promise<NodeFactory>;
@@ -144,6 +146,7 @@ class StreamHost {
       access: init.access,
       ...(this.device === undefined ? {} : { device: this.device }),
       resolveFactory: this.plugins.createResolver({
+        dataDir: init.dataDir,
         executablesDirs: init.executablesDirs,
         extraModules: init.extraModules,
       }),

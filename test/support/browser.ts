@@ -17,8 +17,13 @@ export const haveChromium = existsSync(CHROMIUM);
 export interface Browser {
   page: Page;
   context: BrowserContext;
-  /** Page errors and console errors seen so far (a broken page shows here first). */
+  /** Page errors seen so far (a broken page shows here first). */
   errors: string[];
+  /**
+   * Messages the page's console showed as errors, with their URL: a resource that failed to load
+   * among them. (An API refusal the page shows on purpose, a 4xx, is one too.)
+   */
+  consoleErrors: string[];
   close(): Promise<void>;
 }
 
@@ -44,10 +49,15 @@ export async function openBrowser(): Promise<Browser> {
   page.setDefaultTimeout(15_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
   return {
     page,
     context,
     errors,
+    consoleErrors,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

@@ -59,7 +59,7 @@ class ExternalProcessNode implements NodeInstance {
     options: ExternalNodeOptions,
   ) {
     this.settings = resolveSettings(context.config, argv, options);
-    this.label = argv.join(' ');
+    this.label = options.label ?? argv.join(' ');
     this.stderr = new StderrLines((line) => {
       context.log(line, 'stderr');
     });

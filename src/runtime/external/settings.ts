@@ -22,6 +22,8 @@ export interface ExternalNodeOptions {
   file?: string;
   /** Extra environment variables for the child. */
   env?: Readonly<Record<string, string>>;
+  /** The command line named in messages; default `argv` (a transpiled script: the line the user wrote). */
+  label?: string;
 }
 
 export interface ExternalNodeSettings {

@@ -7,7 +7,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { useEvents } from '../live';
-import { connectEeg, drawSpectrum, drawTraces, TraceBuffer } from '../traces';
+import { drawSpectrum, drawTraces } from '../plots';
+import { connectEeg, TraceBuffer } from '../traces';
 
 const WINDOWS = [2, 5, 10, 20, 30];
 const SCALES = [10, 20, 50, 100, 200, 500, 1000];

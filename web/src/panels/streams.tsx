@@ -4,11 +4,11 @@
  * status), its lifecycle buttons, a node's log, and the YAML editor that checks the document
  * against the API as it is typed and creates or replaces the stream.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, describe, request } from '../api';
 import { usePoll } from '../live';
 import { layout, NODE_HEIGHT, NODE_WIDTH } from '../graph';
-import { type EditorHandle, mountEditor, type Problem } from '../yaml-editor';
+import { Editor, type Editing, nameIn } from './stream-editor';
 
 interface StreamSummary {
   id: string;
@@ -57,25 +57,6 @@ const STATE_COLORS: Record<string, string> = {
   created: '#9E9E9E',
   terminated: '#616161',
 };
-
-function template(): string {
-  const id = crypto.randomUUID();
-  return `id: ${id}
-meta: { name: Sine to logger }
-nodes:
-  - id: gen
-    executable: signal-generator
-    config: { sampleRate: 250, amplitudes: [1, 0.5], frequencies: [10, 20], channels: 2 }
-  - id: filter
-    executable: filter
-    config: { highpass: 1, lowpass: 40 }
-  - id: log
-    executable: logger
-pipes:
-  - { id: p1, source: gen, destination: filter }
-  - { id: p2, source: filter, destination: log }
-`;
-}
 
 const count = (n: number): string => (n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : String(n));
 
@@ -236,82 +217,6 @@ function NodeLogs({ streamId, nodeId }: { streamId: string; nodeId: string }) {
   );
 }
 
-function Editor({
-  editing,
-  onSaved,
-}: {
-  /** The stream being replaced, or undefined for a new one. */
-  editing: { id: string; yaml: string } | undefined;
-  onSaved: (id: string) => void;
-}) {
-  const host = useRef<HTMLDivElement>(null);
-  const handle = useRef<EditorHandle | undefined>(undefined);
-  const editingRef = useRef(editing);
-  editingRef.current = editing;
-  const [problems, setProblems] = useState<Problem[] | undefined>(undefined);
-  const [message, setMessage] = useState('');
-  useEffect(() => {
-    if (host.current === null) return;
-    // Replacing a stream keeps its id: "already exists" is the point, not a problem.
-    handle.current = mountEditor(host.current, editing?.yaml ?? template(), setProblems, () =>
-      editingRef.current === undefined ? [] : ['stream_exists'],
-    );
-    return () => {
-      handle.current?.destroy();
-    };
-  }, []);
-  useEffect(() => {
-    handle.current?.setText(editing?.yaml ?? template());
-    setMessage('');
-  }, [editing?.id, editing?.yaml]);
-  const save = (): void => {
-    const text = handle.current?.text() ?? '';
-    setMessage('');
-    const done =
-      editing === undefined
-        ? api<{ id: string }>('/stream/streams/yaml', {
-            method: 'POST',
-            body: text,
-            contentType: 'text/yaml',
-          })
-        : api<{ id: string }>(`/stream/streams/${editing.id}`, {
-            method: 'PUT',
-            body: text,
-            contentType: 'text/yaml',
-          });
-    done
-      .then((answer) => {
-        setMessage(editing === undefined ? `Created ${answer.id}.` : 'Saved.');
-        onSaved(answer.id);
-      })
-      .catch((e: unknown) => {
-        setMessage(describe(e));
-      });
-  };
-  return (
-    <section class="card span2">
-      <h2>{editing === undefined ? 'New stream (YAML)' : `Edit ${editing.id}`}</h2>
-      <div ref={host} class="editor" data-testid="yaml-editor" />
-      <p
-        data-testid="yaml-verdict"
-        class={problems !== undefined && problems.length > 0 ? 'error' : 'ok-text'}
-      >
-        {problems === undefined
-          ? 'Checking…'
-          : problems.length === 0
-            ? 'The service accepts this document.'
-            : problems.map((p) => `line ${p.line}: ${p.message}`).join('\n')}
-      </p>
-      <div class="row">
-        <button type="button" data-testid="yaml-save" onClick={save}>
-          {editing === undefined ? 'Create stream' : 'Replace stream'}
-        </button>
-        {message !== '' && <span data-testid="yaml-message">{message}</span>}
-      </div>
-    </section>
-  );
-}
-
 export function StreamsPanel() {
   const list = usePoll(
     async () => (await api<{ streams: StreamSummary[] }>('/stream/streams')).streams,
@@ -319,16 +224,16 @@ export function StreamsPanel() {
   );
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const [node, setNode] = useState<string | undefined>(undefined);
-  const [editing, setEditing] = useState<{ id: string; yaml: string } | undefined>(undefined);
+  const [editing, setEditing] = useState<Editing | undefined>(undefined);
   const [error, setError] = useState('');
   const definition = usePoll(
     async () =>
       selected === undefined
         ? undefined
         : (
-            await api<{ stream: { id: string; nodes: NodeDef[]; pipes: PipeDef[] } }>(
-              `/stream/streams/${selected}`,
-            )
+            await api<{
+              stream: { id: string; meta: StreamSummary['meta']; nodes: NodeDef[]; pipes: PipeDef[] };
+            }>(`/stream/streams/${selected}`)
           ).stream,
     5000,
     [selected],
@@ -365,12 +270,19 @@ export function StreamsPanel() {
       })
       .finally(list.refresh);
   };
-  const edit = (): void => {
-    if (selected === undefined) return;
-    request(`/stream/streams/${selected}/yaml`)
+  /** Loads a stream's document into the editor, which then replaces that stream. */
+  const edit = (id = selected, note?: string): void => {
+    if (id === undefined) return;
+    request(`/stream/streams/${id}/yaml`)
       .then((r) => r.text())
       .then((yaml) => {
-        setEditing({ id: selected, yaml });
+        const name = nameIn(yaml);
+        setEditing({
+          id,
+          yaml,
+          ...(name === undefined ? {} : { name }),
+          ...(note === undefined ? {} : { note }),
+        });
       })
       .catch((e: unknown) => {
         setError(describe(e));
@@ -413,7 +325,12 @@ export function StreamsPanel() {
         {selected !== undefined && (
           <section class="card span2">
             <h2>
-              {d?.id ?? selected}{' '}
+              <span data-testid="stream-name">
+                {d === undefined ? '…' : (d.meta.name ?? 'Unnamed stream')}
+              </span>{' '}
+              <small class="muted" data-testid="stream-id">
+                {selected}
+              </small>{' '}
               <span
                 class={`badge ${s?.state === 'running' ? 'ok' : s?.state === 'error' ? 'warn' : ''}`}
                 data-testid="stream-state"
@@ -435,7 +352,12 @@ export function StreamsPanel() {
                   {name}
                 </button>
               ))}
-              <button type="button" onClick={edit}>
+              <button
+                type="button"
+                onClick={() => {
+                  edit();
+                }}
+              >
                 Edit YAML
               </button>
               <button type="button" onClick={remove}>
@@ -455,10 +377,18 @@ export function StreamsPanel() {
         {selected !== undefined && node !== undefined && <NodeLogs streamId={selected} nodeId={node} />}
         <Editor
           editing={editing}
-          onSaved={(id) => {
+          onSaved={(id, created) => {
             setSelected(id);
             list.refresh();
             definition.refresh();
+            // The document now names a stream that exists: checked as a create it would be refused
+            // for its taken id, so the editor goes on as the editor of that stream.
+            edit(
+              id,
+              created
+                ? `Created ${id}. The editor now edits this stream: Replace stream saves changes.`
+                : 'Saved.',
+            );
           }}
         />
       </div>

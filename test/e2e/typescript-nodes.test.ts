@@ -1,0 +1,210 @@
+/**
+ * One-file TypeScript nodes as docs/node-protocol.md §8 shows them: the document's `gain.ts` and
+ * its stream, copied verbatim into an executables directory and sent to the built service
+ * (dist/headsetd.mjs), where `node gain.ts` runs as a real child process; the same file
+ * type-checks against the package's `headsetd/sdk` as a project that depends on headsetd sees it.
+ */
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { parse } from 'yaml';
+import { eventually, json, ROOT, type Service, startService } from '../support/service.js';
+
+const DOC = readFileSync(path.join(ROOT, 'docs', 'node-protocol.md'), 'utf8');
+
+/** The text of the first fenced block of `language` after `after` in the node protocol's document. */
+function block(language: string, after: string): string {
+  const from = DOC.indexOf(after);
+  expect(from, `'${after}' in docs/node-protocol.md`).toBeGreaterThanOrEqual(0);
+  const match = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(DOC.slice(from));
+  if (match?.[1] === undefined) throw new Error(`no ${language} block after '${after}'`);
+  return match[1];
+}
+
+const GAIN_TS = block('ts', 'TypeScript (one file in the executables directory');
+const STREAM_YAML = block('yaml', 'and a stream that runs it');
+const executables = mkdtempSync(path.join(tmpdir(), 'headsetd-ts-nodes-'));
+const outside = mkdtempSync(path.join(tmpdir(), 'headsetd-ts-outside-'));
+let service: Service;
+
+beforeAll(async () => {
+  writeFileSync(path.join(executables, 'gain.ts'), GAIN_TS);
+  writeFileSync(
+    path.join(executables, 'crash.ts'),
+    [
+      "import { run } from 'headsetd/sdk';",
+      '',
+      'interface Limit { value: number }',
+      'const limit: Limit = { value: 1 };',
+      'run({',
+      '  onData(): void {',
+      '    throw new Error(`over the limit ${limit.value}`);',
+      '  },',
+      '});',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(path.join(executables, 'broken.ts'), 'const x: number = ;\n');
+  writeFileSync(path.join(outside, 'gain.ts'), GAIN_TS);
+  service = await startService({ args: ['--executables-dir', executables] });
+});
+
+afterAll(async () => {
+  await service.stop('SIGKILL');
+});
+
+async function create(yaml: string): Promise<{ status: number; body: any }> {
+  return json(`${service.url}/stream/streams/yaml`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/yaml' },
+    body: yaml,
+  });
+}
+
+async function start(id: string): Promise<{ status: number; body: any }> {
+  return json(`${service.url}/stream/streams/${id}/signal`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ signal: 'start' }),
+  });
+}
+
+async function nodeOf(id: string, nodeId: string): Promise<any> {
+  const { body } = await json(`${service.url}/stream/streams/${id}/status`);
+  return (body.status.nodes as any[]).find((n) => n.id === nodeId);
+}
+
+/** `count` JSON frames from a websocket node's port. */
+async function frames(port: number, count: number): Promise<{ data: number[][] }[]> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}`);
+  const received: { data: number[][] }[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.on('message', (data: Buffer) => {
+        received.push(JSON.parse(data.toString()) as { data: number[][] });
+        if (received.length === count) resolve();
+      });
+      socket.once('error', reject);
+    });
+  } finally {
+    socket.close();
+  }
+  return received;
+}
+
+test('node gain.ts, the documented TypeScript node, runs in a stream on Node 20 (was ERR_UNKNOWN_FILE_EXTENSION)', async () => {
+  const id = (parse(STREAM_YAML) as { id: string }).id;
+  expect((await create(STREAM_YAML)).status).toBe(200);
+  const started = await start(id);
+  expect(started.body, JSON.stringify(started.body)).toMatchObject({ success: true });
+
+  const gain = await nodeOf(id, 'gain');
+  expect(gain.state).toBe('running');
+  const child = readFileSync(`/proc/${gain.pid}/cmdline`, 'utf8').split('\0');
+  expect(child[0]).toBe('node');
+  expect(child[2]?.startsWith(path.join(service.dataDir, 'cache', 'typescript-nodes'))).toBe(true);
+
+  const out = await nodeOf(id, 'out');
+  const received = await frames(out.port as number, 30);
+  // The generator's sine of amplitude 1, times the config's gain 3.
+  const peak = Math.max(...received.flatMap((f) => f.data.flat()).map(Math.abs));
+  expect(peak).toBeGreaterThan(2.9);
+  expect(peak).toBeLessThanOrEqual(3.0001);
+
+  const logs = await json(`${service.url}/stream/streams/${id}/nodes/gain/logs`);
+  expect((logs.body.logs as { line: string }[]).map((l) => l.line)).toContain('gain 3');
+  // Transpiled once: a restart of the node reuses the cached file.
+  expect(readdirSync(path.join(service.dataDir, 'cache', 'typescript-nodes'))).toHaveLength(1);
+});
+
+test('gain.ts type-checks against headsetd/sdk as installed in a project', () => {
+  const project = mkdtempSync(path.join(tmpdir(), 'headsetd-ts-project-'));
+  mkdirSync(path.join(project, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(ROOT, path.join(project, 'node_modules', 'headsetd'));
+  symlinkSync(
+    path.join(ROOT, 'node_modules', '@types', 'node'),
+    path.join(project, 'node_modules', '@types', 'node'),
+  );
+  writeFileSync(path.join(project, 'package.json'), '{"type": "module"}\n');
+  writeFileSync(path.join(project, 'gain.ts'), GAIN_TS);
+  writeFileSync(
+    path.join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'NodeNext',
+        target: 'ES2022',
+        noEmit: true,
+        types: ['node'],
+        skipLibCheck: true,
+      },
+      files: ['gain.ts'],
+    }),
+  );
+  expect(existsSync(path.join(ROOT, 'dist', 'sdk', 'node.d.ts'))).toBe(true);
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  // Throws with tsc's diagnostics when the example does not type-check.
+  execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
+  // And a wrong use of the SDK is caught: the types are real, not `any`.
+  writeFileSync(
+    path.join(project, 'gain.ts'),
+    GAIN_TS.replace("send('out', frameLike(frame, scaled))", "send('out', scaled)"),
+  );
+  expect(() =>
+    execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8', stdio: 'pipe' }),
+  ).toThrow();
+}, 90_000);
+
+test('a TypeScript node named alone runs, and its crash report names the lines of the .ts file', async () => {
+  const id = '5e7c2a8f-1b3d-4c6e-9f0a-2b4c6d8e0f13';
+  const yaml = [
+    `id: ${id}`,
+    'nodes:',
+    '  - {id: gen, executable: signal-generator, config: {sampleRate: 250, amplitudes: [1], frequencies: [10]}}',
+    '  - {id: crash, executable: crash.ts, config: {restart: "no"}}',
+    'pipes:',
+    '  - {id: p1, source: gen, target: crash}',
+    '',
+  ].join('\n');
+  expect((await create(yaml)).status).toBe(200);
+  await start(id);
+  const crashed = await eventually(async () => {
+    const node = await nodeOf(id, 'crash');
+    return node.metrics.lastError === null ? undefined : (node.metrics.lastError as string);
+  });
+  // The script's name, not its transpiled twin's, in the report; its own lines in the stack.
+  expect(crashed).toContain(`external node '${process.execPath} ${path.join(executables, 'crash.ts')}'`);
+  expect(crashed).toContain('over the limit 1');
+  const logs = await json(`${service.url}/stream/streams/${id}/nodes/crash/logs`);
+  const stack = (logs.body.logs as { line: string }[]).map((l) => l.line).join('\n');
+  expect(stack).toContain(`${path.join(executables, 'crash.ts')}:7:`);
+});
+
+test('a TypeScript node with a syntax error fails its start naming the file, line and column', async () => {
+  const id = '7a9c1e3f-5b7d-4f1a-8c2e-4d6f8a0c2e35';
+  const yaml = `id: ${id}\nnodes:\n  - {id: broken, executable: node broken.ts}\n`;
+  expect((await create(yaml)).status).toBe(200);
+  const started = await start(id);
+  expect(started.status).toBe(422);
+  expect(started.body.error.message).toContain(
+    `${path.join(executables, 'broken.ts')}:1:19 could not be transpiled`,
+  );
+});
+
+test('a TypeScript script outside the executables directories is refused like any other', async () => {
+  const yaml = `id: 9c1e3a5b-7d9f-4b2d-8e4a-6c8e0a2c4e57\nnodes:\n  - {id: g, executable: node ${path.join(outside, 'gain.ts')}}\n`;
+  const created = await create(yaml);
+  expect(created.status).toBe(403);
+  expect(created.body.error.code).toBe('executable_not_allowed');
+});
