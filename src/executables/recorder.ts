@@ -41,6 +41,7 @@ import { isDiskFull, notStartedMessage, stoppedMessage } from './recorder-disk.j
 import { RecordingFile, type SegmentSpec } from './recorder-file.js';
 import { physicalMaxFor } from './recorder-range.js';
 import { errorMessage } from '../core/error-message.js';
+import { frameTimeProblem } from '../core/frame-time.js';
 
 export interface RecorderConfig {
   filename: string;
@@ -138,6 +139,8 @@ class Recorder implements NodeInstance {
     if (this.failed) return;
     const samples = frameSamples(frame);
     if (samples === 0) return;
+    const timeProblem = frameTimeProblem(frame.timestamp);
+    if (timeProblem !== undefined) this.stopForTime(timeProblem);
     try {
       this.record(frame, samples);
     } catch (error) {
@@ -337,6 +340,25 @@ class Recorder implements NodeInstance {
     }
     this.reportedClipped = file.clippedSamples;
     this.context.setInfo({ clippedSamples: file.clippedSamples });
+  }
+
+  /**
+   * A frame whose time no recording can hold (core/frame-time.ts): the same for every format, and
+   * for good, since the source will go on sending such times. The file so far is closed cleanly
+   * with the reason as its last annotation.
+   */
+  private stopForTime(problem: string): never {
+    const file = this.file;
+    const message = `recording "${file?.name ?? this.nextName}" stopped: a frame's ${problem}`;
+    if (file !== undefined) {
+      try {
+        this.closeSegment(`Recording stopped: a frame's ${problem}`);
+      } catch (error) {
+        this.failWith(error);
+      }
+    }
+    this.failed = true;
+    throw new FatalNodeError(`${message}.`);
   }
 
   /**
