@@ -194,6 +194,12 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
           'warning',
           `Stream ${event.streamId} runs degraded: node ${event.nodeId} is in error (${event.message}); frames through it are lost until it is restarted.`,
         );
+      } else if (event.type === 'node_warning') {
+        hub.system(
+          'node_warning',
+          'warning',
+          `Node ${event.nodeId} of stream ${event.streamId}: ${event.message}`,
+        );
       } else {
         const what = event.willRestart ? 'it is restarted' : 'it stays in error';
         hub.system(

@@ -27,6 +27,13 @@ export interface Frame {
    */
   readonly range?: number;
   /**
+   * Hz: a filter upstream removed every frequency below this one, DC included (the highest
+   * high-pass cutoff the samples went through); absent when no filter removed DC. Recorders choose
+   * a finer physical range for such samples (docs/recording.md). Carried like `range`: not part of
+   * the JSON text form nor of the binary form of external nodes.
+   */
+  readonly highpass?: number;
+  /**
    * Monotonic creation time at the source (`performance.timeOrigin + performance.now()`, ms), used
    * for per-pipe latency. Not part of the JSON text form.
    */

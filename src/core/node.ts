@@ -62,6 +62,18 @@ export interface NodeContext {
   /** Counts frames the node itself lost (a slow client, a flooding child) in its `framesDropped`. */
   countDropped(frames: number): void;
   /**
+   * Adds to a counter of the node's own, shown beside the common ones in its status `metrics` (a
+   * recorder's `clippedSamples`) and kept across restarts like them. Absent in hosts that keep no
+   * metrics.
+   */
+  countMetric?(name: string, amount: number): void;
+  /**
+   * Something a person should know while the node goes on (a recording that clips): a warning
+   * event on GET /system/events. Call it for a change of condition, not for every frame. Absent in
+   * hosts that raise no events.
+   */
+  warn?(message: string): void;
+  /**
    * Declares a child process group the node leads, so that the main thread can SIGKILL it if the
    * stream's worker dies or is terminated before the node could stop it (a terminated worker runs
    * no exit hooks).

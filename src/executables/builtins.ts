@@ -6,7 +6,7 @@
 import { Type } from 'typebox';
 import { EEG_ELECTRODES } from '../core/electrodes.js';
 import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
-import { MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
+import { formatOfName, MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
 
@@ -295,7 +295,7 @@ const recorder: BuiltinDescriptor = {
       // The name's rules (bytes, characters) are checked by `check` below, in one clear message.
       filename: Type.String({
         minLength: 1,
-        description: `A plain file name, no path: 1 to ${MAX_FILENAME_BYTES} bytes in UTF-8, not starting with '.', without '/', '\\', '..' or control characters (DEL and NUL included). \`.<format>\` is added when the name lacks it.`,
+        description: `A plain file name, no path: 1 to ${MAX_FILENAME_BYTES} bytes in UTF-8, not starting with '.', without '/', '\\', '..' or control characters (DEL and NUL included). \`.<format>\` is added when the name has no extension (\`run1\` with format edf: \`run1.edf\`); a name whose extension says another format than \`format\` is refused.`,
       }),
       format: Type.Optional(
         Type.Enum(['csv', 'edf', 'bdf'], {
@@ -309,12 +309,35 @@ const recorder: BuiltinDescriptor = {
           description: 'CSV only: a first column with each sample’s time, ms since the epoch.',
         }),
       ),
+      physicalRange: Type.Optional(
+        Type.Number({
+          minimum: 0.001,
+          maximum: 99_999_999,
+          description:
+            'EDF/BDF only, µV: every channel’s physical range is −physicalRange to +physicalRange (one EDF step is 2 × physicalRange / 65535, one BDF step 2 × physicalRange / 16777215); values beyond it are clipped, counted, annotated and reported. Default: chosen from the frames (docs/recording.md §Physical range): −3276.8 to +3276.7 µV (0.1 µV steps) in EDF after a filter that removes DC, else the frames’ range, else ±187500 µV.',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
   check(config) {
-    const problem = recordingNameProblem(config as { filename: string; format?: string });
-    return problem === undefined ? [] : [{ path: '/filename', message: problem }];
+    const { filename, format, physicalRange } = config as {
+      filename: string;
+      format?: string;
+      physicalRange?: number;
+    };
+    const problem = recordingNameProblem({ filename, format });
+    if (problem !== undefined) return [{ path: '/filename', message: problem }];
+    if (physicalRange !== undefined && (format ?? formatOfName(filename)) === 'csv') {
+      return [
+        {
+          path: '/physicalRange',
+          message:
+            'physicalRange applies to EDF and BDF recordings; a CSV recording keeps every float32 value as it is',
+        },
+      ];
+    }
+    return [];
   },
 };
 

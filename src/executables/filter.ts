@@ -14,6 +14,10 @@
  * design with a pole near the unit circle, so it is summed in slices of at most SLICE_MS between
  * turns of the event loop; meanwhile the filtered frames that need it wait here, in order, and go
  * out with their range as soon as it is known. Inputs without a range never wait.
+ *
+ * Output `highpass` (core/frame.ts): with a `highpass` in its config (high-pass or band-pass) the
+ * filter removes DC, so its frames say so: the larger of its cutoff and the input's `highpass`.
+ * A low-pass or notch alone keeps the input's (a DC-free input stays DC-free).
  */
 import { designFilter, type FilterSpec } from '../dsp/design.js';
 import { SosFilter } from '../dsp/sos.js';
@@ -72,6 +76,7 @@ class FilterNode implements NodeInstance {
       channels: frame.channels,
       data,
       ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+      ...this.highpassOf(frame),
       // Latency is measured from the frame's creation at its source, across processors.
       ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
     };
@@ -93,6 +98,14 @@ class FilterNode implements NodeInstance {
     if (this.timer !== undefined) clearImmediate(this.timer);
     this.timer = undefined;
     return Promise.resolve();
+  }
+
+  /** The output's `highpass` field: see the file comment. */
+  private highpassOf(frame: Frame): { highpass?: number } {
+    const own = this.spec.highpass;
+    const input = frame.highpass;
+    if (own === undefined) return input === undefined ? {} : { highpass: input };
+    return { highpass: input === undefined ? own : Math.max(own, input) };
   }
 
   private emitWithRange(frame: Frame, inputRange: number | undefined): void {

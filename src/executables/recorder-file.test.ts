@@ -26,6 +26,7 @@ describe('RecordingFile', () => {
     channels: ['Cz'],
     sampleRate: 250,
     startTime: Date.UTC(2026, 0, 1),
+    physicalMin: -1000,
     physicalMax: 1000,
     includeTimestamps: false,
     streamId: 's',

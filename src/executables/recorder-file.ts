@@ -19,7 +19,7 @@
 import { closeSync, existsSync, fdatasyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { csvField } from '../formats/csv-writer.js';
 import { CsvWriter } from '../formats/csv-writer.js';
-import { EdfWriter } from '../formats/edf-writer.js';
+import { type ClipRun, EdfWriter } from '../formats/edf-writer.js';
 import { FormatError } from '../formats/format-error.js';
 import { recordedLabel } from '../formats/labels.js';
 import { HeadsetdError } from '../errors/catalog.js';
@@ -41,7 +41,8 @@ export interface SegmentSpec {
   sampleRate: number;
   /** ms since the epoch: the first sample's time. */
   startTime: number;
-  /** The physical maximum of EDF/BDF channels (the minimum is its negative), µV. */
+  /** The physical limits of EDF/BDF channels, µV (./recorder-range.ts). */
+  physicalMin: number;
   physicalMax: number;
   includeTimestamps: boolean;
   streamId: string;
@@ -114,7 +115,7 @@ function openWriter(path: string, spec: SegmentSpec, channels: string[]): EdfWri
     channels: channels.map((label) => ({
       label,
       physicalDimension: 'uV',
-      physicalMin: -spec.physicalMax,
+      physicalMin: spec.physicalMin,
       physicalMax: spec.physicalMax,
     })),
     startTime: new Date(spec.startTime),
@@ -209,6 +210,11 @@ export class RecordingFile {
   /** Samples clamped to the physical range (EDF/BDF). */
   get clippedSamples(): number {
     return this.writer instanceof EdfWriter ? this.writer.clippedSamples : 0;
+  }
+
+  /** Where values were clipped since the last call (EDF/BDF; none in CSV). */
+  takeClipRuns(): ClipRun[] {
+    return this.writer instanceof EdfWriter ? this.writer.takeClipRuns() : [];
   }
 
   /** Clean end: the writer completes and syncs the file, the sidecar says `complete: true`. */

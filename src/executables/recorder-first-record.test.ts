@@ -131,6 +131,7 @@ describe('a failure before the first record leaves nothing', () => {
         channels: ['A'],
         sampleRate: 250,
         startTime: Date.now(),
+        physicalMin: -100,
         physicalMax: 100,
         includeTimestamps: false,
         streamId: 's',

@@ -9,9 +9,14 @@
  *   fails at start for the name itself. A name that exists is refused at start, unless its sidecar says this same stream and node wrote it (a restart after a crash, a
  *   service restart): then the recording continues in the next free segment `<stem>-2.<ext>`, …
  * - Header: labels = channel names, unit uV, rate from the frames, start = first frame's
- *   timestamp; physical range from the frames' `range` (./recorder-range.ts).
- * - A frame whose rate or channels differ from the file's, or whose range exceeds it (a gain
- *   change), closes the file (annotated) and continues in the next segment.
+ *   timestamp; physical limits from `physicalRange`, or the frames' `range` and `highpass`
+ *   (./recorder-range.ts).
+ * - A frame whose rate or channels differ from the file's, or whose limits exceed its own (a gain
+ *   change, a filter removed), closes the file (annotated) and continues in the next segment.
+ * - Clipping (values beyond the limits) is counted (metrics and info `clippedSamples`), annotated
+ *   in spans (./recorder-clipping.ts) and warned of once per segment (a `node_warning` event).
+ * - A frame time no recording can hold (core/frame-time.ts) stops the node for good, alike in
+ *   every format.
  * - Annotations: `Recording starts`, gaps (a `discontinuity` frame: the wall-clock gap's length),
  *   frames lost upstream (`seq` gaps), markers (custom signal `marker` {text}) and `annotate`
  *   {text, onset? ms epoch, duration? s}, placed on the sample clock by ./recorder-clock.ts.
@@ -20,7 +25,7 @@
  *   says `complete: false` until a clean stop. A full disk stops the node for good
  *   (FatalNodeError) with the file valid up to its last flush, or no file at all when not even
  *   the first second fitted; lastError names the file and the space (./recorder-disk.ts).
- * - Status info: `{recording, format, clippedSamples}` while writing.
+ * - Status info: `{recording, format, physicalMin, physicalMax, clippedSamples}` while writing.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { HeadsetdError } from '../errors/catalog.js';
@@ -39,13 +44,17 @@ import { FatalNodeError } from '../runtime/node-errors.js';
 import { type PendingMark, SampleClock } from './recorder-clock.js';
 import { isDiskFull, notStartedMessage, stoppedMessage } from './recorder-disk.js';
 import { RecordingFile, type SegmentSpec } from './recorder-file.js';
-import { physicalMaxFor } from './recorder-range.js';
+import { type PhysicalLimits, physicalLimitsFor } from './recorder-range.js';
+import { type ClipAnnotation, ClipSpans } from './recorder-clipping.js';
 import { errorMessage } from '../core/error-message.js';
+import { frameTimeProblem } from '../core/frame-time.js';
 
 export interface RecorderConfig {
   filename: string;
   format?: RecordingFormat;
   includeTimestamps?: boolean;
+  /** µV: the EDF/BDF physical range ± this, instead of the rule of ./recorder-range.ts. */
+  physicalRange?: number;
 }
 
 interface Mark {
@@ -100,6 +109,7 @@ class Recorder implements NodeInstance {
   /** Timestamp the next frame's first sample should have, ms. */
   private expected: number | undefined;
   private reportedClipped = 0;
+  private clipSpans: ClipSpans | undefined;
   private readonly early: PendingMark<Mark>[] = [];
   private failed = false;
 
@@ -138,6 +148,8 @@ class Recorder implements NodeInstance {
     if (this.failed) return;
     const samples = frameSamples(frame);
     if (samples === 0) return;
+    const timeProblem = frameTimeProblem(frame.timestamp);
+    if (timeProblem !== undefined) this.stopForTime(timeProblem);
     try {
       this.record(frame, samples);
     } catch (error) {
@@ -252,6 +264,7 @@ class Recorder implements NodeInstance {
     this.lastSeq = frame.seq;
     this.expected = frame.timestamp + (samples * 1000) / frame.sampleRate;
     if (file.clippedSamples !== this.reportedClipped) this.reportClipping(file);
+    else if (this.clipSpans?.open === true) this.annotateClips(file, this.clipSpans.add([], file.samples));
   }
 
   /** Why a frame cannot go on in the current file, or undefined. */
@@ -263,19 +276,18 @@ class Recorder implements NodeInstance {
       frame.channels.length === spec.channels.length &&
       frame.channels.every((c, i) => c === spec.channels[i]);
     if (!same) return `channels changed to ${frame.channels.join(' ')}`;
-    if (
-      spec.format !== 'csv' &&
-      frame.range !== undefined &&
-      physicalMaxFor(frame.range) > spec.physicalMax
-    ) {
-      return `range grew from ±${spec.physicalMax} to ±${physicalMaxFor(frame.range)} uV`;
+    if (spec.format !== 'csv') {
+      const wanted = this.limitsOf(frame);
+      if (wanted.max > spec.physicalMax || wanted.min < spec.physicalMin) {
+        return `range grew from ${span(spec)} to ${span(wanted)} uV`;
+      }
     }
     return undefined;
   }
 
   private openSegment(frame: Frame, continues?: string): RecordingFile {
     const name = this.nextName;
-    const physicalMax = physicalMaxFor(frame.range);
+    const limits = this.limitsOf(frame);
     const spec: SegmentSpec = {
       dir: this.dir,
       name,
@@ -283,7 +295,8 @@ class Recorder implements NodeInstance {
       channels: frame.channels,
       sampleRate: frame.sampleRate,
       startTime: frame.timestamp,
-      physicalMax,
+      physicalMin: limits.min,
+      physicalMax: limits.max,
       includeTimestamps: this.config.includeTimestamps ?? false,
       streamId: this.context.streamId,
       nodeId: this.context.nodeId,
@@ -303,13 +316,20 @@ class Recorder implements NodeInstance {
     this.lastSeq = undefined;
     this.expected = undefined;
     this.reportedClipped = 0;
+    this.clipSpans = new ClipSpans(frame.sampleRate, span(limits));
     file.annotate(0, continues === undefined ? 'Recording starts' : `Recording starts (${continues})`);
-    const range = frame.range === undefined ? 'unknown range: default' : 'range';
     this.context.log(
       `recording "${name}": ${this.format}, ${frame.channels.length} channel(s) at ${frame.sampleRate} Hz` +
-        (this.format === 'csv' ? '' : `, ${range} ±${physicalMax} uV`),
+        (this.format === 'csv' ? '' : `, physical range ${span(limits)} uV (${limits.why})`),
     );
-    this.context.setInfo({ recording: name, format: this.format, clippedSamples: 0 });
+    this.context.setInfo({
+      recording: name,
+      format: this.format,
+      ...(this.format === 'csv' ? {} : { physicalMin: limits.min, physicalMax: limits.max }),
+      clippedSamples: 0,
+    });
+    // Shown from the start (0), so a reader of the metrics knows the node counts clipping.
+    if (this.format !== 'csv') this.context.countMetric?.('clippedSamples', 0);
     return file;
   }
 
@@ -319,6 +339,7 @@ class Recorder implements NodeInstance {
     if (file === undefined) return;
     const last = Math.max(0, file.samples - 1);
     for (const { item } of this.clock?.drain(last) ?? []) this.annotateAt(last, item);
+    this.annotateClips(file, this.clipSpans?.finish() ?? []);
     if (endNote !== undefined) file.annotate(file.samples / file.spec.sampleRate, endNote); // the writer adds `Recording ends`
     // A failing close (full disk) leaves this.file set, so failWith reports it as the disk-full stop.
     file.close();
@@ -329,14 +350,50 @@ class Recorder implements NodeInstance {
     );
   }
 
+  /** The limits a segment opened on `frame` gets (./recorder-range.ts). */
+  private limitsOf(frame: Frame): PhysicalLimits {
+    return physicalLimitsFor(this.format, frame, this.config.physicalRange);
+  }
+
+  /** Values were clipped in the last write: count, annotate (in spans), warn once per segment. */
   private reportClipping(file: RecordingFile): void {
+    const added = file.clippedSamples - this.reportedClipped;
+    const runs = file.takeClipRuns();
+    this.annotateClips(file, this.clipSpans?.add(runs, file.samples) ?? []);
     if (this.reportedClipped === 0) {
-      this.context.log(
-        `samples beyond ±${file.spec.physicalMax} uV are clipped in "${file.name}" (the frames carry no range)`,
-      );
+      const at = ((runs[0]?.first ?? 0) / file.spec.sampleRate).toFixed(3);
+      const message =
+        `recording "${file.name}" clips: values outside ${span(file.spec)} uV (first at ${at} s) are written at the limit, ` +
+        "counted in clippedSamples and annotated in the file; set the recorder's physicalRange wider, or record BDF";
+      this.context.log(message);
+      this.context.warn?.(message);
     }
     this.reportedClipped = file.clippedSamples;
+    this.context.countMetric?.('clippedSamples', added);
     this.context.setInfo({ clippedSamples: file.clippedSamples });
+  }
+
+  private annotateClips(file: RecordingFile, notes: readonly ClipAnnotation[]): void {
+    for (const note of notes) file.annotate(note.onsetSeconds, note.text, note.durationSeconds);
+  }
+
+  /**
+   * A frame whose time no recording can hold (core/frame-time.ts): the same for every format, and
+   * for good, since the source will go on sending such times. The file so far is closed cleanly
+   * with the reason as its last annotation.
+   */
+  private stopForTime(problem: string): never {
+    const file = this.file;
+    const message = `recording "${file?.name ?? this.nextName}" stopped: a frame's ${problem}`;
+    if (file !== undefined) {
+      try {
+        this.closeSegment(`Recording stopped: a frame's ${problem}`);
+      } catch (error) {
+        this.failWith(error);
+      }
+    }
+    this.failed = true;
+    throw new FatalNodeError(`${message}.`);
   }
 
   /**
@@ -357,6 +414,13 @@ class Recorder implements NodeInstance {
     if (error instanceof HeadsetdError) throw new FatalNodeError(error.message);
     throw error;
   }
+}
+
+/** `±187500`, or `-3276.8..3276.7` when the limits are not symmetric. */
+function span(limits: { min: number; max: number } | SegmentSpec): string {
+  const [min, max] =
+    'physicalMax' in limits ? [limits.physicalMin, limits.physicalMax] : [limits.min, limits.max];
+  return min === -max ? `±${max}` : `${min}..${max}`;
 }
 
 function single(value: unknown): unknown {

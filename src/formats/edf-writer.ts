@@ -7,7 +7,8 @@
  * Digital range: the format's full range (EDF −32768..32767, BDF −8388608..8388607). Physical
  * values are mapped with the exact EDF scaling, rounded to nearest and clamped at the digital
  * limits; clamped (and non-finite) samples are counted in `clippedSamples`. NaN is written as
- * the code nearest 0 (and counted). Record duration: ./edf-record-duration.ts.
+ * the code nearest 0 (and counted). `takeClipRuns` tells where: the runs of consecutive samples
+ * with a clipped value. Record duration: ./edf-record-duration.ts.
  *
  * Start time: the header's date and time fields hold the UTC clock (no time-zone ambiguity);
  * the milliseconds go in the first time-keeping TAL (EDF+ §2.2.4). Annotation onsets passed to
@@ -77,6 +78,14 @@ export interface EdfWriterOptions {
   overwrite?: boolean;
 }
 
+/** Consecutive samples (indices from the first sample) with at least one clipped value. */
+export interface ClipRun {
+  first: number;
+  last: number;
+  /** Values clipped in the run (a sample clipped on 3 channels counts 3). */
+  values: number;
+}
+
 interface QueuedAnnotation {
   tal: Uint8Array;
 }
@@ -96,6 +105,8 @@ export class EdfWriter {
   readonly recordBytes: number;
   /** Samples (per channel) clamped to the digital range, or non-finite. */
   clippedSamples = 0;
+  /** The clipped runs since the last takeClipRuns. */
+  private clipRuns: ClipRun[] = [];
   /** Whole records in the file, covered by the header's count (after the last flush). */
   recordsWritten = 0;
   private fd: number | undefined;
@@ -241,11 +252,13 @@ export class EdfWriter {
       );
     }
     for (let s = 0; s < samples; s++) {
+      const clippedBefore = this.clippedSamples;
       for (let c = 0; c < C; c++) {
         const d = this.quantize(data[s * C + c] as number, c);
         this.lastDigital[c] = d;
         this.put(c, d);
       }
+      if (this.clippedSamples !== clippedBefore) this.noteClip(this.clippedSamples - clippedBefore);
       this.samples++;
       if (++this.fill === this.samplesPerRecord) {
         this.completeRecord();
@@ -253,6 +266,22 @@ export class EdfWriter {
         if (this.pending.length >= this.flushRecords) this.flush();
       }
     }
+  }
+
+  /** The runs of samples with clipped values written since the last call, in order. */
+  takeClipRuns(): ClipRun[] {
+    const runs = this.clipRuns;
+    this.clipRuns = [];
+    return runs;
+  }
+
+  private noteClip(values: number): void {
+    const index = this.samples;
+    const last = this.clipRuns[this.clipRuns.length - 1];
+    if (last !== undefined && last.last === index - 1) {
+      last.last = index;
+      last.values += values;
+    } else this.clipRuns.push({ first: index, last: index, values });
   }
 
   /**

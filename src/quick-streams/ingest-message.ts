@@ -5,12 +5,13 @@
  * refused with a reason that fits a WebSocket close frame, never an exception.
  */
 import type { Frame } from '../core/frame.js';
+import { FRAME_TIME_END_MS, FRAME_TIME_MIN_MS, isFrameTime } from '../core/frame-time.js';
 
 /** WebSocket close codes (RFC 6455 §7.4.1). */
 export const CLOSE = {
   /** A binary message: only the JSON text form is accepted. */
   unsupportedData: 1003,
-  /** Not JSON, or not a frame. */
+  /** Not JSON, or not a frame (a timestamp outside core/frame-time.ts's span included). */
   invalidPayload: 1007,
   /** A frame that does not fit the ingest node (channels, rate) or a stream that stopped. */
   policyViolation: 1008,
@@ -59,6 +60,12 @@ export function parseIngestMessage(text: string): IngestParse {
   }
   if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
     return refuse('timestamp must be a number (ms since the epoch)');
+  }
+  if (!isFrameTime(timestamp)) {
+    // Short enough for a close frame with the message number before it (closeReason: 123 bytes).
+    return refuse(
+      `timestamp ${String(timestamp)} is outside ${FRAME_TIME_MIN_MS}..${FRAME_TIME_END_MS - 1} (ms since the epoch, 1985-2084)`,
+    );
   }
   if (typeof sampleRate !== 'number' || !(sampleRate > 0 && sampleRate <= MAX_SAMPLE_RATE)) {
     return refuse(`sampleRate must be a number above 0 and at most ${MAX_SAMPLE_RATE}`);

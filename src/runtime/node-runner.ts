@@ -37,6 +37,8 @@ export class NodeRunner {
     lastError: null,
   };
   info: Record<string, unknown> = {};
+  /** The node's own counters (NodeContext.countMetric), kept across its restarts like the common ones. */
+  readonly ownMetrics: Record<string, number> = {};
   /** Log lines not yet collected by the host (bounded like the log itself). */
   readonly newLogs = new LogRing();
 
@@ -277,6 +279,14 @@ export class NodeRunner {
       },
       countDropped: (frames) => {
         if (current()) this.counters.framesDropped += frames;
+      },
+      countMetric: (name, amount) => {
+        if (!current()) return;
+        this.ownMetrics[name] = (this.ownMetrics[name] ?? 0) + amount;
+        this.env.changed();
+      },
+      warn: (message) => {
+        if (current()) this.env.warned(this.id, message);
       },
       trackProcessGroup: (pgid) => {
         this.env.processGroup(pgid, true);

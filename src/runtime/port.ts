@@ -18,6 +18,8 @@ export interface NodeMetrics {
   lastError: string | null;
   /** Per input pipe: ms from a frame's creation at its source to its handling here. */
   latency?: Record<string, { p50: number; p99: number }>;
+  /** Counters of the node's own (NodeContext.countMetric), such as a recorder's `clippedSamples`. */
+  [counter: string]: number | string | null | Record<string, { p50: number; p99: number }> | undefined;
 }
 
 export interface PipeMetrics {
@@ -73,7 +75,9 @@ export type RuntimeEvent =
    */
   | { type: 'stream_restarted'; streamId: string; message: string }
   /** A node crashed; `willRestart` tells whether the supervisor restarts it. */
-  | { type: 'node_crashed'; streamId: string; nodeId: string; message: string; willRestart: boolean };
+  | { type: 'node_crashed'; streamId: string; nodeId: string; message: string; willRestart: boolean }
+  /** A running node warns of a condition a person should know of (NodeContext.warn). */
+  | { type: 'node_warning'; streamId: string; nodeId: string; message: string };
 
 export interface StreamRuntime {
   /** Starts every node and pipe. Rejects with a NodeFailureError when a node cannot start. */

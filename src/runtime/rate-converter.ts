@@ -51,6 +51,7 @@ export class RateConverter {
       // The FIR has unit DC gain; its overshoot on full-scale steps is a few per cent, negligible
       // against an ADC full-scale range (dsp/resample.ts does not expose its exact gain bound).
       ...(frame.range === undefined ? {} : { range: frame.range }),
+      ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
       ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
     };
   }

@@ -36,6 +36,8 @@ export interface RunnerEnvironment {
   /** The node's state or info changed: status should be pushed. */
   changed(): void;
   crashed(nodeId: string, message: string, willRestart: boolean): void;
+  /** A running node's warning (NodeContext.warn). */
+  warned(nodeId: string, message: string): void;
   /** A node's child process group started (true) or ended (false). */
   processGroup(pgid: number, alive: boolean): void;
 }

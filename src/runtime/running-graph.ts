@@ -93,6 +93,8 @@ export class RunningGraph {
       processGroup: (pgid, alive) => options.onProcessGroup?.(pgid, alive),
       crashed: (nodeId, message, willRestart) =>
         options.onEvent?.({ type: 'node_crashed', streamId: options.streamId, nodeId, message, willRestart }),
+      warned: (nodeId, message) =>
+        options.onEvent?.({ type: 'node_warning', streamId: options.streamId, nodeId, message }),
     };
   }
 
@@ -194,6 +196,7 @@ export class RunningGraph {
     for (const [id, runner] of this.runners) {
       const inputs = this.incoming.get(id) ?? [];
       const metrics: NodeMetrics = {
+        ...runner.ownMetrics,
         ...runner.counters,
         framesDropped: runner.counters.framesDropped + inputs.reduce((sum, p) => sum + p.framesDropped, 0),
         queueDepth: inputs.reduce((sum, p) => sum + p.depth, 0),

@@ -32,6 +32,7 @@ export class PortSequencer {
       data: frame.data,
       ...(discontinuity ? { discontinuity: true } : {}),
       ...(frame.range === undefined ? {} : { range: frame.range }),
+      ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
       createdAt: frame.createdAt ?? frameClock(),
     });
   }

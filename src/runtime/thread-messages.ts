@@ -57,6 +57,7 @@ export interface WireFrame {
   data: Float32Array;
   discontinuity?: boolean;
   range?: number;
+  highpass?: number;
   createdAt?: number;
 }
 
@@ -73,6 +74,7 @@ export function toWire(frame: Frame): WireFrame {
     data: frame.data.slice(),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
     ...(frame.range === undefined ? {} : { range: frame.range }),
+    ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
     ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
   };
 }

@@ -43,7 +43,7 @@ describe('ingest messages', () => {
   test('a frame in the JSON text form is accepted, with metadata', () => {
     const parsed = parseIngestMessage(
       JSON.stringify({
-        timestamp: 5,
+        timestamp: 1_700_000_000_005,
         sampleRate: 250,
         channels: ['CZ'],
         data: [[1], [2]],
@@ -59,13 +59,25 @@ describe('ingest messages', () => {
   });
 
   test.each([
-    ['{"timestamp":1,"sampleRate":0,"channels":["A"],"data":[]}', /sampleRate/],
-    ['{"timestamp":1,"sampleRate":250,"channels":[],"data":[]}', /channels/],
-    ['{"timestamp":1,"sampleRate":250,"channels":["A"],"data":{}}', /data must be an array/],
-    ['{"seq":-1,"timestamp":1,"sampleRate":250,"channels":["A"],"data":[]}', /seq/],
-    ['{"timestamp":1,"sampleRate":250,"channels":["A"],"data":[[null]]}', /data\[0\]\[0\]/],
-    ['{"timestamp":1,"sampleRate":250,"channels":["A"],"data":[],"discontinuity":"yes"}', /discontinuity/],
-    ['{"timestamp":1,"sampleRate":250,"channels":["A"],"data":[],"metadata":[1]}', /metadata/],
+    [
+      '{"timestamp":1e300,"sampleRate":250,"channels":["A"],"data":[]}',
+      /timestamp 1e\+300 is outside 473385600000\.\.3629145599999/,
+    ],
+    [
+      '{"timestamp":1700000000,"sampleRate":250,"channels":["A"],"data":[]}',
+      /timestamp 1700000000 is outside/,
+    ],
+    ['{"timestamp":1700000000000000,"sampleRate":250,"channels":["A"],"data":[]}', /is outside/],
+    ['{"timestamp":1700000000000,"sampleRate":0,"channels":["A"],"data":[]}', /sampleRate/],
+    ['{"timestamp":1700000000000,"sampleRate":250,"channels":[],"data":[]}', /channels/],
+    ['{"timestamp":1700000000000,"sampleRate":250,"channels":["A"],"data":{}}', /data must be an array/],
+    ['{"seq":-1,"timestamp":1700000000000,"sampleRate":250,"channels":["A"],"data":[]}', /seq/],
+    ['{"timestamp":1700000000000,"sampleRate":250,"channels":["A"],"data":[[null]]}', /data\[0\]\[0\]/],
+    [
+      '{"timestamp":1700000000000,"sampleRate":250,"channels":["A"],"data":[],"discontinuity":"yes"}',
+      /discontinuity/,
+    ],
+    ['{"timestamp":1700000000000,"sampleRate":250,"channels":["A"],"data":[],"metadata":[1]}', /metadata/],
   ])('%s is refused', (text, reason) => {
     const parsed = parseIngestMessage(text);
     expect(parsed.ok).toBe(false);

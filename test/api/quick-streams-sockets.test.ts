@@ -124,18 +124,26 @@ describe('WebSocket /stream/{streamId}/ingest', () => {
     ['not json', 1007, /not JSON/],
     ['[1,2]', 1007, /JSON object/],
     [
-      '{"timestamp":1,"sampleRate":250,"channels":["CZ","PZ"],"data":[[1]]}',
+      '{"timestamp":1700000000000,"sampleRate":250,"channels":["CZ","PZ"],"data":[[1]]}',
       1007,
       /row 0 must hold 2 numbers/,
     ],
-    ['{"timestamp":1,"sampleRate":250,"channels":["CZ","PZ"],"data":[[1,"x"]]}', 1007, /data\[0\]\[1\]/],
+    [
+      '{"timestamp":1700000000000,"sampleRate":250,"channels":["CZ","PZ"],"data":[[1,"x"]]}',
+      1007,
+      /data\[0\]\[1\]/,
+    ],
     ['{"timestamp":"now","sampleRate":250,"channels":["CZ","PZ"],"data":[]}', 1007, /timestamp/],
     [
-      '{"timestamp":1,"sampleRate":250,"channels":["CZ","PZ"],"data":[],"extra":1}',
+      '{"timestamp":1700000000000,"sampleRate":250,"channels":["CZ","PZ"],"data":[],"extra":1}',
       1007,
       /unknown field 'extra'/,
     ],
-    ['{"timestamp":1,"sampleRate":500,"channels":["CZ","PZ"],"data":[]}', 1008, /sampleRate 500 Hz/],
+    [
+      '{"timestamp":1700000000000,"sampleRate":500,"channels":["CZ","PZ"],"data":[]}',
+      1008,
+      /sampleRate 500 Hz/,
+    ],
   ])('%s → close %i', async (message, code, reason) => {
     cp = await quickPlane();
     const port = await cp.listen();
@@ -190,7 +198,9 @@ describe('WebSocket /stream/{streamId}/ingest', () => {
     await cp.manager.settle();
     expect(await refusedUpgrade(`ws://127.0.0.1:${port}/stream/${custom}/ingest`)).toBe(400);
     const sender = await connect(`ws://127.0.0.1:${port}/stream/${custom}/ingest?node=b`);
-    sender.socket.send(JSON.stringify({ timestamp: 1, sampleRate: 100, channels: ['x'], data: [[7]] }));
+    sender.socket.send(
+      JSON.stringify({ timestamp: 1_700_000_000_001, sampleRate: 100, channels: ['x'], data: [[7]] }),
+    );
     await waitFor(() => cp.runtime.fed.length >= 1, 3000, 'fed frame');
     expect(cp.runtime.fed[0]).toMatchObject({ streamId: custom, nodeId: 'b' });
     sender.socket.close();

@@ -32,6 +32,7 @@ function makeFiles(): void {
     channels: ['C3', 'C4'],
     sampleRate: 250,
     startTime: START,
+    physicalMin: -100,
     physicalMax: 100,
     includeTimestamps: true,
     streamId: 's',

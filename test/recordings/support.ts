@@ -73,6 +73,10 @@ export function readJson(file: string): Record<string, unknown> {
 export interface Harness {
   node: NodeInstance;
   info: Record<string, unknown>;
+  /** The node's own counters (NodeContext.countMetric). */
+  metrics: Record<string, number>;
+  /** Its warnings (NodeContext.warn). */
+  warnings: string[];
   logs: string[];
   failures: Error[];
 }
@@ -83,7 +87,7 @@ export function recorderHarness(
   config: Record<string, unknown>,
   ids = { streamId: 'stream-a', nodeId: 'rec' },
 ): Harness {
-  const harness: Omit<Harness, 'node'> = { info: {}, logs: [], failures: [] };
+  const harness: Omit<Harness, 'node'> = { info: {}, metrics: {}, warnings: [], logs: [], failures: [] };
   const context: NodeContext = {
     ...ids,
     config,
@@ -93,6 +97,10 @@ export function recorderHarness(
     fail: (error) => harness.failures.push(error),
     setInfo: (info) => Object.assign(harness.info, info),
     countDropped: () => undefined,
+    countMetric: (name, amount) => {
+      harness.metrics[name] = (harness.metrics[name] ?? 0) + amount;
+    },
+    warn: (message) => harness.warnings.push(message),
     trackProcessGroup: () => undefined,
     untrackProcessGroup: () => undefined,
   };

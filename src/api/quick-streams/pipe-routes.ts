@@ -190,7 +190,7 @@ export function pipeRoutes(app: FastifyInstance, options: PipeRoutesOptions): vo
     schema: {
       tags,
       summary:
-        'WebSocket: send frames (JSON text form: {seq?, timestamp, sampleRate, channels, data[row][channel], discontinuity?, metadata?}) into the ingest node of a running stream',
+        'WebSocket: send frames (JSON text form: {seq?, timestamp, sampleRate, channels, data[row][channel], discontinuity?, metadata?}; timestamp in ms since the epoch, 1985-01-01 to 2084-12-31 UTC) into the ingest node of a running stream; a refused frame closes the socket (1003, 1007, 1008) with the reason',
       params: StreamParams,
       querystring: Type.Object({
         node: Type.Optional(
