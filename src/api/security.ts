@@ -37,15 +37,23 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
   };
 }
 
+/** The same rules without the token: what the dashboard's own files are served under. */
+function withoutToken(policy: AccessPolicy): AccessPolicy {
+  const { tokenFile: _file, ...rest } = policy;
+  return { ...rest, token: undefined };
+}
+
 export function installSecurity(app: FastifyInstance, options: SecurityOptions): void {
   app.addHook('onRequest', async (request) => {
     const policy = accessPolicy(options);
     // The dashboard's page and files (api/dashboard.ts) load without the token, so that the page
     // can ask for it; they hold no data of the device. Host, Origin and Sec-Fetch-Site still apply.
+    // Both the token and the file it is read from are set aside: a policy that keeps `tokenFile`
+    // still requires what the file holds (the service beyond loopback always has one).
     const shell = request.routeOptions.config.dashboardShell === true;
     const refusal = accessRefusal(
       { headers: request.headers, url: request.url, port: options.port() },
-      shell ? { ...policy, token: undefined } : policy,
+      shell ? withoutToken(policy) : policy,
     );
     if (refusal !== undefined) throw refusal;
   });
