@@ -15,17 +15,22 @@ export interface SecurityOptions {
   tokenFile?: string;
   /** Origins allowed besides the service's own (`http://host:port`). */
   allowedOrigins: readonly string[];
-  /** Host names allowed besides loopback names and the device's hostname. */
+  /** Host names allowed besides loopback names, the listening address and the machine's name. */
   allowedHosts: readonly string[];
-  /** The device's hostname, read at each request (it can be changed through the API). */
+  /**
+   * The machine's own name (its administrator's; never the one `PATCH /system/hostname` sets,
+   * which any client may change): accepted in `Host`, with its `.local` form. Empty: none.
+   */
   hostname: () => string;
+  /** The address the service listens on (`--host`), accepted in `Host`; a wildcard: every one of the machine's. */
+  listenAddresses?: readonly string[];
   /** The port actually served, once listening. */
   port: () => number;
   /** Where LSL outlets and inlets open (loopback only when absent). */
   lsl?: LslSettings;
 }
 
-/** The rules as they stand now (the device's hostname can change). */
+/** The rules as plain data, for the API's hook and every websocket node's worker. */
 export function accessPolicy(options: SecurityOptions): AccessPolicy {
   return {
     token: options.token,
@@ -33,6 +38,7 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
     allowedOrigins: options.allowedOrigins,
     allowedHosts: options.allowedHosts,
     hostname: options.hostname(),
+    ...(options.listenAddresses === undefined ? {} : { listenAddresses: options.listenAddresses }),
     ...(options.lsl === undefined ? {} : { lsl: options.lsl }),
   };
 }

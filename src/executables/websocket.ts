@@ -119,7 +119,9 @@ class WebSocketOutput implements NodeInstance {
 
   /** The service's rules; beyond loopback the node requires the token even if the service does not. */
   private policy(): AccessPolicy {
-    const policy = this.context.access ?? LOOPBACK_ONLY;
+    const service = this.context.access ?? LOOPBACK_ONLY;
+    // The address this node listens on is a name of the device too (rule 1).
+    const policy = { ...service, listenAddresses: [...(service.listenAddresses ?? []), this.host] };
     if (policy.token !== undefined || isLoopbackName(this.host)) return policy;
     return {
       ...policy,
