@@ -60,9 +60,9 @@ async function npmStart(): Promise<{ npm: ChildProcess; service: number; exited:
   group = npm.pid;
   const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
   const stderr: string[] = [];
-  createInterface({ input: npm.stderr! }).on('line', (line) => stderr.push(line));
+  createInterface({ input: npm.stderr }).on('line', (line) => stderr.push(line));
   await new Promise<void>((resolve, reject) => {
-    createInterface({ input: npm.stdout! }).on('line', (line) => {
+    createInterface({ input: npm.stdout }).on('line', (line) => {
       if (line.startsWith('headsetd listening on http://')) resolve();
     });
     void exited.then((code) => {
