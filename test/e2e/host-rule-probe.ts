@@ -1,7 +1,8 @@
 /**
  * Run inside a network namespace whose loopback interface also holds 10.9.9.1 (host-rule.test.ts):
  * starts the built service bound to 10.9.9.1, then to 0.0.0.0, and prints as JSON the status of
- * requests that name each address as `Host`. Nothing leaves the namespace.
+ * requests that name each address as `Host`, and of the dashboard's page asked for without the
+ * token. Nothing leaves the namespace.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,13 +13,18 @@ import { createInterface } from 'node:readline';
 
 const [cli = ''] = process.argv.slice(2);
 
-function get(port: number, host: string, token: string | undefined): Promise<number> {
+function get(
+  port: number,
+  host: string,
+  token: string | undefined,
+  where = '/system/status',
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '10.9.9.1',
         port,
-        path: '/system/status',
+        path: where,
         headers: {
           host: `${host}:${port}`,
           ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
@@ -56,6 +62,8 @@ async function probe(bind: string): Promise<Record<string, number>> {
       bound: await get(port, '10.9.9.1', token),
       otherAddress: await get(port, '10.9.9.2', token),
       withoutToken: await get(port, '10.9.9.1', undefined),
+      // The dashboard's page loads without the token, so that it can ask for it.
+      dashboardWithoutToken: await get(port, '10.9.9.1', undefined, '/'),
     };
   } finally {
     child.kill('SIGTERM');

@@ -130,8 +130,8 @@ describe('the address the service listens on', () => {
         { encoding: 'utf8', timeout: 60_000 },
       );
       expect(JSON.parse(output.trim().split('\n').pop() ?? '{}')).toEqual({
-        address: { bound: 200, otherAddress: 403, withoutToken: 401 },
-        wildcard: { bound: 200, otherAddress: 403, withoutToken: 401 },
+        address: { bound: 200, otherAddress: 403, withoutToken: 401, dashboardWithoutToken: 200 },
+        wildcard: { bound: 200, otherAddress: 403, withoutToken: 401, dashboardWithoutToken: 200 },
       });
     },
     60_000,
