@@ -17,6 +17,7 @@ import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';
 import { streamsPlugin } from './streams.js';
 import { installValidation } from './validation.js';
+import { headersTimeouts } from '../security/http-timeouts.js';
 
 export interface AppOptions {
   manager: StreamManager;
@@ -30,31 +31,11 @@ export interface AppOptions {
   signalSettleMs?: number;
   /**
    * How long a request's headers may take to arrive before `408 request_timeout` (default
-   * HEADERS_TIMEOUT_MS, docs/api.md); tests shorten it.
+   * HEADERS_TIMEOUT_MS of security/http-timeouts.ts, docs/api.md); tests shorten it.
    */
   headersTimeoutMs?: number;
   /** Plugins of the other resources (systems, guides, recordings), registered after the streams. */
   extraPlugins?: ((app: FastifyInstance) => Promise<void> | void)[];
-}
-
-/** Headers that take longer than this to arrive are answered 408 and the connection closed. */
-export const HEADERS_TIMEOUT_MS = 60_000;
-
-/**
- * How often Node looks for connections past the headers timeout: the close comes at most this
- * long after it. Node's default, 30 s, let slow headers hold a connection 60 to 90 s.
- */
-export const HEADERS_CHECK_INTERVAL_MS = 1000;
-
-/** Node's server options for the headers timeout: the timeout, and a check a few times within it. */
-export function headersTimeouts(timeoutMs = HEADERS_TIMEOUT_MS): {
-  headersTimeout: number;
-  connectionsCheckingInterval: number;
-} {
-  return {
-    headersTimeout: timeoutMs,
-    connectionsCheckingInterval: Math.max(10, Math.min(HEADERS_CHECK_INTERVAL_MS, Math.floor(timeoutMs / 4))),
-  };
 }
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
