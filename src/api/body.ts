@@ -123,9 +123,11 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
       const curl =
         asText && accepts.includes('json')
           ? " (for JSON: -H 'Content-Type: application/json')"
-          : accepts.includes('yaml')
-            ? " (curl: -H 'Content-Type: text/yaml' --data-binary @file.yaml)"
-            : '';
+          : type === MEDIA_TYPES['merge-patch'][0] && accepts.includes('json')
+            ? ' (the body of this route is no merge patch: label it application/json)'
+            : accepts.includes('yaml')
+              ? " (curl: -H 'Content-Type: text/yaml' --data-binary @file.yaml)"
+              : '';
       const hint =
         allowed.length === 0 ? 'this route takes no body' : `send one of ${allowed.join(', ')}${curl}`;
       throw new HeadsetdError('unsupported_media_type', `The body has ${got}; ${hint}.`, {

@@ -58,6 +58,7 @@ describe('on the /system paths', () => {
     const error = errorOf(response);
     expect(error.code).toBe('unsupported_media_type');
     expect(error.details?.accepted).toContain('application/json');
+    expect(error.message).toContain('no merge patch: label it application/json');
     expect(json(await s.app.inject({ method: 'GET', url: '/system/hostname' })).hostname).not.toBe('lab-2');
   });
 
