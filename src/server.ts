@@ -3,6 +3,7 @@
  * and takes it apart again in the reverse order.
  */
 import { mkdirSync } from 'node:fs';
+import { hostname as osHostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -17,7 +18,7 @@ import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
-import { SettingsStore } from './device/settings-store.js';
+import { isValidHostname, SettingsStore } from './device/settings-store.js';
 import { createReplayHeadset } from './device/replay/index.js';
 import { createSimulatedHeadset } from './device/simulated/index.js';
 import { HeadsetdError } from './errors/catalog.js';
@@ -116,6 +117,15 @@ function stopMotors(device: Headset, logger: Logger, why: string): void {
   }
 }
 
+/**
+ * The machine's own name, as its administrator set it, for the Host rule (docs/security.md
+ * §Sockets); empty when it is no RFC 1123 name (a container's, for instance, may be anything).
+ */
+function machineHostname(): string {
+  const name = osHostname();
+  return isValidHostname(name) ? name.toLowerCase() : '';
+}
+
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -150,13 +160,16 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const db = openDatabase(settings.dataDir);
   const deviceSettings = new SettingsStore(db);
   let port = settings.port;
+  const machine = machineHostname();
   // One set of rules for every socket: the API's port and each websocket node's.
   const security: SecurityOptions = {
     token: token?.token,
     ...(token === undefined ? {} : { tokenFile: tokenPath(settings.dataDir) }),
     allowedOrigins: settings.allowedOrigins,
     allowedHosts: settings.allowedHosts,
-    hostname: () => deviceSettings.hostname(),
+    // The machine's name, not the stored one: any client may set that (PATCH /system/hostname).
+    hostname: () => machine,
+    listenAddresses: [settings.host],
     port: () => port,
     lsl: settings.lsl,
   };

@@ -17,6 +17,7 @@ import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';
 import { streamsPlugin } from './streams.js';
 import { installValidation } from './validation.js';
+import { headersTimeouts } from '../security/http-timeouts.js';
 
 export interface AppOptions {
   manager: StreamManager;
@@ -28,12 +29,18 @@ export interface AppOptions {
    * state (default 1000 ms, docs/api.md §Lifecycle); tests of transitional states shorten it.
    */
   signalSettleMs?: number;
+  /**
+   * How long a request's headers may take to arrive before `408 request_timeout` (default
+   * HEADERS_TIMEOUT_MS of security/http-timeouts.ts, docs/api.md); tests shorten it.
+   */
+  headersTimeoutMs?: number;
   /** Plugins of the other resources (systems, guides, recordings), registered after the streams. */
   extraPlugins?: ((app: FastifyInstance) => Promise<void> | void)[];
 }
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    http: headersTimeouts(options.headersTimeoutMs),
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT,
     // Requests are not logged one by one: a device answers many status polls; errors are logged.

@@ -11,10 +11,12 @@ import { assertDocument, RESERVED_KEYS, reservedKey } from '../schemas/depth.js'
 import { parseJsonText } from '../schemas/json-text.js';
 import { parseYamlText } from '../schemas/yaml-text.js';
 
-export type BodyKind = 'json' | 'yaml' | 'form' | 'text';
+export type BodyKind = 'json' | 'merge-patch' | 'yaml' | 'form' | 'text';
 
 export const MEDIA_TYPES: Record<BodyKind, readonly string[]> = {
-  json: ['application/json', 'application/merge-patch+json'],
+  json: ['application/json'],
+  // RFC 7396: JSON that says it is a merge patch, accepted only where the body is one.
+  'merge-patch': ['application/merge-patch+json'],
   yaml: ['text/yaml', 'application/yaml', 'application/x-yaml'],
   form: ['application/x-www-form-urlencoded'],
   text: ['text/plain'],
@@ -79,7 +81,7 @@ export function parseForm(text: string): Record<string, string | string[]> {
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(
-    [...MEDIA_TYPES.json],
+    [...MEDIA_TYPES.json, ...MEDIA_TYPES['merge-patch']],
     { parseAs: 'string', bodyLimit: BODY_LIMIT },
     (_req, body, done) => {
       try {
@@ -121,9 +123,11 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
       const curl =
         asText && accepts.includes('json')
           ? " (for JSON: -H 'Content-Type: application/json')"
-          : accepts.includes('yaml')
-            ? " (curl: -H 'Content-Type: text/yaml' --data-binary @file.yaml)"
-            : '';
+          : type === MEDIA_TYPES['merge-patch'][0] && accepts.includes('json')
+            ? ' (the body of this route is no merge patch: label it application/json)'
+            : accepts.includes('yaml')
+              ? " (curl: -H 'Content-Type: text/yaml' --data-binary @file.yaml)"
+              : '';
       const hint =
         allowed.length === 0 ? 'this route takes no body' : `send one of ${allowed.join(', ')}${curl}`;
       throw new HeadsetdError('unsupported_media_type', `The body has ${got}; ${hint}.`, {

@@ -15,17 +15,22 @@ export interface SecurityOptions {
   tokenFile?: string;
   /** Origins allowed besides the service's own (`http://host:port`). */
   allowedOrigins: readonly string[];
-  /** Host names allowed besides loopback names and the device's hostname. */
+  /** Host names allowed besides loopback names, the listening address and the machine's name. */
   allowedHosts: readonly string[];
-  /** The device's hostname, read at each request (it can be changed through the API). */
+  /**
+   * The machine's own name (its administrator's; never the one `PATCH /system/hostname` sets,
+   * which any client may change): accepted in `Host`, with its `.local` form. Empty: none.
+   */
   hostname: () => string;
+  /** The address the service listens on (`--host`), accepted in `Host`; a wildcard: every one of the machine's. */
+  listenAddresses?: readonly string[];
   /** The port actually served, once listening. */
   port: () => number;
   /** Where LSL outlets and inlets open (loopback only when absent). */
   lsl?: LslSettings;
 }
 
-/** The rules as they stand now (the device's hostname can change). */
+/** The rules as plain data, for the API's hook and every websocket node's worker. */
 export function accessPolicy(options: SecurityOptions): AccessPolicy {
   return {
     token: options.token,
@@ -33,8 +38,15 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
     allowedOrigins: options.allowedOrigins,
     allowedHosts: options.allowedHosts,
     hostname: options.hostname(),
+    ...(options.listenAddresses === undefined ? {} : { listenAddresses: options.listenAddresses }),
     ...(options.lsl === undefined ? {} : { lsl: options.lsl }),
   };
+}
+
+/** The same rules without the token: what the dashboard's own files are served under. */
+function withoutToken(policy: AccessPolicy): AccessPolicy {
+  const { tokenFile: _file, ...rest } = policy;
+  return { ...rest, token: undefined };
 }
 
 export function installSecurity(app: FastifyInstance, options: SecurityOptions): void {
@@ -42,10 +54,12 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
     const policy = accessPolicy(options);
     // The dashboard's page and files (api/dashboard.ts) load without the token, so that the page
     // can ask for it; they hold no data of the device. Host, Origin and Sec-Fetch-Site still apply.
+    // Both the token and the file it is read from are set aside: a policy that keeps `tokenFile`
+    // still requires what the file holds (the service beyond loopback always has one).
     const shell = request.routeOptions.config.dashboardShell === true;
     const refusal = accessRefusal(
       { headers: request.headers, url: request.url, port: options.port() },
-      shell ? { ...policy, token: undefined } : policy,
+      shell ? withoutToken(policy) : policy,
     );
     if (refusal !== undefined) throw refusal;
   });

@@ -14,10 +14,19 @@ export interface AccessPolicy {
   readonly tokenFile?: string;
   /** Origins allowed besides the socket's own (`http://host:port`). */
   readonly allowedOrigins: readonly string[];
-  /** Host names allowed besides loopback names and the device's host name. */
+  /** Host names allowed besides loopback names, the listening addresses and the machine's name. */
   readonly allowedHosts: readonly string[];
-  /** The device's host name (`<name>.local` is accepted too); undefined: loopback names only. */
+  /**
+   * The machine's own host name, as its administrator set it (`<name>.local` is accepted too);
+   * never the name clients set through `PATCH /system/hostname`, which would let any client widen
+   * who may call. Undefined or empty: none.
+   */
   readonly hostname: string | undefined;
+  /**
+   * The addresses the socket listens on (`--host`, a websocket node's `host`), accepted as `Host`;
+   * a wildcard (`0.0.0.0`, `::`) stands for every address of the machine's interfaces.
+   */
+  readonly listenAddresses?: readonly string[];
   /**
    * Where Lab Streaming Layer outlets and inlets open (lsl/network.ts, docs/lsl.md); absent:
    * loopback only, liblsl's default ports and session.

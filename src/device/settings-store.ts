@@ -30,9 +30,9 @@ export class SettingsStore {
   private readonly write;
   private readonly remove;
   /**
-   * The hostname, read once: every request's Host check asks for it (security/access.ts), and a
-   * SQLite read per request was the API's hottest line. Only this store writes it (the service
-   * makes one SettingsStore and hands it to every plugin).
+   * The hostname, read once: the health record and GET /system/hostname report it (it once went
+   * into every request's Host check, where a SQLite read per request was the API's hottest line).
+   * Only this store writes it (the service makes one SettingsStore and hands it to every plugin).
    */
   private hostnameCache: string | undefined;
 

@@ -30,6 +30,7 @@ import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { NodeConfigError } from '../runtime/node-errors.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import { accessRefusal, isLoopbackName } from '../security/access.js';
+import { headersTimeouts } from '../security/http-timeouts.js';
 import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
 import { ensureToken, tokenPath } from '../security/token.js';
 
@@ -119,7 +120,9 @@ class WebSocketOutput implements NodeInstance {
 
   /** The service's rules; beyond loopback the node requires the token even if the service does not. */
   private policy(): AccessPolicy {
-    const policy = this.context.access ?? LOOPBACK_ONLY;
+    const service = this.context.access ?? LOOPBACK_ONLY;
+    // The address this node listens on is a name of the device too (rule 1).
+    const policy = { ...service, listenAddresses: [...(service.listenAddresses ?? []), this.host] };
     if (policy.token !== undefined || isLoopbackName(this.host)) return policy;
     return {
       ...policy,
@@ -131,7 +134,7 @@ class WebSocketOutput implements NodeInstance {
   async start(): Promise<void> {
     const policy = this.policy();
     const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 });
-    const server = createServer((request, response) => {
+    const server = createServer(headersTimeouts(), (request, response) => {
       this.onPlainRequest(request, response, policy);
     });
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -4,7 +4,7 @@
  * /system/sensors/impedance/all, were answered and acted), and the token.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AccessPolicy } from '../core/access-policy.js';
@@ -27,8 +27,8 @@ describe('accessRefusal', () => {
     ['loopback', {}],
     ['localhost', { host: 'localhost:42069' }],
     ['IPv6 loopback', { host: '[::1]:42069' }],
-    ["the device's name, any case", { host: 'HEADSET:42069' }],
-    ["the device's .local name", { host: 'headset.local' }],
+    ["the machine's name, any case", { host: 'HEADSET:42069' }],
+    ["the machine's .local name", { host: 'headset.local' }],
     ['an --allow-host, any case', { host: 'headset.example:1' }],
     ['its own origin', { origin: 'http://127.0.0.1:42069' }],
     [
@@ -82,6 +82,26 @@ describe('accessRefusal', () => {
     const policy = { ...POLICY, hostname: undefined };
     expect(refusal({ host: 'headset.local' }, policy)?.code).toBe('forbidden_origin');
     expect(refusal({ host: '.local' }, policy)?.code).toBe('forbidden_origin');
+  });
+
+  it('accepts the address the socket listens on as Host, as a browser writes it (it was refused unless --allow-host repeated it)', () => {
+    const policy: AccessPolicy = { ...POLICY, listenAddresses: ['10.1.2.3', '::ffff:127.0.0.1'] };
+    expect(refusal({ host: '10.1.2.3:42069' }, policy)).toBeUndefined();
+    expect(refusal({ host: '[::ffff:127.0.0.1]:42069' }, policy)).toBeUndefined();
+    expect(refusal({ host: '[::ffff:7f00:1]:42069' }, policy)).toBeUndefined();
+    expect(refusal({ host: '10.1.2.4:42069' }, policy)?.details).toEqual({ host: '10.1.2.4' });
+    expect(refusal({ host: '10.1.2.3.nip.io' }, policy)?.code).toBe('forbidden_origin');
+  });
+
+  it('on a wildcard, accepts every address of the machine and no other', () => {
+    const policy: AccessPolicy = { ...POLICY, listenAddresses: ['0.0.0.0'] };
+    const own = Object.values(networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .filter((entry) => entry.family === 'IPv4' && !entry.internal)
+      .map((entry) => entry.address);
+    for (const address of own) expect(refusal({ host: `${address}:42069` }, policy), address).toBeUndefined();
+    expect(refusal({ host: '203.0.113.77:42069' }, policy)?.code).toBe('forbidden_origin');
+    expect(refusal({ host: 'evil.example:42069' }, policy)?.code).toBe('forbidden_origin');
   });
 
   it('compares tokens through fixed-length digests, so timing tells nothing of the length', () => {

@@ -9,6 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AccessPolicy } from '../core/access-policy.js';
 import { HeadsetdError } from '../errors/catalog.js';
+import { isListenAddress } from './listen-addresses.js';
 import { currentToken } from './token.js';
 
 export interface AccessRequest {
@@ -32,10 +33,16 @@ export function hostName(hostHeader: string): string {
   return (hostHeader.split(':')[0] ?? '').toLowerCase();
 }
 
+/**
+ * Loopback names, the addresses the socket listens on, the machine's own name (and its `.local`
+ * form), and `--allow-host`. Nothing a client of the API can change widens this.
+ */
 function hostAllowed(name: string, policy: AccessPolicy): boolean {
   if (isLoopbackName(name)) return true;
-  const device = policy.hostname?.toLowerCase();
-  if (device !== undefined && device !== '' && (name === device || name === `${device}.local`)) return true;
+  if (isListenAddress(name, policy.listenAddresses)) return true;
+  const machine = policy.hostname?.toLowerCase();
+  if (machine !== undefined && machine !== '' && (name === machine || name === `${machine}.local`))
+    return true;
   return policy.allowedHosts.some((h) => h.toLowerCase() === name);
 }
 

@@ -2,7 +2,8 @@
  * The service's socket rules reach a websocket node inside its worker thread: a required token
  * (the service listens beyond loopback) is demanded on the node's port too, as a bearer header or
  * `?token=`; a node listening beyond loopback demands the data directory's token even when the
- * service does not; the device's host name and the allowed origins are honoured.
+ * service does not; the machine's host name, the address the node listens on and the allowed
+ * origins are honoured.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,20 @@ describe("a websocket node applies the service's rules", () => {
     const url = `ws://127.0.0.1:${port}/`;
     await expectRefused(url, {}, 401, 'authentication_required');
     await expectOpen(`${url}?token=${token}`, { origin: 'http://app.example' });
+  }, 30_000);
+
+  test('the address the node listens on passes as Host (it was refused unless --allow-host repeated it)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-ws-access-'));
+    // The IPv4 loopback address in IPv6 form: beyond loopback for headsetd, on this machine still.
+    const port = await serve(dataDir, undefined, '::ffff:127.0.0.1');
+    const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
+    const url = `ws://127.0.0.1:${port}/?token=${token}`;
+    await expectOpen(url, { host: `[::ffff:7f00:1]:${port}` });
+    await expectOpen(url, {
+      host: `[::ffff:127.0.0.1]:${port}`,
+      origin: `http://[::ffff:127.0.0.1]:${port}`,
+    });
+    await expectRefused(url, { host: `[::ffff:127.0.0.2]:${port}` }, 403, 'forbidden_origin');
   }, 30_000);
 
   test('without a policy from its service, loopback names only', async () => {

@@ -1,6 +1,6 @@
 /**
  * GET/PATCH /system/config (docs/system-paths.md §/system): the device configuration of
- * device-config.ts, changed by JSON merge patch (RFC 7386), validated, persisted and applied.
+ * device-config.ts, changed by JSON merge patch (RFC 7396), validated, persisted and applied.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -28,10 +28,11 @@ export function configRoutes(app: FastifyInstance, context: SystemContext): void
   app.patch(
     '/system/config',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'merge-patch', 'yaml'] },
       schema: {
         tags,
-        summary: 'Change the configuration with a JSON merge patch (RFC 7386; null restores the default)',
+        summary: 'Change the configuration with a JSON merge patch (RFC 7396; null restores the default)',
+        consumes: ['application/json', 'application/merge-patch+json', 'text/yaml', 'application/yaml'],
         body: handlerValidated(Type.Object({}, { additionalProperties: true })),
         response: { 200: ConfigAnswer, ...errorResponses(400, 415, 422, 503, 507) },
       },

@@ -1,6 +1,7 @@
 /**
  * GET/PATCH /system/hostname (docs/system-paths.md §/system): an RFC 1123 name kept in the store. The
- * machine itself is never renamed; the name is what the API reports and accepts in `Host`.
+ * machine itself is never renamed; the name is what the API reports, and it is not accepted in
+ * `Host` (any client may set it; docs/security.md §Sockets, rule 1).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';

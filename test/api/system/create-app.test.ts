@@ -37,7 +37,8 @@ describe('systemPlugin and guidesPlugin inside createApp', () => {
         token: undefined,
         allowedOrigins: [],
         allowedHosts: [],
-        hostname: () => settings.hostname(),
+        // The machine's name, as the service wires it: never the stored one a client may set.
+        hostname: () => 'headset',
         port: () => 42069,
       },
       extraPlugins: [
@@ -77,19 +78,17 @@ describe('systemPlugin and guidesPlugin inside createApp', () => {
     }
   });
 
-  it('accepts the renamed device in Host at once', async () => {
+  it("accepts the machine's name in Host, and a name set through PATCH /system/hostname widens nothing", async () => {
     await app.inject({ method: 'PATCH', url: '/system/hostname', payload: { hostname: 'eeg-cap' } });
-    const res = await app.inject({
+    const machine = await app.inject({
       method: 'GET',
       url: '/system/status',
-      headers: { host: 'eeg-cap:42069' },
+      headers: { host: 'headset.local:42069' },
     });
-    expect(res.statusCode).toBe(200);
-    const foreign = await app.inject({
-      method: 'GET',
-      url: '/system/status',
-      headers: { host: 'evil.example:42069' },
-    });
-    expect(foreign.statusCode).toBe(403);
+    expect(machine.statusCode).toBe(200);
+    for (const host of ['eeg-cap:42069', 'eeg-cap.local:42069', 'evil.example:42069']) {
+      const res = await app.inject({ method: 'GET', url: '/system/status', headers: { host } });
+      expect(res.statusCode, host).toBe(403);
+    }
   });
 });
