@@ -11,7 +11,13 @@ import { Type } from 'typebox';
 import { HeadsetdError } from '../errors/catalog.js';
 import { errorResponses } from '../schemas/responses.js';
 import type { SignalTicket, StreamEntry, StreamManager } from '../streams/manager.js';
-import { parseQuickStart, type QuickStartBody, quickStreamDocument } from '../streams/quick-stream.js';
+import {
+  parseQuickStart,
+  type QuickStartBody,
+  type QuickStreamConfig,
+  quickStreamDocument,
+} from '../streams/quick-stream.js';
+import { channelsUnavailable } from '../device/frame-source.js';
 import type { StreamRuntime } from '../runtime/port.js';
 import { pipeRoutes } from './quick-streams/pipe-routes.js';
 import { QuickRegistry } from '../quick-streams/registry.js';
@@ -36,6 +42,23 @@ export interface QuickStreamsPluginOptions {
   clientSendLimitBytes?: number;
   /** How long POST /stream/start and /stop wait for the transition (default 20 s). */
   transitionTimeoutMs?: number;
+  /**
+   * The channels the device acquires now (Headset.eeg.acquiredChannels): an EEG quick stream that
+   * names others is refused before it is made. Absent: only the eeg-source's own start checks.
+   */
+  acquiredChannels?: () => readonly string[];
+}
+
+/** 409 channels_unavailable for an EEG quick stream naming channels the device does not acquire. */
+function assertAcquired(config: QuickStreamConfig, body: QuickStartBody, acquired: readonly string[]): void {
+  if (config.source !== 'eeg') return;
+  const refusal = channelsUnavailable(config.channels, acquired);
+  if (refusal === undefined) return;
+  const missing = new Set(refusal.details?.channels as string[]);
+  const index = config.channels.findIndex((name) => missing.has(name));
+  const path = Array.isArray(body.channels) ? `/channels/${index}` : '/channels';
+  const { field: _field, ...details } = refusal.details ?? {};
+  throw new HeadsetdError(refusal.code, refusal.message, { ...details, path });
 }
 
 export const DEFAULT_PIPE_ALLOWED_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
@@ -96,6 +119,9 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
     },
     async (request) => {
       const config = parseQuickStart(request.body);
+      if (options.acquiredChannels !== undefined) {
+        assertAcquired(config, request.body, options.acquiredChannels());
+      }
       registry.assertBufferRoom(config);
       const definition = manager.create(quickStreamDocument(config));
       const entry = manager.get(definition.id);
@@ -186,7 +212,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
     },
     async (request) => {
       const { entry, session } = registry.resolve(request.params.streamId);
-      return statusOf(entry, session, manager.runtimeStatus(entry));
+      return statusOf(entry, session, manager.runtimeStatus(entry), manager.isLive(entry));
     },
   );
 

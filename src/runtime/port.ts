@@ -73,7 +73,13 @@ export type RuntimeEvent =
    */
   | { type: 'stream_restarted'; streamId: string; message: string }
   /** A node crashed; `willRestart` tells whether the supervisor restarts it. */
-  | { type: 'node_crashed'; streamId: string; nodeId: string; message: string; willRestart: boolean };
+  | { type: 'node_crashed'; streamId: string; nodeId: string; message: string; willRestart: boolean }
+  /**
+   * A running node cannot deliver what it promised and holds its output back (an eeg-source whose
+   * channels the device no longer acquires); `node_recovered` when it delivers again.
+   */
+  | { type: 'node_degraded'; streamId: string; nodeId: string; message: string }
+  | { type: 'node_recovered'; streamId: string; nodeId: string; message: string };
 
 export interface StreamRuntime {
   /** Starts every node and pipe. Rejects with a NodeFailureError when a node cannot start. */

@@ -29,16 +29,27 @@ import { isUuid, uuidRequired } from '../core/uuid.js';
 
 export type { StreamChange, StreamEntry } from './entry.js';
 
-/** A node of a running stream went to `error` for good: the stream runs on without it. */
+/**
+ * A node of a running stream went to `error` for good (`cause: 'node_error'`: the stream runs on
+ * without it), or holds its frames back because its source cannot deliver them (`'held'`).
+ */
 export interface StreamDegradedEvent {
   type: 'stream_degraded';
   streamId: string;
   nodeId: string;
   message: string;
+  cause: 'node_error' | 'held';
+}
+
+/** A node that held its frames back delivers again: the stream is no longer degraded by it. */
+export interface StreamRecoveredEvent {
+  type: 'stream_recovered';
+  streamId: string;
+  nodeId: string;
 }
 
 /** The runtime's events, and those the manager draws from them. */
-export type StreamEvent = RuntimeEvent | StreamDegradedEvent;
+export type StreamEvent = RuntimeEvent | StreamDegradedEvent | StreamRecoveredEvent;
 
 export interface ManagerOptions {
   context: GraphContext;
@@ -473,7 +484,26 @@ export class StreamManager {
         streamId: event.streamId,
         nodeId: event.nodeId,
         message: event.message,
+        cause: 'node_error',
       });
+    }
+    this.onHeldEvent(entry, event);
+  }
+
+  /** A node holds its frames back, or delivers again: the stream is degraded meanwhile (views.ts). */
+  private onHeldEvent(entry: StreamEntry | undefined, event: RuntimeEvent): void {
+    if (entry === undefined || (event.type !== 'node_degraded' && event.type !== 'node_recovered')) return;
+    const running = ['starting', 'running', 'pausing', 'paused'].includes(entry.state);
+    const { streamId, nodeId } = event;
+    if (event.type === 'node_degraded') {
+      if (!running) return;
+      entry.held = new Map(entry.held).set(nodeId, event.message);
+      this.options.onRuntimeEvent?.({ type: 'stream_degraded', streamId, nodeId, message: event.message, cause: 'held' });
+    } else if (entry.held.has(nodeId)) {
+      const held = new Map(entry.held);
+      held.delete(nodeId);
+      entry.held = held;
+      if (running) this.options.onRuntimeEvent?.({ type: 'stream_recovered', streamId, nodeId });
     }
   }
 }
