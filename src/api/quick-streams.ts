@@ -54,11 +54,14 @@ function assertAcquired(config: QuickStreamConfig, body: QuickStartBody, acquire
   if (config.source !== 'eeg') return;
   const refusal = channelsUnavailable(config.channels, acquired);
   if (refusal === undefined) return;
-  const missing = new Set(refusal.details?.channels as string[]);
-  const index = config.channels.findIndex((name) => missing.has(name));
-  const path = Array.isArray(body.channels) ? `/channels/${index}` : '/channels';
-  const { field: _field, ...details } = refusal.details ?? {};
-  throw new HeadsetdError(refusal.code, refusal.message, { ...details, path });
+  const { field, ...details } = refusal.details ?? {};
+  // A list points at the first channel not acquired; a string, or the default, at `channels`.
+  const path = Array.isArray(body.channels) ? `/${String(field)}` : '/channels';
+  const defaulted =
+    body.channels === undefined
+      ? ` (channels was not given, so it asked for all ${config.channels.length} EEG electrodes)`
+      : '';
+  throw new HeadsetdError(refusal.code, `${refusal.message}${defaulted}.`, { ...details, path });
 }
 
 export const DEFAULT_PIPE_ALLOWED_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];

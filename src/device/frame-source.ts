@@ -36,19 +36,21 @@ export function selectChannels(frame: Frame, channels: readonly string[]): Frame
 
 /**
  * The 409 for channels (upper-case, as asked) the device does not acquire now; undefined when it
- * acquires every one. `details.field` names the config field, for the caller's pointer.
+ * acquires every one. `details.field` points at the first of them in the list (`channels/2`), for
+ * the caller's pointer; the message has no final stop, as a node's reason.
  */
 export function channelsUnavailable(
   asked: readonly string[],
   acquired: readonly string[],
 ): HeadsetdError | undefined {
   const missing = asked.filter((name) => !acquired.includes(name.toUpperCase()));
-  if (missing.length === 0) return undefined;
+  const first = missing[0];
+  if (first === undefined) return undefined;
   const them = missing.length === 1 ? 'it' : 'them';
   return new HeadsetdError(
     'channels_unavailable',
-    `The device does not acquire ${missing.join(', ')}: its EEG configuration acquires ${acquired.length === 0 ? 'no channel' : acquired.join(', ')}. Enable ${them} first (PUT /system/sensors/eeg?channels=… or POST /system/peripheral/electrodes/config with ${them} in enabled; a replayed recording has only its own channels), or name only acquired channels.`,
-    { channels: missing, acquired: [...acquired], field: 'channels' },
+    `The device does not acquire ${missing.join(', ')}: its EEG configuration acquires ${acquired.length === 0 ? 'no channel' : acquired.join(', ')}. Enable ${them} first (PUT /system/sensors/eeg?channels=… or POST /system/peripheral/electrodes/config with ${them} in enabled; a replayed recording has only its own channels), or name only acquired channels`,
+    { channels: missing, acquired: [...acquired], field: `channels/${asked.indexOf(first)}` },
   );
 }
 
