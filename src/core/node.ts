@@ -29,7 +29,11 @@ export interface DeviceFrameSource {
    * `owner` names the node, so that the main thread can report the condition as the stream's.
    */
   subscribe(
-    request: { channels: readonly string[]; sampleRate?: number; owner?: { streamId: string; nodeId: string } },
+    request: {
+      channels: readonly string[];
+      sampleRate?: number;
+      owner?: { streamId: string; nodeId: string };
+    },
     onFrame: (frame: Frame) => void,
     onCondition?: (problem: string | undefined) => void,
   ): Promise<() => void>;

@@ -162,7 +162,11 @@ export class DeviceForwarder {
 }
 
 /** The device's refusal as the worker rethrows it: with its catalog code when it had one. */
-function refusal(message: string, code: string | undefined, details: Record<string, unknown> | undefined): Error {
+function refusal(
+  message: string,
+  code: string | undefined,
+  details: Record<string, unknown> | undefined,
+): Error {
   if (code === undefined || !(code in ERROR_CATALOG)) return new Error(message);
   return new HeadsetdError(code as ErrorCode, message, details);
 }

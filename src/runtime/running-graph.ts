@@ -49,7 +49,11 @@ export function nodeStartError(nodeId: string, error: unknown): NodeFailureError
   // A catalog error may name the config field at fault too (an eeg-source's `channels`).
   const detailField = isHeadsetdError(error) ? error.details?.field : undefined;
   const field =
-    error instanceof NodeConfigError ? error.field : typeof detailField === 'string' ? detailField : undefined;
+    error instanceof NodeConfigError
+      ? error.field
+      : typeof detailField === 'string'
+        ? detailField
+        : undefined;
   const failure: NodeFailure = {
     nodeId,
     reason: errorMessage(error),

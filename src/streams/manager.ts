@@ -498,7 +498,13 @@ export class StreamManager {
     if (event.type === 'node_degraded') {
       if (!running) return;
       entry.held = new Map(entry.held).set(nodeId, event.message);
-      this.options.onRuntimeEvent?.({ type: 'stream_degraded', streamId, nodeId, message: event.message, cause: 'held' });
+      this.options.onRuntimeEvent?.({
+        type: 'stream_degraded',
+        streamId,
+        nodeId,
+        message: event.message,
+        cause: 'held',
+      });
     } else if (entry.held.has(nodeId)) {
       const held = new Map(entry.held);
       held.delete(nodeId);

@@ -70,7 +70,9 @@ function degradation(
   const reasons: string[] = [];
   if (failed.length > 0) {
     const each = failed.map((n) => `node ${n.id} is in error (${n.metrics.lastError ?? 'no reason given'})`);
-    reasons.push(`${each.join('; ')}; frames through it are lost. Fix it, then restart the node or send reconcile.`);
+    reasons.push(
+      `${each.join('; ')}; frames through it are lost. Fix it, then restart the node or send reconcile.`,
+    );
   }
   for (const [nodeId, why] of entry.held) reasons.push(`node ${nodeId} holds its frames back: ${why}.`);
   return reasons.length === 0 ? undefined : reasons.join(' ');

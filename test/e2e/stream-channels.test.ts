@@ -25,8 +25,8 @@ interface SystemMessage {
 interface Listener<T> {
   socket: WebSocket;
   messages: T[];
-  /** Resolves with the first message (from now on) that `match` accepts. */
-  next(match: (message: T) => boolean): Promise<T>;
+  /** Resolves with the first message (from now on) that `match` accepts; rejects after 15 s without one. */
+  next(match: (message: T) => boolean, what?: string): Promise<T>;
 }
 
 let service: Service | undefined;
@@ -60,9 +60,18 @@ async function listen<T>(url: string): Promise<Listener<T>> {
   return {
     socket,
     messages,
-    next: (match) =>
-      new Promise<T>((resolve) => {
-        waiters.push({ match, resolve });
+    next: (match, what = 'a message') =>
+      new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          reject(new Error(`no ${what} within 15 s`));
+        }, 15_000);
+        waiters.push({
+          match,
+          resolve: (message) => {
+            clearTimeout(timer);
+            resolve(message);
+          },
+        });
       }),
   };
 }
@@ -97,7 +106,9 @@ describe('channels a stream answered are the channels it delivers', () => {
   test('a quick stream never delivers fewer channels than it answered: channels the device does not acquire are refused', async () => {
     service = await startService();
     const s = service;
-    const enabled = await send('POST', `${s.url}/system/peripheral/electrodes/config`, { enabled: [0, 1, 2, 3] });
+    const enabled = await send('POST', `${s.url}/system/peripheral/electrodes/config`, {
+      enabled: [0, 1, 2, 3],
+    });
     expect(enabled.status).toBe(200);
 
     const refused = await send('POST', `${s.url}/stream/start`, { channels: ['Fp1', 'Cz', 'O1'] });
@@ -153,7 +164,7 @@ describe('channels a stream answered are the channels it delivers', () => {
     expect((await send('PUT', `${s.url}/system/sensors/eeg?channels=${SEVEN.join(',')}`)).status).toBe(200);
     const { id, events, frames } = await runningQuickStream(s, SEVEN);
 
-    const degraded = events.next(aboutStream(id, 'stream_degraded'));
+    const degraded = events.next(aboutStream(id, 'stream_degraded'), 'stream_degraded');
     expect((await send('PUT', `${s.url}/system/sensors/eeg?channels=PZ,O1`)).status).toBe(200);
     const event = await degraded;
     expect(event.message?.toUpperCase()).toContain('O2, P3, P4, CZ, FP1');
@@ -166,8 +177,8 @@ describe('channels a stream answered are the channels it delivers', () => {
       expect(status.error.toUpperCase()).toContain('NO LONGER ACQUIRES O2, P3, P4, CZ, FP1');
     }
 
-    const recovered = events.next(aboutStream(id, 'stream_recovered'));
-    const resumed = frames.next((f) => f.discontinuity === true);
+    const recovered = events.next(aboutStream(id, 'stream_recovered'), 'stream_recovered');
+    const resumed = frames.next((f) => f.discontinuity === true, 'frame with discontinuity');
     expect((await send('PUT', `${s.url}/system/sensors/eeg?channels=${SEVEN.join(',')}`)).status).toBe(200);
     await recovered;
     const first = await resumed;
@@ -198,9 +209,9 @@ describe('channels a stream answered are the channels it delivers', () => {
       owners: ['streams'],
     });
 
-    const degraded = events.next(aboutStream(id, 'stream_degraded'));
-    const recovered = events.next(aboutStream(id, 'stream_recovered'));
-    const resumed = frames.next((f) => f.discontinuity === true);
+    const degraded = events.next(aboutStream(id, 'stream_degraded'), 'stream_degraded');
+    const recovered = events.next(aboutStream(id, 'stream_recovered'), 'stream_recovered');
+    const resumed = frames.next((f) => f.discontinuity === true, 'frame with discontinuity');
     const forced = await send('DELETE', `${s.url}/system/sensors/eeg?force=true`);
     expect(forced.status, JSON.stringify(forced.body)).toBe(200);
     expect((await degraded).message).toContain('reset');
