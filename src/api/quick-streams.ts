@@ -71,16 +71,22 @@ const tags = ['quick EEG streams'];
 type WithStream = { Params: { streamId: string } };
 const StreamParams = Type.Object({ streamId: Type.String({ description: 'The quick stream id (UUID).' }) });
 
-/** Waits for a signal's transition to end, at most `timeoutMs`; the stream's state tells how it ended. */
-async function settled(ticket: SignalTicket, timeoutMs: number): Promise<void> {
+/**
+ * Waits for a signal's transition to end, at most `timeoutMs`; the stream's state tells how it
+ * ended, and the answer is the transition's error when it failed in time.
+ */
+async function settled(ticket: SignalTicket, timeoutMs: number): Promise<HeadsetdError | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
+  const failure = await Promise.race([
     ticket.outcome,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => {
+        resolve(undefined);
+      }, timeoutMs);
     }),
   ]);
   clearTimeout(timer);
+  return failure;
 }
 
 function stoppedAnswer(entry: StreamEntry, session: QuickSession) {
@@ -130,11 +136,20 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
       const entry = manager.get(definition.id);
       const session = registry.sessionOf(entry);
       session?.beginRun();
-      await settled(manager.signal(definition.id, 'start'), timeoutMs);
+      const failure = await settled(manager.signal(definition.id, 'start'), timeoutMs);
       if (entry.state !== 'running') {
         const reason = entry.error ?? `it is still ${entry.state} after ${timeoutMs / 1000} s`;
         await manager.remove(definition.id).catch(() => undefined);
         registry.drop(definition.id, 'The stream could not start.');
+        // The device's configuration changed between the check above and the start.
+        if (failure?.code === 'channels_unavailable') {
+          const why = typeof failure.details?.reason === 'string' ? failure.details.reason : reason;
+          throw new HeadsetdError('channels_unavailable', `${why}.`, {
+            channels: failure.details?.channels,
+            acquired: failure.details?.acquired,
+            path: '/channels',
+          });
+        }
         throw new HeadsetdError('device_unavailable', `The quick stream could not start: ${reason}`, {
           reason,
         });
