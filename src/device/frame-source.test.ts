@@ -136,6 +136,30 @@ describe('headsetFrameSource', () => {
     expect(headset.eeg.state().streaming).toBe(false);
   });
 
+  it('after a forced reset, a device that refuses the streams at first is asked again until it accepts', async () => {
+    const source = headsetFrameSource(headset);
+    const frames: Frame[] = [];
+    const conditions: (string | undefined)[] = [];
+    const unsubscribe = await source.subscribe(
+      { channels: ['CZ'] },
+      (f) => frames.push(f),
+      (c) => conditions.push(c),
+    );
+    const start = vi.spyOn(headset.eeg, 'start');
+    start.mockRejectedValueOnce(new Error('busy measuring impedance'));
+    await headset.eeg.reset({ force: true });
+    await advance(500);
+    expect(headset.eeg.state().streaming).toBe(false);
+    expect(conditions).toHaveLength(1);
+    const before = frames.length;
+    await advance(600);
+    expect(start).toHaveBeenCalledTimes(2);
+    expect(headset.eeg.state()).toMatchObject({ streaming: true, owners: ['streams'] });
+    expect(conditions).toEqual([conditions[0], undefined]);
+    expect(frames[before]).toMatchObject({ channels: ['CZ'], discontinuity: true });
+    unsubscribe();
+  });
+
   it('selectChannels returns the same frame when nothing changes', () => {
     const frame: Frame = {
       seq: 0,
