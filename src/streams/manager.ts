@@ -10,6 +10,7 @@ import * as edits from './edits.js';
 import type { GraphContext } from './graph-document.js';
 import { newEntry, type StreamChange, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
+import { degradation, type StreamDegradedEvent, type StreamRecoveredEvent } from './degradation.js';
 import { planSignal } from './lifecycle.js';
 import { assertNodeSignal } from './node-signal.js';
 import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
@@ -29,24 +30,7 @@ import { isUuid, uuidRequired } from '../core/uuid.js';
 
 export type { StreamChange, StreamEntry } from './entry.js';
 
-/**
- * A node of a running stream went to `error` for good (`cause: 'node_error'`: the stream runs on
- * without it), or holds its frames back because its source cannot deliver them (`'held'`).
- */
-export interface StreamDegradedEvent {
-  type: 'stream_degraded';
-  streamId: string;
-  nodeId: string;
-  message: string;
-  cause: 'node_error' | 'held';
-}
-
-/** A node that held its frames back delivers again: the stream is no longer degraded by it. */
-export interface StreamRecoveredEvent {
-  type: 'stream_recovered';
-  streamId: string;
-  nodeId: string;
-}
+export type { StreamDegradedEvent, StreamRecoveredEvent } from './degradation.js';
 
 /** The runtime's events, and those the manager draws from them. */
 export type StreamEvent = RuntimeEvent | StreamDegradedEvent | StreamRecoveredEvent;
@@ -476,40 +460,9 @@ export class StreamManager {
       entry.state = 'error';
       entry.error = event.message;
     }
+    // A node in error for good, or holding its frames back: the stream is degraded (degradation.ts).
+    const health = degradation(entry, event);
     this.options.onRuntimeEvent?.(event);
-    // A node left in `error` (no restart) while the rest runs: the stream is degraded (views.ts).
-    if (live && event.type === 'node_crashed' && !event.willRestart) {
-      this.options.onRuntimeEvent?.({
-        type: 'stream_degraded',
-        streamId: event.streamId,
-        nodeId: event.nodeId,
-        message: event.message,
-        cause: 'node_error',
-      });
-    }
-    this.onHeldEvent(entry, event);
-  }
-
-  /** A node holds its frames back, or delivers again: the stream is degraded meanwhile (views.ts). */
-  private onHeldEvent(entry: StreamEntry | undefined, event: RuntimeEvent): void {
-    if (entry === undefined || (event.type !== 'node_degraded' && event.type !== 'node_recovered')) return;
-    const running = ['starting', 'running', 'pausing', 'paused'].includes(entry.state);
-    const { streamId, nodeId } = event;
-    if (event.type === 'node_degraded') {
-      if (!running) return;
-      entry.held = new Map(entry.held).set(nodeId, event.message);
-      this.options.onRuntimeEvent?.({
-        type: 'stream_degraded',
-        streamId,
-        nodeId,
-        message: event.message,
-        cause: 'held',
-      });
-    } else if (entry.held.has(nodeId)) {
-      const held = new Map(entry.held);
-      held.delete(nodeId);
-      entry.held = held;
-      if (running) this.options.onRuntimeEvent?.({ type: 'stream_recovered', streamId, nodeId });
-    }
+    if (health !== undefined) this.options.onRuntimeEvent?.(health);
   }
 }
