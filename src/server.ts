@@ -205,7 +205,9 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         hub.system(
           'stream_degraded',
           'warning',
-          `Stream ${event.streamId} runs degraded: node ${event.nodeId} is in error (${event.message}); frames through it are lost until it is restarted.`,
+          event.cause === 'held'
+            ? `Stream ${event.streamId} runs degraded: node ${event.nodeId} holds its frames back: ${event.message}.`
+            : `Stream ${event.streamId} runs degraded: node ${event.nodeId} is in error (${event.message}); frames through it are lost until it is restarted.`,
         );
       } else if (event.type === 'node_warning') {
         hub.system(
@@ -213,6 +215,14 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
           'warning',
           `Node ${event.nodeId} of stream ${event.streamId}: ${event.message}`,
         );
+      } else if (event.type === 'stream_recovered') {
+        hub.system(
+          'stream_recovered',
+          'info',
+          `Stream ${event.streamId} recovered: node ${event.nodeId} delivers every channel again (its next frame says discontinuity).`,
+        );
+      } else if (event.type === 'node_degraded' || event.type === 'node_recovered') {
+        // Announced by the manager as stream_degraded / stream_recovered.
       } else {
         const what = event.willRestart ? 'it is restarted' : 'it stays in error';
         hub.system(
@@ -253,6 +263,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
           manager,
           runtime,
           pipeAllowedHosts: [...DEFAULT_PIPE_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
+          acquiredChannels: () => device.eeg.acquiredChannels(),
         });
       },
       (scope) => {

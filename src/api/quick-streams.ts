@@ -11,7 +11,13 @@ import { Type } from 'typebox';
 import { HeadsetdError } from '../errors/catalog.js';
 import { errorResponses } from '../schemas/responses.js';
 import type { SignalTicket, StreamEntry, StreamManager } from '../streams/manager.js';
-import { parseQuickStart, type QuickStartBody, quickStreamDocument } from '../streams/quick-stream.js';
+import {
+  parseQuickStart,
+  type QuickStartBody,
+  type QuickStreamConfig,
+  quickStreamDocument,
+} from '../streams/quick-stream.js';
+import { channelsUnavailable } from '../device/frame-source.js';
 import type { StreamRuntime } from '../runtime/port.js';
 import { pipeRoutes } from './quick-streams/pipe-routes.js';
 import { QuickRegistry } from '../quick-streams/registry.js';
@@ -36,6 +42,26 @@ export interface QuickStreamsPluginOptions {
   clientSendLimitBytes?: number;
   /** How long POST /stream/start and /stop wait for the transition (default 20 s). */
   transitionTimeoutMs?: number;
+  /**
+   * The channels the device acquires now (Headset.eeg.acquiredChannels): an EEG quick stream that
+   * names others is refused before it is made. Absent: only the eeg-source's own start checks.
+   */
+  acquiredChannels?: () => readonly string[];
+}
+
+/** 409 channels_unavailable for an EEG quick stream naming channels the device does not acquire. */
+function assertAcquired(config: QuickStreamConfig, body: QuickStartBody, acquired: readonly string[]): void {
+  if (config.source !== 'eeg') return;
+  const refusal = channelsUnavailable(config.channels, acquired);
+  if (refusal === undefined) return;
+  const { field, ...details } = refusal.details ?? {};
+  // A list points at the first channel not acquired; a string, or the default, at `channels`.
+  const path = Array.isArray(body.channels) ? `/${String(field)}` : '/channels';
+  const defaulted =
+    body.channels === undefined
+      ? ` (channels was not given, so it asked for all ${config.channels.length} EEG electrodes)`
+      : '';
+  throw new HeadsetdError(refusal.code, `${refusal.message}${defaulted}.`, { ...details, path });
 }
 
 export const DEFAULT_PIPE_ALLOWED_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
@@ -45,16 +71,22 @@ const tags = ['quick EEG streams'];
 type WithStream = { Params: { streamId: string } };
 const StreamParams = Type.Object({ streamId: Type.String({ description: 'The quick stream id (UUID).' }) });
 
-/** Waits for a signal's transition to end, at most `timeoutMs`; the stream's state tells how it ended. */
-async function settled(ticket: SignalTicket, timeoutMs: number): Promise<void> {
+/**
+ * Waits for a signal's transition to end, at most `timeoutMs`; the stream's state tells how it
+ * ended, and the answer is the transition's error when it failed in time.
+ */
+async function settled(ticket: SignalTicket, timeoutMs: number): Promise<HeadsetdError | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
+  const failure = await Promise.race([
     ticket.outcome,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => {
+        resolve(undefined);
+      }, timeoutMs);
     }),
   ]);
   clearTimeout(timer);
+  return failure;
 }
 
 function stoppedAnswer(entry: StreamEntry, session: QuickSession) {
@@ -96,16 +128,28 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
     },
     async (request) => {
       const config = parseQuickStart(request.body);
+      if (options.acquiredChannels !== undefined) {
+        assertAcquired(config, request.body, options.acquiredChannels());
+      }
       registry.assertBufferRoom(config);
       const definition = manager.create(quickStreamDocument(config));
       const entry = manager.get(definition.id);
       const session = registry.sessionOf(entry);
       session?.beginRun();
-      await settled(manager.signal(definition.id, 'start'), timeoutMs);
+      const failure = await settled(manager.signal(definition.id, 'start'), timeoutMs);
       if (entry.state !== 'running') {
         const reason = entry.error ?? `it is still ${entry.state} after ${timeoutMs / 1000} s`;
         await manager.remove(definition.id).catch(() => undefined);
         registry.drop(definition.id, 'The stream could not start.');
+        // The device's configuration changed between the check above and the start.
+        if (failure?.code === 'channels_unavailable') {
+          const why = typeof failure.details?.reason === 'string' ? failure.details.reason : reason;
+          throw new HeadsetdError('channels_unavailable', `${why}.`, {
+            channels: failure.details?.channels,
+            acquired: failure.details?.acquired,
+            path: '/channels',
+          });
+        }
         throw new HeadsetdError('device_unavailable', `The quick stream could not start: ${reason}`, {
           reason,
         });
@@ -186,7 +230,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
     },
     async (request) => {
       const { entry, session } = registry.resolve(request.params.streamId);
-      return statusOf(entry, session, manager.runtimeStatus(entry));
+      return statusOf(entry, session, manager.runtimeStatus(entry), manager.isLive(entry));
     },
   );
 

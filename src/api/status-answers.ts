@@ -1,6 +1,6 @@
 /**
  * The answers of GET /stream/streams/{id}/status, serialized once per change of what they are
- * made of: the stream's state, error and definition, and the runtime's status snapshot (a new
+ * made of: the stream's state, error, held nodes and definition, and the runtime's status snapshot (a new
  * object with every push, every 250 ms or on a change). Between two pushes a client polling the
  * status gets the same bytes without the view being rebuilt and stringified again; this was the
  * largest share of the route's CPU (docs/performance.md).
@@ -16,6 +16,7 @@ interface Answer {
   desired: StreamEntry['desired'];
   error: string | null;
   failedNode: string | null;
+  held: StreamEntry['held'];
   definition: StreamEntry['definition'];
   text: string;
 }
@@ -34,6 +35,7 @@ export class StatusAnswers {
       last.desired === entry.desired &&
       last.error === entry.error &&
       last.failedNode === entry.failedNode &&
+      last.held === entry.held &&
       last.definition === entry.definition
     ) {
       return last.text;
@@ -46,6 +48,7 @@ export class StatusAnswers {
       desired: entry.desired,
       error: entry.error,
       failedNode: entry.failedNode,
+      held: entry.held,
       definition: entry.definition,
       text,
     });

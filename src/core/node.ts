@@ -20,10 +20,22 @@ export interface DeviceFrameSource {
    * Subscribes to the device's EEG. `channels` are upper-case electrode names; `sampleRate` the
    * rate the subscriber wants (acquisition starts at it when idle). Returns the unsubscribe function;
    * the last unsubscribe stops an acquisition that subscribers started (never one started via /system).
+   * An empty `channels` means every channel acquired when the first frame comes.
+   *
+   * Frames always carry every channel asked for: naming a channel the device does not acquire is
+   * refused (`channels_unavailable`), and while the device cannot deliver them (its configuration
+   * dropped some, a forced reset stopped acquisition) frames are held back and `onCondition` hears
+   * why, then `undefined` when they flow again; the first frame after that has `discontinuity`.
+   * `owner` names the node, so that the main thread can report the condition as the stream's.
    */
   subscribe(
-    request: { channels: readonly string[]; sampleRate?: number },
+    request: {
+      channels: readonly string[];
+      sampleRate?: number;
+      owner?: { streamId: string; nodeId: string };
+    },
     onFrame: (frame: Frame) => void,
+    onCondition?: (problem: string | undefined) => void,
   ): Promise<() => void>;
 }
 

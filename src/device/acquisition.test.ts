@@ -126,14 +126,17 @@ describe('acquisition on fake time', () => {
     expect((await headset.eeg.stop('streams')).samples).toBe(1000);
   });
 
-  it('emits acquisition_started and acquisition_stopped, and reset stops every owner', async () => {
+  it('emits acquisition_started and acquisition_stopped, and a forced reset stops every owner', async () => {
     const events = collectEvents(headset);
     await headset.eeg.configure({ gain: 8 });
     await headset.eeg.start('client');
     await headset.eeg.start('streams');
     expect(headset.status().state).toBe('acquiring');
     await advance(200);
-    const config = await headset.eeg.reset();
+    // The streams' samples would stop: refused unless forced.
+    await expect(headset.eeg.reset()).rejects.toMatchObject({ code: 'device_busy' });
+    expect(headset.eeg.state().streaming).toBe(true);
+    const config = await headset.eeg.reset({ force: true });
     expect(config.gain).toBe(24);
     expect(headset.eeg.state().streaming).toBe(false);
     const types = events.flatMap((e) => (e.type === 'system' ? [e.eventType] : []));

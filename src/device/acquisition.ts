@@ -8,7 +8,7 @@
  * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
-import { impedanceBusy } from './busy.js';
+import { impedanceBusy, streamsHoldAcquisition } from './busy.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
@@ -73,7 +73,7 @@ interface Run {
   readonly startedAt: number;
   readonly startedAtWall: number;
   readonly config: EegConfig;
-  readonly channelNames: readonly string[];
+  readonly channelNames: readonly Electrode[];
   readonly rows: number;
   /** Rows emitted in this run. */
   emitted: number;
@@ -141,8 +141,11 @@ export class AcquisitionEngine implements EegAcquisition {
     });
   }
 
-  reset(): Promise<EegConfig> {
+  reset(options?: { readonly force?: boolean }): Promise<EegConfig> {
     return Promise.resolve().then(() => {
+      if (options?.force !== true && this.run !== undefined && this.owners.has('streams')) {
+        throw streamsHoldAcquisition();
+      }
       this.owners.clear();
       this.halt();
       this.current = this.defaults;
@@ -173,6 +176,10 @@ export class AcquisitionEngine implements EegAcquisition {
       if (this.owners.size === 0) this.halt();
       return this.state();
     });
+  }
+
+  acquiredChannels(): readonly Electrode[] {
+    return this.run?.channelNames ?? this.channelsOf(this.current);
   }
 
   state(): AcquisitionState {
@@ -214,10 +221,7 @@ export class AcquisitionEngine implements EegAcquisition {
 
   private begin(): void {
     const config = this.current;
-    // A source may lack channels (a recording without them): those are absent from the frames.
-    const available = this.source.available;
-    const channels =
-      available === undefined ? config.channels : config.channels.filter((e) => available.includes(e));
+    const channels = this.channelsOf(config);
     this.source.begin(config.samplingFrequency, channels);
     this.run = {
       startedAt: this.clock.now(),
@@ -230,6 +234,12 @@ export class AcquisitionEngine implements EegAcquisition {
       timer: undefined,
     };
     this.schedule(this.run);
+  }
+
+  /** A source may lack channels (a recording without them): those are absent from the frames. */
+  private channelsOf(config: EegConfig): readonly Electrode[] {
+    const available = this.source.available;
+    return available === undefined ? config.channels : config.channels.filter((e) => available.includes(e));
   }
 
   /** A configuration change while running: deliver what is due, then start a new run. */

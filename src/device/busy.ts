@@ -39,3 +39,16 @@ export function impedanceBusy(holder: string | undefined): HeadsetdError {
     { heldBy: { activity: 'impedance_measurement', ...(holder === undefined ? {} : { holder }) } },
   );
 }
+
+/**
+ * A reset of the EEG configuration asked for while streams hold acquisition: it would stop their
+ * samples. The API names the streams (details.heldBy.streams); `?force=true` resets anyway, and
+ * the streams then report it and take acquisition again.
+ */
+export function streamsHoldAcquisition(): HeadsetdError {
+  return new HeadsetdError(
+    'device_busy',
+    `EEG acquisition is held by ${OWNER_TEXT.streams.holder}, and a reset would stop their samples: ${OWNER_TEXT.streams.release}, or reset anyway with DELETE /system/sensors/eeg?force=true (the streams then report the reset as degraded and take acquisition again with the restored configuration).`,
+    { heldBy: { activity: 'eeg_acquisition', owners: ['streams'] } },
+  );
+}

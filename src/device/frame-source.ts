@@ -3,11 +3,22 @@
  * the main thread hands to the runtime's device forwarder. Subscriptions are counted here, so the
  * device sees one `streams` hold: taken by the first subscriber (starting acquisition at that
  * subscriber's rate when it was idle), released after the last. A client's hold is never touched.
+ *
+ * A subscriber gets every channel it asked for or no frame at all (docs/api.md §Channels a stream
+ * may rely on): a subscription naming channels the device does not acquire is refused
+ * (`channels_unavailable`); when the device's configuration later drops some of them, or a forced
+ * reset stops acquisition under the streams, frames are held back and the subscriber hears why
+ * (`onCondition`); the first frame delivered again carries `discontinuity: true`. After a forced
+ * reset the `streams` hold is taken again at once (and retried while the device refuses).
  */
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource } from '../core/node.js';
+import { HeadsetdError } from '../errors/catalog.js';
 import { EEG_SAMPLING_FREQUENCIES, type Headset } from './headset.js';
 import { eegChannelListOrThrow } from './arguments.js';
+
+/** How often the `streams` hold is tried again while the device refuses it after a forced reset. */
+const RETAKE_RETRY_MS = 1_000;
 
 /** A frame narrowed to `channels` (in that order); the same frame when it already matches. */
 export function selectChannels(frame: Frame, channels: readonly string[]): Frame {
@@ -23,12 +34,73 @@ export function selectChannels(frame: Frame, channels: readonly string[]): Frame
   return { ...frame, channels: columns.map((c) => frame.channels[c] ?? ''), data };
 }
 
+/**
+ * The 409 for channels (upper-case, as asked) the device does not acquire now; undefined when it
+ * acquires every one. `details.field` points at the first of them in the list (`channels/2`), for
+ * the caller's pointer; the message has no final stop, as a node's reason.
+ */
+export function channelsUnavailable(
+  asked: readonly string[],
+  acquired: readonly string[],
+): HeadsetdError | undefined {
+  const missing = asked.filter((name) => !acquired.includes(name.toUpperCase()));
+  const first = missing[0];
+  if (first === undefined) return undefined;
+  const them = missing.length === 1 ? 'it' : 'them';
+  return new HeadsetdError(
+    'channels_unavailable',
+    `The device does not acquire ${missing.join(', ')}: its EEG configuration acquires ${acquired.length === 0 ? 'no channel' : acquired.join(', ')}. Enable ${them} first (PUT /system/sensors/eeg?channels=… or POST /system/peripheral/electrodes/config with ${them} in enabled; a replayed recording has only its own channels), or name only acquired channels`,
+    { channels: missing, acquired: [...acquired], field: `channels/${asked.indexOf(first)}` },
+  );
+}
+
+function missingReason(missing: readonly string[]): string {
+  const they = missing.length === 1 ? 'it is' : 'they are';
+  return `the device no longer acquires ${missing.join(', ')} (its EEG configuration changed: PUT /system/sensors/eeg or POST /system/peripheral/electrodes/config); frames are held until ${they} acquired again`;
+}
+
+const RESET_REASON =
+  'EEG acquisition was stopped by a forced reset of the device (DELETE /system/sensors/eeg?force=true); frames are held until it runs again (the streams take it again at once)';
+
 export function headsetFrameSource(headset: Headset): DeviceFrameSource {
   let subscribers = 0;
+  /** Each subscription's notice that acquisition stopped under it. */
+  const stoppedUnder = new Set<() => void>();
+  let retaking = false;
+
+  /** Takes the `streams` hold again after a forced reset, retrying while the device refuses. */
+  const retake = (): void => {
+    if (subscribers === 0 || retaking) return;
+    retaking = true;
+    headset.eeg.start('streams').then(
+      () => {
+        retaking = false;
+        if (subscribers === 0) void headset.eeg.stop('streams');
+      },
+      () => {
+        retaking = false;
+        setTimeout(retake, RETAKE_RETRY_MS).unref();
+      },
+    );
+  };
+
+  headset.onEvent((event) => {
+    if (event.type !== 'system' || event.eventType !== 'acquisition_stopped' || subscribers === 0) return;
+    if (headset.eeg.state().owners.includes('streams')) return;
+    // The streams' hold was taken away while they read (a forced reset).
+    for (const notice of stoppedUnder) notice();
+    retake();
+  });
+
   return {
-    async subscribe(request, onFrame) {
-      // Validates names (any case) and answers upper-case; an empty list means every acquired channel.
-      const channels = request.channels.length === 0 ? undefined : eegChannelListOrThrow(request.channels);
+    async subscribe(request, onFrame, onCondition) {
+      // Validates names (any case) and answers upper-case; an empty list means every channel the
+      // device acquires when the first frame comes, kept for the subscription's life.
+      const asked = request.channels.length === 0 ? undefined : eegChannelListOrThrow(request.channels);
+      if (asked !== undefined) {
+        const refusal = channelsUnavailable(asked, headset.eeg.acquiredChannels());
+        if (refusal !== undefined) throw refusal;
+      }
       const rate = EEG_SAMPLING_FREQUENCIES.find((r) => r === request.sampleRate);
       subscribers++;
       try {
@@ -37,14 +109,42 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
         subscribers--;
         throw error;
       }
+      let wanted: readonly string[] | undefined = asked;
+      /** Why frames are held back now; undefined while they flow. */
+      let held: string | undefined;
+      const hold = (reason: string): void => {
+        if (held === reason) return;
+        held = reason;
+        onCondition?.(reason);
+      };
+      const notice = (): void => {
+        hold(RESET_REASON);
+      };
+      stoppedUnder.add(notice);
       const unsubscribeFrames = headset.eeg.onFrame((frame) => {
-        onFrame(channels === undefined ? frame : selectChannels(frame, channels));
+        wanted ??= [...frame.channels];
+        const missing = wanted.filter((name) => !frame.channels.includes(name));
+        if (missing.length > 0) {
+          hold(missingReason(missing));
+          return;
+        }
+        const selected = selectChannels(frame, wanted);
+        if (held === undefined) {
+          onFrame(selected);
+          return;
+        }
+        held = undefined;
+        onCondition?.(undefined);
+        onFrame(selected.discontinuity === true ? selected : { ...selected, discontinuity: true });
       });
       let active = true;
       return () => {
         if (!active) return;
         active = false;
         unsubscribeFrames();
+        stoppedUnder.delete(notice);
+        // The condition ends with the subscription (a node restarted subscribes anew).
+        if (held !== undefined) onCondition?.(undefined);
         subscribers--;
         if (subscribers === 0) void headset.eeg.stop('streams');
       };

@@ -78,8 +78,17 @@ export interface EegAcquisition {
    * the next frame carries `discontinuity: true` (and the new `sampleRate`).
    */
   configure(change: EegConfigChange): Promise<EegConfig>;
-  /** Restores `DEFAULT_EEG_CONFIG` and stops acquisition for every owner. */
-  reset(): Promise<EegConfig>;
+  /**
+   * Restores `DEFAULT_EEG_CONFIG` and stops acquisition for every owner. Refused (`device_busy`,
+   * `details.heldBy.owners: ['streams']`) while streams hold acquisition, unless `force`: their
+   * samples would stop.
+   */
+  reset(options?: { readonly force?: boolean }): Promise<EegConfig>;
+  /**
+   * The channels frames carry now, or would carry if acquisition started now: the configured
+   * channels the source has (a replayed recording may lack some).
+   */
+  acquiredChannels(): readonly Electrode[];
   /**
    * Takes a hold on the acquisition for `owner`, starting it when it was stopped. `initial` applies
    * only when acquisition was stopped (an eeg-source asking for its rate); a running acquisition

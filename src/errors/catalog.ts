@@ -26,6 +26,10 @@ export const ERROR_CATALOG = {
   pipe_exists: { status: 409, message: 'A pipe with this id already exists in the stream.' },
   invalid_state: { status: 409, message: 'This signal is not possible in the current state.' },
   device_busy: { status: 409, message: 'The device is busy with another operation.' },
+  channels_unavailable: {
+    status: 409,
+    message: 'The device does not acquire the channels asked for; enable them or name others.',
+  },
   transition_failed: {
     status: 409,
     message: 'The stream could not complete the transition; its status says where it is now.',

@@ -10,7 +10,6 @@
  * (./frame-range.ts, about 2). Pause keeps the subscription (acquisition is
  * shared) and drops frames; the runtime marks the first frame after resume as a discontinuity.
  */
-import { EEG_ELECTRODES } from '../core/electrodes.js';
 import type { Frame } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { RateConverter } from '../runtime/rate-converter.js';
@@ -39,17 +38,23 @@ class EegSource implements NodeInstance {
   async start(): Promise<void> {
     const device = this.context.device;
     if (device === undefined) throw new Error(NO_DEVICE_MESSAGE);
-    const channels = (this.config.channels ?? EEG_ELECTRODES).map((c) => c.toUpperCase());
+    // No list: every channel acquired when the first frame comes (the device keeps that list).
+    const channels = (this.config.channels ?? []).map((c) => c.toUpperCase());
     const rate = this.config.samplingFrequency;
+    // The device refuses channels it does not acquire (channels_unavailable, pointing at `channels`),
+    // and reports (as this node's condition, on the main thread) when it later holds frames back.
     this.unsubscribe = await device.subscribe(
-      { channels, ...(rate === undefined ? {} : { sampleRate: rate }) },
+      {
+        channels,
+        ...(rate === undefined ? {} : { sampleRate: rate }),
+        owner: { streamId: this.context.streamId, nodeId: this.context.nodeId },
+      },
       (frame) => {
         this.onDeviceFrame(frame);
       },
     );
-    this.context.log(
-      `subscribed to ${channels.length} channel(s)${rate === undefined ? '' : ` at ${rate} Hz`}`,
-    );
+    const what = channels.length === 0 ? 'every acquired channel' : `${channels.length} channel(s)`;
+    this.context.log(`subscribed to ${what}${rate === undefined ? '' : ` at ${rate} Hz`}`);
   }
 
   pause(): void {

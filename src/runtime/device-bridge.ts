@@ -6,8 +6,10 @@
  * buffer is transferred (docs/architecture.md §Data plane: copies only at thread boundaries).
  */
 import type { Frame } from '../core/frame.js';
-import { type FromHost, type ToHost, toWire } from './thread-messages.js';
+import { type FromHost, type NodeRef, type ToHost, toWire } from './thread-messages.js';
 import type { DeviceFrameSource } from '../core/node.js';
+import { type ErrorCode, ERROR_CATALOG, HeadsetdError } from '../errors/catalog.js';
+import type { RuntimeEvent } from './port.js';
 
 /** Worker side: a DeviceFrameSource whose subscriptions are served by the main thread. */
 export class DeviceProxy implements DeviceFrameSource {
@@ -18,7 +20,7 @@ export class DeviceProxy implements DeviceFrameSource {
   constructor(private readonly post: (message: FromHost) => void) {}
 
   async subscribe(
-    request: { channels: readonly string[]; sampleRate?: number },
+    request: { channels: readonly string[]; sampleRate?: number; owner?: NodeRef },
     onFrame: (frame: Frame) => void,
   ): Promise<() => void> {
     const subscription = this.nextId++;
@@ -31,6 +33,7 @@ export class DeviceProxy implements DeviceFrameSource {
       subscription,
       channels: [...request.channels],
       ...(request.sampleRate === undefined ? {} : { sampleRate: request.sampleRate }),
+      ...(request.owner === undefined ? {} : { owner: { ...request.owner } }),
     });
     try {
       await ready;
@@ -49,7 +52,7 @@ export class DeviceProxy implements DeviceFrameSource {
       const waiter = this.pending.get(message.subscription);
       this.pending.delete(message.subscription);
       if (message.error === undefined) waiter?.resolve();
-      else waiter?.reject(new Error(message.error));
+      else waiter?.reject(refusal(message.error, message.code, message.details));
       return true;
     }
     if (message.kind === 'device-frame') {
@@ -68,12 +71,14 @@ export class DeviceForwarder {
   constructor(
     private readonly device: DeviceFrameSource | undefined,
     private readonly post: (message: ToHost, transfer?: ArrayBuffer[]) => void,
+    /** A subscription's condition (frames held back, or flowing again), as its node's event. */
+    private readonly onEvent?: (event: RuntimeEvent) => void,
   ) {}
 
   /** Handles a worker's device request; returns false for messages that are not about the device. */
   handle(message: FromHost): boolean {
     if (message.kind === 'device-subscribe') {
-      this.subscribe(message.subscription, message.channels, message.sampleRate);
+      this.subscribe(message.subscription, message.channels, message.sampleRate, message.owner);
       return true;
     }
     if (message.kind === 'device-unsubscribe') {
@@ -89,7 +94,12 @@ export class DeviceForwarder {
     await Promise.all([...this.subscriptions.keys()].map((id) => this.unsubscribe(id)));
   }
 
-  private subscribe(subscription: number, channels: string[], sampleRate: number | undefined): void {
+  private subscribe(
+    subscription: number,
+    channels: string[],
+    sampleRate: number | undefined,
+    owner: NodeRef | undefined,
+  ): void {
     const device = this.device;
     if (device === undefined || this.closed) {
       this.post({
@@ -100,11 +110,23 @@ export class DeviceForwarder {
       return;
     }
     const request = { channels, ...(sampleRate === undefined ? {} : { sampleRate }) };
+    const onCondition = (problem: string | undefined): void => {
+      if (owner === undefined || this.closed) return;
+      this.onEvent?.(
+        problem === undefined
+          ? { type: 'node_recovered', ...owner, message: 'it delivers every channel again' }
+          : { type: 'node_degraded', ...owner, message: problem },
+      );
+    };
     const unsubscribe = device
-      .subscribe(request, (frame) => {
-        const wire = toWire(frame);
-        this.post({ kind: 'device-frame', subscription, frame: wire }, [wire.data.buffer as ArrayBuffer]);
-      })
+      .subscribe(
+        request,
+        (frame) => {
+          const wire = toWire(frame);
+          this.post({ kind: 'device-frame', subscription, frame: wire }, [wire.data.buffer as ArrayBuffer]);
+        },
+        onCondition,
+      )
       .then(
         (stop) => {
           if (this.closed) {
@@ -120,6 +142,9 @@ export class DeviceForwarder {
             kind: 'device-subscribed',
             subscription,
             error: error instanceof Error ? error.message : 'the device refused the subscription',
+            ...(error instanceof HeadsetdError
+              ? { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) }
+              : {}),
           });
           this.subscriptions.delete(subscription);
           return undefined;
@@ -134,4 +159,14 @@ export class DeviceForwarder {
     const stop = await pending;
     stop?.();
   }
+}
+
+/** The device's refusal as the worker rethrows it: with its catalog code when it had one. */
+function refusal(
+  message: string,
+  code: string | undefined,
+  details: Record<string, unknown> | undefined,
+): Error {
+  if (code === undefined || !(code in ERROR_CATALOG)) return new Error(message);
+  return new HeadsetdError(code as ErrorCode, message, details);
 }

@@ -77,7 +77,13 @@ export type RuntimeEvent =
   /** A node crashed; `willRestart` tells whether the supervisor restarts it. */
   | { type: 'node_crashed'; streamId: string; nodeId: string; message: string; willRestart: boolean }
   /** A running node warns of a condition a person should know of (NodeContext.warn). */
-  | { type: 'node_warning'; streamId: string; nodeId: string; message: string };
+  | { type: 'node_warning'; streamId: string; nodeId: string; message: string }
+  /**
+   * A running node cannot deliver what it promised and holds its output back (an eeg-source whose
+   * channels the device no longer acquires); `node_recovered` when it delivers again.
+   */
+  | { type: 'node_degraded'; streamId: string; nodeId: string; message: string }
+  | { type: 'node_recovered'; streamId: string; nodeId: string; message: string };
 
 export interface StreamRuntime {
   /** Starts every node and pipe. Rejects with a NodeFailureError when a node cannot start. */

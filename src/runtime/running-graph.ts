@@ -46,10 +46,18 @@ export interface StreamGraphOptions {
 /** The error `start` and `update` reject with: the node's failure, with its catalog code when it had one. */
 export function nodeStartError(nodeId: string, error: unknown): NodeFailureError {
   if (error instanceof NodeFailureError) return error;
+  // A catalog error may name the config field at fault too (an eeg-source's `channels`).
+  const detailField = isHeadsetdError(error) ? error.details?.field : undefined;
+  const field =
+    error instanceof NodeConfigError
+      ? error.field
+      : typeof detailField === 'string'
+        ? detailField
+        : undefined;
   const failure: NodeFailure = {
     nodeId,
     reason: errorMessage(error),
-    ...(error instanceof NodeConfigError ? { field: error.field } : {}),
+    ...(field === undefined ? {} : { field }),
     ...(error instanceof NodeConfigError && error.port !== undefined ? { port: error.port } : {}),
   };
   return isHeadsetdError(error)

@@ -117,9 +117,15 @@ export class StreamWorker {
       snapshotIntervalMs: options.snapshotIntervalMs,
       hasDevice: options.device !== undefined,
     });
-    this.forwarder = new DeviceForwarder(options.device, (message, transfer) => {
-      if (!this.ended) this.worker.postMessage(message, transfer);
-    });
+    this.forwarder = new DeviceForwarder(
+      options.device,
+      (message, transfer) => {
+        if (!this.ended) this.worker.postMessage(message, transfer);
+      },
+      (event) => {
+        this.bindings.get(event.streamId)?.onEvent(event);
+      },
+    );
     this.worker.on('message', (message: FromHost) => {
       this.onMessage(message);
     });

@@ -82,7 +82,14 @@ export function toWire(frame: Frame): WireFrame {
 export type ToHost =
   | { kind: 'init'; init: HostInit }
   | { kind: 'command'; id: number; streamId: string; command: HostCommand }
-  | { kind: 'device-subscribed'; subscription: number; error?: string }
+  | {
+      kind: 'device-subscribed';
+      subscription: number;
+      error?: string;
+      /** The catalog code of a refusal (`channels_unavailable`), and its details. */
+      code?: string;
+      details?: Record<string, unknown>;
+    }
   | { kind: 'device-frame'; subscription: number; frame: WireFrame }
   /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */
   | { kind: 'ingest-frame'; streamId: string; nodeId: string; frame: WireFrame };
@@ -109,7 +116,13 @@ export type FromHost =
   | { kind: 'reply'; id: number; streamId: string; ok: false; error: SerializedError; push: StatusPush }
   | { kind: 'event'; event: RuntimeEvent }
   | { kind: 'process-group'; pgid: number; alive: boolean }
-  | { kind: 'device-subscribe'; subscription: number; channels: string[]; sampleRate?: number }
+  | {
+      kind: 'device-subscribe';
+      subscription: number;
+      channels: string[];
+      sampleRate?: number;
+      owner?: NodeRef;
+    }
   | { kind: 'device-unsubscribe'; subscription: number }
   /** A tap node's frame for the main thread (StreamRuntime.tap); its buffer is transferred. */
   | { kind: 'tap-frame'; streamId: string; nodeId: string; frame: WireFrame };

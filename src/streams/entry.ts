@@ -16,6 +16,12 @@ export interface StreamEntry {
   error: string | null;
   /** Node that made the stream fail, when one did. */
   failedNode: string | null;
+  /**
+   * Nodes that run but hold their output back, and why (an eeg-source whose channels the device no
+   * longer acquires): the stream is degraded while any is listed. Cleared at each start. Replaced,
+   * never changed in place, so that a cached answer sees the change (api/status-answers.ts).
+   */
+  held: ReadonlyMap<string, string>;
   /** The runtime's last status before it stopped, so metrics stay readable after a stop. */
   lastStatus: RuntimeStreamStatus | undefined;
   queue: Promise<void>;
@@ -56,6 +62,7 @@ export function newEntry(
     revision,
     error: null,
     failedNode: null,
+    held: new Map(),
     lastStatus: undefined,
     queue: Promise.resolve(),
     edits: Promise.resolve(),

@@ -10,6 +10,7 @@ import * as edits from './edits.js';
 import type { GraphContext } from './graph-document.js';
 import { newEntry, type StreamChange, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
+import { degradation, type StreamDegradedEvent, type StreamRecoveredEvent } from './degradation.js';
 import { planSignal } from './lifecycle.js';
 import { assertNodeSignal } from './node-signal.js';
 import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
@@ -29,16 +30,10 @@ import { isUuid, uuidRequired } from '../core/uuid.js';
 
 export type { StreamChange, StreamEntry } from './entry.js';
 
-/** A node of a running stream went to `error` for good: the stream runs on without it. */
-export interface StreamDegradedEvent {
-  type: 'stream_degraded';
-  streamId: string;
-  nodeId: string;
-  message: string;
-}
+export type { StreamDegradedEvent, StreamRecoveredEvent } from './degradation.js';
 
 /** The runtime's events, and those the manager draws from them. */
-export type StreamEvent = RuntimeEvent | StreamDegradedEvent;
+export type StreamEvent = RuntimeEvent | StreamDegradedEvent | StreamRecoveredEvent;
 
 export interface ManagerOptions {
   context: GraphContext;
@@ -465,15 +460,9 @@ export class StreamManager {
       entry.state = 'error';
       entry.error = event.message;
     }
+    // A node in error for good, or holding its frames back: the stream is degraded (degradation.ts).
+    const health = degradation(entry, event);
     this.options.onRuntimeEvent?.(event);
-    // A node left in `error` (no restart) while the rest runs: the stream is degraded (views.ts).
-    if (live && event.type === 'node_crashed' && !event.willRestart) {
-      this.options.onRuntimeEvent?.({
-        type: 'stream_degraded',
-        streamId: event.streamId,
-        nodeId: event.nodeId,
-        message: event.message,
-      });
-    }
+    if (health !== undefined) this.options.onRuntimeEvent?.(health);
   }
 }

@@ -106,6 +106,7 @@ export class Transitions {
     entry.state = 'starting';
     entry.error = null;
     entry.failedNode = null;
+    entry.held = new Map();
     return this.outcome(entry, async () => {
       if (entry.state !== 'starting') return;
       try {

@@ -25,7 +25,10 @@ export interface NodeStatusView {
 
 export interface StreamStatusView {
   state: StreamState;
-  /** The stream runs (or is paused) with a node in `error`: frames through that node are lost. */
+  /**
+   * The stream runs (or is paused) with a node in `error` (frames through it are lost), or with a
+   * node that holds its frames back (its source cannot deliver what it promised).
+   */
   degraded: boolean;
   /** Why the stream is in `error`, or which node makes it degraded; null otherwise. */
   error: string | null;
@@ -56,7 +59,7 @@ export function nodeStatuses(
   });
 }
 
-/** Why a running stream is degraded: its nodes in `error`, for a person; undefined when none is. */
+/** Why a running stream is degraded: its nodes in `error` or holding back, for a person; undefined when none is. */
 function degradation(
   entry: StreamEntry,
   nodes: readonly NodeStatusView[],
@@ -64,9 +67,15 @@ function degradation(
 ): string | undefined {
   if (!live || (entry.state !== 'running' && entry.state !== 'paused')) return undefined;
   const failed = nodes.filter((n) => n.state === 'error');
-  if (failed.length === 0) return undefined;
-  const each = failed.map((n) => `node ${n.id} is in error (${n.metrics.lastError ?? 'no reason given'})`);
-  return `${each.join('; ')}; frames through it are lost. Fix it, then restart the node or send reconcile.`;
+  const reasons: string[] = [];
+  if (failed.length > 0) {
+    const each = failed.map((n) => `node ${n.id} is in error (${n.metrics.lastError ?? 'no reason given'})`);
+    reasons.push(
+      `${each.join('; ')}; frames through it are lost. Fix it, then restart the node or send reconcile.`,
+    );
+  }
+  for (const [nodeId, why] of entry.held) reasons.push(`node ${nodeId} holds its frames back: ${why}.`);
+  return reasons.length === 0 ? undefined : reasons.join(' ');
 }
 
 export function statusView(

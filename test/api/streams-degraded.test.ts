@@ -115,6 +115,41 @@ describe('a node left in error while the stream runs', () => {
   });
 });
 
+describe('a node that holds its frames back while the stream runs', () => {
+  it('a running stream never reads healthy while its source holds frames back: degraded with the reason, stream_degraded, then stream_recovered', async () => {
+    const runtime = new FakeRuntime();
+    const s = await serve(runtime);
+    const events: HubEvent[] = [];
+    const unsubscribe = s.events.on((event) => events.push(event));
+    await inject(s, 'POST', '/stream/streams', chainStream(ID));
+    await inject(s, 'POST', `/stream/streams/${ID}/signal`, { signal: 'start' });
+    // Read once, so that a cached answer would be served if the change were not seen.
+    expect((await inject(s, 'GET', `/stream/streams/${ID}/status`)).body.status.degraded).toBe(false);
+    const why = 'the device no longer acquires CZ (its EEG configuration changed)';
+    runtime.emit({ type: 'node_degraded', streamId: ID, nodeId: 'gen', message: why });
+
+    const status = (await inject(s, 'GET', `/stream/streams/${ID}/status`)).body.status;
+    expect(status).toMatchObject({ state: 'running', degraded: true });
+    expect(status.error).toContain(`node gen holds its frames back: ${why}`);
+    const degraded = events.find((e) => 'eventType' in e && e.eventType === 'stream_degraded');
+    expect(degraded && 'message' in degraded ? degraded.message : '').toContain(why);
+
+    runtime.emit({ type: 'node_recovered', streamId: ID, nodeId: 'gen', message: 'it delivers again' });
+    expect((await inject(s, 'GET', `/stream/streams/${ID}/status`)).body.status).toMatchObject({
+      degraded: false,
+      error: null,
+    });
+    expect(events.map((e) => ('eventType' in e ? e.eventType : e.type))).toContain('stream_recovered');
+
+    // A stop and a start begin afresh: what a node held in the last run is forgotten.
+    runtime.emit({ type: 'node_degraded', streamId: ID, nodeId: 'gen', message: why });
+    await inject(s, 'POST', `/stream/streams/${ID}/signal`, { signal: 'stop' });
+    await inject(s, 'POST', `/stream/streams/${ID}/signal`, { signal: 'start' });
+    expect((await inject(s, 'GET', `/stream/streams/${ID}/status`)).body.status.degraded).toBe(false);
+    unsubscribe();
+  });
+});
+
 describe('start-up', () => {
   it('logs a stream restored in error at warn level with its reason', async () => {
     const first = await serve(new FakeRuntime());

@@ -73,6 +73,34 @@ describe('headsetd eeg', () => {
   });
 });
 
+describe('headsetd eeg config --reset', () => {
+  test('a device reset never leaves a stream running without samples: refused while a stream reads, --force resets and the stream takes acquisition again', async () => {
+    const started = await json(`${service.url}/stream/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ channels: ['O1'] }),
+    });
+    expect(started.status).toBe(200);
+    const id = started.body.streamId as string;
+    try {
+      const refused = await cli('eeg', 'config', '--reset');
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('device_busy, HTTP 409');
+      expect(refused.stderr).toContain(id);
+      expect((await cli('eeg', 'config', '--force')).status).toBe(2);
+      const forced = await cli('eeg', 'config', '--reset', '--force', '--json');
+      expect(forced.status, forced.stderr).toBe(0);
+      const eeg = await eventually(async () => {
+        const { body } = await json(`${service.url}/system/status`);
+        return body.status.eeg.owners.includes('streams') ? body.status.eeg : undefined;
+      });
+      expect(eeg.streaming).toBe(true);
+    } finally {
+      await json(`${service.url}/stream/streams/${id}`, { method: 'DELETE' });
+    }
+  });
+});
+
 describe('headsetd impedance', () => {
   test('a table in kΩ with levels, and --json; --watch measures again', async () => {
     const human = await cli('impedance', '--channels', 'O1,CZ');

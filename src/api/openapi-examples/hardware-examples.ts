@@ -80,6 +80,23 @@ export const HARDWARE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         samplingFrequency: 250,
       },
     },
+    responses: {
+      '409': {
+        success: false,
+        error: {
+          code: 'device_busy',
+          message:
+            'EEG acquisition is held by streams that read it through an eeg-source node (quick streams included), and a reset would stop their samples: stopping those streams releases it, or reset anyway with DELETE /system/sensors/eeg?force=true (the streams then report the reset as degraded and take acquisition again with the restored configuration). The streams reading the EEG now: 5b634910-1014-41c1-8dd8-539fa4adf4a0 (POST /stream/streams/{id}/signal with signal=stop).',
+          details: {
+            heldBy: {
+              activity: 'eeg_acquisition',
+              owners: ['streams'],
+              streams: ['5b634910-1014-41c1-8dd8-539fa4adf4a0'],
+            },
+          },
+        },
+      },
+    },
   },
   'GET /system/sensors/impedance': {
     response: {

@@ -48,6 +48,17 @@ export const QUICK_STREAM_EXAMPLES: Readonly<Record<string, OperationExamples>> 
       },
       status: 'running',
     },
+    responses: {
+      '409': {
+        success: false,
+        error: {
+          code: 'channels_unavailable',
+          message:
+            'The device does not acquire FP1, CZ: its EEG configuration acquires PZ, O1, O2, P3. Enable them first (PUT /system/sensors/eeg?channels=… or POST /system/peripheral/electrodes/config with them in enabled; a replayed recording has only its own channels), or name only acquired channels.',
+          details: { channels: ['FP1', 'CZ'], acquired: ['PZ', 'O1', 'O2', 'P3'], path: '/channels/0' },
+        },
+      },
+    },
   },
   'GET /stream/{streamId}/data': {
     response: {
@@ -65,6 +76,8 @@ export const QUICK_STREAM_EXAMPLES: Readonly<Record<string, OperationExamples>> 
       success: true,
       streamId: 'c271b659-5ed7-495f-b330-3108d39f7749',
       status: 'running',
+      degraded: false,
+      error: null,
       startTime: '2026-11-26T15:02:09.643Z',
       duration: 1.026,
       samples: 249,

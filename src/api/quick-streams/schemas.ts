@@ -98,6 +98,13 @@ export const StatusAnswer = Type.Object({
   success: Type.Literal(true),
   streamId: Type.String(),
   status: Type.String({ description: 'The stream state, lower case' }),
+  degraded: Type.Boolean({
+    description:
+      'True while the stream runs without delivering all it answered (its channels are not acquired now, a node is in error): frames are held back or lost meanwhile.',
+  }),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the stream is in error or degraded; null otherwise.',
+  }),
   startTime: Type.Union([Type.String({ description: 'ISO 8601' }), Type.Null()]),
   duration: Type.Number({ description: 'Seconds of the current (or last) run' }),
   samples: Type.Integer({ description: 'Sample rows received in the current (or last) run' }),

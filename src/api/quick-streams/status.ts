@@ -4,6 +4,7 @@ import type { StreamEntry } from '../../streams/manager.js';
 import type { RuntimeStreamStatus } from '../../runtime/port.js';
 import type { StatusAnswer } from './schemas.js';
 import type { QuickSession } from '../../quick-streams/session.js';
+import { statusView } from '../../streams/views.js';
 
 /**
  * `recording` is true while a recorder node of the stream (one added with the Streams API) writes a
@@ -24,13 +25,17 @@ export function statusOf(
   entry: StreamEntry,
   session: QuickSession,
   runtime: RuntimeStreamStatus | undefined,
+  live: boolean,
 ): Static<typeof StatusAnswer> {
+  const view = statusView(entry, runtime, live);
   const recordingId =
     entry.state === 'running' || entry.state === 'paused' ? recordingOf(entry, runtime) : null;
   return {
     success: true,
     streamId: entry.definition.id,
     status: entry.state,
+    degraded: view.degraded,
+    error: view.error,
     startTime: session.startTime === undefined ? null : new Date(session.startTime).toISOString(),
     duration: Math.round(session.duration() * 1000) / 1000,
     samples: session.samples,

@@ -122,17 +122,26 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
     },
   );
 
-  app.delete(
+  app.delete<{ Querystring: { force?: boolean } }>(
     '/system/sensors/eeg',
     {
       schema: {
         tags,
-        summary: 'Stop acquisition and restore the configured EEG defaults (GET /system/config → eeg)',
-        response: { 200: ConfigAnswer, ...errorResponses(422) },
+        summary:
+          'Stop acquisition and restore the configured EEG defaults (GET /system/config → eeg); refused while streams read the EEG unless force',
+        querystring: Type.Object({
+          force: Type.Optional(
+            Type.Boolean({
+              description:
+                "Reset even while streams' eeg-source nodes hold acquisition (otherwise 409 device_busy naming them): the streams report it (degraded, stream_degraded event), take acquisition again with the restored configuration, and recover by themselves.",
+            }),
+          ),
+        }),
+        response: { 200: ConfigAnswer, ...errorResponses(409, 422) },
       },
     },
-    async () => {
-      await device.eeg.reset();
+    async (request) => {
+      await device.eeg.reset({ force: request.query.force === true });
       const overrides = context.settings.configOverrides();
       const configured = configuredEeg(overrides, effectiveConfig(overrides));
       const config =

@@ -63,19 +63,23 @@ const stop: Command = {
 
 const config: Command = {
   name: 'eeg config',
-  args: '[--rate HZ] [--gain N] [--channels LIST] [--reset]',
+  args: '[--rate HZ] [--gain N] [--channels LIST] [--reset [--force]]',
   summary: 'Show the EEG configuration, or change it.',
   help: `Options:
   --rate HZ          sampling frequency: 250, 500, 1000, 2000, 4000, 8000 or 16000
   --gain N           1, 2, 4, 6, 8, 12 or 24
   --channels LIST    EEG electrodes, comma-separated or repeated (e.g. O1,O2,CZ)
-  --reset            stop acquisition and restore the configured defaults
+  --reset            stop acquisition and restore the configured defaults (refused while
+                     streams read the EEG: the answer names them)
+  --force            with --reset: reset even then; the streams report it and take
+                     acquisition again with the restored configuration
 A change while acquiring applies at once (acquisition restarts). With --json: {success, config}.`,
   options: {
     rate: { type: 'string' },
     gain: { type: 'string' },
     channels: { type: 'string', multiple: true },
     reset: { type: 'boolean' },
+    force: { type: 'boolean' },
   },
   async run({ client, out, values }) {
     const rate = stringOption(values, 'rate');
@@ -83,9 +87,13 @@ A change while acquiring applies at once (acquisition restarts). With --json: {s
     const channels = listOption(values, 'channels');
     const changing = rate !== undefined || gain !== undefined || channels !== undefined;
     if (values.reset === true && changing) throw new UsageError('eeg config: --reset takes no other option.');
+    if (values.force === true && values.reset !== true)
+      throw new UsageError('eeg config: --force goes with --reset.');
     let answer: { config: EegConfig };
-    if (values.reset === true) answer = await client.request('DELETE', '/system/sensors/eeg');
-    else if (changing) {
+    if (values.reset === true) {
+      const force = values.force === true ? '?force=true' : '';
+      answer = await client.request('DELETE', `/system/sensors/eeg${force}`);
+    } else if (changing) {
       answer = await client.request('PUT', '/system/sensors/eeg', {
         json: {
           ...(rate === undefined ? {} : { samplingFrequency: rate }),
