@@ -18,6 +18,8 @@ import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
 import { SettingsStore } from './device/settings-store.js';
+import { ConfigEntries } from './device/config-entries.js';
+import { instinctPlugin } from './api/instinct/index.js';
 import { createReplayHeadset } from './device/replay/index.js';
 import { createSimulatedHeadset } from './device/simulated/index.js';
 import { HeadsetdError } from './errors/catalog.js';
@@ -228,6 +230,10 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       (scope) => systemPlugin(scope, systemOptions),
       (scope) => {
         guidesPlugin(scope, systemOptions);
+      },
+      // The maker's SDK paths (docs/instinct-sdk.md), on the same manager, device and store.
+      (scope) => {
+        instinctPlugin(scope, { manager, device, settings: deviceSettings, entries: new ConfigEntries(db) });
       },
       (scope) => {
         quickStreamsPlugin(scope, {

@@ -10,6 +10,7 @@ import { errorResponses } from '../../schemas/responses.js';
 import { deviceRead } from './http-helpers.js';
 import type { SystemContext } from './index.js';
 import { ImuReadingShape } from './schemas.js';
+import { IMU_SENSOR } from '../instinct/sensors.js';
 
 const tags = ['system: imu'];
 
@@ -36,7 +37,8 @@ export function imuRoutes(app: FastifyInstance, context: SystemContext): void {
     },
     async (request) => {
       const raw = request.query.nodeIndex;
-      if (raw === undefined) return device.imu.primary();
+      // The maker's SDK reads this path as its `imu` sensor: its fields are added (docs/instinct-sdk.md).
+      if (raw === undefined) return { ...device.imu.primary(), ...IMU_SENSOR };
       // Text is checked here so that "1.5", "-1" and "x" all answer validation_failed naming the range.
       const nodeIndex = /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
       if (Number.isNaN(nodeIndex)) {
