@@ -48,7 +48,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'service', description: 'The service itself' },
         {
           name: 'instinct-sdk',
-          description: "The maker's Python SDK (instinct-py) on its default paths: the same streams and device",
+          description:
+            "The maker's Python SDK (instinct-py) on its default paths: the same streams and device",
         },
       ],
       components: {

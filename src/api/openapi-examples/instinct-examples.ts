@@ -87,7 +87,7 @@ export const INSTINCT_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     request: {
       streamId: STREAM,
       nodeId: LOG,
-      signal: { signal: 'marker', parameters: { label: 'eyes-closed' } },
+      signal: { signal: 'marker', parameters: { text: 'eyes closed' } },
     },
     response: { message: `Signal 'marker' delivered to node ${LOG}.`, success: true, node: logNode },
   },
