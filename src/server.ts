@@ -20,6 +20,13 @@ import type { Headset } from './device/headset.js';
 import { SettingsStore } from './device/settings-store.js';
 import { ConfigEntries } from './device/config-entries.js';
 import { instinctPlugin } from './api/instinct/index.js';
+import {
+  DISCOVERY_PORT,
+  type DiscoveryResponder,
+  discoveryEnabled,
+  startDiscoveryResponder,
+} from './discovery.js';
+import { trustedNetworks } from './security/trusted-networks.js';
 import { createReplayHeadset } from './device/replay/index.js';
 import { createSimulatedHeadset } from './device/simulated/index.js';
 import { HeadsetdError } from './errors/catalog.js';
@@ -160,6 +167,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     allowedHosts: settings.allowedHosts,
     hostname: () => deviceSettings.hostname(),
     port: () => port,
+    trusted: trustedNetworks(settings.trustedNetworks),
     lsl: settings.lsl,
   };
   const runtime =
@@ -263,6 +271,23 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   }
   port = (app.server.address() as AddressInfo).port;
   manager.restore();
+  // The maker's SDK discovery, only where the API is reachable beyond loopback or the owner asked.
+  let discovery: DiscoveryResponder | undefined;
+  if (discoveryEnabled(settings.discovery, settings.host)) {
+    try {
+      discovery = await startDiscoveryResponder({
+        reply: () => `INSTINCT_DEVICE:${deviceSettings.hostname()}:${port}`,
+        onError: (error) => {
+          logger.warn({ err: error }, 'discovery: a reply could not be sent');
+        },
+      });
+    } catch (error) {
+      logger.warn(
+        { err: error },
+        `discovery: UDP port ${DISCOVERY_PORT} cannot be opened; the SDK will not find this device`,
+      );
+    }
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -279,6 +304,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       closing ??= (async () => {
         // New requests are refused (503) from here on; streams stop meanwhile, not after.
         const httpClosed = app.close();
+        const discoveryClosed = discovery?.close();
         const streamsStopped = manager.close();
         if (!(await within(streamsStopped, STREAMS_STOP_DEADLINE_MS))) {
           logger.warn(
@@ -290,6 +316,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         // A request still running (a download, a long poll) is cut rather than waited for.
         app.server.closeAllConnections();
         await httpClosed;
+        await discoveryClosed;
         await device.close();
         db.close();
         lock.release();

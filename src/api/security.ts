@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessPolicy, LslSettings } from '../core/access-policy.js';
 import { accessRefusal } from '../security/access.js';
+import type { TrustedNetworks } from '../security/trusted-networks.js';
 
 export interface SecurityOptions {
   /** Required when set: `Authorization: Bearer <token>` or `?token=` on WebSocket upgrades. */
@@ -23,6 +24,8 @@ export interface SecurityOptions {
   port: () => number;
   /** Where LSL outlets and inlets open (loopback only when absent). */
   lsl?: LslSettings;
+  /** Client networks whose requests need no token (`--trust-network`); none when absent. */
+  trusted?: TrustedNetworks;
 }
 
 /** The rules as they stand now (the device's hostname can change). */
@@ -37,15 +40,23 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
   };
 }
 
+function withoutToken(policy: AccessPolicy): AccessPolicy {
+  const { tokenFile: _file, ...rest } = policy;
+  return { ...rest, token: undefined };
+}
+
 export function installSecurity(app: FastifyInstance, options: SecurityOptions): void {
   app.addHook('onRequest', async (request) => {
     const policy = accessPolicy(options);
     // The dashboard's page and files (api/dashboard.ts) load without the token, so that the page
     // can ask for it; they hold no data of the device. Host, Origin and Sec-Fetch-Site still apply.
     const shell = request.routeOptions.config.dashboardShell === true;
+    // A network the owner named trusted (docs/security.md) is spared the token only; Host and
+    // Origin rules still apply.
+    const trusted = options.trusted?.includes(request.socket.remoteAddress) === true;
     const refusal = accessRefusal(
       { headers: request.headers, url: request.url, port: options.port() },
-      shell ? { ...policy, token: undefined } : policy,
+      trusted ? withoutToken(policy) : shell ? { ...policy, token: undefined } : policy,
     );
     if (refusal !== undefined) throw refusal;
   });
