@@ -26,7 +26,9 @@ async function discover(): Promise<string> {
       if (error.code === 'ECONNREFUSED') resolve('refused');
     });
   });
-  await new Promise<void>((resolve) => probe.connect(48010, '10.9.9.1', resolve));
+  await new Promise<void>((resolve) => {
+    probe.connect(48010, '10.9.9.1', resolve);
+  });
   const broadcast = createSocket('udp4');
   await new Promise<void>((resolve) => broadcast.bind(0, resolve));
   broadcast.setBroadcast(true);

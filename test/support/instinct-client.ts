@@ -24,6 +24,13 @@ const HEADERS = {
   connection: 'keep-alive',
 };
 
+/** How `requests` writes one form value: str() of it (True/False for booleans). */
+function formValue(v: unknown): string {
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  if (typeof v === 'number' || typeof v === 'string') return `${v}`;
+  return JSON.stringify(v);
+}
+
 /** `requests`' encoding of `data=dict`: lists repeat the key, None is dropped, numbers as text. */
 export function formOf(fields: Readonly<Record<string, unknown>>): string {
   const params = new URLSearchParams();
@@ -31,7 +38,8 @@ export function formOf(fields: Readonly<Record<string, unknown>>): string {
     const values = Array.isArray(value) ? (value as unknown[]) : [value];
     for (const v of values) {
       if (v === null || v === undefined) continue;
-      params.append(key, typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v));
+      const text = formValue(v);
+      params.append(key, text);
     }
   }
   return params.toString();

@@ -186,6 +186,9 @@ export function modelProblems(model: Model, value: unknown, at = ''): string[] {
 
 /** `modelProblems` of each item of a list answer. */
 export function listProblems(model: Model, value: unknown): string[] {
-  if (!Array.isArray(value)) return [`/: a list is required, got ${JSON.stringify(value)?.slice(0, 200)}`];
+  if (!Array.isArray(value))
+    return [
+      `/: a list is required, got ${(JSON.stringify(value) as string | undefined)?.slice(0, 200) ?? 'nothing'}`,
+    ];
   return value.flatMap((item, i) => modelProblems(model, item, `/${i}`));
 }
