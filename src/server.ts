@@ -241,7 +241,13 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       },
       // The maker's SDK paths (docs/instinct-sdk.md), on the same manager, device and store.
       (scope) => {
-        instinctPlugin(scope, { manager, device, settings: deviceSettings, entries: new ConfigEntries(db) });
+        instinctPlugin(scope, {
+          manager,
+          device,
+          settings: deviceSettings,
+          entries: new ConfigEntries(db),
+          events: hub,
+        });
       },
       (scope) => {
         quickStreamsPlugin(scope, {

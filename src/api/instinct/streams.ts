@@ -95,7 +95,14 @@ async function settled<T>(
   }
 }
 
-export function instinctStreamRoutes(app: FastifyInstance, manager: StreamManager): void {
+/** Where a transition that fails after its answer is announced (the service's event hub). */
+export type LateFailureSink = (streamId: string, message: string) => void;
+
+export function instinctStreamRoutes(
+  app: FastifyInstance,
+  manager: StreamManager,
+  lateFailure: LateFailureSink = () => undefined,
+): void {
   const view = (id: string) => {
     const entry = manager.get(id);
     return streamOut(entry.definition, entry.state);
@@ -109,9 +116,12 @@ export function instinctStreamRoutes(app: FastifyInstance, manager: StreamManage
       if (result.value !== undefined) throw result.value;
       return { message: `Stream ${id}: ${name} done.`, success: true, stream: view(id) };
     }
+    // Answered already: the failure is the stream's state and error, and an event of the hub.
     void outcome.then(
       (failure) => {
-        if (failure !== undefined) request.log.warn({ err: failure }, `stream ${id}: ${name} failed`);
+        if (failure === undefined) return;
+        request.log.warn({ err: failure }, `stream ${id}: ${name} failed`);
+        lateFailure(id, `Stream ${id} failed to ${name} after its answer: ${failure.message}`);
       },
       (error: unknown) => {
         request.log.error({ err: error }, `stream ${id}: ${name} failed`);
