@@ -36,8 +36,8 @@ test("start answers within the SDK's 1 s while the start is under way; its later
     socket.once('open', resolve);
     socket.once('error', reject);
   });
-  socket.on('message', (data) => {
-    events.push(JSON.parse(String(data)) as { eventType?: string; message?: string });
+  socket.on('message', (data: Buffer) => {
+    events.push(JSON.parse(data.toString()) as { eventType?: string; message?: string });
   });
 
   const id = randomUUID();
