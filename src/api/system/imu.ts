@@ -14,6 +14,15 @@ import { IMU_SENSOR } from '../instinct/sensors.js';
 
 const tags = ['system: imu'];
 
+/** The reading, with the fields the maker's SDK reads as its `imu` sensor when nodeIndex is omitted. */
+const ImuWithSensor = Type.Object({
+  ...ImuReadingShape.properties,
+  type: Type.Optional(Type.Literal('imu')),
+  enabled: Type.Optional(Type.Boolean()),
+  sample_rate: Type.Optional(Type.Null()),
+  range: Type.Optional(Type.Null()),
+});
+
 export function imuRoutes(app: FastifyInstance, context: SystemContext): void {
   const { device } = context;
 
@@ -32,7 +41,7 @@ export function imuRoutes(app: FastifyInstance, context: SystemContext): void {
         querystring: Type.Object({
           nodeIndex: Type.Optional(Type.String({ description: `Integer 0..${IMU_NODE_COUNT - 1}.` })),
         }),
-        response: { 200: ImuReadingShape, ...errorResponses(400, 422) },
+        response: { 200: ImuWithSensor, ...errorResponses(400, 422) },
       },
     },
     async (request) => {
