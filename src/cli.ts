@@ -50,6 +50,10 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
   --allow-origin ORIGIN    allow browser requests from ORIGIN (repeatable)
   --allow-host NAME        accept requests addressed to host NAME (repeatable)
   --pipe-allow-host HOST   let quick streams pipe frames to HOST, besides loopback (repeatable)
+  --discovery auto|on|off answer the maker's SDK discovery on UDP 48010 (auto, the default: only while
+                           listening beyond loopback; docs/instinct-sdk.md)
+  --trust-network CIDR     requests from this client network need no token (repeatable; for the maker's
+                           SDK, which sends none; docs/security.md)
   --lsl-interface NAME     open Lab Streaming Layer outlets on network interface NAME too (repeatable;
                            by default they are seen on this machine only, docs/lsl.md)
   --config FILE            a settings file (JSON or YAML) with the same settings in camelCase
@@ -63,6 +67,7 @@ const LIST_FLAGS = new Set([
   'allow-origin',
   'allow-host',
   'pipe-allow-host',
+  'trust-network',
   'lsl-interface',
 ]);
 

@@ -50,6 +50,14 @@ export const SettingsSchema = Type.Object(
     pipeAllowedHosts: Type.Array(Type.String(), {
       description: 'Hosts a quick stream may pipe its frames to, besides loopback.',
     }),
+    discovery: Type.Enum(['auto', 'on', 'off'], {
+      description:
+        "Answer the maker's SDK discovery (UDP 48010): auto answers while listening beyond loopback (docs/instinct-sdk.md).",
+    }),
+    trustedNetworks: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      description:
+        "Client networks (CIDR, such as 192.168.1.0/24) whose requests need no token, for clients that cannot send one such as the maker's SDK (docs/security.md).",
+    }),
     lsl: Type.Object(
       {
         interfaces: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
@@ -95,6 +103,8 @@ export const DEFAULTS: Settings = {
   allowedOrigins: [],
   allowedHosts: [],
   pipeAllowedHosts: [],
+  discovery: 'auto',
+  trustedNetworks: [],
   lsl: {
     interfaces: [],
     sessionId: 'default',
@@ -118,6 +128,8 @@ export const FLAGS = {
   'allow-origin': 'allowedOrigins',
   'allow-host': 'allowedHosts',
   'pipe-allow-host': 'pipeAllowedHosts',
+  discovery: 'discovery',
+  'trust-network': 'trustedNetworks',
   // Sets lsl.interfaces, the one LSL setting that has a flag.
   'lsl-interface': 'lsl',
 } as const satisfies Record<string, keyof Settings>;
@@ -128,6 +140,7 @@ const LIST_KEYS = new Set<keyof Settings>([
   'allowedOrigins',
   'allowedHosts',
   'pipeAllowedHosts',
+  'trustedNetworks',
   'lsl',
 ]);
 const INTEGER_KEYS = new Set<keyof Settings>(['port', 'seed', 'workers']);

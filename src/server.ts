@@ -19,6 +19,15 @@ import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
 import { isValidHostname, SettingsStore } from './device/settings-store.js';
+import { ConfigEntries } from './device/config-entries.js';
+import { instinctPlugin } from './api/instinct/index.js';
+import {
+  DISCOVERY_PORT,
+  type DiscoveryResponder,
+  discoveryEnabled,
+  startDiscoveryResponder,
+} from './discovery.js';
+import { trustedNetworks } from './security/trusted-networks.js';
 import { createReplayHeadset } from './device/replay/index.js';
 import { createSimulatedHeadset } from './device/simulated/index.js';
 import { HeadsetdError } from './errors/catalog.js';
@@ -171,6 +180,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     hostname: () => machine,
     listenAddresses: [settings.host],
     port: () => port,
+    trusted: trustedNetworks(settings.trustedNetworks),
     lsl: settings.lsl,
   };
   const runtime =
@@ -258,6 +268,16 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       (scope) => {
         guidesPlugin(scope, systemOptions);
       },
+      // The maker's SDK paths (docs/instinct-sdk.md), on the same manager, device and store.
+      (scope) => {
+        instinctPlugin(scope, {
+          manager,
+          device,
+          settings: deviceSettings,
+          entries: new ConfigEntries(db),
+          events: hub,
+        });
+      },
       (scope) => {
         quickStreamsPlugin(scope, {
           manager,
@@ -287,6 +307,23 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   }
   port = (app.server.address() as AddressInfo).port;
   manager.restore();
+  // The maker's SDK discovery, only where the API is reachable beyond loopback or the owner asked.
+  let discovery: DiscoveryResponder | undefined;
+  if (discoveryEnabled(settings.discovery, settings.host)) {
+    try {
+      discovery = await startDiscoveryResponder({
+        reply: () => `INSTINCT_DEVICE:${deviceSettings.hostname()}:${port}`,
+        onError: (error) => {
+          logger.warn({ err: error }, 'discovery: a reply could not be sent');
+        },
+      });
+    } catch (error) {
+      logger.warn(
+        { err: error },
+        `discovery: UDP port ${DISCOVERY_PORT} cannot be opened; the SDK will not find this device`,
+      );
+    }
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -303,6 +340,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       closing ??= (async () => {
         // New requests are refused (503) from here on; streams stop meanwhile, not after.
         const httpClosed = app.close();
+        const discoveryClosed = discovery?.close();
         const streamsStopped = manager.close();
         if (!(await within(streamsStopped, STREAMS_STOP_DEADLINE_MS))) {
           logger.warn(
@@ -314,6 +352,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         // A request still running (a download, a long poll) is cut rather than waited for.
         app.server.closeAllConnections();
         await httpClosed;
+        await discoveryClosed;
         await device.close();
         db.close();
         lock.release();

@@ -3,12 +3,14 @@
  * document is generated (openapi.ts). They are answers the service gave (the simulated headset,
  * seated), shortened where a list was long; a test validates every example against the schema it
  * illustrates, so an example cannot outlive a change of its schema. Keys are `METHOD /path` with
- * OpenAPI's `{param}`; the `/streams` aliases share the examples of `/stream/streams`. The
+ * OpenAPI's `{param}`; the `/streams` aliases share the examples of `/stream/streams` (the maker's
+ * SDK paths under /streams have their own). The
  * WebSocket paths show one message in their 101 answer. `responses` holds the examples of other
  * success codes. The examples themselves are in openapi-examples/, one file per part of the API.
  */
 import { GUIDE_EXAMPLES } from './openapi-examples/guide-examples.js';
 import { HARDWARE_EXAMPLES } from './openapi-examples/hardware-examples.js';
+import { INSTINCT_EXAMPLES } from './openapi-examples/instinct-examples.js';
 import { QUICK_STREAM_EXAMPLES } from './openapi-examples/quick-stream-examples.js';
 import { STREAM_EXAMPLES } from './openapi-examples/stream-examples.js';
 import { SYSTEM_EXAMPLES } from './openapi-examples/system-examples.js';
@@ -29,6 +31,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   ...SYSTEM_EXAMPLES,
   ...HARDWARE_EXAMPLES,
   ...GUIDE_EXAMPLES,
+  ...INSTINCT_EXAMPLES,
 };
 
 /** An error answer, as every operation's 4xx and 5xx responses show it. */
@@ -48,7 +51,11 @@ export const ERROR_EXAMPLE = {
 export function examplesOf(method: string, url: string): OperationExamples | undefined {
   const path = url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   const canonical = path === '/streams' || path.startsWith('/streams/') ? `/stream${path}` : path;
-  return OPERATION_EXAMPLES[`${method.toUpperCase()} ${canonical}`];
+  // The maker's SDK paths (/streams/stream, /streams/node, ...) have examples of their own.
+  return (
+    OPERATION_EXAMPLES[`${method.toUpperCase()} ${path}`] ??
+    OPERATION_EXAMPLES[`${method.toUpperCase()} ${canonical}`]
+  );
 }
 
 type RouteSchema = { body?: unknown; response?: Record<string, unknown> } & Record<string, unknown>;

@@ -46,6 +46,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'streams', description: 'Stream definitions, lifecycle and live editing' },
         { name: 'streams (guide aliases)', description: 'The same operations without the /stream prefix' },
         { name: 'service', description: 'The service itself' },
+        {
+          name: 'instinct-sdk',
+          description:
+            "The maker's Python SDK (instinct-py) on its default paths: the same streams and device",
+        },
       ],
       components: {
         securitySchemes: {

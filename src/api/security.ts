@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessPolicy, LslSettings } from '../core/access-policy.js';
 import { accessRefusal } from '../security/access.js';
+import type { TrustedNetworks } from '../security/trusted-networks.js';
 
 export interface SecurityOptions {
   /** Required when set: `Authorization: Bearer <token>` or `?token=` on WebSocket upgrades. */
@@ -28,6 +29,8 @@ export interface SecurityOptions {
   port: () => number;
   /** Where LSL outlets and inlets open (loopback only when absent). */
   lsl?: LslSettings;
+  /** Client networks whose requests need no token (`--trust-network`); none when absent. */
+  trusted?: TrustedNetworks;
 }
 
 /** The rules as plain data, for the API's hook and every websocket node's worker. */
@@ -43,7 +46,7 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
   };
 }
 
-/** The same rules without the token: what the dashboard's own files are served under. */
+/** The same rules without the token: for the dashboard's own files and for trusted networks. */
 function withoutToken(policy: AccessPolicy): AccessPolicy {
   const { tokenFile: _file, ...rest } = policy;
   return { ...rest, token: undefined };
@@ -57,9 +60,12 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
     // Both the token and the file it is read from are set aside: a policy that keeps `tokenFile`
     // still requires what the file holds (the service beyond loopback always has one).
     const shell = request.routeOptions.config.dashboardShell === true;
+    // A network the owner named trusted (docs/security.md) is spared the token only; Host and
+    // Origin rules still apply.
+    const trusted = options.trusted?.includes(request.socket.remoteAddress) === true;
     const refusal = accessRefusal(
       { headers: request.headers, url: request.url, port: options.port() },
-      shell ? withoutToken(policy) : policy,
+      trusted || shell ? withoutToken(policy) : policy,
     );
     if (refusal !== undefined) throw refusal;
   });

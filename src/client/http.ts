@@ -72,7 +72,8 @@ export class ApiClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
     }
-    if (options.accept !== undefined) headers.accept = options.accept;
+    // Named, not fetch's */*: GET /system/config answers */* alone with the maker's SDK's list.
+    headers.accept = options.accept ?? 'application/json';
     const url = this.url(path, options.query);
     let response: Response;
     try {

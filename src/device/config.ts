@@ -118,7 +118,7 @@ export function patchConfig(
   if (!isJsonObject(patch)) {
     throw new HeadsetdError(
       'invalid_request',
-      'A configuration patch is a JSON object (RFC 7386 merge patch).',
+      'A configuration patch is a JSON object (RFC 7396 merge patch).',
       {
         path: '',
       },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mergePatch, pruneEmpty, withDefaults } from './merge-patch.js';
 
-describe('mergePatch (RFC 7386)', () => {
-  // The examples of RFC 7386 Appendix A.
+describe('mergePatch (RFC 7396)', () => {
+  // The examples of RFC 7396 Appendix A.
   const cases: [unknown, unknown, unknown][] = [
     [{ a: 'b' }, { a: 'c' }, { a: 'c' }],
     [{ a: 'b' }, { b: 'c' }, { a: 'b', b: 'c' }],

@@ -1,5 +1,5 @@
 /**
- * JSON Merge Patch (RFC 7386): objects merge member by member, `null` removes a member, anything
+ * JSON Merge Patch (RFC 7396): objects merge member by member, `null` removes a member, anything
  * else (arrays included) replaces the target's value.
  */
 
@@ -9,7 +9,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** RFC 7386 §2 MergePatch(target, patch); `target` is not modified. */
+/** RFC 7396 §2 MergePatch(target, patch); `target` is not modified. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isJsonObject(patch)) return patch;
   const result = new Map<string, unknown>(isJsonObject(target) ? Object.entries(target) : []);

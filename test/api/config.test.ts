@@ -88,6 +88,8 @@ describe('loadSettings', () => {
         HEADSETD_ALLOW_HOST: 'headset.lan,other.lan',
         HEADSETD_PIPE_ALLOW_HOST: 'headset-2.lan',
         HEADSETD_LSL_INTERFACE: 'eth0,wlan0',
+        HEADSETD_DISCOVERY: 'off',
+        HEADSETD_TRUST_NETWORK: '192.168.1.0/24, 10.0.0.7',
       },
     );
     expect(settings).toEqual({
@@ -101,6 +103,8 @@ describe('loadSettings', () => {
       allowedOrigins: ['http://a.example'],
       allowedHosts: ['headset.lan', 'other.lan'],
       pipeAllowedHosts: ['headset-2.lan'],
+      discovery: 'off',
+      trustedNetworks: ['192.168.1.0/24', '10.0.0.7'],
       lsl: {
         interfaces: ['eth0', 'wlan0'],
         sessionId: 'default',

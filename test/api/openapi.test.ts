@@ -61,6 +61,8 @@ test('every operation documents its success answer and its errors', async () => 
     '/electrodes/impedance/map',
     '/system/recordings/{name}',
     '/stream/start',
+    '/streams/stream/start',
+    '/system/electrodes/{position}',
   ]) {
     expect(document.paths[p], p).toBeDefined();
   }

@@ -72,8 +72,9 @@ export async function startService(
   lines.on('line', (line) => {
     stdout.push(line);
   });
-  // 127.0.0.1, or a bracketed IPv6 address such as [::ffff:127.0.0.1] (loopback, yet served as remote).
-  const match = /^headsetd listening on (http:\/\/(?:127\.0\.0\.1|\[[0-9a-f:.]+\]):(\d+))$/.exec(first);
+  // 127.0.0.1 (or the address given with --host), or a bracketed IPv6 address such as
+  // [::ffff:127.0.0.1] (loopback, yet served as remote).
+  const match = /^headsetd listening on (http:\/\/(?:\d+\.\d+\.\d+\.\d+|\[[0-9a-f:.]+\]):(\d+))$/.exec(first);
   if (match === null) throw new Error(`unexpected first line: ${first}`);
   return {
     url: match[1] ?? '',

@@ -85,7 +85,7 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         designedCapacity: 7400,
         maxCapacity: 7179,
         currentCapacity: 5742,
-        voltage: 4.03,
+        voltage: 4030,
         capacityUnit: 'mWh',
         percent: 80,
         timeRemaining: 984,
@@ -98,7 +98,7 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       },
       cpu: {
         load: 100,
-        temperature: 40.1,
+        temperature: 40,
         totalClockSpeed: 2.6,
         currentClockSpeed: 2.6,
       },

@@ -1,6 +1,7 @@
 /**
  * GET/PATCH /system/config (docs/system-paths.md §/system): the device configuration of
- * device-config.ts, changed by JSON merge patch (RFC 7396), validated, persisted and applied.
+ * device-config.ts, changed by JSON merge patch (RFC 7396), validated, persisted and applied. GET
+ * answers the maker's SDK its list of key-value entries instead (docs/instinct-sdk.md §Config store).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -8,6 +9,8 @@ import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { applyConfig, DeviceConfigSchema, effectiveConfig, patchConfig } from '../../device/config.js';
 import type { SystemContext } from './index.js';
+import { entryOut, wantsEntryList } from '../instinct/config-store.js';
+import { ConfigEntry } from '../instinct/schemas.js';
 
 const tags = ['system: device'];
 const ConfigAnswer = Type.Object({ success: Type.Literal(true), config: DeviceConfigSchema });
@@ -18,11 +21,23 @@ export function configRoutes(app: FastifyInstance, context: SystemContext): void
     {
       schema: {
         tags,
-        summary: 'The device configuration (defaults filled in)',
-        response: { 200: ConfigAnswer },
+        summary:
+          "The device configuration (defaults filled in); the maker's SDK gets its key-value entries here (Accept: */* alone, or ?entries=true)",
+        querystring: Type.Object({
+          entries: Type.Optional(
+            Type.Enum(['true', 'false', '1', '0'], { description: 'true: the entries list.' }),
+          ),
+        }),
+        response: {
+          200: Type.Union([ConfigAnswer, Type.Array(ConfigEntry)]),
+          ...errorResponses(400),
+        },
       },
     },
-    async () => ({ success: true, config: effectiveConfig(context.settings.configOverrides()) }),
+    async (request) =>
+      wantsEntryList(request)
+        ? context.entries.list().map(entryOut)
+        : { success: true, config: effectiveConfig(context.settings.configOverrides()) },
   );
 
   app.patch(

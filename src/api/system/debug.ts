@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { DebugCommand } from '../../device/headset.js';
+import type { DebugCommand, DebugResponse, Headset } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { check, issuesToError } from '../../schemas/validator.js';
 import { handlerValidated } from '../validation.js';
@@ -43,6 +43,16 @@ const Packet = Type.Object({
   data: Type.Array(Type.Number()),
 });
 
+/**
+ * Checks a packet of the reference shape and sends it to the peripheral bus; answers the packet
+ * the peripheral returned. The maker's SDK path (POST /system/system/debug) calls it too.
+ */
+export async function runDebugCommand(device: Headset, body: unknown): Promise<DebugResponse> {
+  const issues = check(DebugBody, body ?? null);
+  if (issues.length > 0) throw issuesToError(issues, 'The body');
+  return deviceCall(() => device.bus.command(body as DebugCommand));
+}
+
 export function debugRoutes(app: FastifyInstance, context: SystemContext): void {
   app.post<{ Body: DebugCommand }>(
     '/system/debug/command',
@@ -58,12 +68,6 @@ export function debugRoutes(app: FastifyInstance, context: SystemContext): void 
         },
       },
     },
-    async (request) => {
-      const body: unknown = request.body;
-      const issues = check(DebugBody, body ?? null);
-      if (issues.length > 0) throw issuesToError(issues, 'The body');
-      const response = await deviceCall(() => context.device.bus.command(request.body));
-      return { success: true, response };
-    },
+    async (request) => ({ success: true, response: await runDebugCommand(context.device, request.body) }),
   );
 }

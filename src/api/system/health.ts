@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { healthProblems } from '../../device/health.js';
+import type { BatteryStatus } from '../../device/headset.js';
 import type { SystemContext } from './index.js';
 
 const tags = ['system: device'];
@@ -19,6 +20,17 @@ const HealthRecord = Type.Object({
   host: Type.String({ description: 'The device hostname (GET /system/hostname).' }),
   battery: Type.Object(
     {
+      cycleCount: Type.Integer(),
+      designedCapacity: Type.Integer(),
+      maxCapacity: Type.Integer(),
+      currentCapacity: Type.Integer(),
+      voltage: Type.Integer({
+        description: 'mV (whole numbers, as the peripheral bus and the maker’s SDK read it).',
+      }),
+      percent: Type.Integer({ description: 'Whole percent (GET /system/status has tenths).' }),
+      timeRemaining: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'Minutes; null while charging.',
+      }),
       temperature: Type.Union([Type.Number(), Type.Null()], {
         description: '°C of the pack (added to the reference record).',
       }),
@@ -27,19 +39,19 @@ const HealthRecord = Type.Object({
   ),
   cpu: Type.Object({
     load: Type.Number({ description: 'Percent of all cores busy since the previous health call.' }),
-    temperature: Type.Union([Type.Number(), Type.Null()], {
+    temperature: Type.Union([Type.Integer(), Type.Null()], {
       description:
-        "°C: the machine's hottest sensor, else the device's thermal model fed with the real load (GET /system/status says which).",
+        "Whole °C: the machine's hottest sensor, else the device's thermal model fed with the real load (GET /system/status says which, in tenths).",
     }),
     totalClockSpeed: Type.Number({ description: 'GHz, nominal.' }),
     currentClockSpeed: Type.Number({ description: 'GHz, current mean.' }),
   }),
   ram: Type.Object(
-    { total: Type.Number(), available: Type.Number(), free: Type.Number() },
+    { total: Type.Integer(), available: Type.Integer(), free: Type.Integer() },
     { description: 'Bytes.' },
   ),
   storage: Type.Object(
-    { total: Type.Number(), free: Type.Number() },
+    { total: Type.Integer(), free: Type.Integer() },
     { description: 'Bytes of the data dir file system.' },
   ),
   service: Type.Object(
@@ -61,6 +73,29 @@ const HealthRecord = Type.Object({
     { description: 'Figures of the service itself (added to the reference record).' },
   ),
 });
+
+/**
+ * The record's counts and measures in whole numbers: the health record says only "numbers", and
+ * the maker's SDK (docs/instinct-sdk.md) refuses a fraction in these fields, so one answer serves
+ * both. The voltage is therefore in mV; tenths stay in GET /system/status.
+ */
+function wholeBattery(battery: BatteryStatus): Record<string, unknown> {
+  const whole = (v: number) => Math.round(v);
+  return {
+    ...battery,
+    cycleCount: whole(battery.cycleCount),
+    designedCapacity: whole(battery.designedCapacity),
+    maxCapacity: whole(battery.maxCapacity),
+    currentCapacity: whole(battery.currentCapacity),
+    voltage: Math.round(battery.voltage * 1000),
+    percent: whole(battery.percent),
+    timeRemaining: battery.timeRemaining === null ? null : whole(battery.timeRemaining),
+  };
+}
+
+function wholeValues<T extends Record<string, number>>(figures: T): T {
+  return Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v)])) as T;
+}
 
 export function healthRoutes(app: FastifyInstance, context: SystemContext): void {
   const { device } = context;
@@ -87,10 +122,13 @@ export function healthRoutes(app: FastifyInstance, context: SystemContext): void
         httpPort: context.httpPort(),
         grpcPort: 0,
         host: context.settings.hostname(),
-        battery,
-        cpu: host.cpu,
-        ram: host.ram,
-        storage: host.storage,
+        battery: wholeBattery(battery),
+        cpu: {
+          ...host.cpu,
+          temperature: host.cpu.temperature === null ? null : Math.round(host.cpu.temperature),
+        },
+        ram: wholeValues(host.ram),
+        storage: wholeValues(host.storage),
         service: context.serviceMetrics.sample(),
       };
     },

@@ -10,8 +10,18 @@ import { errorResponses } from '../../schemas/responses.js';
 import { deviceRead } from './http-helpers.js';
 import type { SystemContext } from './index.js';
 import { ImuReadingShape } from './schemas.js';
+import { IMU_SENSOR } from '../instinct/sensors.js';
 
 const tags = ['system: imu'];
+
+/** The reading, with the fields the maker's SDK reads as its `imu` sensor when nodeIndex is omitted. */
+const ImuWithSensor = Type.Object({
+  ...ImuReadingShape.properties,
+  type: Type.Optional(Type.Literal('imu')),
+  enabled: Type.Optional(Type.Boolean()),
+  sample_rate: Type.Optional(Type.Null()),
+  range: Type.Optional(Type.Null()),
+});
 
 export function imuRoutes(app: FastifyInstance, context: SystemContext): void {
   const { device } = context;
@@ -31,12 +41,13 @@ export function imuRoutes(app: FastifyInstance, context: SystemContext): void {
         querystring: Type.Object({
           nodeIndex: Type.Optional(Type.String({ description: `Integer 0..${IMU_NODE_COUNT - 1}.` })),
         }),
-        response: { 200: ImuReadingShape, ...errorResponses(400, 422) },
+        response: { 200: ImuWithSensor, ...errorResponses(400, 422) },
       },
     },
     async (request) => {
       const raw = request.query.nodeIndex;
-      if (raw === undefined) return device.imu.primary();
+      // The maker's SDK reads this path as its `imu` sensor: its fields are added (docs/instinct-sdk.md).
+      if (raw === undefined) return { ...device.imu.primary(), ...IMU_SENSOR };
       // Text is checked here so that "1.5", "-1" and "x" all answer validation_failed naming the range.
       const nodeIndex = /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
       if (Number.isNaN(nodeIndex)) {

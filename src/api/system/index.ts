@@ -8,6 +8,7 @@ import { HostMetrics } from '../../device/host-metrics.js';
 import { ServiceMetrics } from '../../device/service-metrics.js';
 import { type JobRegistry, jobsFor } from '../../device/jobs.js';
 import { SettingsStore } from '../../device/settings-store.js';
+import { ConfigEntries } from '../../device/config-entries.js';
 import type { Db } from '../../store/database.js';
 import { clockRoutes } from './clock.js';
 import { configRoutes } from './config.js';
@@ -55,6 +56,8 @@ export interface SystemPluginOptions {
 export interface SystemContext {
   readonly device: Headset;
   readonly settings: SettingsStore;
+  /** Apps' key-value entries (the maker's SDK config store), listed by GET /system/config. */
+  readonly entries: ConfigEntries;
   readonly hub: EventHub;
   /** The device's long operations (shared with the guide plugin, which starts them). */
   readonly jobs: JobRegistry;
@@ -77,6 +80,7 @@ export async function systemPlugin(app: FastifyInstance, options: SystemPluginOp
   const context: SystemContext = {
     device: options.device,
     settings: options.settings,
+    entries: new ConfigEntries(options.db),
     hub: options.events,
     jobs: jobsFor(options.device),
     hostMetrics: new HostMetrics(options.dataDir, {

@@ -1,0 +1,126 @@
+/**
+ * The maker's SDK sensor paths (docs/instinct-sdk.md §Sensors): the headset's sensors as the SDK
+ * lists them. `eeg` is the EEG acquisition (enabled while acquired; sample_rate its sampling
+ * frequency, changed as PUT /system/sensors/eeg does; enabling it takes the client's hold as POST
+ * /system/sensors/eeg/stream does). `imu` is the head-band IMU, always on. GET
+ * /system/sensors/imu is the reference path's IMU reading, to which these fields are added.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Headset } from '../../device/headset.js';
+import { HeadsetdError } from '../../errors/catalog.js';
+import { errorResponses } from '../../schemas/responses.js';
+import { deviceCall } from '../system/http-helpers.js';
+import { Sensor, SensorAnswer, SensorBody, tags } from './schemas.js';
+
+export const SENSOR_TYPES = ['eeg', 'imu'] as const;
+type SensorType = (typeof SENSOR_TYPES)[number];
+
+/** The fields the SDK reads on the IMU (added to the reference IMU reading). */
+export const IMU_SENSOR = { type: 'imu', enabled: true, sample_rate: null, range: null } as const;
+
+function sensorType(type: string): SensorType {
+  const lower = type.toLowerCase();
+  if (!SENSOR_TYPES.includes(lower as SensorType)) {
+    throw new HeadsetdError(
+      'not_found',
+      `The headset has no sensor ${JSON.stringify(type)}; its sensors are ${SENSOR_TYPES.join(', ')}.`,
+      {
+        path: '/params/type',
+        allowed: [...SENSOR_TYPES],
+      },
+    );
+  }
+  return lower as SensorType;
+}
+
+function refuse(message: string, path: string): never {
+  throw new HeadsetdError('validation_failed', message, { path });
+}
+
+export function instinctSensorRoutes(app: FastifyInstance, device: Headset): void {
+  const eeg = () => {
+    const state = device.eeg.state();
+    return {
+      type: 'eeg',
+      enabled: state.streaming,
+      sample_rate: state.config.samplingFrequency,
+      range: null,
+    };
+  };
+  const sensor = (type: SensorType) => (type === 'eeg' ? eeg() : { ...IMU_SENSOR });
+
+  app.get(
+    '/system/sensors',
+    {
+      schema: {
+        tags,
+        summary: `SDK: the headset's sensors (${SENSOR_TYPES.join(', ')})`,
+        response: { 200: Type.Array(Sensor), ...errorResponses(400) },
+      },
+    },
+    async () => SENSOR_TYPES.map(sensor),
+  );
+
+  app.get<{ Params: { type: string } }>(
+    '/system/sensors/:type',
+    {
+      schema: {
+        tags,
+        summary:
+          'SDK: one sensor (eeg; imu is answered by the reference path GET /system/sensors/imu with these fields)',
+        params: Type.Object({ type: Type.String() }),
+        response: { 200: Sensor, ...errorResponses(404) },
+      },
+    },
+    async (request) => sensor(sensorType(request.params.type)),
+  );
+
+  app.patch<{
+    Params: { type: string };
+    Body: { type: string; enabled: boolean; sample_rate?: number | null; range?: number | null };
+  }>(
+    '/system/sensors/:type',
+    {
+      config: { accepts: ['json'] },
+      schema: {
+        tags,
+        summary: 'SDK: enable, disable or set the rate of a sensor (eeg: acquisition and sampling frequency)',
+        params: Type.Object({ type: Type.String() }),
+        body: SensorBody,
+        response: { 200: SensorAnswer, ...errorResponses(400, 404, 409, 415, 422, 503) },
+      },
+    },
+    async (request) => {
+      const type = sensorType(request.params.type);
+      const { enabled, sample_rate: rate, range } = request.body;
+      if (request.body.type.toLowerCase() !== type) {
+        refuse(
+          `The body's type ${JSON.stringify(request.body.type)} is not the sensor of the path, ${type}.`,
+          '/type',
+        );
+      }
+      if (range !== undefined && range !== null)
+        refuse(`The ${type} sensor has no range to set; send null.`, '/range');
+      if (type === 'imu') {
+        if (!enabled) refuse('The IMU is always on; it cannot be disabled.', '/enabled');
+        if (rate !== undefined && rate !== null)
+          refuse('The IMU rate is fixed; send sample_rate null.', '/sample_rate');
+        return { message: 'The IMU is on.', success: true, sensor: sensor(type) };
+      }
+      if (rate !== undefined && rate !== null && rate !== device.eeg.config().samplingFrequency) {
+        await deviceCall(() => device.eeg.configure({ samplingFrequency: rate }), '', {
+          samplingFrequency: 'sample_rate',
+        });
+      }
+      await deviceCall(() => (enabled ? device.eeg.start('client') : device.eeg.stop('client')));
+      const now = eeg();
+      // Acquisition runs while any owner holds it: stopping the client's hold leaves a stream's.
+      const message =
+        !enabled && now.enabled
+          ? 'EEG released by this client; acquisition goes on for the streams that read it.'
+          : `EEG acquisition ${now.enabled ? 'on' : 'off'} at ${now.sample_rate} Hz.`;
+      return { message, success: true, sensor: now };
+    },
+  );
+}

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { type Db, openDatabase } from '../store/database.js';
+import { ConfigEntries, durationMs } from './config-entries.js';
+
+let dir: string;
+let db: Db;
+let now = Date.parse('2026-01-01T00:00:00Z');
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'headsetd-entries-'));
+  db = openDatabase(dir);
+  now = Date.parse('2026-01-01T00:00:00Z');
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('config entries', () => {
+  test('durations: a whole number and a unit', () => {
+    expect(durationMs('30m')).toBe(1_800_000);
+    expect(durationMs('2d')).toBe(172_800_000);
+    expect(durationMs('1.5h')).toBeUndefined();
+    expect(durationMs('h')).toBeUndefined();
+  });
+
+  test('an entry that expires is gone once its time has come, from get and from the list', () => {
+    const entries = new ConfigEntries(db, () => now);
+    entries.create({ key: 'session.token', value: 'abc', expiresIn: '1h' });
+    entries.create({ key: 'theme', value: 'dark' });
+    now += 3_599_000;
+    expect(entries.get('session.token').value).toBe('abc');
+    now += 1000;
+    expect(() => entries.get('session.token')).toThrow(/No config entry/);
+    expect(entries.list().map((e) => e.key)).toEqual(['theme']);
+  });
+
+  test('an update keeps the id and creation time, and is kept across a reopening of the store', () => {
+    const entries = new ConfigEntries(db, () => now);
+    const created = entries.create({ key: 'k', value: 1, id: 'mine' });
+    now += 60_000;
+    const updated = entries.update('k', { key: 'k', value: { deep: [1, 2] } });
+    expect(updated).toMatchObject({ id: 'mine', createdAt: created.createdAt, value: { deep: [1, 2] } });
+    expect(updated.updatedAt).not.toBe(created.updatedAt);
+    expect(new ConfigEntries(db, () => now).get('k').value).toEqual({ deep: [1, 2] });
+  });
+
+  test('refusals name the field: a malformed expiry, a key with a slash, a key of the body unlike the path', () => {
+    const entries = new ConfigEntries(db, () => now);
+    expect(() => entries.create({ key: 'a', value: 1, expiresIn: 'soon' })).toThrow(/expires_in/);
+    expect(() => entries.create({ key: 'a', value: 1, expiresOn: 'tomorrow' })).toThrow(/expires_on/);
+    expect(() => entries.create({ key: 'a/b', value: 1 })).toThrow(/without '\/'/);
+    entries.create({ key: 'a', value: 1 });
+    expect(() => entries.update('a', { key: 'b', value: 2 })).toThrow(/not the key of the path/);
+  });
+});
