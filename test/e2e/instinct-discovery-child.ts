@@ -77,6 +77,6 @@ const report = {
   beyondLoopbackOff: await run(['--host', '10.9.9.1', '--discovery', 'off']),
   loopbackOn: await run(['--discovery', 'on']),
   untrusted: await run(['--host', '10.9.9.1', '--allow-host', '10.9.9.1']),
-  trusted: await run(['--host', '10.9.9.1', '--trust-network', '10.9.9.0/24', '--allow-host', '10.9.9.1']),
+  trusted: await run(['--host', '10.9.9.1', '--trust-network', '10.9.9.0/24']),
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -42,8 +42,9 @@ test.skipIf(!namespacesWork())(
     >;
     // Defaults: nothing on UDP 48010, and the API not reachable from the network.
     expect(report.defaults).toEqual({ found: 'refused', sdk: 'unreachable' });
-    // Beyond loopback: found; the SDK's Host (the address) must be allowed, then the token asked.
-    expect(report.beyondLoopback).toEqual({ found: '10.9.9.1', sdk: '403' });
+    // Beyond loopback: found; the SDK's Host (the address listened on) is accepted, and the token
+    // asked.
+    expect(report.beyondLoopback).toEqual({ found: '10.9.9.1', sdk: '401' });
     expect(report.untrusted).toEqual({ found: '10.9.9.1', sdk: '401' });
     expect(report.beyondLoopbackOff?.found).toBe('refused');
     expect(report.loopbackOn).toEqual({ found: '10.9.9.1', sdk: 'unreachable' });
