@@ -9,7 +9,8 @@
  * then onto the frames' wall clock (lsl/clock.ts). A jump between batches of more than half a
  * sample period from the nominal spacing marks the frame `discontinuity`. When the outlet goes away
  * the node looks for it again (by its source id, name, type and shape when it has a source id, as
- * liblsl's recovery does) and goes on with the next outlet of that source.
+ * liblsl's recovery does) and goes on with the next outlet of that source. The sample liblsl 1.16
+ * sends as its outlet closes is left out (lsl/close-sample.ts) and counted in `closeSamplesDropped`.
  */
 import type { Frame } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
@@ -40,6 +41,7 @@ class LslInletNode implements NodeInstance {
   private nextTimestamp: number | undefined;
   private gap = true;
   private recoveries = 0;
+  private closeSamplesDropped = 0;
   private loop: Promise<void> | undefined;
   /** Ends the read in progress (stop). */
   private endRead: ((reason: string) => void) | undefined;
@@ -53,7 +55,14 @@ class LslInletNode implements NodeInstance {
     const network = lslNetworkOf(this.context);
     checkInterfaces(network);
     const query = buildQuery(this.config, network.sessionId);
-    this.context.setInfo({ query, connected: false, resolved: null, clockOffsetMs: null, recoveries: 0 });
+    this.context.setInfo({
+      query,
+      connected: false,
+      resolved: null,
+      clockOffsetMs: null,
+      recoveries: 0,
+      closeSamplesDropped: 0,
+    });
     this.loop = this.run(query);
     await Promise.resolve();
   }
@@ -154,6 +163,13 @@ class LslInletNode implements NodeInstance {
             this.emit(stream, labels, values, timestamps);
           },
           resolve,
+          (sample) => {
+            this.closeSamplesDropped++;
+            this.context.setInfo({ closeSamplesDropped: this.closeSamplesDropped });
+            this.context.log(
+              `left out the sample liblsl sent as its outlet closed (timestamp ${sample.timestamp.toFixed(6)}, values ${sample.values.join(', ')}): the outlet never pushed it`,
+            );
+          },
         );
         if (this.stopped) resolve('stopped');
       });

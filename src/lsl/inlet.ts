@@ -6,6 +6,7 @@
 import dgram from 'node:dgram';
 import { connect, type Socket } from 'node:net';
 import { lslNow } from './clock.js';
+import { CloseSampleGuard, HOLD_MS, outletAnswers, type Sample } from './close-sample.js';
 import { SampleReader110, testPatternValues, TEST_PATTERN_TIMESTAMP } from './codec.js';
 import { type NumericFormat, parseInfoXml } from './info.js';
 import type { ResolvedStream } from './resolver.js';
@@ -82,14 +83,16 @@ export interface Feed {
 
 /**
  * Opens the data feed. `onSamples` gets each batch of samples as it arrives (row-major values and
- * the outlet's timestamps); `onEnd` a reason when the feed ends on its own (the outlet went away,
- * or answered that it is another stream now).
+ * the outlet's timestamps), but for the sample liblsl sends when its outlet closes
+ * (close-sample.ts), given to `onCloseSample` instead; `onEnd` a reason when the feed ends on its
+ * own (the outlet went away, or answered that it is another stream now).
  */
 export function openFeed(
   stream: ResolvedStream,
   maxBufferedSamples: number,
   onSamples: (values: number[], timestamps: number[]) => void,
   onEnd: (reason: string) => void,
+  onCloseSample: (sample: Sample) => void = () => undefined,
 ): Feed {
   const format = stream.channelFormat as NumericFormat;
   const channels = stream.channelCount;
@@ -100,11 +103,41 @@ export function openFeed(
   let headerDone = false;
   let patterns = 0;
   const reader = new SampleReader110(format, channels, stream.nominalSrate);
+  const guard = new CloseSampleGuard();
+  // Whether the outlet's service port answers at all (a firewall may keep its UDP out): only then
+  // does silence there mean that the outlet is gone.
+  let serviceAnswers = false;
+  void outletAnswers(stream.v4address, stream.v4servicePort, stream.uid).then((answers) => {
+    serviceAnswers ||= answers;
+  });
+  let holdTimer: NodeJS.Timeout | undefined;
+  const pass = (samples: readonly Sample[]) => {
+    if (samples.length === 0) return;
+    const values: number[] = [];
+    for (const sample of samples) for (const v of sample.values) values.push(v);
+    onSamples(
+      values,
+      samples.map((sample) => sample.timestamp),
+    );
+  };
   const end = (reason: string) => {
     if (closedByUs) return;
     closedByUs = true;
+    clearTimeout(holdTimer);
     socket.destroy();
+    // Nothing came after the held sample before the outlet went: liblsl's close sample.
+    const closeSample = guard.take();
+    if (closeSample !== undefined) onCloseSample(closeSample);
     onEnd(reason);
+  };
+  /** A held sample not followed by another: passed on if the outlet still runs, else the feed ends. */
+  const checkHeld = () => {
+    const generation = guard.generation;
+    void outletAnswers(stream.v4address, stream.v4servicePort, stream.uid).then((answers) => {
+      if (closedByUs || guard.generation !== generation) return;
+      if (answers || !serviceAnswers) pass([guard.take() as Sample]);
+      else end('the outlet stopped answering');
+    });
   };
   socket.on('connect', () => {
     socket.write(
@@ -145,8 +178,7 @@ export function openFeed(
       rest = header.subarray(endOfHeader + 4);
     }
     reader.push(rest);
-    const values: number[] = [];
-    const timestamps: number[] = [];
+    const batch: Sample[] = [];
     try {
       for (let sample = reader.next(); sample !== undefined; sample = reader.next()) {
         if (patterns < 2) {
@@ -163,14 +195,16 @@ export function openFeed(
           patterns++;
           continue;
         }
-        timestamps.push(sample.timestamp);
-        for (const v of sample.values) values.push(v);
+        batch.push(sample);
       }
     } catch (error) {
       end((error as Error).message);
       return;
     }
-    if (timestamps.length > 0) onSamples(values, timestamps);
+    if (batch.length === 0) return;
+    pass(guard.accept(batch));
+    clearTimeout(holdTimer);
+    if (guard.holding) holdTimer = setTimeout(checkHeld, HOLD_MS);
   });
   socket.on('error', (error) => {
     end(error.message);
@@ -181,6 +215,7 @@ export function openFeed(
   return {
     close: () => {
       closedByUs = true;
+      clearTimeout(holdTimer);
       socket.destroy();
     },
   };

@@ -1,6 +1,6 @@
 /**
  * An LSL outlet as liblsl's inlets expect it: UDP discovery answers on the discovery port (shared
- * with other LSL programs through SO_REUSEADDR), a UDP service socket for unicast queries and time
+ * with the machine's other LSL outlets, discovery.ts), a UDP service socket for unicast queries and time
  * probes, and a TCP server for the full info and the data feeds (protocol 1.10, and 1.00 for old
  * inlets), each consumer with its own bounded queue (consumer.ts).
  */
@@ -20,6 +20,7 @@ import {
   writeSample110,
 } from './codec.js';
 import { Consumer } from './consumer.js';
+import { fromThisMachine, openResponders, relayQuery } from './discovery.js';
 import {
   describeChannels,
   infoXml,
@@ -34,7 +35,6 @@ import {
   interfaceAddresses,
   listenInRange,
   type LslNetwork,
-  MULTICAST_GROUPS,
 } from './network.js';
 import { QueryMatcher } from './query.js';
 
@@ -144,31 +144,12 @@ export class LslOutlet {
     this.fullXml = infoXml(this.info, true);
     this.matcher = new QueryMatcher(this.fullXml);
 
-    const responder = dgram.createSocket({ type: 'udp4', reuseAddr: true });
-    await new Promise<void>((resolve, reject) => {
-      responder.once('error', reject);
-      responder.bind({ port: network.multicastPort, address: host }, () => {
-        responder.off('error', reject);
-        resolve();
+    for (const responder of await openResponders(network, this.opened)) {
+      responder.on('message', (message, remote) => {
+        this.onDatagram(responder, message, remote, false);
       });
-    });
-    responder.on('error', () => undefined);
-    responder.on('message', (message, remote) => {
-      this.onDatagram(responder, message, remote, false);
-    });
-    if (wide) {
-      responder.setBroadcast(true);
-      for (const entry of this.opened) {
-        for (const group of MULTICAST_GROUPS) {
-          try {
-            responder.addMembership(group, entry.address);
-          } catch {
-            // An interface without multicast: discovery there goes by broadcast and unicast only.
-          }
-        }
-      }
+      this.udpSockets.push(responder);
     }
-    this.udpSockets.push(responder);
   }
 
   /** A discovery query or a time probe. */
@@ -190,6 +171,9 @@ export class LslOutlet {
       const returnPort = Number(portText);
       if (!Number.isInteger(returnPort) || returnPort <= 0 || returnPort > 65535 || queryId === undefined)
         return;
+      // A query to the shared port from this machine reached this outlet only: the others hear it from us.
+      if (!service && fromThisMachine(remote) && this.info !== undefined)
+        relayQuery(socket, message, this.options.network, this.info.v4servicePort);
       if (this.matcher?.matches(query) !== true) return;
       socket.send(`${queryId}\r\n${this.shortXml}`, returnPort, remote.address);
     } else if (method === 'LSL:timedata' && service) {

@@ -1,7 +1,9 @@
 /**
  * Finding streams the way liblsl's resolver does: `LSL:shortinfo` queries by UDP to the discovery
  * port of loopback (and, on opened interfaces, their broadcast address and LSL's multicast groups),
- * and to every port of each known peer; an outlet whose stream matches answers with its short info
+ * and to every port of the range of loopback and of each known peer, as liblsl does for known
+ * peers: each outlet answers there on its own port, where a query to the shared discovery port
+ * reaches one outlet of the machine only; an outlet whose stream matches answers with its short info
  * from the address an inlet then connects to. A wave goes out every half second until an answer.
  */
 import dgram from 'node:dgram';
@@ -41,6 +43,10 @@ export function buildQuery(query: StreamQuery, sessionId: string): string {
 /** Where the query waves go. */
 function targets(network: LslNetwork): { address: string; port: number }[] {
   const list = [{ address: '127.0.0.1', port: network.multicastPort }];
+  // Every outlet of this machine also answers on its own service port, in the range: the shared
+  // discovery port gives a unicast query to one outlet only (discovery.ts).
+  for (let port = network.basePort; port < network.basePort + network.portRange; port++)
+    list.push({ address: '127.0.0.1', port });
   for (const entry of interfaceAddresses(network.interfaces)) {
     const own = entry.address.split('.').map(Number);
     const mask = entry.netmask.split('.').map(Number);

@@ -4,6 +4,12 @@
  *
  *   lsltool LIB inlet PROP VALUE COUNT TIMEOUT   resolve by PROP=VALUE, read the full info, pull COUNT samples
  *   lsltool LIB outlet NAME CHANNELS RATE COUNT   publish COUNT samples (value i*CHANNELS+c) once an inlet is there
+ *   lsltool LIB rounds NAME TYPE CHANNELS RATE COUNT ROUNDS
+ *                                                 ROUNDS times: open an outlet (the same source id each time),
+ *                                                 publish COUNT samples (value (r*COUNT+i)*CHANNELS+c) once an
+ *                                                 inlet is there, then, once a line (or the end) comes on stdin,
+ *                                                 destroy the outlet as a program that stops does
+ *   lsltool LIB resolve PROP VALUE MINIMUM WAIT   resolve by PROP=VALUE, print every stream found
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -124,6 +130,63 @@ static int outlet(int argc, char **argv) {
 	return 0;
 }
 
+static int rounds(int argc, char **argv) {
+	FN(handle, lsl_create_streaminfo, (const char *, const char *, int32_t, double, int32_t, const char *));
+	FN(handle, lsl_create_outlet, (handle, int32_t, int32_t));
+	FN(void, lsl_destroy_outlet, (handle));
+	FN(void, lsl_destroy_streaminfo, (handle));
+	FN(int32_t, lsl_wait_for_consumers, (handle, double));
+	FN(int32_t, lsl_push_sample_dtp, (handle, const double *, double, int32_t));
+	FN(double, lsl_local_clock, (void));
+	if (argc < 6) return 2;
+	const char *name = argv[0], *type = argv[1];
+	int channels = atoi(argv[2]);
+	double rate = atof(argv[3]);
+	long count = atol(argv[4]), total = atol(argv[5]);
+	double *values = calloc(channels, sizeof(double));
+	for (long r = 0; r < total; r++) {
+		handle info = lsl_create_streaminfo(name, type, channels, rate, 2 /* double64 */, "lsltool-rounds");
+		handle out = lsl_create_outlet(info, 0, 360);
+		printf("READY %ld\n", r);
+		fflush(stdout);
+		if (!lsl_wait_for_consumers(out, 30.0)) {
+			printf("NOCONSUMER\n");
+			return 1;
+		}
+		usleep(200000);
+		double start = lsl_local_clock();
+		printf("START %ld %.9f\n", r, start);
+		for (long i = 0; i < count; i++) {
+			for (int c = 0; c < channels; c++) values[c] = (double)((r * count + i) * channels + c) + 0.25;
+			lsl_push_sample_dtp(out, values, start + i / rate, 1);
+			if (i % 50 == 49) usleep(2000);
+		}
+		printf("SENT %ld\n", r);
+		fflush(stdout);
+		for (int ch = getchar(); ch != EOF && ch != '\n'; ch = getchar()) {
+		}
+		/* What a program that stops does: the outlet goes while its inlets are connected. */
+		lsl_destroy_outlet(out);
+		lsl_destroy_streaminfo(info);
+		printf("CLOSED %ld\n", r);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static int resolve(int argc, char **argv) {
+	FN(int, lsl_resolve_byprop, (handle *, unsigned, const char *, const char *, int, double));
+	FN(const char *, lsl_get_name, (handle));
+	FN(const char *, lsl_get_source_id, (handle));
+	if (argc < 4) return 2;
+	handle found[64];
+	int n = lsl_resolve_byprop(found, 64, argv[0], argv[1], atoi(argv[2]), atof(argv[3]));
+	printf("RESOLVED %d\n", n);
+	for (int k = 0; k < n; k++) printf("FOUND %s\t%s\n", lsl_get_name(found[k]), lsl_get_source_id(found[k]));
+	printf("DONE\n");
+	return n >= atoi(argv[2]) ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
 	if (argc < 3) return 2;
 	lib = dlopen(argv[1], RTLD_NOW);
@@ -134,5 +197,7 @@ int main(int argc, char **argv) {
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	if (strcmp(argv[2], "inlet") == 0) return inlet(argc - 3, argv + 3);
 	if (strcmp(argv[2], "outlet") == 0) return outlet(argc - 3, argv + 3);
+	if (strcmp(argv[2], "rounds") == 0) return rounds(argc - 3, argv + 3);
+	if (strcmp(argv[2], "resolve") == 0) return resolve(argc - 3, argv + 3);
 	return 2;
 }

@@ -218,8 +218,9 @@ export class LslTool {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
-  constructor(tool: string, args: readonly string[], env: NodeJS.ProcessEnv) {
-    this.child = spawn(tool, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  /** `input`: the test writes the tool's stdin with {@link send} (else it reads nothing). */
+  constructor(tool: string, args: readonly string[], env: NodeJS.ProcessEnv, input = false) {
+    this.child = spawn(tool, args, { env, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'ignore'] });
     const reader = createInterface({ input: this.child.stdout! });
     reader.on('line', (line) => {
       this.lines.push(line);
@@ -252,6 +253,11 @@ export class LslTool {
         const [, ts, ...values] = line.split(' ');
         return { timestamp: Number(ts), values: values.map(Number) };
       });
+  }
+
+  /** Writes a line to the tool's stdin. */
+  send(line: string): void {
+    this.child.stdin?.write(`${line}\n`);
   }
 
   kill(): void {

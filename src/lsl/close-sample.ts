@@ -1,0 +1,103 @@
+/**
+ * The sample liblsl sends when its outlet closes, kept out of an inlet's frames.
+ *
+ * liblsl from 1.16.0 to 1.17.3 (fixed in 1.17.4) wakes the threads that feed its consumers, when
+ * an outlet is destroyed, by pushing one more sample into their queues: `tcp_server::end_serving()`
+ * pushes `factory->new_sample(lsl_clock(), true)`, a sample taken from the outlet's pool and never
+ * filled. The threads no longer check that the server is shutting down, so it goes out like any
+ * sample: in protocol 1.10 tag 2 (timestamp transmitted), the outlet's clock at the moment it
+ * closed, and the values the pool's slot held (protocol 1.00 carries the same in its archive
+ * form): zeros when the slot was never used, else the values of a sample the outlet sent earlier
+ * (the pool holds 5 s of samples, used in turn). Then the outlet shuts the connection down, though
+ * not always at once, and not every time after the sample: the thread that shuts the sockets down
+ * races the one that writes. liblsl 1.12 to 1.15 check the shutdown flag and send nothing.
+ *
+ * Neither its form nor its values give it away (in the tests they were zeros, and as often bytes
+ * no sample held); its place does: it is the last thing the outlet sends, then the connection ends
+ * or goes silent with the outlet gone. So a feed holds back the last sample it received until the
+ * outlet shows it still runs: the next sample comes, or, after {@link HOLD_MS} of silence, the
+ * outlet answers a query for its uid on its service port; then the sample passes. When instead the
+ * connection ends, or the outlet no longer answers probes it answered before, the held sample was
+ * the close sample and is left out. The cost: each batch's last sample passes with the next batch
+ * (or after the probe), and a sample an outlet sends less than {@link HOLD_MS} before it closes
+ * is left out with the close sample, whichever version sent it.
+ */
+import dgram from 'node:dgram';
+import { xpathLiteral } from './resolver.js';
+
+/** How long a held sample waits for the next one before the outlet is asked whether it still runs. */
+export const HOLD_MS = 100;
+const PROBES = 3;
+const PROBE_WAIT_MS = 150;
+
+export interface Sample {
+  timestamp: number;
+  values: number[];
+}
+
+/** Decides which samples of a feed pass at once, and holds back the last one. */
+export class CloseSampleGuard {
+  private held: Sample | undefined;
+  /** Changes whenever the held sample does, so that a late probe answer is not mistaken. */
+  generation = 0;
+
+  get holding(): boolean {
+    return this.held !== undefined;
+  }
+
+  /** The samples that pass now, in order: the one held before, then all of the batch but its last, now held. */
+  accept(batch: readonly Sample[]): Sample[] {
+    if (batch.length === 0) return [];
+    const out: Sample[] = this.held === undefined ? [] : [this.held];
+    for (let i = 0; i < batch.length - 1; i++) out.push(batch[i] as Sample);
+    this.held = batch[batch.length - 1];
+    this.generation++;
+    return out;
+  }
+
+  /** The held sample, taken out (to pass it on, or to leave it out). */
+  take(): Sample | undefined {
+    const sample = this.held;
+    this.held = undefined;
+    this.generation++;
+    return sample;
+  }
+}
+
+/**
+ * True when the outlet of `uid` answers one of a few discovery queries for its uid on its service
+ * port. A time probe would not do: a new outlet may have that port already, and answers those.
+ */
+export async function outletAnswers(address: string, servicePort: number, uid: string): Promise<boolean> {
+  const socket = dgram.createSocket('udp4');
+  socket.on('error', () => undefined);
+  await new Promise<void>((resolve) => socket.bind(0, resolve));
+  const queryId = String(Math.floor(Math.random() * 1e9));
+  const query = `LSL:shortinfo\r\nuid=${xpathLiteral(uid)}\r\n${socket.address().port} ${queryId}\r\n`;
+  try {
+    return await new Promise<boolean>((resolve) => {
+      let sent = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (answered: boolean) => {
+        clearTimeout(timer);
+        resolve(answered);
+      };
+      socket.on('message', (message) => {
+        const text = message.toString();
+        if (text.slice(0, text.indexOf('\n')).trim() === queryId && text.includes(uid)) finish(true);
+      });
+      const probe = () => {
+        if (sent === PROBES) {
+          finish(false);
+          return;
+        }
+        sent++;
+        socket.send(query, servicePort, address, () => undefined);
+        timer = setTimeout(probe, PROBE_WAIT_MS);
+      };
+      probe();
+    });
+  } finally {
+    socket.close();
+  }
+}
