@@ -5,10 +5,10 @@
  * their values and times, and the node goes on with each new outlet. Loopback only, on this test's
  * ports.
  */
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { unixMsToLsl } from '../../src/lsl/clock.js';
-import { type Liblsl, liblsl, liblslAvailable, liblslEnv, LslTool } from '../support/liblsl.js';
+import { LIBLSL_VERSIONS, liblslEnv, liblslOf, LslTool, skipWithout } from '../support/liblsl.js';
 import { type LslNode, lslInletNode } from '../support/lsl-nodes.js';
 
 const PORTS = { multicastPort: 32571, basePort: 32572, portRange: 32 };
@@ -29,29 +29,25 @@ function flatten(frames: readonly Frame[]): { t: number; values: number[] }[] {
   });
 }
 
-describe.skipIf(!liblslAvailable)('lsl-inlet and liblsl outlets that close and reopen', () => {
-  let lib: Liblsl;
+describe('lsl-inlet and liblsl outlets that close and reopen', () => {
   const nodes: LslNode[] = [];
   const tools: LslTool[] = [];
-
-  beforeAll(async () => {
-    lib = await liblsl();
-  }, 240_000);
 
   afterEach(async () => {
     for (const tool of tools.splice(0)) tool.kill();
     for (const h of nodes.splice(0)) await h.node.stop();
   });
 
-  const versions = () =>
-    [['1.16', lib.lib116], ...(lib.lib112 === undefined ? [] : [['1.12', lib.lib112]])] as const;
-
-  test('lsl-inlet records a sample that was never sent: none, from liblsl 1.16 and 1.12 outlets closing and reopening', async () => {
-    for (const [version, library] of versions()) {
+  test.for(LIBLSL_VERSIONS)(
+    'lsl-inlet records a sample that was never sent: none, from liblsl %s outlets closing and reopening',
+    { timeout: 240_000 },
+    async (version, context) => {
+      skipWithout(version, context);
+      const { lib: library, tool } = await liblslOf(version);
       const rounds = ROUNDS[version] ?? 4;
       const name = `Closing Gaze ${version}`;
       const outlets = new LslTool(
-        lib.tool,
+        tool,
         [library, 'rounds', name, 'Gaze', String(CHANNELS), String(RATE), String(COUNT), String(rounds)],
         liblslEnv(PORTS),
         true,
@@ -84,8 +80,6 @@ describe.skipIf(!liblslAvailable)('lsl-inlet and liblsl outlets that close and r
       // At least once per outlet that closed (an answer the closing outlet gave may add a try).
       expect(reader.info.recoveries).toBeGreaterThanOrEqual(rounds);
       if (version === '1.12') expect(reader.info.closeSamplesDropped).toBe(0);
-      await reader.node.stop();
-      nodes.length = 0;
-    }
-  }, 180_000);
+    },
+  );
 });
