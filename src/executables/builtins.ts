@@ -31,7 +31,6 @@ const signalGenerator: BuiltinDescriptor = {
     {
       ...COMMON_CONFIG,
       sampleRate: Type.Number({
-        exclusiveMinimum: 0,
         minimum: 1,
         maximum: 20000,
         description: 'Samples per second per channel, Hz.',
