@@ -12,7 +12,7 @@ import { impedanceBusy } from './busy.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
-import type { Electrode } from '../core/electrodes.js';
+import { channelName, type Electrode } from '../core/electrodes.js';
 import { ListenerSet, type Unsubscribe } from './events.js';
 import {
   type AcquisitionOwner,
@@ -223,7 +223,7 @@ export class AcquisitionEngine implements EegAcquisition {
       startedAt: this.clock.now(),
       startedAtWall: this.clock.wallNow(),
       config,
-      channelNames: Object.freeze([...channels]),
+      channelNames: Object.freeze(channels.map(channelName)),
       rows: frameRows(config.samplingFrequency),
       emitted: 0,
       discontinuity: true,

@@ -4,6 +4,7 @@
  * device sees one `streams` hold: taken by the first subscriber (starting acquisition at that
  * subscriber's rate when it was idle), released after the last. A client's hold is never touched.
  */
+import { channelName } from '../core/electrodes.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { EEG_SAMPLING_FREQUENCIES, type Headset } from './headset.js';
@@ -27,8 +28,10 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
   let subscribers = 0;
   return {
     async subscribe(request, onFrame) {
-      // Validates names (any case) and answers upper-case; an empty list means every acquired channel.
-      const channels = request.channels.length === 0 ? undefined : eegChannelListOrThrow(request.channels);
+      // Validates names (any case); frames name channels in the 10-20 form (channelName). An empty
+      // list means every acquired channel.
+      const channels =
+        request.channels.length === 0 ? undefined : eegChannelListOrThrow(request.channels).map(channelName);
       const rate = EEG_SAMPLING_FREQUENCIES.find((r) => r === request.sampleRate);
       subscribers++;
       try {

@@ -120,7 +120,7 @@ const eegSource: BuiltinDescriptor = {
         Type.Array(Type.String({ minLength: 1 }), {
           minItems: 1,
           maxItems: EEG_ELECTRODES.length,
-          description: `EEG electrode names, any case, each once: ${EEG_ELECTRODES.join(' ')}. Frames name them in upper case. Default: all ${EEG_ELECTRODES.length}.`,
+          description: `EEG electrode names, any case, each once: ${EEG_ELECTRODES.join(' ')}. Frames name them in the 10-20 form (Fp1, Cz). Default: all ${EEG_ELECTRODES.length}.`,
         }),
       ),
       samplingFrequency: Type.Optional(
