@@ -16,7 +16,8 @@
  * What is played (docs/device.md §Replay device): the recorded samples only. An EDF+/BDF+ file
  * whose annotation `Recording ends` falls inside its last data record ends there, and the rest of
  * that record (the writer's padding) is not played. Every other annotation of the file is a
- * marker, replayed when playback reaches its sample (./replay-source.ts, ./replay-headset.ts).
+ * marker, replayed when playback reaches its sample (./replay-source.ts, ./replay-headset.ts), and
+ * so is each rise of a trigger signal's code (./triggers.ts).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -24,6 +25,7 @@ import { HeadsetdError } from '../../errors/catalog.js';
 import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
 import { FormatError } from '../../formats/format-error.js';
 import { matchElectrode } from '../../formats/labels.js';
+import { triggerMarkers, triggerSignal } from './triggers.js';
 import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
 import { errorMessage } from '../../core/error-message.js';
 
@@ -322,7 +324,9 @@ function playback(
   warnings: string[],
 ): { samples: number; markers: ReplayMarker[] } {
   const total = samplesPerRecord * reader.recordCount;
-  if (reader.annotationSignals.length === 0) return { samples: total, markers: [] };
+  const trigger = triggerSignal(reader);
+  const triggers = trigger === undefined ? [] : triggerMarkers(reader, trigger, samplesPerRecord);
+  if (reader.annotationSignals.length === 0) return { samples: total, markers: triggers };
   const onsets = reader.recordOnsets();
   const duration = reader.header.recordDuration;
   const at = (seconds: number) => positionAt(seconds, onsets, duration, samplesPerRecord);
@@ -345,7 +349,7 @@ function playback(
     markers.push({ position, onset: annotation.onset, duration: annotation.duration, text: annotation.text });
   }
   // Markers in the cut padding are past the end too.
-  const played = markers.filter((m) => m.position < samples);
+  const played = [...markers, ...triggers].filter((m) => m.position < samples);
   played.sort((a, b) => a.position - b.position);
   return { samples, markers: played };
 }

@@ -1,7 +1,8 @@
 /**
  * What the replay device plays of an EDF+ file the project's own writer made: only the recorded
  * samples (it played the last record's padding after `Recording ends`, a flat line each loop), and
- * the file's annotations, announced as `marker` events at their samples (they were dropped).
+ * the file's annotations and its trigger channel's codes, announced as `marker` events at their
+ * samples (they were dropped).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { Frame } from '../../core/frame.js';
 import { EdfWriter } from '../../formats/edf-writer.js';
 import type { DeviceEvent, MarkerEvent } from '../events.js';
+import { writeTestEdf } from '../../../test/support/write-edf.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from './index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-markers-'));
@@ -129,4 +131,27 @@ test('at another rate the markers keep their time to one output sample', async (
   expect(markers).toHaveLength(1);
   const t0 = frames[0]?.timestamp ?? NaN;
   expect(Math.abs((markers[0]?.timestamp ?? NaN) - (t0 + 500))).toBeLessThanOrEqual(4);
+});
+
+test("a trigger channel's rising codes are replayed as markers at their samples (they were dropped)", async () => {
+  // STI 014 steps to 5 at sample 30 and back to 0, to 2 at sample 150 and then to 7 (a rise).
+  const code = (k: number): number =>
+    k >= 30 && k < 35 ? 5 : k >= 150 && k < 160 ? 2 : k >= 160 && k < 170 ? 7 : 0;
+  const file = writeTestEdf(
+    dir,
+    'triggers.edf',
+    [
+      { label: 'O1', samplesPerRecord: RATE, value: value },
+      { label: 'STI 014', unit: '', samplesPerRecord: RATE, value: code },
+    ],
+    { records: 2 },
+  );
+  const { frames, events } = await play(file, 1900);
+  const t0 = frames[0]?.timestamp ?? NaN;
+  expect(device?.recording.dropped).toEqual([{ label: 'STI 014', reason: expect.any(String) }]);
+  expect(events.filter((e) => e.type === 'marker')).toEqual([
+    { type: 'marker', timestamp: t0 + 300, data: { text: 'trigger 5', onset: 0.3, file: 'triggers.edf' } },
+    { type: 'marker', timestamp: t0 + 1500, data: { text: 'trigger 2', onset: 1.5, file: 'triggers.edf' } },
+    { type: 'marker', timestamp: t0 + 1600, data: { text: 'trigger 7', onset: 1.6, file: 'triggers.edf' } },
+  ]);
 });
