@@ -38,6 +38,7 @@ import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
 import type { StreamRuntime } from './runtime/port.js';
 import { StreamStore } from './streams/store.js';
+import { forwardMarkersToRecorders } from './replay-markers.js';
 import { ensureToken, tokenPath } from './security/token.js';
 import { VERSION } from './version.js';
 
@@ -324,6 +325,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       );
     }
   }
+  // The replay device's markers (its file's annotations) go into the recordings of its EEG.
+  const stopMarkers = forwardMarkersToRecorders(device, manager, logger);
 
   let closing: Promise<void> | undefined;
   return {
@@ -338,6 +341,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       // Before anything else: no motor keeps driving while streams and sockets wind down.
       if (closing === undefined) stopMotors(device, logger, 'were stopped: the service is shutting down');
       closing ??= (async () => {
+        stopMarkers();
         // New requests are refused (503) from here on; streams stop meanwhile, not after.
         const httpClosed = app.close();
         const discoveryClosed = discovery?.close();

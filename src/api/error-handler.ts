@@ -12,7 +12,10 @@ function fromFastify(error: FastifyError, request: FastifyRequest): HeadsetdErro
   if (error.validation !== undefined) {
     const context = error.validationContext ?? 'body';
     const base = context === 'body' ? '' : `/${context}`;
-    const root = context === 'body' ? request.body : (request as unknown as Record<string, unknown>)[context];
+    // Fastify names the query string `querystring` in errors but keeps it as `request.query`: the
+    // value quoted in the message is read from there ("got undefined" otherwise).
+    const key = context === 'querystring' ? 'query' : context;
+    const root = (request as unknown as Record<string, unknown>)[key];
     const subject = context === 'body' ? 'The body' : `The ${context === 'querystring' ? 'query' : context}`;
     return issuesToError(issuesFromAjv(error.validation as never, root, base), subject);
   }

@@ -13,6 +13,11 @@ export const EXIT = {
   usage: 2,
   /** The service could not be reached, or the connection was lost. */
   connection: 3,
+  /**
+   * The operation ran to its end but did not reach its goal (`seat`: an electrode is still above
+   * the target impedance), as `kubectl wait` fails when its condition is not met.
+   */
+  notMet: 4,
   /** Interrupted (Ctrl-C) before the operation ended; a long operation is cancelled first. */
   interrupted: 130,
 } as const;

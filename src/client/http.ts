@@ -35,6 +35,9 @@ function connectionReason(error: unknown): string {
     case 'UND_ERR_CONNECT_TIMEOUT':
       return 'the connection timed out';
     default:
+      // undici refuses the ports of other protocols (the Fetch standard's "bad ports": 1, 9, 25, 6000, ...).
+      if (cause?.message === 'bad port')
+        return 'that port is reserved for another protocol and never used for HTTP; use another port';
       return cause === undefined ? errorMessage(error) : errorMessage(cause);
   }
 }

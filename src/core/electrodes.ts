@@ -34,7 +34,11 @@ export type Electrode = (typeof ELECTRODES)[number];
 /** Electrodes that carry an EEG channel: all but CMS and DRL, in the order above. */
 export const EEG_ELECTRODES: readonly Electrode[] = ELECTRODES.filter((e) => e !== 'CMS' && e !== 'DRL');
 
-/** The mixed-case 10-20 spelling answered under the guide paths (`Fp1`, `Cz`, `CMS`). */
+/**
+ * The standard 10-20 spelling (`Fp1`, `Cz`, `Pz`, `T3`, `CMS`, `DRL`): answered under the guide
+ * paths, and the name of an electrode's channel in everything that carries EEG data
+ * (`channelName`).
+ */
 export const MIXED_CASE: Readonly<Record<Electrode, string>> = {
   PZ: 'Pz',
   O1: 'O1',
@@ -60,6 +64,16 @@ export const MIXED_CASE: Readonly<Record<Electrode, string>> = {
 };
 
 const BY_UPPER = new Map<string, Electrode>(ELECTRODES.map((e) => [e, e]));
+
+/**
+ * The name of an electrode's channel wherever EEG data goes out: frames (the device's, eeg-source's,
+ * quick streams'), quick-stream answers, LSL labels, EDF/BDF/CSV files and the recordings list.
+ * It is the standard 10-20 form every EEG tool expects (MNE's montages match it case-sensitively);
+ * only the maps and settings under /system keep the upper-case names (docs/api.md §Conventions).
+ */
+export function channelName(electrode: Electrode): string {
+  return MIXED_CASE[electrode];
+}
 
 /** Matches a name case-insensitively (`Fp1` = `FP1`); undefined for anything else. */
 export function parseElectrode(name: string): Electrode | undefined {

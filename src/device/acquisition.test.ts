@@ -72,7 +72,7 @@ describe('acquisition on fake time', () => {
     const before = frames.length;
     await advance(100);
     const after = frames.slice(before);
-    expect(after[0]).toMatchObject({ sampleRate: 2000, channels: ['O1', 'FP2'], discontinuity: true });
+    expect(after[0]).toMatchObject({ sampleRate: 2000, channels: ['O1', 'Fp2'], discontinuity: true });
     expect(after.slice(1).every((f) => f.discontinuity === undefined && f.sampleRate === 2000)).toBe(true);
     expect(after[0]!.seq).toBe(frames[before - 1]!.seq + 1);
     expect(after.reduce((n, f) => n + f.data.length / 2, 0)).toBe(200);
@@ -196,7 +196,7 @@ describe('acquisition from another signal source (the replay device)', () => {
     const frames = collectFrames(replay);
     await replay.eeg.start('client');
     await advance(100);
-    expect(frames[0]?.channels).toEqual(['CZ', 'O1']);
+    expect(frames[0]?.channels).toEqual(['Cz', 'O1']);
     expect(frames.map((f) => f.discontinuity === true)).toEqual(frames.map((_f, i) => i === 0 || i === 4));
     // Quantised by the ADC: within one count (0.022 µV at gain 24) of what the source gave.
     for (const value of frames[1]!.data) expect(value).toBeCloseTo(1, 1);

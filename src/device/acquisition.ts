@@ -12,7 +12,7 @@ import { impedanceBusy, streamsHoldAcquisition } from './busy.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
-import type { Electrode } from '../core/electrodes.js';
+import { channelName, type Electrode } from '../core/electrodes.js';
 import { ListenerSet, type Unsubscribe } from './events.js';
 import {
   type AcquisitionOwner,
@@ -73,7 +73,9 @@ interface Run {
   readonly startedAt: number;
   readonly startedAtWall: number;
   readonly config: EegConfig;
-  readonly channelNames: readonly Electrode[];
+  /** The electrodes acquired, and their names as frames give them (10-20 form, channelName). */
+  readonly electrodes: readonly Electrode[];
+  readonly channelNames: readonly string[];
   readonly rows: number;
   /** Rows emitted in this run. */
   emitted: number;
@@ -179,7 +181,7 @@ export class AcquisitionEngine implements EegAcquisition {
   }
 
   acquiredChannels(): readonly Electrode[] {
-    return this.run?.channelNames ?? this.channelsOf(this.current);
+    return this.run?.electrodes ?? this.channelsOf(this.current);
   }
 
   state(): AcquisitionState {
@@ -227,7 +229,8 @@ export class AcquisitionEngine implements EegAcquisition {
       startedAt: this.clock.now(),
       startedAtWall: this.clock.wallNow(),
       config,
-      channelNames: Object.freeze([...channels]),
+      electrodes: Object.freeze([...channels]),
+      channelNames: Object.freeze(channels.map(channelName)),
       rows: frameRows(config.samplingFrequency),
       emitted: 0,
       discontinuity: true,

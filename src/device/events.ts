@@ -42,7 +42,26 @@ export interface QualityEvent {
   readonly data: { readonly overall: number; readonly channels: Readonly<Record<string, number>> };
 }
 
-export type DeviceEvent = SystemEvent | ImpedanceEvent | QualityEvent;
+/**
+ * A marker of the recording the replay device plays (an EDF+/BDF+ annotation), announced when its
+ * sample is delivered. `timestamp` is that sample's time in the frames (the frame's `timestamp` +
+ * row / rate), so it lines up with the EEG; `onset` is where the file has it.
+ */
+export interface MarkerEvent {
+  readonly type: 'marker';
+  readonly timestamp: number;
+  readonly data: {
+    readonly text: string;
+    /** Seconds from the file's first sample. */
+    readonly onset: number;
+    /** Seconds, when the annotation has one. */
+    readonly duration?: number;
+    /** The file's name. */
+    readonly file: string;
+  };
+}
+
+export type DeviceEvent = SystemEvent | ImpedanceEvent | QualityEvent | MarkerEvent;
 
 export type Unsubscribe = () => void;
 

@@ -29,7 +29,7 @@ describe('headsetFrameSource', () => {
       config: { samplingFrequency: 500 },
     });
     await advance(100);
-    expect(a[0]).toMatchObject({ channels: ['O1', 'FP1'], sampleRate: 500 });
+    expect(a[0]).toMatchObject({ channels: ['O1', 'Fp1'], sampleRate: 500 });
     expect(a[0]!.data.length).toBe(5 * 2);
     expect(b[0]!.channels).toHaveLength(19);
     expect(a[0]!.data[0]).toBe(b[0]!.data[b[0]!.channels.indexOf('O1')]);

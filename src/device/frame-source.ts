@@ -11,6 +11,7 @@
  * (`onCondition`); the first frame delivered again carries `discontinuity: true`. After a forced
  * reset the `streams` hold is taken again at once (and retried while the device refuses).
  */
+import { channelName } from '../core/electrodes.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { HeadsetdError } from '../errors/catalog.js';
@@ -94,8 +95,9 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
 
   return {
     async subscribe(request, onFrame, onCondition) {
-      // Validates names (any case) and answers upper-case; an empty list means every channel the
-      // device acquires when the first frame comes, kept for the subscription's life.
+      // Validates names (any case) and answers upper-case, checked against the acquired ones; frames
+      // name channels in the 10-20 form (channelName). An empty list means every channel the device
+      // acquires when the first frame comes, kept for the subscription's life.
       const asked = request.channels.length === 0 ? undefined : eegChannelListOrThrow(request.channels);
       if (asked !== undefined) {
         const refusal = channelsUnavailable(asked, headset.eeg.acquiredChannels());
@@ -109,7 +111,7 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
         subscribers--;
         throw error;
       }
-      let wanted: readonly string[] | undefined = asked;
+      let wanted: readonly string[] | undefined = asked?.map(channelName);
       /** Why frames are held back now; undefined while they flow. */
       let held: string | undefined;
       const hold = (reason: string): void => {

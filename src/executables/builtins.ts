@@ -31,7 +31,6 @@ const signalGenerator: BuiltinDescriptor = {
     {
       ...COMMON_CONFIG,
       sampleRate: Type.Number({
-        exclusiveMinimum: 0,
         minimum: 1,
         maximum: 20000,
         description: 'Samples per second per channel, Hz.',
@@ -121,7 +120,7 @@ const eegSource: BuiltinDescriptor = {
         Type.Array(Type.String({ minLength: 1 }), {
           minItems: 1,
           maxItems: EEG_ELECTRODES.length,
-          description: `EEG electrode names, any case, each once: ${EEG_ELECTRODES.join(' ')}. Frames name them in upper case and always carry every one: channels the device does not acquire are refused at start (409 channels_unavailable), and frames are held back (the stream degraded) while the device stops acquiring one. Default: the channels the device acquires when the node starts (all ${EEG_ELECTRODES.length} unless configured otherwise), kept while it runs.`,
+          description: `EEG electrode names, any case, each once: ${EEG_ELECTRODES.join(' ')}. Frames name them in the 10-20 form (Fp1, Cz) and always carry every one: channels the device does not acquire are refused at start (409 channels_unavailable), and frames are held back (the stream degraded) while the device stops acquiring one. Default: the channels the device acquires when the node starts (all ${EEG_ELECTRODES.length} unless configured otherwise), kept while it runs.`,
         }),
       ),
       samplingFrequency: Type.Optional(

@@ -31,8 +31,9 @@ export function matchElectrode(label: string): Electrode | undefined {
 /**
  * The label a recorded file gives a channel: an electrode's name in the standard 10-20 case
  * (`FP1` → `Fp1`, `CZ` → `Cz`), which EEG tools match positions against (MNE's
- * `set_montage('standard_1020')` is case-sensitive); any other name as it came. The API keeps the
- * headset's upper-case names; only files are written this way.
+ * `set_montage('standard_1020')` is case-sensitive); any other name as it came. Frames already
+ * name the headset's channels so (core/electrodes.ts `channelName`); this also puts a frame's
+ * channels from elsewhere (an upper-case `FP1` ingested) into that form.
  */
 export function recordedLabel(channel: string): string {
   const electrode = parseElectrode(channel);

@@ -3,7 +3,7 @@
  * RMS (µV, mean removed) and the amplitude of mains interference (µV at 50 or 60 Hz, whichever is
  * larger, by the Goertzel algorithm).
  */
-import type { Electrode } from '../core/electrodes.js';
+import { channelName, type Electrode } from '../core/electrodes.js';
 import type { Headset } from '../device/headset.js';
 import type { Frame } from '../core/frame.js';
 
@@ -49,7 +49,7 @@ export async function sampleChannel(
   const samples: number[] = [];
   let rate = 0;
   const unsubscribe = device.eeg.onFrame((frame: Frame) => {
-    const column = frame.channels.indexOf(electrode);
+    const column = frame.channels.indexOf(channelName(electrode));
     if (column < 0) return;
     if (frame.discontinuity === true) samples.length = 0;
     rate = frame.sampleRate;

@@ -108,6 +108,12 @@ describe('QuickRegistry', () => {
     expect(() => registry.resolve(id)).toThrow(/No stream has the id/);
   });
 
+  test('a quick stream stored with upper-case channels (FP1, CZ) answers them in the 10-20 form', () => {
+    const config = parseQuickStart({ source: 'eeg', sampleRate: 250, channels: ['O1'] });
+    const id = manager.create(quickStreamDocument({ ...config, channels: ['FP1', 'CZ'] })).id;
+    expect(registry.resolve(id).session.config.channels).toEqual(['Fp1', 'Cz']);
+  });
+
   test('quick streams already in the manager (restored after a restart) are found at construction', async () => {
     const id = createQuick();
     await manager.signal(id, 'start').outcome;

@@ -33,6 +33,13 @@ describe('check', () => {
     ]);
   });
 
+  it('a value that breaks several bounds of one schema is one problem (sampleRate: 0 was answered twice)', () => {
+    const Rate = Type.Object({ rate: Type.Number({ exclusiveMinimum: 0, minimum: 1 }) });
+    expect(check(Rate, { rate: 0 })).toEqual([
+      { path: '/rate', message: 'must be >= 1, got 0', code: 'validation_failed' },
+    ]);
+  });
+
   it('unknown-field messages list the known fields (needs the parent schema in ajv errors)', () => {
     expect(check(Shape, { name: 'x', count: 3, extra: 1 })).toEqual([
       {

@@ -161,8 +161,24 @@ function issueFromError(error: ErrorObject, root: unknown): Issue {
 
 /** Translates ajv errors, prefixing every pointer with `basePath` (e.g. `/nodes/2/config`). */
 export function issuesFromAjv(errors: readonly ErrorObject[], root: unknown, basePath = ''): Issue[] {
-  const issues = errors.map((e) => issueFromError(e, root));
+  const issues = oneRangeErrorPerValue(errors).map((e) => issueFromError(e, root));
   return issues.map((i) => ({ ...i, path: basePath + i.path }));
+}
+
+const RANGE = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+
+/**
+ * A value out of range is one fault, however many bounds of its schema it breaks (`sampleRate: 0`
+ * broke both `> 0` and `>= 1`, and was answered twice): the first bound broken stands for all.
+ */
+function oneRangeErrorPerValue(errors: readonly ErrorObject[]): ErrorObject[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    if (!RANGE.has(e.keyword)) return true;
+    if (seen.has(e.instancePath)) return false;
+    seen.add(e.instancePath);
+    return true;
+  });
 }
 
 /** Validates `value` against `schema`; returns the issues (empty when valid). */

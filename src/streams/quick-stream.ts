@@ -7,7 +7,7 @@
  * is tagged {@link QUICK_STREAM_TAG}, so a quick stream is recognised after a restart too.
  */
 import { randomUUID } from 'node:crypto';
-import { EEG_ELECTRODES, type Electrode } from '../core/electrodes.js';
+import { channelName, EEG_ELECTRODES, type Electrode, parseElectrode } from '../core/electrodes.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 
@@ -73,9 +73,9 @@ function invalid(path: string, message: string): HeadsetdError {
 }
 
 function parseChannels(channels: QuickStartBody['channels']): string[] {
-  if (channels === undefined) return [...EEG_ELECTRODES];
+  if (channels === undefined) return EEG_ELECTRODES.map(channelName);
   const list = typeof channels === 'string' ? channels.split(',').map((c) => c.trim()) : channels;
-  if (list.length === 1 && list[0]?.toLowerCase() === 'all') return [...EEG_ELECTRODES];
+  if (list.length === 1 && list[0]?.toLowerCase() === 'all') return EEG_ELECTRODES.map(channelName);
   if (list.length === 0) throw invalid('/channels', 'channels is empty; name at least one EEG electrode.');
   const seen = new Set<string>();
   return list.map((name, i) => {
@@ -86,7 +86,7 @@ function parseChannels(channels: QuickStartBody['channels']): string[] {
     }
     if (seen.has(upper)) throw invalid(path, `'${name}' is listed twice in channels.`);
     seen.add(upper);
-    return upper;
+    return channelName(upper as Electrode);
   });
 }
 
@@ -213,7 +213,11 @@ export function quickStreamConfigOf(definition: StreamDefinition): QuickStreamCo
   return {
     source,
     sampleRate,
-    channels,
+    // Streams stored before channels were named in the 10-20 form kept upper-case names.
+    channels: channels.map((c: unknown) => {
+      const electrode = parseElectrode(String(c));
+      return electrode === undefined ? String(c) : channelName(electrode);
+    }),
     filters: stored.filters ?? {},
     bufferSize,
     metadata: stored.metadata ?? {},

@@ -116,7 +116,7 @@ describe('WebSocket /stream/{streamId}/ingest', () => {
     sender.socket.send(JSON.stringify({ ...frame, channels: ['CZ', 'O1'] }));
     const closed = await sender.closed;
     expect(closed.code).toBe(1008);
-    expect(closed.reason).toMatch(/message 3: channels CZ,O1: this stream ingests CZ,PZ/);
+    expect(closed.reason).toMatch(/message 3: channels CZ,O1: this stream ingests Cz,Pz/);
     expect(cp.runtime.fed).toHaveLength(2);
   });
 

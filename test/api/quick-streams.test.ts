@@ -40,7 +40,7 @@ describe('POST /stream/start', () => {
     expect(answer.config).toEqual({
       source: 'eeg',
       sampleRate: 500,
-      channels: ['CZ', 'O1', 'FP2'],
+      channels: ['Cz', 'O1', 'Fp2'],
       filters: { highpass: 1, lowpass: 40, notch: 50 },
       bufferSize: 5000,
       metadata: { subject: 'S01' },
@@ -58,7 +58,7 @@ describe('POST /stream/start', () => {
       ['filter', 'filter'],
       ['tap', 'tap'],
     ]);
-    expect(read.stream.nodes[0]?.config).toEqual({ channels: ['CZ', 'O1', 'FP2'], samplingFrequency: 500 });
+    expect(read.stream.nodes[0]?.config).toEqual({ channels: ['Cz', 'O1', 'Fp2'], samplingFrequency: 500 });
     expect(read.stream.nodes[1]?.config).toEqual({ highpass: 1, lowpass: 40, notch: 50 });
     expect(read.stream.pipes).toHaveLength(2);
   });
@@ -83,13 +83,13 @@ describe('POST /stream/start', () => {
       'source: ingest\nchannels: cz, pz\nbufferSize: 10\n',
     );
     const answer = ok<StartAnswer>(response);
-    expect(answer.config).toMatchObject({ source: 'ingest', channels: ['CZ', 'PZ'], bufferSize: 10 });
+    expect(answer.config).toMatchObject({ source: 'ingest', channels: ['Cz', 'Pz'], bufferSize: 10 });
     const read = ok<{ stream: { nodes: { executable: string; config: unknown }[] } }>(
       await json(cp, 'GET', `/stream/streams/${answer.streamId}`),
     );
     expect(read.stream.nodes[0]).toMatchObject({
       executable: 'ingest',
-      config: { channels: ['CZ', 'PZ'], sampleRate: 250 },
+      config: { channels: ['Cz', 'Pz'], sampleRate: 250 },
     });
   });
 
@@ -144,13 +144,13 @@ describe('GET /stream/{id}/data, /status, POST /stop', () => {
     const empty = ok<{ timestamp: null; data: unknown[]; channels: string[] }>(
       await json(cp, 'GET', `/stream/${streamId}/data`),
     );
-    expect(empty).toEqual({ success: true, timestamp: null, channels: ['CZ', 'O1'], data: [] });
-    cp.runtime.emitTap(streamId, 'tap', testFrame(0, 5, ['CZ', 'O1'], 0));
-    cp.runtime.emitTap(streamId, 'tap', testFrame(1, 5, ['CZ', 'O1'], 100));
+    expect(empty).toEqual({ success: true, timestamp: null, channels: ['Cz', 'O1'], data: [] });
+    cp.runtime.emitTap(streamId, 'tap', testFrame(0, 5, ['Cz', 'O1'], 0));
+    cp.runtime.emitTap(streamId, 'tap', testFrame(1, 5, ['Cz', 'O1'], 100));
     const three = ok<{ timestamp: number; data: number[][]; channels: string[] }>(
       await json(cp, 'GET', `/stream/${streamId}/data?limit=3`),
     );
-    expect(three.channels).toEqual(['CZ', 'O1']);
+    expect(three.channels).toEqual(['Cz', 'O1']);
     expect(three.data).toEqual([
       [120, 121],
       [130, 131],

@@ -616,6 +616,18 @@ describe('stream document validation', () => {
     await expectNoStreams();
   });
 
+  it('sampleRate: 0 is one fault answered with one message (was two: "> 0" and ">= 1")', async () => {
+    const error = expectError(
+      await create(variant((d) => (d.nodes[0].config.sampleRate = 0))),
+      422,
+      'validation_failed',
+    );
+    expect(error.error.message).not.toMatch(/more problem/);
+    expect(error.error.details?.errors).toEqual([
+      { path: '/nodes/0/config/sampleRate', message: expect.stringMatching(/must be >= 1, got 0$/) },
+    ]);
+  });
+
   it('filter, recorder and eeg-source configs are checked by their own schemas', async () => {
     const one = (node: object) => ({ id: STREAM_ID, nodes: [node], pipes: [] });
     await refused(

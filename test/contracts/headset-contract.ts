@@ -4,6 +4,7 @@
  * and nothing sleeps.
  */
 import { afterEach, describe, expect, test } from 'vitest';
+import { channelName } from '../../src/core/electrodes.js';
 import type { Frame } from '../../src/core/frame.js';
 import { type Headset, MOTOR_STATE } from '../../src/device/headset.js';
 import { ManualClock } from '../../src/device/replay/manual-clock.js';
@@ -38,7 +39,7 @@ export function headsetContract(name: string, make: (clock: ManualClock) => Head
       expect(rows).toBeLessThanOrEqual(250);
       expect(frames[0]?.discontinuity).toBe(true);
       for (const [i, frame] of frames.entries()) {
-        expect(frame.channels).toEqual(channels);
+        expect(frame.channels).toEqual(channels.map(channelName));
         expect(frame.sampleRate).toBe(250);
         expect(frame.data.length / channels.length).toBeLessThanOrEqual(5);
         if (i === 0) continue;

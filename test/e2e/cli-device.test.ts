@@ -186,6 +186,20 @@ describe('headsetd motors and seat', () => {
     expect(refused.stderr).toContain('at /strategy');
   });
 
+  test('seat exits 4 when an electrode does not reach the target (it exited 0 with 19 of 21 missed)', async () => {
+    const args = ['seat', '--channels', 'O1,O2', '--strategy', 'aggressive', '--max-attempts', '1'];
+    const missed = await cli(...args, '--target', '0.001');
+    expect(missed.status).toBe(4);
+    expect(missed.stdout).toMatch(/\nO1\s+[\d.]+ kΩ\s+[\d.]+ kΩ\s+\d+\s+[\d.]+\s+no\s+\w+\n/);
+    expect(missed.stderr).toBe('headsetd: 2 of 2 electrode(s) did not reach 0.001 kΩ: O1, O2\n');
+    const scripted = await cli(...args, '--target', '0.001', '--json');
+    expect(scripted.status).toBe(4);
+    expect(JSON.parse(scripted.stdout)).toMatchObject({
+      success: false,
+      results: { O1: { reached: false }, O2: { reached: false } },
+    });
+  });
+
   test('Ctrl-C cancels the seating job: exit 130, the job cancelled', async () => {
     const seat = followCli(['--url', service.url, 'seat', '--channels', 'O2']);
     const job = await eventually(async () => {

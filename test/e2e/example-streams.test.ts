@@ -92,7 +92,7 @@ describe('examples/streams', () => {
   test('eeg-filter-websocket.yaml serves filtered EEG frames', async () => {
     const { id, ws } = await createAndStart('eeg-filter-websocket.yaml');
     const received = await frames(ws, 3);
-    expect(received[0]?.channels).toEqual(['FP1', 'FP2', 'C3', 'C4', 'CZ', 'O1', 'O2']);
+    expect(received[0]?.channels).toEqual(['Fp1', 'Fp2', 'C3', 'C4', 'Cz', 'O1', 'O2']);
     expect(received[0]?.sampleRate).toBe(250);
     // Seated electrodes, 1-40 Hz: EEG in the tens of µV, not a floating input's millivolts.
     for (const row of received.flatMap((f) => f.data)) {
@@ -128,7 +128,7 @@ describe('examples/streams', () => {
   test('eeg-python-band-power.yaml runs the Python node and serves its alpha power', async () => {
     const { id, ws } = await createAndStart('eeg-python-band-power.yaml');
     const received = await frames(ws, 2);
-    expect(received[0]?.channels).toEqual(['O1', 'O2', 'PZ']);
+    expect(received[0]?.channels).toEqual(['O1', 'O2', 'Pz']);
     // One row per input frame, a power: positive, in µV².
     for (const row of received.flatMap((f) => f.data)) {
       for (const value of row) expect(value).toBeGreaterThan(0);
@@ -145,12 +145,12 @@ describe('examples/streams', () => {
     expect(started.body).toMatchObject({ success: true, status: 'running' });
     const streamId = started.body.streamId as string;
     const received = await frames(`${service.url.replace('http', 'ws')}/stream/${streamId}`, 2);
-    expect(received[0]?.channels).toEqual(['FP1', 'FP2', 'CZ', 'O1', 'O2']);
+    expect(received[0]?.channels).toEqual(['Fp1', 'Fp2', 'Cz', 'O1', 'O2']);
     const data = await eventually(async () => {
       const answer = await json(`${service.url}/stream/${streamId}/data?limit=10`);
       return (answer.body.data as number[][]).length === 10 ? answer.body : undefined;
     });
-    expect(data.channels).toEqual(['FP1', 'FP2', 'CZ', 'O1', 'O2']);
+    expect(data.channels).toEqual(['Fp1', 'Fp2', 'Cz', 'O1', 'O2']);
     expect((await json(`${service.url}/stream/${streamId}/stop`, { method: 'POST' })).status).toBe(200);
   });
 });

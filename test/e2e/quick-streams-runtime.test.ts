@@ -19,7 +19,7 @@ afterEach(async () => {
   runtime = undefined;
 });
 
-function frameOf(seq: number, rows: number[][], channels = ['CZ', 'O1']): Frame {
+function frameOf(seq: number, rows: number[][], channels = ['Cz', 'O1']): Frame {
   return {
     seq,
     timestamp: 1_700_000_000_000 + seq * 40,
@@ -103,7 +103,7 @@ describe('tap channel', () => {
     ]);
     // The stream numbers its own frames.
     expect(out.map((f) => f.seq)).toEqual([0, 1, 2]);
-    expect(out[0]?.channels).toEqual(['CZ', 'O1']);
+    expect(out[0]?.channels).toEqual(['Cz', 'O1']);
     expect(out[0]?.timestamp).toBe(sent[0]?.timestamp);
     await runtime.stop(stream.id);
     expect(runtime.feed(stream.id, 'in', frameOf(1, [[1, 2]]))).toBe(false);

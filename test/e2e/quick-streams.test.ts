@@ -74,7 +74,7 @@ describe('quick EEG streams on the real service', () => {
     expect(started.body).toMatchObject({
       success: true,
       status: 'running',
-      config: { channels: ['CZ', 'O1', 'PZ'] },
+      config: { channels: ['Cz', 'O1', 'Pz'] },
     });
     const id = started.body.streamId as string;
     const list = await json(`${s.url}/stream/streams`);
@@ -97,7 +97,7 @@ describe('quick EEG streams on the real service', () => {
     expect(second.body).toMatchObject({
       status: 'running',
       sampleRate: 250,
-      channels: ['CZ', 'O1', 'PZ'],
+      channels: ['Cz', 'O1', 'Pz'],
       clients: 1,
     });
     expect(second.body).toMatchObject({ recording: false, recordingId: null });
@@ -118,7 +118,7 @@ describe('quick EEG streams on the real service', () => {
     expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] ?? 0) + i));
     for (const frame of reader.frames) {
       expect(frame.sampleRate).toBe(250);
-      expect(frame.channels).toEqual(['CZ', 'O1', 'PZ']);
+      expect(frame.channels).toEqual(['Cz', 'O1', 'Pz']);
       for (const row of frame.data) {
         expect(row).toHaveLength(3);
         for (const v of row) expect(Number.isFinite(v)).toBe(true);
@@ -129,7 +129,7 @@ describe('quick EEG streams on the real service', () => {
 
     const last = reader.frames.flatMap((f) => f.data).slice(-100);
     const data = await json(`${s.url}/stream/${id}/data?limit=100`);
-    expect(data.body.channels).toEqual(['CZ', 'O1', 'PZ']);
+    expect(data.body.channels).toEqual(['Cz', 'O1', 'Pz']);
     expect(data.body.data).toEqual(last);
     const status = await json(`${s.url}/stream/${id}/status`);
     expect(status.body).toMatchObject({ status: 'stopped', samples: stopped.body.samples, clients: 0 });
@@ -167,7 +167,7 @@ describe('quick EEG streams on the real service', () => {
       const original = sent.get(frame.timestamp);
       expect(original, `frame at ${frame.timestamp} came to B without leaving A's socket`).toBeDefined();
       expect(frame.data).toEqual(original?.data);
-      expect(frame.channels).toEqual(['CZ', 'O1']);
+      expect(frame.channels).toEqual(['Cz', 'O1']);
       expect(frame.sampleRate).toBe(250);
     }
     const seqs = atB.frames.map((f) => f.seq);

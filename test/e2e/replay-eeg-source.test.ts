@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { channelName } from '../../src/core/electrodes.js';
 import { headsetFrameSource } from '../../src/device/frame-source.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
@@ -93,7 +94,7 @@ describe.each([
     let row = 0;
     const flagged: number[] = [];
     for (const frame of frames) {
-      expect(frame.channels).toEqual(electrodes);
+      expect(frame.channels).toEqual(electrodes.map(channelName));
       expect(frame.sampleRate).toBe(sampleRate);
       if (frame.discontinuity === true) flagged.push(row);
       for (const values of frame.data) {

@@ -90,7 +90,7 @@ test('the EEG WebSocket carries the file’s channels at its rate; impedance is 
   const started = await send('POST', '/system/sensors/eeg/stream');
   expect(started.body).toMatchObject({ success: true, streaming: true });
   const frame = await first;
-  expect(frame.channels).toEqual(['C3', 'C4', 'CZ']);
+  expect(frame.channels).toEqual(['C3', 'C4', 'Cz']);
   expect(frame.sampleRate).toBe(500);
   expect((await get('/system/sensors/impedance?channels=C3')).status).toBe(409);
   socket.close();

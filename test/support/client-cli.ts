@@ -16,6 +16,8 @@ export interface CliResult {
 export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   input?: string;
+  /** The working directory of the command (default: the test's). */
+  cwd?: string;
 }
 
 /** The environment of a client command: no HEADSETD_ variable of the machine leaks in. */
@@ -28,6 +30,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   const child = spawn(process.execPath, [CLI, ...args], {
     env: environment(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   let stdout = '';
   let stderr = '';

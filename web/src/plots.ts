@@ -143,7 +143,8 @@ export function drawTraces(canvas: HTMLCanvasElement, buffer: TraceBuffer, optio
   options.shown.forEach((channel, lane) => {
     const name = buffer.channels[channel] ?? '';
     const mid = laneHeight * (lane + 0.5);
-    const quality = options.quality[name];
+    // Quality events key channels in upper case (FP1); frames name them in the 10-20 form (Fp1).
+    const quality = options.quality[name.toUpperCase()];
     g.fillStyle =
       quality === undefined ? '#999999' : quality > 0.7 ? '#2E9E44' : quality > 0.4 ? '#F2C80F' : '#D62728';
     g.fillRect(4, mid - 5, 8, 10);

@@ -30,7 +30,7 @@ export function eventRoutes(app: FastifyInstance, context: SystemContext): void 
     {
       tags: ['system: device'],
       summary:
-        'WebSocket: device events as JSON: {type:"impedance",timestamp,data:{electrode:kΩ}}, {type:"quality",timestamp,data:{overall,channels}}, {type:"system",timestamp,eventType,level,message}, {type:"job",timestamp,job} (a job started, progressed or ended)',
+        'WebSocket: device events as JSON: {type:"impedance",timestamp,data:{electrode:kΩ}}, {type:"quality",timestamp,data:{overall,channels}}, {type:"system",timestamp,eventType,level,message}, {type:"job",timestamp,job} (a job started, progressed or ended), {type:"marker",timestamp,data:{text,onset,duration?,file}} (an annotation of the file the replay device plays)',
     },
     (socket) => {
       clients.add(socket);

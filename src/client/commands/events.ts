@@ -34,6 +34,10 @@ function describe(event: Event): string {
     }
     case 'job':
       return event.job === undefined ? '' : `${event.job.operation} ${event.job.id} ${event.job.status}`;
+    case 'marker': {
+      const data = (event.data ?? {}) as { text?: string; onset?: number; file?: string };
+      return `"${data.text ?? ''}" at ${String(data.onset ?? '-')} s of ${data.file ?? 'the recording'}`;
+    }
     default:
       return JSON.stringify(event);
   }
@@ -54,7 +58,7 @@ const events: Command = {
   args: '[--type LIST] [--count N]',
   summary: 'Follow the live events: system events, impedance readings, signal quality, jobs.',
   help: `Options:
-  --type LIST   only these types (system, impedance, quality, job), comma-separated or repeated
+  --type LIST   only these types (system, impedance, quality, job, marker), comma-separated or repeated
   --count N     stop after N events (default: until Ctrl-C)
 One line per event: its time, type and what it says. With --json: each event as the service
 sends it, one per line (NDJSON).`,

@@ -123,8 +123,10 @@ const seat: Command = {
   --max-attempts N     press moves per electrode after contact, 1 to 50 (default 15)
 Shows a progress bar per electrode (attempts made after contact), then the results: impedance
 before and after, attempts, final position, whether the target was reached and why the loop ended.
+Exits 0 when every electrode reached the target, 4 when one did not (each named on stderr).
 Ctrl-C cancels the operation: the motors stop where they are (exit 130).
-With --json: the operation's answer {success, strategy, targetImpedance, results}.`,
+With --json: the operation's answer {success, strategy, targetImpedance, results}, success false
+when an electrode did not reach the target.`,
   options: {
     channels: { type: 'string', multiple: true },
     priority: { type: 'string', multiple: true },
@@ -178,15 +180,22 @@ With --json: the operation's answer {success, strategy, targetImpedance, results
       const error = job.error ?? { code: 'internal_error', message: `The operation ended ${job.status}.` };
       throw new ApiError(0, { success: false, error });
     }
-    if (out.json) {
-      out.document({ success: true, ...job.result });
-      return 0;
+    const missed = Object.entries(job.result.results)
+      .filter(([, r]) => !r.reached)
+      .map(([name]) => name);
+    if (out.json) out.document({ success: missed.length === 0, ...job.result });
+    else {
+      if (out.tty) view.draw(renderProgress(out, job, maxAttempts ?? 15, thresholds));
+      else reportDone();
+      out.line();
+      for (const line of renderResult(out, job, thresholds)) out.line(line);
     }
-    if (out.tty) view.draw(renderProgress(out, job, maxAttempts ?? 15, thresholds));
-    else reportDone();
-    out.line();
-    for (const line of renderResult(out, job, thresholds)) out.line(line);
-    return 0;
+    if (missed.length === 0) return EXIT.ok;
+    const total = Object.keys(job.result.results).length;
+    out.note(
+      `headsetd: ${String(missed.length)} of ${String(total)} electrode(s) did not reach ${String(job.result.targetImpedance)} kΩ: ${missed.join(', ')}`,
+    );
+    return EXIT.notMet;
   },
 };
 

@@ -12,6 +12,12 @@
  *   (ties: the first mapped signal's) is kept and the others are dropped with a warning;
  * - physical dimensions nV, uV/µV, mV and V are scaled to µV; any other makes the file refused;
  * - a file with no mapped signal is refused, naming the labels it has.
+ *
+ * What is played (docs/device.md §Replay device): the recorded samples only. An EDF+/BDF+ file
+ * whose annotation `Recording ends` falls inside its last data record ends there, and the rest of
+ * that record (the writer's padding) is not played. Every other annotation of the file is a
+ * marker, replayed when playback reaches its sample (./replay-source.ts, ./replay-headset.ts), and
+ * so is each rise of a trigger signal's code (./triggers.ts).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -19,6 +25,7 @@ import { HeadsetdError } from '../../errors/catalog.js';
 import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
 import { FormatError } from '../../formats/format-error.js';
 import { matchElectrode } from '../../formats/labels.js';
+import { triggerMarkers, triggerSignal } from './triggers.js';
 import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
 import { errorMessage } from '../../core/error-message.js';
 
@@ -33,6 +40,16 @@ export interface ReplayChannel {
   readonly toMicrovolts: number;
   /** The signal's header, for reading its samples. */
   readonly signal: EdfSignalHeader;
+}
+
+/** An annotation of the file, replayed as a marker when playback reaches `position`. */
+export interface ReplayMarker {
+  /** Sample of the pass (0-based, per channel) the annotation falls on. */
+  readonly position: number;
+  /** Seconds from the file's first sample, as the file says. */
+  readonly onset: number;
+  readonly duration: number | undefined;
+  readonly text: string;
 }
 
 /** A file signal the replay device does not play, and why (a sentence). */
@@ -55,6 +72,10 @@ export interface ReplayRecordingInfo {
   readonly samples: number;
   /** Seconds of one pass (samples / rate; gaps of EDF+D not counted). */
   readonly durationSeconds: number;
+  /** Samples per channel of padding after `Recording ends` in the last record, not played. */
+  readonly paddingSamples: number;
+  /** Annotations replayed as markers, once per pass. */
+  readonly markers: number;
   /** The played channels, in the device's electrode order. */
   readonly channels: readonly { electrode: Electrode; label: string; unit: string }[];
   /** Labels of the file's data signals that are not played. */
@@ -73,6 +94,10 @@ export interface ReplayRecording {
   readonly sampleRate: number;
   readonly samplesPerRecord: number;
   readonly recordCount: number;
+  /** Samples per channel of one pass: the recorded ones, without the last record's padding. */
+  readonly samples: number;
+  /** The file's annotations (but `Recording ends`), by their sample in the pass, in order. */
+  readonly markers: readonly ReplayMarker[];
   /**
    * Records (index > 0) whose first sample does not follow the previous record in time (EDF+D
    * gaps): playback flags a discontinuity there.
@@ -263,6 +288,72 @@ export function openRecording(file: string): ReplayRecording {
   }
 }
 
+/**
+ * The sample of the pass at `seconds` from the first sample (EDF+D: through the records' onsets; a
+ * time inside a gap goes to the first sample after it), or undefined past the file's end.
+ */
+function positionAt(
+  seconds: number,
+  onsets: Float64Array,
+  recordDuration: number,
+  samplesPerRecord: number,
+): number | undefined {
+  for (let r = 0; r < onsets.length; r++) {
+    const start = onsets[r] ?? 0;
+    if (seconds < start) return r * samplesPerRecord;
+    if (seconds < start + recordDuration) {
+      const within = Math.round(((seconds - start) / recordDuration) * samplesPerRecord);
+      return r * samplesPerRecord + Math.min(within, samplesPerRecord);
+    }
+  }
+  const last = onsets.length - 1;
+  // The end of the last record itself (a `Recording ends` after a full record).
+  if (last >= 0 && Math.abs(seconds - ((onsets[last] ?? 0) + recordDuration)) < 1e-9) {
+    return onsets.length * samplesPerRecord;
+  }
+  return undefined;
+}
+
+/**
+ * The samples of a pass and the markers: `Recording ends` inside the last record cuts the pass
+ * there (the rest is the writer's padding); the other annotations become markers.
+ */
+function playback(
+  reader: EdfReader,
+  samplesPerRecord: number,
+  warnings: string[],
+): { samples: number; markers: ReplayMarker[] } {
+  const total = samplesPerRecord * reader.recordCount;
+  const trigger = triggerSignal(reader);
+  const triggers = trigger === undefined ? [] : triggerMarkers(reader, trigger, samplesPerRecord);
+  if (reader.annotationSignals.length === 0) return { samples: total, markers: triggers };
+  const onsets = reader.recordOnsets();
+  const duration = reader.header.recordDuration;
+  const at = (seconds: number) => positionAt(seconds, onsets, duration, samplesPerRecord);
+  let samples = total;
+  const markers: ReplayMarker[] = [];
+  for (const annotation of reader.readAnnotations()) {
+    const position = at(annotation.onset);
+    if (annotation.text.trim().toLowerCase() === 'recording ends') {
+      if (position !== undefined && position > total - samplesPerRecord && position < samples) {
+        samples = Math.max(1, position);
+      }
+      continue;
+    }
+    if (position === undefined || position >= total) {
+      warnings.push(
+        `annotation "${annotation.text}" at ${annotation.onset} s lies after the last sample; it is not replayed`,
+      );
+      continue;
+    }
+    markers.push({ position, onset: annotation.onset, duration: annotation.duration, text: annotation.text });
+  }
+  // Markers in the cut padding are past the end too.
+  const played = [...markers, ...triggers].filter((m) => m.position < samples);
+  played.sort((a, b) => a.position - b.position);
+  return { samples, markers: played };
+}
+
 /** What the file holds, checked: its channels mapped to electrodes, its rate, its gaps. */
 function describe(path: string, reader: EdfReader): ReplayRecording {
   const warnings = [...reader.warnings];
@@ -271,7 +362,7 @@ function describe(path: string, reader: EdfReader): ReplayRecording {
   const first = channels[0] as ReplayChannel;
   const samplesPerRecord = first.signal.samplesPerRecord;
   const sampleRate = first.signal.sampleRate;
-  const samples = samplesPerRecord * reader.recordCount;
+  const { samples, markers } = playback(reader, samplesPerRecord, warnings);
   const gapRecords = findGaps(reader);
   const info: ReplayRecordingInfo = {
     path,
@@ -281,6 +372,8 @@ function describe(path: string, reader: EdfReader): ReplayRecording {
     sampleRate,
     samples,
     durationSeconds: samples / sampleRate,
+    paddingSamples: samplesPerRecord * reader.recordCount - samples,
+    markers: markers.length,
     channels: channels.map(({ electrode, label, unit }) => ({ electrode, label, unit })),
     droppedLabels: dropped.map((d) => d.label),
     dropped,
@@ -292,6 +385,8 @@ function describe(path: string, reader: EdfReader): ReplayRecording {
     sampleRate,
     samplesPerRecord,
     recordCount: reader.recordCount,
+    samples,
+    markers,
     gapRecords,
     info,
   };

@@ -5,6 +5,7 @@
  * at the file's rate, with `discontinuity` on the first frame and on the frame where the loop
  * starts again, and nowhere else. Time is a ManualClock, so a pass takes well under a second.
  */
+import { channelName, type Electrode } from '../../core/electrodes.js';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from './index.js';
@@ -124,7 +125,7 @@ describe.each(FIXTURE_FILES)('replay of $file', (fixture) => {
     let row = 0;
     const flagged: number[] = [];
     for (const frame of frames) {
-      expect(frame.channels).toEqual(fixture.electrodes);
+      expect(frame.channels).toEqual(fixture.electrodes.map((e) => channelName(e as Electrode)));
       expect(frame.sampleRate).toBe(fixture.rate);
       const rows = frame.data.length / width;
       if (frame.discontinuity === true) flagged.push(row);

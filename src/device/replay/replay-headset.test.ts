@@ -93,13 +93,13 @@ describe('units and refusals', () => {
     ]);
     await device.eeg.start('client');
     clock.advance(500);
-    const fp1 = column(frames, 'FP1');
+    const fp1 = column(frames, 'Fp1');
     // 0.1 mV counts: the file holds ramp/1000 rounded to 0.1 mV, i.e. ramp rounded to 100 µV.
     expect(fp1.slice(0, 50)).toEqual(
       Array.from({ length: 50 }, (_, k) => Math.fround((Math.round(ramp(k) / 100) / 10) * 1000)),
     );
     expect(column(frames, 'O2').every((v) => v === 0)).toBe(true); // 0.0001 V is below 0.1 V counts
-    expect(column(frames, 'CZ').slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, k) => stored(ramp(k))));
+    expect(column(frames, 'Cz').slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, k) => stored(ramp(k))));
   });
 
   test('a channel in a unit that is not a voltage refuses the file, naming it', () => {
@@ -250,9 +250,9 @@ describe('rate, gain and channels', () => {
     expect(device.eeg.config().channels).toEqual(['CZ', 'FP2', 'O1']);
     await device.eeg.start('client');
     clock.advance(500);
-    expect(frames[0]!.channels).toEqual(['CZ', 'O1']);
+    expect(frames[0]!.channels).toEqual(['Cz', 'O1']);
     // At gain 1 an ADC count is 0.54 µV: the 0.1 µV steps of the file survive untouched.
-    expect(column(frames, 'CZ')).toEqual(Array.from({ length: 80 }, (_, k) => stored(ramp(k))));
+    expect(column(frames, 'Cz')).toEqual(Array.from({ length: 80 }, (_, k) => stored(ramp(k))));
   });
 
   test('the position continues across stops; a new device starts at the beginning', async () => {
@@ -263,7 +263,7 @@ describe('rate, gain and channels', () => {
     clock.advance(5000);
     await device.eeg.start('client');
     clock.advance(100);
-    expect(column(frames, 'CZ')).toEqual(Array.from({ length: 32 }, (_, k) => stored(ramp(k))));
+    expect(column(frames, 'Cz')).toEqual(Array.from({ length: 32 }, (_, k) => stored(ramp(k))));
   });
 });
 
@@ -317,7 +317,7 @@ describe('file structure', () => {
     const flagged = frames.flatMap((f, i) => (f.discontinuity === true ? [i] : []));
     // 1 row per frame at 100 Hz: the gap before record 2, the loop at row 400.
     expect(flagged).toEqual([0, 200, 400]);
-    expect(column(frames, 'PZ').slice(0, 400)).toEqual(
+    expect(column(frames, 'Pz').slice(0, 400)).toEqual(
       Array.from({ length: 400 }, (_, k) => stored(ramp(k))),
     );
   });

@@ -10,8 +10,12 @@
  *   default; a standard rate set by configuration resamples; gain does not scale recorded values;
  * - the electrodes start pressed onto the scalp (`initialMotorPosition: 'scalp'`), as they were
  *   when the recording was made, unless the options say otherwise;
- * - `info()` says `kind: 'replay'` and names the file.
+ * - `info()` says `kind: 'replay'` and names the file;
+ * - the file's annotations are announced as `marker` events (`onEvent`) when playback reaches them,
+ *   each at the time of its sample in the frames.
  */
+import type { Frame } from '../../core/frame.js';
+import { type DeviceEvent, ListenerSet, type Unsubscribe } from '../events.js';
 import { type SimulatedHeadsetOptions, SimulatedHeadset } from '../simulated/simulated-headset.js';
 import { openRecording, type ReplayRecordingInfo } from './recording.js';
 import { ReplaySource } from './replay-source.js';
@@ -24,6 +28,7 @@ export class ReplayHeadset extends SimulatedHeadset {
   /** The file played: path, format, rate, mapped channels, dropped labels, tolerated flaws. */
   readonly recording: ReplayRecordingInfo;
   private readonly replaySource: ReplaySource;
+  private readonly markerListeners = new ListenerSet<DeviceEvent>();
 
   /** Use `createReplayHeadset`. */
   constructor(source: ReplaySource, recording: ReplayRecordingInfo, options: ReplayHeadsetOptions) {
@@ -42,10 +47,39 @@ export class ReplayHeadset extends SimulatedHeadset {
     });
     this.replaySource = source;
     this.recording = recording;
+    // Registered before any client: the markers a frame's fill passed are announced with it.
+    this.eeg.onFrame((frame) => {
+      this.announceMarkers(frame);
+    });
+  }
+
+  override onEvent(listener: (event: DeviceEvent) => void): Unsubscribe {
+    const device = super.onEvent(listener);
+    const markers = this.markerListeners.add(listener);
+    return () => {
+      device();
+      markers();
+    };
+  }
+
+  private announceMarkers(frame: Frame): void {
+    for (const { row, marker } of this.replaySource.takeMarkers()) {
+      this.markerListeners.emit({
+        type: 'marker',
+        timestamp: frame.timestamp + (row * 1000) / frame.sampleRate,
+        data: {
+          text: marker.text,
+          onset: marker.onset,
+          ...(marker.duration === undefined ? {} : { duration: marker.duration }),
+          file: this.recording.fileName,
+        },
+      });
+    }
   }
 
   override async close(): Promise<void> {
     await super.close();
+    this.markerListeners.clear();
     this.replaySource.close();
   }
 }

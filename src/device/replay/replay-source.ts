@@ -16,12 +16,15 @@
  * - `fill` answers true for the block holding the first sample of a new pass (the loop) or of a
  *   record after an EDF+D gap; when resampling, the block holding the output sample nearest after
  *   that point (the filter smooths across the jump).
+ * - The file's markers (its annotations) passed by a `fill` wait in `takeMarkers`, each with its
+ *   row in that fill (when resampling, the output row nearest after its sample), for the device to
+ *   announce at the time of that row's sample.
  */
 import { Resampler } from '../../dsp/resample.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import type { Electrode } from '../../core/electrodes.js';
 import type { EegSignalSource } from '../signal-source.js';
-import type { ReplayRecording } from './recording.js';
+import type { ReplayMarker, ReplayRecording } from './recording.js';
 import { SampleCursor } from './sample-cursor.js';
 import { errorMessage } from '../../core/error-message.js';
 
@@ -42,6 +45,10 @@ export class ReplaySource implements EegSignalSource {
   private delivered = 0;
   /** Output rows of the run at which a jump (loop or gap) takes effect. */
   private jumps: number[] = [];
+  /** Markers read ahead by the resampler, at their output row of the run. */
+  private markersAhead: { row: number; marker: ReplayMarker }[] = [];
+  /** Markers of the last `fill`, with their row in it. */
+  private filled: { row: number; marker: ReplayMarker }[] = [];
 
   constructor(private readonly recording: ReplayRecording) {
     this.available = Object.freeze(recording.channels.map((c) => c.electrode));
@@ -60,6 +67,7 @@ export class ReplaySource implements EegSignalSource {
     this.consumed = 0;
     this.delivered = 0;
     this.jumps = [];
+    this.markersAhead = [];
     if (sampleRate === this.nativeRate || channels.length === 0) {
       this.resampler = undefined;
       this.toDiscard = 0;
@@ -73,7 +81,9 @@ export class ReplaySource implements EegSignalSource {
     const resampler = this.resampler;
     if (resampler === undefined) {
       // A run without columns still moves through the file, so time keeps passing in it.
-      return this.cursor.read(out, count, this.columns).length > 0;
+      const { jumps, markers } = this.cursor.read(out, count, this.columns);
+      this.filled.push(...markers);
+      return jumps.length > 0;
     }
     const width = this.columns.length;
     while (this.pendingRows < count) this.resampleMore(resampler, count - this.pendingRows);
@@ -84,7 +94,17 @@ export class ReplaySource implements EegSignalSource {
     this.delivered += count;
     const jumped = this.jumps.some((n) => n >= first && n < this.delivered);
     this.jumps = this.jumps.filter((n) => n >= this.delivered);
+    for (const m of this.markersAhead)
+      if (m.row < this.delivered) this.filled.push({ row: Math.max(0, m.row - first), marker: m.marker });
+    this.markersAhead = this.markersAhead.filter((m) => m.row >= this.delivered);
     return jumped;
+  }
+
+  /** The markers the fills since the last call passed, each with its row in the latest fill. */
+  takeMarkers(): { row: number; marker: ReplayMarker }[] {
+    const taken = this.filled;
+    this.filled = [];
+    return taken;
   }
 
   /**
@@ -121,10 +141,11 @@ export class ReplaySource implements EegSignalSource {
     const { up, down } = resampler;
     const inputRows = Math.max(1, Math.ceil(((rows + this.toDiscard) * down) / up));
     const input = new Float32Array(inputRows * width);
-    for (const row of this.cursor.read(input, inputRows, this.columns)) {
-      // Output n (after the dropped delay) is the input at n·M/L: the first at or after the jump.
-      this.jumps.push(Math.floor(((this.consumed + row) * up + down - 1) / down));
-    }
+    // Output n (after the dropped delay) is the input at n·M/L: the first at or after a row.
+    const outputRow = (row: number) => Math.floor(((this.consumed + row) * up + down - 1) / down);
+    const { jumps, markers } = this.cursor.read(input, inputRows, this.columns);
+    for (const row of jumps) this.jumps.push(outputRow(row));
+    for (const { row, marker } of markers) this.markersAhead.push({ row: outputRow(row), marker });
     this.consumed += inputRows;
     let output = resampler.process(input);
     if (this.toDiscard > 0) {

@@ -1,6 +1,7 @@
 /**
  * Reads a recording's samples in playback order, on demand: a position (record, sample) that
- * advances with every read and wraps to the first record at the end (the replay loops). Samples
+ * advances with every read and wraps to the first record after the last recorded sample (the
+ * replay loops; the padding after `Recording ends` is never read). Samples
  * come from positioned reads of about a quarter of a second of each played signal at a time, so
  * memory stays small even for a file whose single data record holds hours (a flaw real files have,
  * docs/device.md §Replay device).
@@ -11,7 +12,15 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { toPhysical } from '../../formats/edf-reader.js';
-import type { ReplayRecording } from './recording.js';
+import type { ReplayMarker, ReplayRecording } from './recording.js';
+
+/** What one read went through: rows starting a new pass or following a gap, and markers. */
+export interface ReadEvents {
+  /** Rows (indices into this read) whose sample starts a new pass of the file or follows an EDF+D gap. */
+  jumps: number[];
+  /** Markers whose sample this read delivered, with its row in the read. */
+  markers: { row: number; marker: ReplayMarker }[];
+}
 
 /** Seconds of each signal read at once. */
 const BLOCK_SECONDS = 0.25;
@@ -30,6 +39,8 @@ export class SampleCursor {
   private readonly block = new Map<number, Float32Array>();
   /** True when the next sample read starts a new pass or follows a gap. */
   private jumpPending = false;
+  /** Index into `recording.markers` of the next marker of the pass. */
+  private nextMarker = 0;
 
   constructor(private readonly recording: ReplayRecording) {
     this.fd = openSync(recording.info.path, 'r');
@@ -46,16 +57,17 @@ export class SampleCursor {
 
   /**
    * Writes the next `rows` samples of `columns` (indices into `recording.channels`) into `out`,
-   * row-major, `columns.length` wide, and advances. Returns the rows (indices into this read)
-   * whose sample starts a new pass of the file or follows an EDF+D gap.
+   * row-major, `columns.length` wide, and advances. Answers the rows that start a new pass or
+   * follow an EDF+D gap, and the markers passed.
    */
-  read(out: Float32Array, rows: number, columns: readonly number[]): number[] {
+  read(out: Float32Array, rows: number, columns: readonly number[]): ReadEvents {
     const width = columns.length;
-    const jumps: number[] = [];
+    const events: ReadEvents = { jumps: [], markers: [] };
+    const markers = this.recording.markers;
     let row = 0;
     while (row < rows) {
       if (this.jumpPending) {
-        jumps.push(row);
+        events.jumps.push(row);
         this.jumpPending = false;
       }
       this.ensureBlock(columns);
@@ -65,15 +77,15 @@ export class SampleCursor {
         const values = this.block.get(columns[c] ?? 0) as Float32Array;
         for (let i = 0; i < take; i++) out[(row + i) * width + c] = values[offset + i] as number;
       }
+      const from = this.position;
+      for (let m = markers[this.nextMarker]; m !== undefined && m.position < from + take; ) {
+        events.markers.push({ row: row + Math.max(0, m.position - from), marker: m });
+        m = markers[++this.nextMarker];
+      }
       row += take;
       this.advance(take);
     }
-    return jumps;
-  }
-
-  /** Skips `rows` samples without reading them (no channel is played). */
-  skip(rows: number): number[] {
-    return this.read(new Float32Array(0), rows, []);
+    return events;
   }
 
   close(): void {
@@ -84,15 +96,18 @@ export class SampleCursor {
 
   private advance(rows: number): void {
     this.sample += rows;
+    if (this.position >= this.recording.samples) {
+      // The last recorded sample: the next pass begins (the padding after it is never played).
+      this.record = 0;
+      this.sample = 0;
+      this.jumpPending = true;
+      this.nextMarker = 0;
+      return;
+    }
     if (this.sample < this.recording.samplesPerRecord) return;
     this.sample = 0;
     this.record++;
-    if (this.record >= this.recording.recordCount) {
-      this.record = 0;
-      this.jumpPending = true;
-    } else if (this.recording.gapRecords.has(this.record)) {
-      this.jumpPending = true;
-    }
+    if (this.recording.gapRecords.has(this.record)) this.jumpPending = true;
   }
 
   /** Loads the block holding the position, for every column not loaded yet. */
@@ -105,7 +120,11 @@ export class SampleCursor {
       this.block.clear();
       this.blockRecord = this.record;
       this.blockStart = this.sample;
-      this.blockLength = Math.min(this.blockRows, this.recording.samplesPerRecord - this.sample);
+      this.blockLength = Math.min(
+        this.blockRows,
+        this.recording.samplesPerRecord - this.sample,
+        this.recording.samples - this.position,
+      );
     }
     for (const column of columns) if (!this.block.has(column)) this.block.set(column, this.load(column));
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adcLsbMicrovolts } from '../acquisition.js';
-import { EEG_ELECTRODES } from '../../core/electrodes.js';
+import { channelName, EEG_ELECTRODES } from '../../core/electrodes.js';
 import type { SimulatedHeadset } from './index.js';
 import type { Frame } from '../../core/frame.js';
 import {
@@ -40,7 +40,7 @@ afterAll(async () => {
 
 describe('simulated EEG signal', () => {
   it('has a background of about 10-20 µV RMS on well-contacted channels', () => {
-    for (const channel of ['CZ', 'F4', 'C4']) {
+    for (const channel of ['Cz', 'F4', 'C4']) {
       const value = rms(channelSamples(frames, channel));
       expect(value, channel).toBeGreaterThan(8);
       expect(value, channel).toBeLessThan(25);
@@ -54,7 +54,7 @@ describe('simulated EEG signal', () => {
 
   it('has an alpha peak near 10 Hz on O1, far stronger than on FP1 and than beside it', () => {
     const o1 = channelSamples(frames, 'O1');
-    const fp1 = channelSamples(frames, 'FP1');
+    const fp1 = channelSamples(frames, 'Fp1');
     const alphaO1 = bandPower(o1, RATE, 8.5, 11.5);
     expect(alphaO1).toBeGreaterThan(4 * bandPower(fp1, RATE, 8.5, 11.5));
     expect(alphaO1).toBeGreaterThan(4 * bandPower(o1, RATE, 14, 17));
@@ -79,7 +79,7 @@ describe('simulated EEG signal', () => {
   });
 
   it('shows eye blinks of about 100 µV on FP1/FP2 every few seconds, decaying toward central sites', () => {
-    const fp1 = channelSamples(frames, 'FP1');
+    const fp1 = channelSamples(frames, 'Fp1');
     // Blink onsets: FP1 crossing 60 µV, at least 0.5 s after the previous one.
     const onsets: number[] = [];
     for (let i = 1; i < fp1.length; i++) {
@@ -97,10 +97,10 @@ describe('simulated EEG signal', () => {
         for (let i = 0; i < window.length; i++) window[i]! += (x[onset - 100 + i] ?? 0) / used.length;
       return window;
     };
-    const fp2 = average('FP2');
+    const fp2 = average('Fp2');
     const peak = fp2.indexOf(Math.max(...fp2));
-    const fz = average('FZ')[peak]!;
-    const cz = average('CZ')[peak]!;
+    const fz = average('Fz')[peak]!;
+    const cz = average('Cz')[peak]!;
     expect(fp2[peak]).toBeGreaterThan(60);
     expect(fp2[peak]).toBeLessThan(200);
     expect(fz).toBeLessThan(0.75 * fp2[peak]!);
@@ -134,11 +134,11 @@ describe('simulated EEG signal', () => {
     expect(distinct).toBeGreaterThan(1000);
   });
 
-  it('delivers ~10 ms frames with upper-case channels, counted seq and sample-exact timestamps', () => {
+  it('delivers ~10 ms frames with 10-20 channel names (Fp1, Cz), counted seq and sample-exact timestamps', () => {
     expect(frames[0]?.discontinuity).toBe(true);
     expect(frames.slice(1).every((f) => f.discontinuity === undefined)).toBe(true);
     const first = frames[0]!;
-    expect(first.channels).toEqual(EEG_ELECTRODES);
+    expect(first.channels).toEqual(EEG_ELECTRODES.map(channelName));
     expect(first.sampleRate).toBe(RATE);
     expect(first.data.length).toBe(10 * 19);
     frames.forEach((frame, i) => {

@@ -1,0 +1,198 @@
+/**
+ * Every example of docs/cli.md is what the CLI prints. The page showed an error message the CLI
+ * never printed (two lines for a fault it reports once, "connection refused" for a port fetch
+ * refuses as "bad port"); here each ```console block of the page is run, in order, against a
+ * real service on the simulated headset, in a directory holding the page's own ```yaml files.
+ *
+ * Compared line by line, after the parts that differ from run to run are blanked (numbers, ids,
+ * times, bars, runs of spaces): the words of every message, table header and state must be the
+ * CLI's. A line `…` stands for any lines. `$ echo $?` is the exit code of the command before. A
+ * command that follows (`-f`, `eeg watch`, `events`) is stopped once the lines shown have come.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { runCli } from '../support/client-cli.js';
+import { CLI, ROOT, type Service, startService } from '../support/service.js';
+
+interface Example {
+  /** The command line after `$ `. */
+  command: string;
+  /** The lines shown after it. */
+  output: string[];
+  /** 1-based line of the command in the page. */
+  line: number;
+}
+
+const PAGE = readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
+
+/** The ```console blocks as examples, and the ```yaml files the text names (`sine.yaml`). */
+function parse(page: string): { examples: Example[]; files: Map<string, string> } {
+  const examples: Example[] = [];
+  const files = new Map<string, string>();
+  const lines = page.split('\n');
+  let fence: string | undefined;
+  let body: string[] = [];
+  let named: string | undefined;
+  lines.forEach((text, i) => {
+    if (fence === undefined) {
+      const opening = /^```(\w+)/.exec(text);
+      if (opening !== null) {
+        fence = opening[1];
+        body = [];
+        return;
+      }
+      const name = /`([\w-]+\.yaml)`.*:\s*$/.exec(text);
+      if (name !== null) named = name[1];
+      else if (text.trim() !== '') named = undefined;
+      return;
+    }
+    if (text.startsWith('```')) {
+      if (fence === 'yaml' && named !== undefined) files.set(named, `${body.join('\n')}\n`);
+      fence = undefined;
+      named = undefined;
+      return;
+    }
+    body.push(text);
+    if (fence !== 'console') return;
+    if (text.startsWith('$ ')) examples.push({ command: text.slice(2), output: [], line: i + 1 });
+    else examples.at(-1)?.output.push(text);
+  });
+  return { examples, files };
+}
+
+/** A shell-like split: spaces separate, double quotes group. */
+function words(command: string): string[] {
+  return [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
+}
+
+/** The line with what changes from run to run blanked. */
+function shape(text: string): string {
+  return text
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z/g, '<time>')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    .replace(/\[[█░]+\]/g, '<bar>')
+    .replace(/127\.0\.0\.1:\d+/g, '<host>')
+    .replace(/-?\d+(\.\d+)?/g, '#')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Whether `actual` is `expected`, a `…` line standing for any lines (none included). */
+function matches(expected: readonly string[], actual: readonly string[]): boolean {
+  const [first, ...rest] = expected;
+  if (first === undefined) return actual.length === 0;
+  if (first.trim() === '…') {
+    for (let skip = 0; skip <= actual.length; skip++) if (matches(rest, actual.slice(skip))) return true;
+    return false;
+  }
+  return actual.length > 0 && shape(first) === shape(actual[0] ?? '') && matches(rest, actual.slice(1));
+}
+
+const lines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+
+let service: Service;
+let dir: string;
+beforeAll(async () => {
+  service = await startService({ args: ['--seed', '7'] });
+  dir = mkdtempSync(path.join(tmpdir(), 'headsetd-cli-docs-'));
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+/** Runs a command that follows until `wanted` stdout lines have come (and `during` ran), then Ctrl-C. */
+async function follow(
+  args: string[],
+  wanted: number,
+  during: () => Promise<void>,
+): Promise<{ stdout: string; stderr: string }> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const enough = new Promise<void>((resolve) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (lines(stdout).length >= wanted) resolve();
+    });
+  });
+  const started = new Promise<void>((resolve) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      resolve();
+    });
+    child.stdout?.once('data', () => {
+      resolve();
+    });
+  });
+  await started;
+  await during();
+  await Promise.race([enough, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  child.kill('SIGINT');
+  await exited;
+  return { stdout: lines(stdout).slice(0, wanted).join('\n'), stderr };
+}
+
+/** What must happen while a follower runs for it to print what the page shows. */
+const DURING: Record<string, () => Promise<void>> = {
+  events: async () => {
+    await runCli(['--url', service.url, 'eeg', 'start']);
+    await runCli(['--url', service.url, 'eeg', 'stop']);
+  },
+};
+
+function isFollower(args: readonly string[]): boolean {
+  return (
+    (args[0] === 'streams' && args[1] === 'logs' && args.includes('-f')) ||
+    (args[0] === 'eeg' && args[1] === 'watch' && !args.includes('--count')) ||
+    (args[0] === 'events' && !args.includes('--count'))
+  );
+}
+
+test('every example of docs/cli.md is the output of the CLI (the page showed a message it never printed)', async () => {
+  const { examples, files } = parse(PAGE);
+  expect(files.has('sine.yaml') && files.has('bad.yaml')).toBe(true);
+  for (const [name, text] of files) writeFileSync(path.join(dir, name), text);
+  expect(examples.length).toBeGreaterThan(20);
+  let status: number | null = null;
+  for (const example of examples) {
+    const where = `docs/cli.md:${example.line} $ ${example.command}`;
+    if (example.command === 'echo $?') {
+      expect(String(status), where).toBe(example.output[0]);
+      continue;
+    }
+    const [program, ...rest] = words(example.command.replace(/\s*>\s*(\S+)$/, ''));
+    expect(program, where).toBe('headsetd');
+    const redirect = /\s>\s*(\S+)$/.exec(example.command)?.[1];
+    const args = rest.includes('--url') ? rest : ['--url', service.url, ...rest];
+    let result: { stdout: string; stderr: string };
+    if (isFollower(rest)) {
+      const shown = example.output.filter((l) => l.trim() !== '…').length;
+      const during = DURING[rest[0] ?? ''] ?? (() => Promise.resolve());
+      result = await follow(args, rest[0] === 'events' ? shown - 1 : shown, during);
+      status = 0;
+    } else {
+      const ran = await runCli(args, { cwd: dir });
+      result = ran;
+      status = ran.status;
+      if (redirect !== undefined) {
+        writeFileSync(path.join(dir, redirect), ran.stdout);
+        result = { stdout: '', stderr: ran.stderr };
+      }
+    }
+    const out = lines(result.stdout);
+    const err = lines(result.stderr);
+    const either = matches(example.output, [...out, ...err]) || matches(example.output, [...err, ...out]);
+    expect(
+      either,
+      `${where}\n--- the page shows\n${example.output.join('\n')}\n--- the CLI printed\n${[...out, ...err].join('\n')}`,
+    ).toBe(true);
+  }
+}, 180_000);
