@@ -75,7 +75,7 @@ export class ApiClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
     }
-    // Named, not fetch's */*: GET /system/config answers */* alone with the maker's SDK's list.
+    // The answers are JSON: said so, rather than fetch's */*.
     headers.accept = options.accept ?? 'application/json';
     const url = this.url(path, options.query);
     let response: Response;

@@ -103,9 +103,9 @@ describe('headsetFrameSource', () => {
     await advance(50);
     expect(conditions).toEqual([conditions[0], undefined]);
     expect(frames.length).toBeGreaterThan(before);
-    expect(frames[before]).toMatchObject({ channels: ['O2', 'PZ'], discontinuity: true });
-    for (const f of frames) expect(f.channels).toEqual(['O2', 'PZ']);
-    for (const f of everything) expect(f.channels).toEqual(['PZ', 'O1', 'O2']);
+    expect(frames[before]).toMatchObject({ channels: ['O2', 'Pz'], discontinuity: true });
+    for (const f of frames) expect(f.channels).toEqual(['O2', 'Pz']);
+    for (const f of everything) expect(f.channels).toEqual(['Pz', 'O1', 'O2']);
     unsubscribe();
     unsubscribeAll();
   });
@@ -130,7 +130,7 @@ describe('headsetFrameSource', () => {
     await advance(50);
     expect(headset.eeg.state()).toMatchObject({ streaming: true, owners: ['streams'] });
     expect(conditions).toEqual([conditions[0], undefined]);
-    expect(frames[before]).toMatchObject({ channels: ['CZ'], sampleRate: 250, discontinuity: true });
+    expect(frames[before]).toMatchObject({ channels: ['Cz'], sampleRate: 250, discontinuity: true });
     unsubscribe();
     await advance(10);
     expect(headset.eeg.state().streaming).toBe(false);
@@ -156,7 +156,7 @@ describe('headsetFrameSource', () => {
     expect(start).toHaveBeenCalledTimes(2);
     expect(headset.eeg.state()).toMatchObject({ streaming: true, owners: ['streams'] });
     expect(conditions).toEqual([conditions[0], undefined]);
-    expect(frames[before]).toMatchObject({ channels: ['CZ'], discontinuity: true });
+    expect(frames[before]).toMatchObject({ channels: ['Cz'], discontinuity: true });
     unsubscribe();
   });
 

@@ -11,7 +11,7 @@
  * (`onCondition`); the first frame delivered again carries `discontinuity: true`. After a forced
  * reset the `streams` hold is taken again at once (and retried while the device refuses).
  */
-import { channelName } from '../core/electrodes.js';
+import { channelName, parseElectrode } from '../core/electrodes.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { HeadsetdError } from '../errors/catalog.js';
@@ -48,9 +48,17 @@ export function channelsUnavailable(
   const first = missing[0];
   if (first === undefined) return undefined;
   const them = missing.length === 1 ? 'it' : 'them';
+  // Named in the 10-20 form of the frames, whatever case they were asked in.
+  const named = (names: readonly string[]): string =>
+    names
+      .map((name) => {
+        const e = parseElectrode(name);
+        return e === undefined ? name : channelName(e);
+      })
+      .join(', ');
   return new HeadsetdError(
     'channels_unavailable',
-    `The device does not acquire ${missing.join(', ')}: its EEG configuration acquires ${acquired.length === 0 ? 'no channel' : acquired.join(', ')}. Enable ${them} first (PUT /system/sensors/eeg?channels=… or POST /system/peripheral/electrodes/config with ${them} in enabled; a replayed recording has only its own channels), or name only acquired channels`,
+    `The device does not acquire ${named(missing)}: its EEG configuration acquires ${acquired.length === 0 ? 'no channel' : named(acquired)}. Enable ${them} first (PUT /system/sensors/eeg?channels=… or POST /system/peripheral/electrodes/config with ${them} in enabled; a replayed recording has only its own channels), or name only acquired channels`,
     { channels: missing, acquired: [...acquired], field: `channels/${asked.indexOf(first)}` },
   );
 }

@@ -82,9 +82,17 @@ describe("the SDK's config store", () => {
     ).rejects.toThrow(/^404/);
   });
 
-  test('GET /system/config still answers the device configuration to a client that asks for JSON by name', async () => {
-    for (const accept of ['application/json', 'application/json, text/plain, */*']) {
-      const answer = await json(`${service.url}/system/config`, { headers: { accept } });
+  test('GET /system/config still answers the device configuration to every client but the SDK (curl, browsers and fetch send */* too)', async () => {
+    const clients = [
+      { accept: 'application/json' },
+      { accept: 'application/json, text/plain, */*' },
+      { accept: '*/*', 'user-agent': 'curl/7.88.1' },
+      { accept: '*/*', 'user-agent': 'node' },
+      { accept: '*/*' },
+      { accept: 'application/json', 'user-agent': 'python-requests/2.31.0' },
+    ];
+    for (const headers of clients) {
+      const answer = await json(`${service.url}/system/config`, { headers });
       expect(answer.status).toBe(200);
       expect(answer.body.success).toBe(true);
       expect(answer.body.config.eeg).toBeDefined();

@@ -42,13 +42,17 @@ function entryIn(body: EntryBody): ConfigEntryInput {
 }
 
 // Whether GET /system/config asks for the SDK's list of entries rather than the device
-// configuration: the SDK (Python `requests`) sends the bare wildcard Accept (*/*) and nothing
-// else; headsetd's clients read the configuration with Accept: application/json or no Accept.
-// `?entries=true` asks for the list from any client.
+// configuration. The SDK sends Python `requests`' own headers: the bare wildcard Accept (*/*) and
+// `User-Agent: python-requests/…`. Both are needed: curl, browsers and fetch send */* too, and
+// they must keep the configuration the API documents there. `?entries=true` asks for the list from
+// any client.
 export function wantsEntryList(request: FastifyRequest): boolean {
   const query = request.query as { entries?: unknown } | undefined;
   if (query?.entries === 'true' || query?.entries === '1') return true;
-  return (request.headers.accept ?? '').trim() === '*/*';
+  return (
+    (request.headers.accept ?? '').trim() === '*/*' &&
+    (request.headers['user-agent'] ?? '').startsWith('python-requests/')
+  );
 }
 
 export function instinctConfigRoutes(app: FastifyInstance, entries: ConfigEntries): void {

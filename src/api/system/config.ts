@@ -22,7 +22,7 @@ export function configRoutes(app: FastifyInstance, context: SystemContext): void
       schema: {
         tags,
         summary:
-          "The device configuration (defaults filled in); the maker's SDK gets its key-value entries here (Accept: */* alone, or ?entries=true)",
+          "The device configuration (defaults filled in); the maker's SDK gets its key-value entries here (Accept: */* from python-requests, or ?entries=true)",
         querystring: Type.Object({
           entries: Type.Optional(
             Type.Enum(['true', 'false', '1', '0'], { description: 'true: the entries list.' }),
