@@ -39,6 +39,12 @@ describe('import cycles between files', () => {
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['e.ts']]);
   });
 
+  it("sees the dashboard's imports, written without an extension", () => {
+    const root = resolve(ROOT, 'web/src');
+    const graph = importGraph(root, sourceFiles(root));
+    expect(graph.get('panels/streams.tsx')).toContain('api.ts');
+  });
+
   it.each(['src', 'web/src'])('%s/ has none', (dir) => {
     const root = resolve(ROOT, dir);
     const found = cycles(importGraph(root, sourceFiles(root))).map((cycle) => cycle.join(' ↔ '));

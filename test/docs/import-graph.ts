@@ -33,7 +33,8 @@ function typeOnly(clause: ts.ImportClause | undefined): boolean {
 
 /** The relative specifiers a file loads at run time. */
 export function runtimeImports(source: string, fileName = 'x.ts'): string[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, kind);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -64,14 +65,22 @@ export function runtimeImports(source: string, fileName = 'x.ts'): string[] {
   return found.filter((specifier) => specifier.startsWith('.'));
 }
 
+/** The file of `known` an import names: `./a.js` is a.ts or a.tsx, `./a` (the bundler's form) too. */
+function target(known: ReadonlySet<string>, path: string): string | undefined {
+  const stem = path.replace(/\.(js|jsx|ts|tsx)$/, '');
+  return [`${stem}.ts`, `${stem}.tsx`, `${stem}/index.ts`, `${stem}/index.tsx`].find((file) =>
+    known.has(file),
+  );
+}
+
 /** File → the files of `files` it loads, paths relative to `root`. */
 export function importGraph(root: string, files: readonly string[]): Map<string, string[]> {
   const known = new Set(files.map((file) => relative(root, file)));
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const targets = runtimeImports(readFileSync(file, 'utf8'), file)
-      .map((specifier) => relative(root, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'))
-      .filter((target) => known.has(target));
+      .map((specifier) => target(known, relative(root, resolve(dirname(file), specifier))))
+      .filter((found) => found !== undefined);
     graph.set(relative(root, file), [...new Set(targets)]);
   }
   return graph;
