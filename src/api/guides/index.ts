@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { mixedCaseMap } from '../../core/electrodes.js';
 import { ImpedanceStore } from '../../device/impedance-store.js';
 import { jobsFor } from '../../device/jobs.js';
-import type { SystemPluginOptions } from '../system/index.js';
+import type { SystemPluginOptions } from '../plugin-options.js';
 import { SocketFanout } from '../../events/socket-fanout.js';
 import { currentConfig, type GuidesContext } from '../../guides/context.js';
 import { historyRoutes } from './history.js';

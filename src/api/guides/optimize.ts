@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { ELECTRODES, type Electrode, mixedCaseMap } from '../../core/electrodes.js';
 import { toKiloohms } from '../../device/impedance-levels.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { JobAccepted } from '../system/jobs.js';
+import { JobAccepted } from '../job-shapes.js';
 import { assertNotAcquiring, electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
 import {

@@ -9,7 +9,7 @@ import { type Electrode, MIXED_CASE, mixedCaseMap } from '../../core/electrodes.
 import { impedanceLevel, toKiloohms } from '../../device/impedance-levels.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { listParam } from '../system/http-helpers.js';
+import { listParam } from '../http-helpers.js';
 import { instructionFor, verdictFor } from '../../guides/advice.js';
 import {
   assertNotAcquiring,
@@ -17,7 +17,7 @@ import {
   electrodesFrom,
   type GuidesContext,
 } from '../../guides/context.js';
-import { JobAccepted } from '../system/jobs.js';
+import { JobAccepted } from '../job-shapes.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
 import { releaseBy, retractBy, seatElectrodes } from '../../guides/optimizer.js';
 import { sampleChannel } from '../../guides/signal-check.js';

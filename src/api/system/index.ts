@@ -3,19 +3,19 @@
  * interface. `createApp` registers {@link systemPlugin} with a {@link SystemPluginOptions}.
  */
 import type { FastifyInstance } from 'fastify';
+import type { SystemPluginOptions } from '../plugin-options.js';
+import type { EventHub } from '../../events/hub.js';
 import type { Headset } from '../../device/headset.js';
 import { HostMetrics } from '../../device/host-metrics.js';
 import { ServiceMetrics } from '../../device/service-metrics.js';
 import { type JobRegistry, jobsFor } from '../../device/jobs.js';
 import { SettingsStore } from '../../device/settings-store.js';
 import { ConfigEntries } from '../../device/config-entries.js';
-import type { Db } from '../../store/database.js';
 import { clockRoutes } from './clock.js';
 import { configRoutes } from './config.js';
 import { debugRoutes } from './debug.js';
 import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../../device/config.js';
 import { eegRoutes } from './eeg.js';
-import type { EventHub } from '../../events/hub.js';
 import { eventRoutes } from './events.js';
 import { healthRoutes } from './health.js';
 import { hostnameRoutes } from './hostname.js';
@@ -26,31 +26,7 @@ import { ledRoutes } from './leds.js';
 import { motorRoutes } from './motors.js';
 import { statusRoutes } from './status.js';
 
-export interface SystemPluginOptions {
-  /** The headset every route drives (simulated, replay or hardware). */
-  device: Headset;
-  /** The device's event hub (GET /system/events), shared with the guide plugin. */
-  events: EventHub;
-  /** The service's store: hostname and configuration live in its `settings` table. */
-  db: Db;
-  /** The data dir: healthz reports the storage of its file system. */
-  dataDir: string;
-  /** The port actually served (healthz `httpPort`); read at each request. */
-  httpPort: () => number;
-  /** The service version (status, version). */
-  version: string;
-  /**
-   * The settings store: the one whose `hostname()` the security hook uses, so that a renamed device
-   * is accepted in `Host` at once; one store for the whole service (it caches the hostname).
-   */
-  settings: SettingsStore;
-  /** Stream counts for GET /system/status; `{total: 0, running: 0}` when omitted. */
-  streams?: () => { total: number; running: number };
-  /** When the service started (ms since the epoch) for `uptimeSeconds`; plugin registration time when omitted. */
-  startedAt?: number;
-  /** Where sysfs is mounted, for the CPU temperature (default `/sys`; tests pass a fake tree). */
-  sysRoot?: string;
-}
+export type { SystemPluginOptions };
 
 /** What the route modules share. */
 export interface SystemContext {
