@@ -11,9 +11,10 @@ import { parseCsv } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
-import { definition, pipe, waitFor } from '../runtime/helpers.js';
+import { definition, pipe } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = tempDataDir('headsetd-recorder-marks');
 const recordings = path.join(dataDir, 'recordings');
@@ -46,7 +47,7 @@ describe('recorder annotations', () => {
     const rt = runtime;
     await rt.start(stream);
     const recorded = () => rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0;
-    await waitFor(() => recorded() >= 0.8 * RATE, 10_000, '0.8 s recorded');
+    await eventually(() => recorded() >= 0.8 * RATE, 10_000, '0.8 s recorded');
 
     const t0 = Date.now();
     await rt.signalNode(stream.id, 'rec', 'marker', { text: 'stimulus A' });
@@ -74,7 +75,7 @@ describe('recorder annotations', () => {
     await rt.resume(stream.id);
     const resumedAt = Date.now();
     const before = recorded();
-    await waitFor(() => recorded() >= before + 0.6 * RATE, 10_000, 'samples after resume');
+    await eventually(() => recorded() >= before + 0.6 * RATE, 10_000, 'samples after resume');
     const t3 = Date.now();
     await rt.signalNode(stream.id, 'rec', 'marker', { text: 'after resume' });
     const t4 = Date.now();
