@@ -95,7 +95,7 @@ const plans = new Map<number, FftPlan>();
 function planOf(n: number): FftPlan {
   let plan = plans.get(n);
   if (plan === undefined) {
-    plan = new FFT(n) as FftPlan;
+    plan = new FFT(n);
     plans.set(n, plan);
   }
   return plan;
