@@ -13,7 +13,7 @@ import type { StreamEntry, StreamManager } from '../../streams/manager.js';
 import type { NodeDef } from '../../core/stream-model.js';
 import { isUuid } from '../../core/uuid.js';
 import type { StreamRuntime } from '../../runtime/port.js';
-import type { ClientSocket } from '../../events/socket-fanout.js';
+import type { ClientSocket } from '../../runtime/socket-fanout.js';
 import {
   CLOSE,
   closeReason,
