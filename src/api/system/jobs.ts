@@ -9,6 +9,7 @@ import { JOB_RETENTION_MS, type JobRecord, JOBS_KEPT } from '../../device/jobs.j
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import type { SystemContext } from './index.js';
+import { JobShape } from './schemas.js';
 
 const tags = ['system: jobs'];
 
@@ -16,37 +17,6 @@ const tags = ['system: jobs'];
 export function jobPath(id: string): string {
   return `/system/jobs/${id}`;
 }
-
-export const JobShape = Type.Object({
-  id: Type.String(),
-  operation: Type.String({ description: 'What runs, e.g. electrodes.prepare or electrodes.optimize.' }),
-  status: Type.Enum(['running', 'completed', 'failed', 'cancelled']),
-  createdAt: Type.String({ description: 'ISO 8601.' }),
-  updatedAt: Type.String({ description: 'ISO 8601: the last progress report or the end.' }),
-  finishedAt: Type.Union([Type.String(), Type.Null()], { description: 'ISO 8601; null while running.' }),
-  progress: Type.Object(
-    {},
-    {
-      additionalProperties: true,
-      description:
-        "The operation's progress. Electrode operations: {total, completed, electrodes: {Name: {done, position, state, impedance (kΩ or null), attempts?, reason?}}}.",
-    },
-  ),
-  result: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
-    description: 'Once completed: what the operation answers with ?wait=true (without success); else null.',
-  }),
-  error: Type.Union(
-    [
-      Type.Object({
-        code: Type.String(),
-        message: Type.String(),
-        details: Type.Optional(Type.Object({}, { additionalProperties: true })),
-      }),
-      Type.Null(),
-    ],
-    { description: 'Why the job failed, or the cancellation; null otherwise.' },
-  ),
-});
 
 export const JobAnswer = Type.Object({ success: Type.Literal(true), job: JobShape });
 
