@@ -3,8 +3,9 @@
  * node signals and logs. Each edit is validated as a whole and applied atomically, with error
  * pointers relative to the request body.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ControlPlane, controlPlane } from '../support/control-plane.js';
+import { eventually } from '../support/wait.js';
 import {
   chainStream,
   expectError,
@@ -157,9 +158,7 @@ describe.each(PREFIXES)('nodes and pipes under "%s/streams"', (prefix) => {
     const first = json(cp, 'POST', `${url}/nodes`, [{ id: 'A', executable: 'logger' }]);
     const second = json(cp, 'POST', `${url}/nodes`, [{ id: 'B', executable: 'logger' }]);
     // Both requests are in: the first waits on its live update, the second on the first.
-    await vi.waitFor(() => {
-      expect(cp.runtime.ops(ID)).toContain('update');
-    });
+    await eventually(() => cp.runtime.ops(ID).includes('update'), 10_000, 'the live update');
     await new Promise((resolve) => setTimeout(resolve, 20));
     cp.runtime.failUpdate = 'the runtime refuses';
     release();
