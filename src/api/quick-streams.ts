@@ -24,6 +24,7 @@ import { QuickRegistry } from '../quick-streams/registry.js';
 import { QuickStartSchema, StatusAnswer } from './quick-streams/schemas.js';
 import type { QuickSession } from '../quick-streams/session.js';
 import { statusOf } from './quick-streams/status.js';
+import { settleWithin } from '../core/deadline.js';
 
 /** What quickStreamsPlugin needs; server.ts wires it. */
 export interface QuickStreamsPluginOptions {
@@ -76,17 +77,8 @@ const StreamParams = Type.Object({ streamId: Type.String({ description: 'The qui
  * ended, and the answer is the transition's error when it failed in time.
  */
 async function settled(ticket: SignalTicket, timeoutMs: number): Promise<HeadsetdError | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const failure = await Promise.race([
-    ticket.outcome,
-    new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => {
-        resolve(undefined);
-      }, timeoutMs);
-    }),
-  ]);
-  clearTimeout(timer);
-  return failure;
+  const result = await settleWithin(ticket.outcome, timeoutMs);
+  return result.done ? result.value : undefined;
 }
 
 function stoppedAnswer(entry: StreamEntry, session: QuickSession) {

@@ -34,6 +34,7 @@ import { StatusAnswers } from './status-answers.js';
 import { toYaml } from '../core/yaml.js';
 import { handlerValidated } from './validation.js';
 import { ETAG_HEADER, IfMatchHeaders, preconditionOf, withRevision } from './if-match.js';
+import { settleWithin } from '../core/deadline.js';
 
 export interface StreamsPluginOptions {
   manager: StreamManager;
@@ -84,17 +85,8 @@ function singleString(value: unknown, name: string): string {
 
 /** `promise`'s value, or undefined when it has not settled within `ms`. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      resolve(undefined);
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const result = await settleWithin(promise, ms);
+  return result.done ? result.value : undefined;
 }
 
 function wantsYaml(request: FastifyRequest): boolean {

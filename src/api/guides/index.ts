@@ -10,7 +10,7 @@ import { mixedCaseMap } from '../../core/electrodes.js';
 import { ImpedanceStore } from '../../device/impedance-store.js';
 import { jobsFor } from '../../device/jobs.js';
 import type { SystemPluginOptions } from '../plugin-options.js';
-import { SocketFanout } from '../../events/socket-fanout.js';
+import { SocketFanout } from '../../runtime/socket-fanout.js';
 import { currentConfig, type GuidesContext } from '../../guides/context.js';
 import { historyRoutes } from './history.js';
 import { impedanceSessionRoutes } from './impedance.js';

@@ -11,8 +11,9 @@ import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import type { StreamEntry, StreamManager } from '../../streams/manager.js';
 import type { NodeDef } from '../../core/stream-model.js';
+import { isUuid } from '../../core/uuid.js';
 import type { StreamRuntime } from '../../runtime/port.js';
-import type { ClientSocket } from '../../events/socket-fanout.js';
+import type { ClientSocket } from '../../runtime/socket-fanout.js';
 import {
   CLOSE,
   closeReason,
@@ -42,7 +43,6 @@ interface PipeBody {
 
 type WithStream = { Params: { streamId: string } };
 const StreamParams = Type.Object({ streamId: Type.String() });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Host names compare lower case, IPv6 addresses without brackets. */
 function normalHost(host: string): string {
@@ -131,7 +131,7 @@ export function pipeRoutes(app: FastifyInstance, options: PipeRoutesOptions): vo
           { path: '/target/host', host, allowed: [...allowed] },
         );
       }
-      if (!UUID.test(target.streamId)) {
+      if (!isUuid(target.streamId)) {
         throw new HeadsetdError('validation_failed', `target.streamId '${target.streamId}' is not a UUID.`, {
           path: '/target/streamId',
         });

@@ -15,7 +15,7 @@ import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } f
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './index.js';
 import { EegConfigShape, ElectrodeListQuery } from './schemas.js';
-import { SocketFanout } from '../../events/socket-fanout.js';
+import { SocketFanout } from '../../runtime/socket-fanout.js';
 
 const tags = ['system: eeg'];
 
@@ -150,15 +150,17 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
     },
   );
 
-  const frames = new SocketFanout(undefined, (active) => {
-    if (active)
-      unsubscribe = device.eeg.onFrame((frame) => {
-        frames.send(frameToJson(frame));
-      });
-    else {
-      unsubscribe?.();
-      unsubscribe = undefined;
-    }
+  const frames = new SocketFanout({
+    onActive: (active) => {
+      if (active)
+        unsubscribe = device.eeg.onFrame((frame) => {
+          frames.send(frameToJson(frame));
+        });
+      else {
+        unsubscribe?.();
+        unsubscribe = undefined;
+      }
+    },
   });
   let unsubscribe: (() => void) | undefined;
   context.onClose(() => {

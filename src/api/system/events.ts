@@ -5,19 +5,21 @@
 import type { FastifyInstance } from 'fastify';
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './index.js';
-import { SocketFanout } from '../../events/socket-fanout.js';
+import { SocketFanout } from '../../runtime/socket-fanout.js';
 
 export function eventRoutes(app: FastifyInstance, context: SystemContext): void {
   let unsubscribe: (() => void) | undefined;
-  const clients = new SocketFanout(undefined, (active) => {
-    if (active)
-      unsubscribe = context.hub.on((event) => {
-        clients.send(event);
-      });
-    else {
-      unsubscribe?.();
-      unsubscribe = undefined;
-    }
+  const clients = new SocketFanout({
+    onActive: (active) => {
+      if (active)
+        unsubscribe = context.hub.on((event) => {
+          clients.send(event);
+        });
+      else {
+        unsubscribe?.();
+        unsubscribe = undefined;
+      }
+    },
   });
   context.onClose(() => {
     unsubscribe?.();
