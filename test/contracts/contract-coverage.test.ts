@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { interfaceMembers } from './interface-members.js';
+import { HEADSET_CASES } from './headset-contract.js';
 import { RUNTIME_CASES } from './runtime-contract.js';
 
 function source(relative: string): string {
@@ -23,4 +24,12 @@ test('every StreamRuntime method has a case in the runtime contract', () => {
   // Optional methods are members too.
   expect(members).toEqual(expect.arrayContaining(['start', 'onEvent', 'abort']));
   expect(uncovered(members, RUNTIME_CASES)).toEqual([]);
+});
+
+test('every member of every part of the Headset has a case in the Headset contract', () => {
+  const members = interfaceMembers(source('device/headset.ts'), 'Headset');
+  expect(members).toEqual(
+    expect.arrayContaining(['clock', 'onEvent', 'close', 'eeg.start', 'leds.set', 'imu.node', 'bus.command']),
+  );
+  expect(uncovered(members, HEADSET_CASES)).toEqual([]);
 });
