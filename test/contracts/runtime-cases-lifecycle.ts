@@ -98,6 +98,29 @@ export const LIFECYCLE_CASES: readonly RuntimeCase[] = [
     },
   },
   {
+    title: 'a node signal acts on that node alone; a custom signal reaches the node',
+    covers: ['signalNode', 'status', 'logs'],
+    async run({ runtime }) {
+      const stream = definition(
+        [generator, { id: 'pass', executable: 'test-pass', config: {} }],
+        [{ id: 'p', source: 'gen', destination: 'pass' }],
+      );
+      await runtime.start(stream);
+      await runtime.signalNode(stream.id, 'pass', 'pause', {});
+      expect(runtime.status(stream.id)?.nodes.pass?.state).toBe('paused');
+      expect(runtime.status(stream.id)?.nodes.gen?.state).toBe('running');
+      await runtime.signalNode(stream.id, 'pass', 'resume', {});
+      expect(runtime.status(stream.id)?.nodes.pass?.state).toBe('running');
+      await runtime.signalNode(stream.id, 'pass', 'marker', { text: 'eyes closed' });
+      await waitFor(
+        () => runtime.logs(stream.id, 'pass').some((l) => l.line === 'signal marker: {"text":"eyes closed"}'),
+        10_000,
+        'the signal in the node log',
+      );
+      await runtime.stop(stream.id);
+    },
+  },
+  {
     title: 'update adds a node to a running stream',
     covers: ['update'],
     async run({ runtime }) {

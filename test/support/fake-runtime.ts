@@ -34,8 +34,13 @@ export class FakeRuntime implements StreamRuntime {
 
   readonly calls: { op: string; streamId: string; detail?: unknown }[] = [];
   readonly running = new Map<string, { definition: StreamDefinition; paused: boolean }>();
-  /** Per running stream: node states the modelled nodes left (a crashed `test-throw` in error). */
-  private readonly modelled = new Map<string, Map<string, { state: NodeState; lastError: string }>>();
+  /**
+   * Per running stream: node states the modelled nodes left (a crashed `test-throw` in error, a
+   * node paused by its own signal).
+   */
+  private readonly modelled = new Map<string, Map<string, { state: NodeState; lastError: string | null }>>();
+  /** Per stream, then node: log lines beyond the start line (a `test-pass` node's custom signals). */
+  private readonly nodeLogs = new Map<string, Map<string, NodeLogLine[]>>();
   /** Per running stream: what ends its device subscriptions. */
   private readonly releases = new Map<string, (() => void)[]>();
   /** Set by close and abort, as the real runtime: no stream starts after them. */
@@ -117,6 +122,7 @@ export class FakeRuntime implements StreamRuntime {
       throw new HeadsetdError('invalid_state', `stream ${stream.id} cannot start: the service is stopping.`);
     }
     this.forgotten.delete(stream.id);
+    if (!this.running.has(stream.id)) this.nodeLogs.delete(stream.id);
     if (this.running.has(stream.id)) {
       throw new HeadsetdError('invalid_state', `stream ${stream.id} is already running.`, {
         state: 'running',
@@ -202,7 +208,24 @@ export class FakeRuntime implements StreamRuntime {
     payload: Record<string, unknown>,
   ): Promise<void> {
     this.calls.push({ op: 'signalNode', streamId, detail: { nodeId, signal, payload } });
-    this.mustRun(streamId, signal);
+    const r = this.mustRun(streamId, signal);
+    const node = r.definition.nodes.find((n) => n.id === nodeId);
+    const states = this.modelled.get(streamId);
+    // As the real runtime: pause and resume act on the node alone; a custom signal reaches the node.
+    if (signal === 'pause') states?.set(nodeId, { state: 'paused', lastError: null });
+    else if (signal === 'resume') states?.delete(nodeId);
+    else if (node?.executable === 'test-pass' && !['start', 'stop', 'restart'].includes(signal)) {
+      this.logLine(streamId, nodeId, `signal ${signal}: ${JSON.stringify(payload)}`);
+    }
+  }
+
+  private logLine(streamId: string, nodeId: string, line: string): void {
+    let nodes = this.nodeLogs.get(streamId);
+    if (nodes === undefined) {
+      nodes = new Map();
+      this.nodeLogs.set(streamId, nodes);
+    }
+    nodes.set(nodeId, [...(nodes.get(nodeId) ?? []), { timestamp: Date.now(), stream: 'event', line }]);
   }
 
   status(streamId: string): RuntimeStreamStatus | undefined {
@@ -242,14 +265,19 @@ export class FakeRuntime implements StreamRuntime {
 
   logs(streamId: string, nodeId: string): readonly NodeLogLine[] {
     if (this.forgotten.has(streamId)) return [];
-    return [{ timestamp: 1, stream: 'event', line: `${streamId}/${nodeId} started` }];
+    return [
+      { timestamp: 1, stream: 'event', line: `${streamId}/${nodeId} started` },
+      ...(this.nodeLogs.get(streamId)?.get(nodeId) ?? []),
+    ];
   }
 
   /** Streams whose logs were dropped (deleted streams). */
   readonly forgotten = new Set<string>();
 
   forget(streamId: string): void {
-    if (!this.running.has(streamId)) this.forgotten.add(streamId);
+    if (this.running.has(streamId)) return;
+    this.forgotten.add(streamId);
+    this.nodeLogs.delete(streamId);
   }
 
   tap(streamId: string, nodeId: string, onFrame: (frame: Frame) => void): () => void {
