@@ -80,6 +80,30 @@ export const MAIN_THREAD_CASES: readonly RuntimeCase[] = [
     },
   },
   {
+    title:
+      'a node that hangs its thread fails its stream: stream_failed, with the last status (the culprit in error) readable while listeners run',
+    covers: ['onEvent', 'status', 'feed'],
+    async run({ runtime }) {
+      const heard: { event: RuntimeEvent; status: ReturnType<typeof runtime.status> }[] = [];
+      const stream = definition(
+        [generator, { id: 'loop', executable: 'test-loop', config: {} }],
+        [{ id: 'p', source: 'gen', destination: 'loop' }],
+      );
+      runtime.onEvent((event) => heard.push({ event, status: runtime.status(event.streamId) }));
+      await runtime.start(stream);
+      const failed = await waitFor(
+        () => heard.find((h) => h.event.type === 'stream_failed' && h.event.streamId === stream.id),
+        20_000,
+        'stream_failed',
+      );
+      expect(failed.event.message).toContain(stream.id);
+      expect(failed.status?.nodes.loop?.state).toBe('error');
+      expect(failed.status?.nodes.gen?.state).toBe('terminated');
+      expect(runtime.status(stream.id)).toBeUndefined();
+      expect(runtime.feed(stream.id, 'gen', frame([1, 2]))).toBe(false);
+    },
+  },
+  {
     title: 'a node that warns is heard as node_warning naming its stream and node',
     covers: ['onEvent'],
     async run({ runtime }) {

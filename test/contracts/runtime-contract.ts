@@ -6,9 +6,9 @@
  * them (recorded-calls.ts); contract-coverage.test.ts checks that the cases together cover every
  * method of the interface.
  *
- * Left to the real runtime's own tests, because they are about worker threads and processes the
- * fake has none of: `stream_restarted` and `stream_failed` (a hung worker, test/e2e/runtime-pool
- * and runtime-supervision), and the process groups `close` and `abort` end (runtime-orphans).
+ * Left to the real runtime's own tests, because they are about sharing worker threads and child
+ * processes the fake has none of: `stream_restarted` (the other streams of a hung worker,
+ * test/e2e/runtime-pool), and the process groups `close` and `abort` end (runtime-orphans).
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { DeviceFrameSource } from '../../src/core/node.js';

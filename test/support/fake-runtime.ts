@@ -3,9 +3,9 @@
  * hold a transition open, and reports node states like the real one. It runs no node, but models
  * what the runtime contract (test/contracts/runtime-contract.ts) asks of every runtime: frames fed
  * to an `ingest` node reach the `tap` nodes it pipes into, an `eeg-source` reports its device's
- * conditions as `node_degraded`/`node_recovered`, the test nodes `test-throw` (fed by a source)
- * and `test-warn` crash and warn (test/runtime/fixtures/test-nodes.ts), and nothing starts after
- * `close` or `abort`.
+ * conditions as `node_degraded`/`node_recovered`, the test nodes `test-throw`, `test-loop` (fed by
+ * a source) and `test-warn` crash, hang and warn (test/runtime/fixtures/test-nodes.ts), node
+ * signals pause and resume their node, and nothing starts after `close` or `abort`.
  */
 import { createServer } from 'node:net';
 import type { Frame } from '../../src/core/frame.js';
@@ -43,6 +43,8 @@ export class FakeRuntime implements StreamRuntime {
   private readonly nodeLogs = new Map<string, Map<string, NodeLogLine[]>>();
   /** Per running stream: what ends its device subscriptions. */
   private readonly releases = new Map<string, (() => void)[]>();
+  /** The last status of a stream that failed, while `stream_failed` listeners run. */
+  private readonly failed = new Map<string, RuntimeStreamStatus>();
   /** Set by close and abort, as the real runtime: no stream starts after them. */
   private closed = false;
   readonly listeners: ((e: RuntimeEvent) => void)[] = [];
@@ -161,6 +163,36 @@ export class FakeRuntime implements StreamRuntime {
         this.emit(event);
       });
     }
+    const hanging = stream.nodes.find(
+      (n) => n.executable === 'test-loop' && stream.pipes.some((p) => p.destination === n.id),
+    );
+    if (hanging !== undefined) {
+      setImmediate(() => {
+        if (this.running.get(stream.id)?.definition === stream) this.hang(stream.id, hanging.id);
+      });
+    }
+  }
+
+  /**
+   * As the real runtime when a node hangs its worker: the stream ends, and while the
+   * `stream_failed` listeners run its status is the last one, the culprit in `error`, the other
+   * nodes `terminated`.
+   */
+  private hang(streamId: string, culprit: string): void {
+    const last = this.status(streamId);
+    if (last === undefined) return;
+    const message = `stream ${streamId} failed: node ${culprit} did not yield its thread`;
+    for (const [id, node] of Object.entries(last.nodes)) {
+      node.state = id === culprit ? 'error' : 'terminated';
+      if (id === culprit) node.metrics.lastError = message;
+    }
+    this.release(streamId);
+    this.failed.set(streamId, last);
+    try {
+      this.emit({ type: 'stream_failed', streamId, message });
+    } finally {
+      this.failed.delete(streamId);
+    }
   }
 
   private release(streamId: string): void {
@@ -230,7 +262,7 @@ export class FakeRuntime implements StreamRuntime {
 
   status(streamId: string): RuntimeStreamStatus | undefined {
     const r = this.running.get(streamId);
-    if (r === undefined) return undefined;
+    if (r === undefined) return this.failed.get(streamId);
     return {
       nodes: Object.fromEntries(
         r.definition.nodes.map((n) => [
