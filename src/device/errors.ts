@@ -76,7 +76,7 @@ export class DeviceUnavailableError extends HeadsetdError {
 
 /** A subscriber named channels the device does not acquire. */
 export class ChannelsUnavailableError extends HeadsetdError {
-  /** The channels asked for and not acquired, as asked. */
+  /** The channels asked for and not acquired (electrode names, upper-case). */
   readonly channels: readonly string[];
   /** The channels the device acquires. */
   readonly acquired: readonly string[];
