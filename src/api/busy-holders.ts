@@ -3,12 +3,13 @@
  * streams that read the EEG, in the message and in `details.heldBy.streams`: the device cannot
  * know them, the API can.
  */
+import { DeviceBusyError } from '../device/errors.js';
 import { HeadsetdError } from '../errors/catalog.js';
 
 export function namingStreamHolders(error: HeadsetdError, readers: () => readonly string[]): HeadsetdError {
-  const heldBy = error.details?.heldBy as { owners?: unknown } | undefined;
-  if (error.code !== 'device_busy' || !Array.isArray(heldBy?.owners) || !heldBy.owners.includes('streams'))
-    return error;
+  if (!(error instanceof DeviceBusyError)) return error;
+  const heldBy = error.heldBy;
+  if (heldBy.activity !== 'eeg_acquisition' || !heldBy.owners.includes('streams')) return error;
   const ids = readers();
   if (ids.length === 0) return error;
   const list = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');

@@ -9,7 +9,7 @@
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
 import { impedanceBusy, streamsHoldAcquisition } from './busy.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { DeviceUnavailableError } from './errors.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
 import { channelName, type Electrode } from '../core/electrodes.js';
@@ -206,7 +206,7 @@ export class AcquisitionEngine implements EegAcquisition {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new HeadsetdError('device_unavailable', 'The device is closed.');
+    if (this.closed) throw new DeviceUnavailableError('closed', 'The device is closed.');
   }
 
   private validated(change: EegConfigChange): EegConfig {

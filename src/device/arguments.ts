@@ -1,16 +1,15 @@
 /**
- * Validation of the values API users hand to the device. Every refusal is a `HeadsetdError`
- * with code `validation_failed` and a message that names what is allowed.
+ * Validation of the values API users hand to the device. Every refusal is a `DeviceArgumentError`
+ * (code `validation_failed`) naming the field, with a message that names what is allowed.
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { DeviceArgumentError } from './errors.js';
 import { ELECTRODES, type Electrode, isEegElectrode, parseElectrode } from '../core/electrodes.js';
 
 /** Parses one electrode name (any case). */
 export function electrodeOrThrow(name: unknown, field = 'electrode'): Electrode {
   const electrode = typeof name === 'string' ? parseElectrode(name) : undefined;
   if (electrode === undefined) {
-    throw new HeadsetdError(
-      'validation_failed',
+    throw new DeviceArgumentError(
       `Unknown electrode ${JSON.stringify(name)}; use one of ${ELECTRODES.join(', ')}.`,
       { field, value: name, allowed: [...ELECTRODES] },
     );
@@ -28,7 +27,7 @@ export function electrodeListOrThrow(
 ): Electrode[] {
   if (names === undefined) return [...ELECTRODES];
   if (names.length === 0) {
-    throw new HeadsetdError('validation_failed', `Name at least one electrode in ${field}.`, { field });
+    throw new DeviceArgumentError(`Name at least one electrode in ${field}.`, { field });
   }
   return [...new Set(names.map((name) => electrodeOrThrow(name, field)))];
 }
@@ -38,8 +37,7 @@ export function eegChannelListOrThrow(names: readonly string[]): Electrode[] {
   const electrodes = electrodeListOrThrow(names, 'channels');
   const withoutChannel = electrodes.filter((e) => !isEegElectrode(e));
   if (withoutChannel.length > 0) {
-    throw new HeadsetdError(
-      'validation_failed',
+    throw new DeviceArgumentError(
       `${withoutChannel.join(' and ')} ${withoutChannel.length > 1 ? 'have' : 'has'} no EEG channel (reference and driven-right-leg electrodes); leave ${withoutChannel.length > 1 ? 'them' : 'it'} out of channels.`,
       { field: 'channels', value: withoutChannel },
     );
@@ -60,8 +58,7 @@ export function oneOfOrThrow<T extends number | string>(
       : candidate === value,
   );
   if (match === undefined) {
-    throw new HeadsetdError(
-      'validation_failed',
+    throw new DeviceArgumentError(
       `${field} ${JSON.stringify(value)} is not allowed; use one of ${allowed.join(', ')}${unit}.`,
       { field, value, allowed: [...allowed] },
     );
@@ -87,8 +84,7 @@ export function numberInRangeOrThrow(
   if (!ok) {
     const range =
       options.exclusiveMin === true ? `greater than ${min} and at most ${max}` : `from ${min} to ${max}`;
-    throw new HeadsetdError(
-      'validation_failed',
+    throw new DeviceArgumentError(
       `${field} must be ${options.integer === true ? 'an integer' : 'a number'} ${range}${unit}; got ${JSON.stringify(value)}.`,
       {
         field,

@@ -3,7 +3,7 @@
  * impedance measurement share the front end), naming what holds the device and how to release
  * it: a stranger told only "the device is busy" cannot tell which of their programs to stop.
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { DeviceBusyError } from './errors.js';
 import type { AcquisitionOwner } from './headset.js';
 
 const OWNER_TEXT: Record<AcquisitionOwner, { holder: string; release: string }> = {
@@ -19,24 +19,22 @@ const OWNER_TEXT: Record<AcquisitionOwner, { holder: string; release: string }> 
 };
 
 /** Acquisition holds the device: `what` (e.g. "measuring impedance") must wait. */
-export function acquisitionBusy(owners: readonly AcquisitionOwner[], what: string): HeadsetdError {
+export function acquisitionBusy(owners: readonly AcquisitionOwner[], what: string): DeviceBusyError {
   const known = owners.filter((o) => o in OWNER_TEXT);
   const held = known.length === 0 ? '' : `, held by ${known.map((o) => OWNER_TEXT[o].holder).join(' and ')}`;
   const release = known.length === 0 ? 'stop it first' : known.map((o) => OWNER_TEXT[o].release).join('; ');
-  return new HeadsetdError(
-    'device_busy',
+  return new DeviceBusyError(
     `EEG acquisition is running${held}, and must stop before ${what} (acquisition and impedance measurement are exclusive on this hardware): ${release}.`,
-    { heldBy: { activity: 'eeg_acquisition', owners: [...known] } },
+    { activity: 'eeg_acquisition', owners: [...known] },
   );
 }
 
 /** An impedance measurement holds the device: EEG acquisition must wait. `holder` says whose. */
-export function impedanceBusy(holder: string | undefined): HeadsetdError {
+export function impedanceBusy(holder: string | undefined): DeviceBusyError {
   const whose = holder === undefined ? '' : ` (${holder})`;
-  return new HeadsetdError(
-    'device_busy',
+  return new DeviceBusyError(
     `An impedance measurement is running${whose}; start EEG acquisition when it has finished (acquisition and impedance measurement are exclusive on this hardware).`,
-    { heldBy: { activity: 'impedance_measurement', ...(holder === undefined ? {} : { holder }) } },
+    { activity: 'impedance_measurement', ...(holder === undefined ? {} : { holder }) },
   );
 }
 
@@ -45,10 +43,9 @@ export function impedanceBusy(holder: string | undefined): HeadsetdError {
  * samples. The API names the streams (details.heldBy.streams); `?force=true` resets anyway, and
  * the streams then report it and take acquisition again.
  */
-export function streamsHoldAcquisition(): HeadsetdError {
-  return new HeadsetdError(
-    'device_busy',
+export function streamsHoldAcquisition(): DeviceBusyError {
+  return new DeviceBusyError(
     `EEG acquisition is held by ${OWNER_TEXT.streams.holder}, and a reset would stop their samples: ${OWNER_TEXT.streams.release}, or reset anyway with DELETE /system/sensors/eeg?force=true (the streams then report the reset as degraded and take acquisition again with the restored configuration).`,
-    { heldBy: { activity: 'eeg_acquisition', owners: ['streams'] } },
+    { activity: 'eeg_acquisition', owners: ['streams'] },
   );
 }

@@ -14,7 +14,7 @@
 import { channelName, parseElectrode } from '../core/electrodes.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource } from '../core/node.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { ChannelsUnavailableError } from './errors.js';
 import { EEG_SAMPLING_FREQUENCIES, type Headset } from './headset.js';
 import { eegChannelListOrThrow } from './arguments.js';
 
@@ -43,7 +43,7 @@ export function selectChannels(frame: Frame, channels: readonly string[]): Frame
 export function channelsUnavailable(
   asked: readonly string[],
   acquired: readonly string[],
-): HeadsetdError | undefined {
+): ChannelsUnavailableError | undefined {
   const missing = asked.filter((name) => !acquired.includes(name.toUpperCase()));
   const first = missing[0];
   if (first === undefined) return undefined;
@@ -56,8 +56,7 @@ export function channelsUnavailable(
         return e === undefined ? name : channelName(e);
       })
       .join(', ');
-  return new HeadsetdError(
-    'channels_unavailable',
+  return new ChannelsUnavailableError(
     `The device does not acquire ${named(missing)}: its EEG configuration acquires ${acquired.length === 0 ? 'no channel' : named(acquired)}. Enable ${them} first (PUT /system/sensors/eeg?channels=… or POST /system/peripheral/electrodes/config with ${them} in enabled; a replayed recording has only its own channels), or name only acquired channels`,
     { channels: missing, acquired: [...acquired], field: `channels/${asked.indexOf(first)}` },
   );

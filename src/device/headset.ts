@@ -7,8 +7,9 @@
  * - Commands that a hardware driver must send over a wire return promises; reads return the
  *   device's last known state synchronously (a driver keeps that state current by polling).
  * - Inputs are typed loosely (`string`, `number`) and validated here: an out-of-range or unknown
- *   value throws `HeadsetdError('validation_failed')` naming what is allowed; a conflict between
- *   operations throws `HeadsetdError('device_busy')`.
+ *   value throws a `DeviceArgumentError` (validation_failed) naming the field and what is allowed;
+ *   a conflict between operations throws a `DeviceBusyError` (device_busy) naming what holds the
+ *   device; a closed or lost device throws a `DeviceUnavailableError` (errors.ts).
  * - Electrode names are matched case-insensitively on input and answered upper-case (`FP1`).
  * - Units: EEG in µV, impedance in Ω, motor positions in steps (0.1 mm), IMU in mm and degrees,
  *   times in ms.

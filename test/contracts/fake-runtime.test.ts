@@ -2,4 +2,7 @@
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { runtimeContract } from './runtime-contract.js';
 
-runtimeContract('FakeRuntime', () => ({ runtime: new FakeRuntime(), close: async () => undefined }));
+runtimeContract('FakeRuntime', ({ device }) => {
+  const runtime = new FakeRuntime({ device });
+  return { runtime, close: () => runtime.close() };
+});

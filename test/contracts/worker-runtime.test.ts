@@ -4,11 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { runtimeContract } from './runtime-contract.js';
 
-runtimeContract('WorkerRuntime', () => {
+runtimeContract('WorkerRuntime', ({ device }) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-contract-rt-'));
-  const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+  const runtime = new WorkerRuntime({
+    workerEntry: STREAM_HOST_ENTRY,
+    dataDir,
+    executablesDirs: [],
+    device,
+    extraExecutableModules: [TEST_NODES_MODULE],
+  });
   return {
     runtime,
     async close() {

@@ -1,10 +1,15 @@
 /**
  * An in-memory StreamRuntime for control-plane tests: records every call, can be told to fail or to
- * hold a transition open, and reports node states like the real one.
+ * hold a transition open, and reports node states like the real one. It runs no node, but models
+ * what the runtime contract (test/contracts/runtime-contract.ts) asks of every runtime: frames fed
+ * to an `ingest` node reach the `tap` nodes it pipes into, an `eeg-source` reports its device's
+ * conditions as `node_degraded`/`node_recovered`, the test nodes `test-throw`, `test-loop` (fed by
+ * a source) and `test-warn` crash, hang and warn (test/runtime/fixtures/test-nodes.ts), node
+ * signals pause and resume their node, and nothing starts after `close` or `abort`.
  */
 import { createServer } from 'node:net';
 import type { Frame } from '../../src/core/frame.js';
-import type { NodeLogLine } from '../../src/core/node.js';
+import type { DeviceFrameSource, NodeLogLine } from '../../src/core/node.js';
 import type { StreamDefinition } from '../../src/core/stream-model.js';
 import {
   type NodeFailure,
@@ -15,12 +20,33 @@ import {
 } from '../../src/runtime/port.js';
 import type { NodeState } from '../../src/core/stream-model.js';
 import { HeadsetdError } from '../../src/errors/catalog.js';
+import { deviceSubscriptions, modelledEvents, tapsFedBy } from './fake-runtime-nodes.js';
+
+export interface FakeRuntimeOptions {
+  /** The headset's EEG, for eeg-source nodes (their conditions become node events). */
+  device?: DeviceFrameSource;
+}
 
 export type GatedOp = 'start' | 'stop' | 'pause' | 'update';
 
 export class FakeRuntime implements StreamRuntime {
+  constructor(private readonly options: FakeRuntimeOptions = {}) {}
+
   readonly calls: { op: string; streamId: string; detail?: unknown }[] = [];
   readonly running = new Map<string, { definition: StreamDefinition; paused: boolean }>();
+  /**
+   * Per running stream: node states the modelled nodes left (a crashed `test-throw` in error, a
+   * node paused by its own signal).
+   */
+  private readonly modelled = new Map<string, Map<string, { state: NodeState; lastError: string | null }>>();
+  /** Per stream, then node: log lines beyond the start line (a `test-pass` node's custom signals). */
+  private readonly nodeLogs = new Map<string, Map<string, NodeLogLine[]>>();
+  /** Per running stream: what ends its device subscriptions. */
+  private readonly releases = new Map<string, (() => void)[]>();
+  /** The last status of a stream that failed, while `stream_failed` listeners run. */
+  private readonly failed = new Map<string, RuntimeStreamStatus>();
+  /** Set by close and abort, as the real runtime: no stream starts after them. */
+  private closed = false;
   readonly listeners: ((e: RuntimeEvent) => void)[] = [];
   /** Tap listeners, keyed `streamId/nodeId`; tests push frames through `emitTap`. */
   readonly taps = new Map<string, Set<(frame: Frame) => void>>();
@@ -94,7 +120,11 @@ export class FakeRuntime implements StreamRuntime {
 
   async start(stream: StreamDefinition): Promise<void> {
     this.calls.push({ op: 'start', streamId: stream.id, detail: stream.nodes.map((n) => n.id) });
+    if (this.closed) {
+      throw new HeadsetdError('invalid_state', `stream ${stream.id} cannot start: the service is stopping.`);
+    }
     this.forgotten.delete(stream.id);
+    if (!this.running.has(stream.id)) this.nodeLogs.delete(stream.id);
     if (this.running.has(stream.id)) {
       throw new HeadsetdError('invalid_state', `stream ${stream.id} is already running.`, {
         state: 'running',
@@ -117,6 +147,59 @@ export class FakeRuntime implements StreamRuntime {
       }
     }
     this.running.set(stream.id, { definition: stream, paused: false });
+    this.modelled.set(stream.id, new Map());
+    this.releases.set(
+      stream.id,
+      await deviceSubscriptions(this.options.device, stream, (event) => {
+        if (this.running.has(stream.id)) this.emit(event);
+      }),
+    );
+    for (const event of modelledEvents(stream)) {
+      // Nodes crash or warn once running, after the start has answered, as on worker threads.
+      setImmediate(() => {
+        if (!this.running.has(stream.id)) return;
+        if (event.type === 'node_crashed' && !event.willRestart)
+          this.modelled.get(stream.id)?.set(event.nodeId, { state: 'error', lastError: event.message });
+        this.emit(event);
+      });
+    }
+    const hanging = stream.nodes.find(
+      (n) => n.executable === 'test-loop' && stream.pipes.some((p) => p.destination === n.id),
+    );
+    if (hanging !== undefined) {
+      setImmediate(() => {
+        if (this.running.get(stream.id)?.definition === stream) this.hang(stream.id, hanging.id);
+      });
+    }
+  }
+
+  /**
+   * As the real runtime when a node hangs its worker: the stream ends, and while the
+   * `stream_failed` listeners run its status is the last one, the culprit in `error`, the other
+   * nodes `terminated`.
+   */
+  private hang(streamId: string, culprit: string): void {
+    const last = this.status(streamId);
+    if (last === undefined) return;
+    const message = `stream ${streamId} failed: node ${culprit} did not yield its thread`;
+    for (const [id, node] of Object.entries(last.nodes)) {
+      node.state = id === culprit ? 'error' : 'terminated';
+      if (id === culprit) node.metrics.lastError = message;
+    }
+    this.release(streamId);
+    this.failed.set(streamId, last);
+    try {
+      this.emit({ type: 'stream_failed', streamId, message });
+    } finally {
+      this.failed.delete(streamId);
+    }
+  }
+
+  private release(streamId: string): void {
+    for (const release of this.releases.get(streamId) ?? []) release();
+    this.releases.delete(streamId);
+    this.modelled.delete(streamId);
+    this.running.delete(streamId);
   }
 
   /** When set, stop() fails with this message (after releasing the stream). */
@@ -125,7 +208,7 @@ export class FakeRuntime implements StreamRuntime {
   async stop(streamId: string): Promise<void> {
     this.calls.push({ op: 'stop', streamId });
     await this.gates.get('stop');
-    this.running.delete(streamId);
+    this.release(streamId);
     if (this.failStop !== undefined) throw new Error(this.failStop);
   }
 
@@ -157,18 +240,38 @@ export class FakeRuntime implements StreamRuntime {
     payload: Record<string, unknown>,
   ): Promise<void> {
     this.calls.push({ op: 'signalNode', streamId, detail: { nodeId, signal, payload } });
-    this.mustRun(streamId, signal);
+    const r = this.mustRun(streamId, signal);
+    const node = r.definition.nodes.find((n) => n.id === nodeId);
+    const states = this.modelled.get(streamId);
+    // As the real runtime: pause and resume act on the node alone; a custom signal reaches the node.
+    if (signal === 'pause') states?.set(nodeId, { state: 'paused', lastError: null });
+    else if (signal === 'resume') states?.delete(nodeId);
+    else if (node?.executable === 'test-pass' && !['start', 'stop', 'restart'].includes(signal)) {
+      this.logLine(streamId, nodeId, `signal ${signal}: ${JSON.stringify(payload)}`);
+    }
+  }
+
+  private logLine(streamId: string, nodeId: string, line: string): void {
+    let nodes = this.nodeLogs.get(streamId);
+    if (nodes === undefined) {
+      nodes = new Map();
+      this.nodeLogs.set(streamId, nodes);
+    }
+    nodes.set(nodeId, [...(nodes.get(nodeId) ?? []), { timestamp: Date.now(), stream: 'event', line }]);
   }
 
   status(streamId: string): RuntimeStreamStatus | undefined {
     const r = this.running.get(streamId);
-    if (r === undefined) return undefined;
+    if (r === undefined) return this.failed.get(streamId);
     return {
       nodes: Object.fromEntries(
         r.definition.nodes.map((n) => [
           n.id,
           {
-            state: this.nodeStates.get(n.id)?.state ?? (r.paused ? 'paused' : 'running'),
+            state:
+              this.nodeStates.get(n.id)?.state ??
+              this.modelled.get(streamId)?.get(n.id)?.state ??
+              (r.paused ? 'paused' : 'running'),
             metrics: {
               itemsProcessed: 3,
               samplesProcessed: 30,
@@ -176,7 +279,10 @@ export class FakeRuntime implements StreamRuntime {
               framesDropped: 0,
               queueDepth: 0,
               restarts: 0,
-              lastError: this.nodeStates.get(n.id)?.lastError ?? null,
+              lastError:
+                this.nodeStates.get(n.id)?.lastError ??
+                this.modelled.get(streamId)?.get(n.id)?.lastError ??
+                null,
             },
             info:
               n.executable === 'websocket'
@@ -191,14 +297,19 @@ export class FakeRuntime implements StreamRuntime {
 
   logs(streamId: string, nodeId: string): readonly NodeLogLine[] {
     if (this.forgotten.has(streamId)) return [];
-    return [{ timestamp: 1, stream: 'event', line: `${streamId}/${nodeId} started` }];
+    return [
+      { timestamp: 1, stream: 'event', line: `${streamId}/${nodeId} started` },
+      ...(this.nodeLogs.get(streamId)?.get(nodeId) ?? []),
+    ];
   }
 
   /** Streams whose logs were dropped (deleted streams). */
   readonly forgotten = new Set<string>();
 
   forget(streamId: string): void {
-    if (!this.running.has(streamId)) this.forgotten.add(streamId);
+    if (this.running.has(streamId)) return;
+    this.forgotten.add(streamId);
+    this.nodeLogs.delete(streamId);
   }
 
   tap(streamId: string, nodeId: string, onFrame: (frame: Frame) => void): () => void {
@@ -217,14 +328,27 @@ export class FakeRuntime implements StreamRuntime {
     };
   }
 
-  /** Delivers a frame to the tap listeners of a node, as a tap node of a running stream would. */
+  /**
+   * Delivers a frame to the tap listeners of a node, as a tap node of a running stream would. A
+   * listener that throws keeps no other from the frame (as on the real runtime).
+   */
   emitTap(streamId: string, nodeId: string, frame: Frame): void {
-    for (const listener of this.taps.get(`${streamId}/${nodeId}`) ?? []) listener(frame);
+    for (const listener of this.taps.get(`${streamId}/${nodeId}`) ?? []) {
+      try {
+        listener(frame);
+      } catch {
+        // the real runtime logs it and goes on
+      }
+    }
   }
 
+  /** Keeps a copy of the frame (the caller's is not kept) and hands it to the taps it reaches. */
   feed(streamId: string, nodeId: string, frame: Frame): boolean {
-    if (!this.running.has(streamId)) return false;
-    this.fed.push({ streamId, nodeId, frame });
+    const r = this.running.get(streamId);
+    if (r === undefined) return false;
+    const copy: Frame = { ...frame, data: Float32Array.from(frame.data) };
+    this.fed.push({ streamId, nodeId, frame: copy });
+    if (!r.paused) for (const tap of tapsFedBy(r.definition, nodeId)) this.emitTap(streamId, tap, copy);
     return true;
   }
 
@@ -232,12 +356,27 @@ export class FakeRuntime implements StreamRuntime {
     this.listeners.push(listener);
   }
 
+  /** Hands an event to every listener; one that throws keeps no other from it (as on the real runtime). */
   emit(event: RuntimeEvent): void {
-    for (const l of this.listeners) l(event);
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch {
+        // the real runtime logs it and goes on
+      }
+    }
   }
 
   async close(): Promise<void> {
     this.calls.push({ op: 'close', streamId: '' });
-    this.running.clear();
+    this.closed = true;
+    for (const id of [...this.running.keys()]) this.release(id);
+  }
+
+  /** Ends every stream at once (a shutdown past its deadline); a pending close resolves. */
+  abort(): void {
+    this.calls.push({ op: 'abort', streamId: '' });
+    this.closed = true;
+    for (const id of [...this.running.keys()]) this.release(id);
   }
 }

@@ -21,7 +21,7 @@
  *   announce at the time of that row's sample.
  */
 import { Resampler } from '../../dsp/resample.js';
-import { HeadsetdError } from '../../errors/catalog.js';
+import { DeviceArgumentError } from '../errors.js';
 import type { Electrode } from '../../core/electrodes.js';
 import type { EegSignalSource } from '../signal-source.js';
 import type { ReplayMarker, ReplayRecording } from './recording.js';
@@ -121,8 +121,7 @@ export class ReplaySource implements EegSignalSource {
       try {
         return new Resampler(perRecord, rate * duration, channels);
       } catch {
-        throw new HeadsetdError(
-          'validation_failed',
+        throw new DeviceArgumentError(
           `The recording's rate (${this.nativeRate} Hz) cannot be resampled to ${rate} Hz: ${errorMessage(error)}. Use the file's own rate.`,
           { field: 'samplingFrequency', value: rate },
         );

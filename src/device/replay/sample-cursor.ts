@@ -10,7 +10,7 @@
  * scale to µV, rounded once to float32: equal to what `EdfReader.readSignal` gives, scaled.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { HeadsetdError } from '../../errors/catalog.js';
+import { DeviceUnavailableError } from '../errors.js';
 import { toPhysical } from '../../formats/edf-reader.js';
 import type { ReplayMarker, ReplayRecording } from './recording.js';
 
@@ -145,8 +145,8 @@ export class SampleCursor {
     const bytes = Buffer.alloc(this.blockLength * width);
     const got = readSync(fd, bytes, 0, bytes.length, start);
     if (got !== bytes.length) {
-      throw new HeadsetdError(
-        'device_unavailable',
+      throw new DeviceUnavailableError(
+        'recording_cut_short',
         `The recording ${this.recording.info.path} was cut short while it was replayed (record ${this.blockRecord}).`,
       );
     }

@@ -10,7 +10,7 @@
  * channel within it; `parameter` = [register address, count for reads (default 1, at most 16)];
  * `data` the values to write, and in the response the values read or read back.
  */
-import { HeadsetdError } from '../../errors/catalog.js';
+import { DeviceArgumentError } from '../errors.js';
 import type { DebugCommand, DebugResponse, PeripheralBus } from '../headset.js';
 import { type BusTargets, type Peripheral, peripherals } from './bus-registers.js';
 
@@ -43,13 +43,10 @@ export function parseBusNumber(value: unknown, field: string): number {
         ? Number(value.trim())
         : Number.NaN;
   if (!Number.isSafeInteger(parsed)) {
-    throw new HeadsetdError(
-      'validation_failed',
+    throw new DeviceArgumentError(
       `${field} must be an integer (decimal or 0x hex); got ${JSON.stringify(value)}.`,
-      {
-        path: `/${field}`,
-        value,
-      },
+      { field, value },
+      { path: `/${field}`, value },
     );
   }
   return parsed;
@@ -70,7 +67,7 @@ export class SimulatedBus implements PeripheralBus {
 
   private execute(packet: DebugCommand): DebugResponse {
     if (typeof packet !== 'object' || !Array.isArray(packet.parameter) || !Array.isArray(packet.data)) {
-      throw new HeadsetdError('validation_failed', 'A debug command needs parameter and data arrays.', {
+      throw new DeviceArgumentError('A debug command needs parameter and data arrays.', {
         field: 'parameter',
       });
     }

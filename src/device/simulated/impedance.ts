@@ -8,7 +8,7 @@
  * requests are served one after another; an aborted request leaves the queue (or switches the
  * current off) at once, so the device is free for acquisition the moment the abort returns.
  */
-import { HeadsetdError } from '../../errors/catalog.js';
+import { DeviceUnavailableError } from '../errors.js';
 import { acquisitionBusy } from '../busy.js';
 import type { DeviceClock, TimerHandle } from '../clock.js';
 import type { Electrode } from '../../core/electrodes.js';
@@ -77,7 +77,7 @@ export class SimulatedImpedanceMeter implements ImpedanceMeter {
     return new Promise((resolve, reject) => {
       const { signal } = options;
       const list = electrodeListOrThrow(electrodes, 'channels');
-      if (this.hooks.closed()) throw new HeadsetdError('device_unavailable', 'The device is closed.');
+      if (this.hooks.closed()) throw new DeviceUnavailableError('closed', 'The device is closed.');
       const owners = this.hooks.acquisitionOwners();
       if (owners.length > 0) throw acquisitionBusy(owners, 'measuring impedance');
       if (signal?.aborted === true) throw abortReason(signal);
@@ -104,9 +104,7 @@ export class SimulatedImpedanceMeter implements ImpedanceMeter {
     this.timer = undefined;
     for (const request of this.queue.splice(0)) {
       request.signal?.removeEventListener('abort', request.onAbort);
-      request.reject(
-        new HeadsetdError('device_unavailable', 'The device was closed during the measurement.'),
-      );
+      request.reject(new DeviceUnavailableError('closed', 'The device was closed during the measurement.'));
     }
   }
 

@@ -13,7 +13,7 @@ import {
   type LedState,
 } from '../headset.js';
 import { numberInRangeOrThrow, oneOfOrThrow } from '../arguments.js';
-import { HeadsetdError } from '../../errors/catalog.js';
+import { DeviceArgumentError } from '../errors.js';
 
 export const MAX_BLINKS_PER_SECOND = 20;
 const OFF = '#000000';
@@ -32,8 +32,7 @@ export function normaliseColor(value: unknown): string {
   if (short !== null)
     return `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}`.toUpperCase();
   if (/^#[0-9a-f]{6}$/i.test(text)) return text.toUpperCase();
-  throw new HeadsetdError(
-    'validation_failed',
+  throw new DeviceArgumentError(
     `color ${JSON.stringify(value)} is not a colour; use #RGB or #RRGGBB, e.g. #00FF00.`,
     {
       field: 'color',

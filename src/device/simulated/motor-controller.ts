@@ -14,7 +14,7 @@ import {
 } from '../headset.js';
 import { electrodeListOrThrow, electrodeOrThrow, numberInRangeOrThrow, oneOfOrThrow } from '../arguments.js';
 import type { MotorArray } from './motors.js';
-import { HeadsetdError } from '../../errors/catalog.js';
+import { DeviceArgumentError, DeviceUnavailableError } from '../errors.js';
 import { errorMessage } from '../../core/error-message.js';
 
 interface ValidCommand {
@@ -41,8 +41,8 @@ export class SimulatedMotorController implements MotorController {
 
   private assertConnected(): void {
     if (!this.connected()) {
-      throw new HeadsetdError(
-        'device_unavailable',
+      throw new DeviceUnavailableError(
+        'disconnected',
         'The headset is not connected: its motors were stopped when it was lost, and no motor moves until it is back.',
       );
     }
@@ -66,7 +66,7 @@ export class SimulatedMotorController implements MotorController {
       this.assertConnected();
       const list: readonly MotorCommand[] = Array.isArray(commands) ? commands : [];
       if (list.length === 0) {
-        throw new HeadsetdError('validation_failed', 'Give at least one motor command in configuration.', {
+        throw new DeviceArgumentError('Give at least one motor command in configuration.', {
           field: 'configuration',
         });
       }

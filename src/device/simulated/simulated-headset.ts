@@ -6,7 +6,7 @@
  * Deterministic under `seed`: every model draws from its own seeded random stream, so the same
  * seed, the same calls and the same clock give the same samples, impedances and readings.
  */
-import { HeadsetdError } from '../../errors/catalog.js';
+import { DeviceArgumentError } from '../errors.js';
 import { AcquisitionEngine } from '../acquisition.js';
 import { type DeviceClock, systemClock, type TimerHandle } from '../clock.js';
 import { type Electrode, isEegElectrode } from '../../core/electrodes.js';
@@ -339,7 +339,7 @@ export class SimulatedHeadset implements Headset {
   private eegOptions(options: SimulatedHeadsetOptions): { mainsFrequency?: number } {
     if (options.mainsFrequency === undefined) return {};
     if (options.mainsFrequency !== 50 && options.mainsFrequency !== 60) {
-      throw new HeadsetdError('validation_failed', 'mainsFrequency must be 50 or 60 Hz.', {
+      throw new DeviceArgumentError('mainsFrequency must be 50 or 60 Hz.', {
         field: 'mainsFrequency',
       });
     }

@@ -1,0 +1,65 @@
+/**
+ * The Headset contract's cases on the device as a whole: its clock, status, identity and close
+ * (after which every activity is refused with a DeviceUnavailableError).
+ */
+import { expect } from 'vitest';
+import { DeviceUnavailableError } from '../../src/device/errors.js';
+import type { HeadsetCase } from './headset-case.js';
+
+export const DEVICE_CASES: readonly HeadsetCase[] = [
+  {
+    title: 'the device keeps time on the clock it was given',
+    covers: ['clock'],
+    async run({ device, clock }) {
+      expect(device.clock).toBe(clock);
+    },
+  },
+  {
+    title: 'status follows the activities: idle, acquiring, moving; the battery as the power supply reads it',
+    covers: ['status', 'eeg.start', 'eeg.stop', 'motors.move', 'motors.stopAll', 'power.battery'],
+    async run({ device }) {
+      expect(device.status()).toMatchObject({ state: 'idle', impedance: { measuring: false } });
+      await device.eeg.start('client');
+      expect(device.status()).toMatchObject({
+        state: 'acquiring',
+        eeg: { streaming: true, owners: ['client'] },
+      });
+      await device.eeg.stop('client');
+      await device.motors.move([{ electrode: 'O1', movement: 'RETRACT', displacement: 5 }]);
+      expect(device.status()).toMatchObject({ state: 'moving', motors: { moving: ['O1'] } });
+      device.motors.stopAll();
+      const battery = device.power.battery();
+      expect(device.status().battery).toEqual({ percent: battery.percent, isCharging: battery.isCharging });
+    },
+  },
+  {
+    title: 'info names the kind of device and its identity; only a replay device names a recording',
+    covers: ['info'],
+    async run({ device }) {
+      const info = device.info();
+      expect(['simulated', 'replay', 'hardware']).toContain(info.kind);
+      for (const field of ['model', 'hardware', 'firmware', 'serial'] as const) {
+        expect(info[field]).toMatch(/\S/);
+      }
+      expect(info.recording !== undefined).toBe(info.kind === 'replay');
+    },
+  },
+  {
+    title:
+      'close ends a waiting measurement and refuses acquisition and measurement with DeviceUnavailableError; twice is safe',
+    covers: ['close', 'impedance.measure', 'eeg.start'],
+    async run({ device }) {
+      const measuring = device.impedance.measure(['O1']);
+      await device.close();
+      const during = await measuring.then(undefined, (error: unknown) => error);
+      expect(during).toBeInstanceOf(DeviceUnavailableError);
+      expect(during).toMatchObject({ code: 'device_unavailable', reason: 'closed' });
+      for (const work of [device.eeg.start('client'), device.impedance.measure(['O1'])]) {
+        const error = await work.then(undefined, (e: unknown) => e);
+        expect(error).toBeInstanceOf(DeviceUnavailableError);
+        expect(error).toMatchObject({ reason: 'closed' });
+      }
+      await device.close();
+    },
+  },
+];

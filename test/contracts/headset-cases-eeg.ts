@@ -1,0 +1,168 @@
+/**
+ * The Headset contract's cases on EEG acquisition and impedance, the two activities that share the
+ * front end: frames and their pacing, owners, configuration and reset, and the typed refusals
+ * (DeviceBusyError naming the holder, DeviceArgumentError naming the field).
+ */
+import { expect } from 'vitest';
+import { channelName } from '../../src/core/electrodes.js';
+import type { Frame } from '../../src/core/frame.js';
+import { DeviceArgumentError, DeviceBusyError } from '../../src/device/errors.js';
+import { onDeviceTime } from '../support/device-time.js';
+import { type HeadsetCase, rowsOf } from './headset-case.js';
+
+async function thrown(work: Promise<unknown> | (() => unknown)): Promise<unknown> {
+  try {
+    await (typeof work === 'function' ? work() : work);
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a refusal');
+}
+
+export const EEG_CASES: readonly HeadsetCase[] = [
+  {
+    title:
+      'a second of device time at 250 Hz is 250 rows per channel in ~10 ms frames: first flagged, seq and time continuous',
+    covers: ['eeg.config', 'eeg.configure', 'eeg.start', 'eeg.state', 'eeg.onFrame'],
+    async run({ device, clock, frames }) {
+      const channels = device.eeg.config().channels.slice(0, 3);
+      await device.eeg.configure({ channels: [...channels], samplingFrequency: 250 });
+      await device.eeg.start('client');
+      clock.advance(1000);
+      const rows = rowsOf(frames);
+      // A frame leaves once its last sample is due: the 250th row (due at 996 ms) may wait for the
+      // frame it closes. Nothing is ever early, nothing is lost.
+      expect(rows).toBeGreaterThanOrEqual(245);
+      expect(rows).toBeLessThanOrEqual(250);
+      expect(frames[0]?.discontinuity).toBe(true);
+      for (const [i, frame] of frames.entries()) {
+        expect(frame.channels).toEqual(channels.map(channelName));
+        expect(frame.sampleRate).toBe(250);
+        expect(frame.data.length / channels.length).toBeLessThanOrEqual(5);
+        if (i === 0) continue;
+        const previous = frames[i - 1] as Frame;
+        expect(frame.seq).toBeGreaterThan(previous.seq);
+        expect(frame.discontinuity ?? false).toBe(false);
+        const previousRows = previous.data.length / channels.length;
+        expect(frame.timestamp - previous.timestamp).toBeCloseTo((previousRows * 1000) / 250, 6);
+      }
+      expect(device.eeg.state()).toMatchObject({ streaming: true, owners: ['client'], samples: rows });
+      clock.advance(1000);
+      const total = rowsOf(frames);
+      expect(total - rows).toBeGreaterThanOrEqual(245);
+      expect(total).toBeGreaterThanOrEqual(495);
+      expect(total).toBeLessThanOrEqual(500);
+      expect(device.eeg.state().samples).toBe(total);
+    },
+  },
+  {
+    title: 'holds are per owner: acquisition stops when the last owner releases it, and no frame follows',
+    covers: ['eeg.start', 'eeg.stop', 'eeg.state'],
+    async run({ device, clock, frames }) {
+      await device.eeg.start('client');
+      await device.eeg.start('streams');
+      await device.eeg.stop('client');
+      clock.advance(100);
+      expect(device.eeg.state().streaming).toBe(true);
+      await device.eeg.stop('streams');
+      expect(device.eeg.state()).toMatchObject({ streaming: false, owners: [] });
+      const count = frames.length;
+      clock.advance(500);
+      expect(frames.length).toBe(count);
+    },
+  },
+  {
+    title:
+      'a reset restores the configuration the device started with and stops acquisition; while streams hold it only when forced',
+    covers: ['eeg.reset', 'eeg.acquiredChannels', 'eeg.configure', 'eeg.config'],
+    async run({ device }) {
+      const initial = device.eeg.config();
+      expect(device.eeg.acquiredChannels()).toEqual(initial.channels);
+      const two = initial.channels.slice(0, 2);
+      await device.eeg.configure({ channels: [...two] });
+      expect(device.eeg.acquiredChannels()).toEqual(two);
+      const unknown = await thrown(device.eeg.configure({ channels: ['XX'] }));
+      expect(unknown).toBeInstanceOf(DeviceArgumentError);
+      expect(unknown).toMatchObject({ code: 'validation_failed', field: 'channels', value: 'XX' });
+      const gain = await thrown(device.eeg.configure({ gain: 3 }));
+      expect(gain).toMatchObject({ field: 'gain', allowed: [1, 2, 4, 6, 8, 12, 24] });
+      await device.eeg.start('streams');
+      const busy = await thrown(device.eeg.reset());
+      expect(busy).toBeInstanceOf(DeviceBusyError);
+      expect((busy as DeviceBusyError).heldBy).toEqual({ activity: 'eeg_acquisition', owners: ['streams'] });
+      expect(device.eeg.state().streaming).toBe(true);
+      expect(await device.eeg.reset({ force: true })).toEqual(initial);
+      expect(device.eeg.state()).toMatchObject({ streaming: false, owners: [] });
+      expect(device.eeg.acquiredChannels()).toEqual(initial.channels);
+    },
+  },
+  {
+    title:
+      'impedance is refused while EEG is acquired (DeviceBusyError naming the owners), and measured on device time otherwise',
+    covers: ['impedance.measure', 'impedance.measurementMs', 'eeg.start', 'eeg.stop'],
+    async run({ device, clock }) {
+      await device.eeg.start('client');
+      const busy = await thrown(device.impedance.measure(['O1']));
+      expect(busy).toBeInstanceOf(DeviceBusyError);
+      expect(busy).toMatchObject({
+        code: 'device_busy',
+        heldBy: { activity: 'eeg_acquisition', owners: ['client'] },
+      });
+      await device.eeg.stop('client');
+      expect(device.impedance.measurementMs()).toBeGreaterThan(0);
+      const values = await onDeviceTime(clock, device.impedance.measure(['O1', 'CZ']));
+      expect(Object.keys(values)).toEqual(['O1', 'CZ']);
+      for (const ohms of Object.values(values)) expect(ohms).toBeGreaterThan(0);
+      const unknown = await thrown(device.impedance.measure(['XX']));
+      expect(unknown).toBeInstanceOf(DeviceArgumentError);
+      expect(unknown).toMatchObject({ code: 'validation_failed', value: 'XX' });
+    },
+  },
+  {
+    title: 'acquisition is refused while a measurement runs, with a DeviceBusyError naming who measures',
+    covers: ['impedance.measure', 'impedance.measuring', 'eeg.start'],
+    async run({ device, clock }) {
+      const measuring = device.impedance.measure(undefined, { holder: 'impedance session 1' });
+      expect(device.impedance.measuring()).toBe(true);
+      const busy = await thrown(device.eeg.start('client'));
+      expect(busy).toBeInstanceOf(DeviceBusyError);
+      expect((busy as DeviceBusyError).heldBy).toEqual({
+        activity: 'impedance_measurement',
+        holder: 'impedance session 1',
+      });
+      await onDeviceTime(clock, measuring);
+      expect(device.impedance.measuring()).toBe(false);
+    },
+  },
+  {
+    title: 'an aborted measurement rejects with the signal’s reason and frees the meter at once',
+    covers: ['impedance.measure', 'impedance.measuring'],
+    async run({ device, clock }) {
+      const controller = new AbortController();
+      const measuring = device.impedance.measure(undefined, { signal: controller.signal });
+      expect(device.impedance.measuring()).toBe(true);
+      clock.advance(1);
+      controller.abort(new Error('no longer wanted'));
+      await expect(measuring).rejects.toThrow('no longer wanted');
+      expect(device.impedance.measuring()).toBe(false);
+      await device.eeg.start('client');
+      expect(device.eeg.state().streaming).toBe(true);
+    },
+  },
+  {
+    title:
+      'a measurement is announced as an impedance event with the values in kΩ; an unsubscribed listener hears nothing',
+    covers: ['onEvent', 'impedance.measure'],
+    async run({ device, clock }) {
+      const events: { type: string; data?: Record<string, number> }[] = [];
+      const gone: unknown[] = [];
+      device.onEvent((event) => events.push(event as never));
+      const unsubscribe = device.onEvent((event) => gone.push(event));
+      unsubscribe();
+      const values = await onDeviceTime(clock, device.impedance.measure(['O1']));
+      const event = events.find((e) => e.type === 'impedance');
+      expect(event?.data?.O1).toBeCloseTo((values.O1 ?? 0) / 1000, 1);
+      expect(gone).toEqual([]);
+    },
+  },
+];

@@ -1,0 +1,195 @@
+/**
+ * The Headset contract's cases on the parts besides the EEG front end: motors, LEDs, IMU, power,
+ * thermal model and the peripheral bus. Every implementation has each part (docs/device.md: the
+ * replay device's are the simulated headset's), and refuses a bad argument with a
+ * DeviceArgumentError naming the field.
+ */
+import { expect } from 'vitest';
+import { ELECTRODES } from '../../src/core/electrodes.js';
+import { DeviceArgumentError } from '../../src/device/errors.js';
+import { type DebugCommand, IMU_NODE_COUNT, MOTOR_STATE } from '../../src/device/headset.js';
+import { onDeviceTime } from '../support/device-time.js';
+import type { HeadsetCase } from './headset-case.js';
+
+function refusal(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a refusal');
+}
+
+async function rejected(work: Promise<unknown>): Promise<unknown> {
+  return work.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** A read request on the bus: `count` registers from `address`. */
+function read(peripheral: number, channel: number, address: number, count = 1): DebugCommand {
+  return {
+    packetType: 1,
+    cmdResp: 1,
+    peripheral,
+    peripheralChannels: channel,
+    parameter: [address, count],
+    data: [],
+  };
+}
+
+const IMU_FIELDS = ['pos_x', 'pos_y', 'pos_z', 'roll', 'pitch', 'yaw'] as const;
+
+export const PART_CASES: readonly HeadsetCase[] = [
+  {
+    title:
+      'a motor retracts by its displacement on device time and ends idle; a bad command is a DeviceArgumentError',
+    covers: ['motors.positions', 'motors.states', 'motors.move', 'motors.waitUntilComplete'],
+    async run({ device, clock }) {
+      const before = device.motors.positions(['O1']).O1 ?? 0;
+      expect(before).toBeGreaterThan(10);
+      await device.motors.move([{ electrode: 'O1', movement: 'RETRACT', displacement: 10 }]);
+      expect(device.motors.states(['O1']).O1).toBe(MOTOR_STATE.moving);
+      await onDeviceTime(clock, device.motors.waitUntilComplete(['O1']));
+      expect(device.motors.positions(['O1']).O1).toBeCloseTo(before - 10, 9);
+      expect(device.motors.states(['O1']).O1).toBe(MOTOR_STATE.idle);
+      const bad = await rejected(device.motors.move([{ electrode: 'O1', movement: 'SIDEWAYS' }]));
+      expect(bad).toBeInstanceOf(DeviceArgumentError);
+      expect(bad).toMatchObject({ field: 'configuration/0/movement', value: 'SIDEWAYS' });
+    },
+  },
+  {
+    title: 'a reset moves all 21 motors; stopAll stops them where they are and names those that moved',
+    covers: ['motors.reset', 'motors.stopAll', 'motors.states', 'motors.positions'],
+    async run({ device, clock }) {
+      const states = await device.motors.reset('min');
+      expect(Object.keys(states).sort()).toEqual([...ELECTRODES].sort());
+      clock.advance(200);
+      const moving = Object.entries(device.motors.states())
+        .filter(([, state]) => state === MOTOR_STATE.moving)
+        .map(([electrode]) => electrode);
+      expect(moving.length).toBeGreaterThan(0);
+      const where = device.motors.positions();
+      expect(device.motors.stopAll().sort()).toEqual(moving.sort());
+      expect(Object.values(device.motors.states())).not.toContain(MOTOR_STATE.moving);
+      clock.advance(1000);
+      expect(device.motors.positions()).toEqual(where);
+      expect(device.motors.stopAll()).toEqual([]);
+      const bad = await rejected(device.motors.reset('MIDDLE'));
+      expect(bad).toBeInstanceOf(DeviceArgumentError);
+      expect(bad).toMatchObject({ field: 'position', allowed: ['MIN', 'MAX'] });
+    },
+  },
+  {
+    title: 'LEDs start USER off and STATUS steady green; a blinking LED is lit the first half of each period',
+    covers: ['leds.read', 'leds.set'],
+    async run({ device, clock }) {
+      expect(device.leds.read()).toMatchObject({
+        index: 'USER',
+        color: '#000000',
+        state: 'OFF',
+        active: false,
+      });
+      expect(device.leds.read('status')).toMatchObject({ index: 'STATUS', state: 'STATIC', active: true });
+      const settings = await device.leds.set({ index: 'user', color: '#0f0', blinksPerSecond: 2 });
+      expect(settings).toEqual({ index: 'USER', color: '#00FF00', blinksPerSecond: 2 });
+      expect(device.leds.read('USER')).toMatchObject({ state: 'BLINKING', active: true });
+      clock.advance(300);
+      expect(device.leds.read('USER').active).toBe(false);
+      clock.advance(250);
+      expect(device.leds.read('USER').active).toBe(true);
+      const colour = await rejected(device.leds.set({ color: 'green' }));
+      expect(colour).toBeInstanceOf(DeviceArgumentError);
+      expect(colour).toMatchObject({ field: 'color', value: 'green' });
+      const rate = await rejected(device.leds.set({ blinksPerSecond: 21 }));
+      expect(rate).toMatchObject({ field: 'blinksPerSecond', value: 21 });
+      expect(refusal(() => device.leds.read('SIDE'))).toBeInstanceOf(DeviceArgumentError);
+    },
+  },
+  {
+    title:
+      'the IMU answers the primary and nodes 0..3 in mm and degrees, moving with device time; other nodes are refused',
+    covers: ['imu.primary', 'imu.node'],
+    async run({ device, clock }) {
+      const readings = [
+        device.imu.primary(),
+        ...Array.from({ length: IMU_NODE_COUNT }, (_, i) => device.imu.node(i)),
+      ];
+      for (const reading of readings) {
+        for (const field of IMU_FIELDS) {
+          expect(Number.isFinite(reading[field])).toBe(true);
+          expect(Math.abs(reading[field])).toBeLessThan(100);
+        }
+      }
+      const before = device.imu.primary();
+      clock.advance(2000);
+      expect(device.imu.primary()).not.toEqual(before);
+      const bad = refusal(() => device.imu.node(IMU_NODE_COUNT));
+      expect(bad).toBeInstanceOf(DeviceArgumentError);
+      expect(bad).toMatchObject({ field: 'nodeIndex', value: IMU_NODE_COUNT });
+    },
+  },
+  {
+    title: 'the battery reads a consistent record; the low-battery threshold is 0..100 %',
+    covers: ['power.battery', 'power.lowBatteryThreshold', 'power.setLowBatteryThreshold'],
+    async run({ device }) {
+      const battery = device.power.battery();
+      expect(battery.hasBattery).toBe(true);
+      expect(battery.percent).toBeGreaterThanOrEqual(0);
+      expect(battery.percent).toBeLessThanOrEqual(100);
+      expect(battery.maxCapacity).toBeLessThanOrEqual(battery.designedCapacity);
+      expect(battery.currentCapacity).toBeLessThanOrEqual(battery.maxCapacity);
+      expect(battery.capacityUnit).toBe('mWh');
+      expect(battery.timeRemaining === null).toBe(battery.isCharging);
+      expect(device.power.lowBatteryThreshold()).toBe(15);
+      device.power.setLowBatteryThreshold(30);
+      expect(device.power.lowBatteryThreshold()).toBe(30);
+      const bad = refusal(() => {
+        device.power.setLowBatteryThreshold(101);
+      });
+      expect(bad).toBeInstanceOf(DeviceArgumentError);
+      expect(bad).toMatchObject({ field: 'lowBatteryThreshold', value: 101 });
+      expect(device.power.lowBatteryThreshold()).toBe(30);
+    },
+  },
+  {
+    title:
+      'the thermal model warms the processor with its load and says where the battery temperature comes from',
+    covers: ['thermal.processorCelsius', 'thermal.batteryTemperatureSource', 'power.battery'],
+    async run({ device, clock }) {
+      const idle = device.thermal.processorCelsius(0);
+      clock.advance(300_000);
+      const loaded = device.thermal.processorCelsius(100);
+      expect(loaded).toBeGreaterThan(idle);
+      expect(['sensor', 'simulated']).toContain(device.thermal.batteryTemperatureSource);
+      expect(typeof device.power.battery().temperature).toBe('number');
+    },
+  },
+  {
+    title:
+      'the bus answers the ADC registers as the acquisition is configured, keeps scratch registers, and refuses malformed packets',
+    covers: ['bus.command', 'eeg.config'],
+    async run({ device }) {
+      const config = device.eeg.config();
+      const adc = await device.bus.command(read(1, 0, 0, 3));
+      expect(adc).toMatchObject({
+        packetType: 2,
+        srcDevice: 1,
+        cmdResp: 0,
+        peripheral: 1,
+        parameter: [0, 3],
+      });
+      expect(adc.data).toEqual([0x3e, Math.round(config.samplingFrequency), config.gain]);
+      const write = await device.bus.command({ ...read(3, 0, 0x10), cmdResp: 2, data: ['0x2A'] });
+      expect(write).toMatchObject({ cmdResp: 0, data: [42] });
+      expect((await device.bus.command(read(3, 0, 0x10))).data).toEqual([42]);
+      expect((await device.bus.command(read(9, 0, 0))).cmdResp).toBe(1);
+      const bad = await rejected(device.bus.command({ ...read(1, 0, 0), txnID: 'seven' }));
+      expect(bad).toBeInstanceOf(DeviceArgumentError);
+      expect(bad).toMatchObject({ field: 'txnID', details: { path: '/txnID', value: 'seven' } });
+    },
+  },
+];

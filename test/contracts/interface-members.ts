@@ -1,0 +1,33 @@
+/**
+ * The members of an interface as the TypeScript compiler reads them from its source, so that the
+ * contract coverage test follows the interface itself and no hand-kept list of it. A property whose
+ * type is an interface declared in the same file is a part of the whole (the Headset's `eeg`,
+ * `motors` ...): its members are listed as `part.member` instead of the part itself.
+ */
+import ts from 'typescript';
+
+export function interfaceMembers(file: string, name: string): string[] {
+  const program = ts.createProgram([file], { strict: true, noEmit: true, skipLibCheck: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  if (source === undefined) throw new Error(`cannot read ${file}`);
+  const declaration = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name,
+  );
+  if (declaration === undefined) throw new Error(`${file} declares no interface ${name}`);
+  const members: string[] = [];
+  for (const property of checker.getPropertiesOfType(checker.getTypeAtLocation(declaration))) {
+    const type = checker.getTypeOfSymbol(property);
+    const partDeclaration = type.getSymbol()?.declarations?.[0];
+    const isPart =
+      partDeclaration !== undefined &&
+      ts.isInterfaceDeclaration(partDeclaration) &&
+      partDeclaration.getSourceFile().fileName === source.fileName;
+    if (!isPart) {
+      members.push(property.name);
+      continue;
+    }
+    for (const member of checker.getPropertiesOfType(type)) members.push(`${property.name}.${member.name}`);
+  }
+  return members.sort();
+}

@@ -1,0 +1,77 @@
+/** What the runtime contract's cases share: their shape, the contract's device, definitions, ports. */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:net';
+import type { Frame } from '../../src/core/frame.js';
+import type { DeviceFrameSource } from '../../src/core/node.js';
+import type { NodeDef, PipeDef, StreamDefinition } from '../../src/core/stream-model.js';
+import type { StreamRuntime } from '../../src/runtime/port.js';
+
+export const generator: NodeDef = {
+  id: 'gen',
+  executable: 'signal-generator',
+  config: { sampleRate: 100, amplitudes: [1], frequencies: [5] },
+};
+export const logger: NodeDef = { id: 'log', executable: 'logger', config: {} };
+
+export function definition(nodes: NodeDef[], pipes: PipeDef[]): StreamDefinition {
+  const now = new Date().toISOString();
+  return { id: randomUUID(), meta: { created: now, updated: now }, nodes, pipes };
+}
+
+export async function takenPort(): Promise<{ port: number; blocker: Server }> {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const address = blocker.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { port: address.port, blocker };
+}
+
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+/**
+ * A device for the contract: it sends no frame, keeps each subscription (released or not) and lets
+ * a case tell a subscriber that frames are held back (`condition`), as the real adapter does.
+ */
+export class ContractDevice implements DeviceFrameSource {
+  readonly subscriptions: {
+    channels: readonly string[];
+    onCondition: ((problem: string | undefined) => void) | undefined;
+    released: boolean;
+  }[] = [];
+
+  subscribe(
+    request: { channels: readonly string[] },
+    _onFrame: (frame: Frame) => void,
+    onCondition?: (problem: string | undefined) => void,
+  ): Promise<() => void> {
+    const entry = { channels: request.channels, onCondition, released: false };
+    this.subscriptions.push(entry);
+    return Promise.resolve(() => {
+      entry.released = true;
+    });
+  }
+
+  /** The subscriptions not released yet. */
+  live() {
+    return this.subscriptions.filter((s) => !s.released);
+  }
+}
+
+export interface RuntimeCaseContext {
+  runtime: StreamRuntime;
+  device: ContractDevice;
+  /** Run after the case, last added first, before the runtime is closed. */
+  cleanups: (() => unknown)[];
+}
+
+export interface RuntimeCase {
+  title: string;
+  /** The methods the case calls and checks the documented behaviour of. */
+  covers: readonly (keyof StreamRuntime)[];
+  run(context: RuntimeCaseContext): Promise<void>;
+}
