@@ -13,13 +13,12 @@ import { DEFAULT_PIPE_ALLOWED_HOSTS, quickStreamsPlugin } from './api/quick-stre
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { EventHub } from './events/hub.js';
-import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
+import { systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
 import { isValidHostname, SettingsStore } from './device/settings-store.js';
-import { ConfigEntries } from './device/config-entries.js';
 import { instinctPlugin } from './api/instinct/index.js';
 import {
   DISCOVERY_PORT,
@@ -40,6 +39,7 @@ import type { StreamRuntime } from './runtime/port.js';
 import { StreamStore } from './streams/store.js';
 import { forwardMarkersToRecorders } from './replay-markers.js';
 import { ensureToken, tokenPath } from './security/token.js';
+import { applyStoredConfig, deviceServices } from './services.js';
 import { VERSION } from './version.js';
 
 export interface ServerOptions {
@@ -245,7 +245,9 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     },
   });
 
-  const systemOptions: SystemPluginOptions = {
+  // The composition root of the services the HTTP plugins are handed (src/services.ts).
+  await applyStoredConfig(device, deviceSettings, logger);
+  const services = deviceServices({
     device,
     events: hub,
     db,
@@ -258,16 +260,18 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       running: manager.list().filter((e) => e.state === 'running').length,
     }),
     startedAt,
-  };
+  });
   const app = await createApp({
     manager,
     logger,
     version: VERSION,
     security,
     extraPlugins: [
-      (scope) => systemPlugin(scope, systemOptions),
       (scope) => {
-        guidesPlugin(scope, systemOptions);
+        systemPlugin(scope, services.system);
+      },
+      (scope) => {
+        guidesPlugin(scope, services.guides);
       },
       // The maker's SDK paths (docs/instinct-sdk.md), on the same manager, device and store.
       (scope) => {
@@ -275,7 +279,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
           manager,
           device,
           settings: deviceSettings,
-          entries: new ConfigEntries(db),
+          entries: services.system.entries,
           events: hub,
         });
       },
@@ -301,6 +305,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
     await app.close();
+    await services.close();
     await manager.close();
     await device.close();
     db.close();
@@ -356,6 +361,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         // A request still running (a download, a long poll) is cut rather than waited for.
         app.server.closeAllConnections();
         await httpClosed;
+        await services.close();
         await discoveryClosed;
         await device.close();
         db.close();
