@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
-import { DEFAULT_PIPE_ALLOWED_HOSTS, quickStreamsPlugin } from './api/quick-streams.js';
+import { quickStreamsPlugin } from './api/quick-streams.js';
+import { DEFAULT_PIPE_ALLOWED_HOSTS } from './quick-streams/piping.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { EventHub } from './events/hub.js';
@@ -39,7 +40,7 @@ import type { StreamRuntime } from './runtime/port.js';
 import { StreamStore } from './streams/store.js';
 import { forwardMarkersToRecorders } from './replay-markers.js';
 import { ensureToken, tokenPath } from './security/token.js';
-import { applyStoredConfig, deviceServices } from './services.js';
+import { applyStoredConfig, deviceServices, quickStreamServices } from './services.js';
 import { VERSION } from './version.js';
 
 export interface ServerOptions {
@@ -261,6 +262,12 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     }),
     startedAt,
   });
+  const quick = quickStreamServices({
+    manager,
+    runtime,
+    pipeAllowedHosts: [...DEFAULT_PIPE_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
+    acquiredChannels: () => device.eeg.acquiredChannels(),
+  });
   const app = await createApp({
     manager,
     logger,
@@ -271,6 +278,10 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         systemPlugin(scope, services.system);
       },
       (scope) => {
+        // The services stop with the app, as its sockets do (jobs stop their motors where they are).
+        scope.addHook('onClose', async () => {
+          await services.close();
+        });
         guidesPlugin(scope, services.guides);
       },
       // The maker's SDK paths (docs/instinct-sdk.md), on the same manager, device and store.
@@ -284,12 +295,10 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         });
       },
       (scope) => {
-        quickStreamsPlugin(scope, {
-          manager,
-          runtime,
-          pipeAllowedHosts: [...DEFAULT_PIPE_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
-          acquiredChannels: () => device.eeg.acquiredChannels(),
+        scope.addHook('onClose', async () => {
+          quick.close();
         });
+        quickStreamsPlugin(scope, quick);
       },
       (scope) => {
         recordingsPlugin(scope, {
@@ -305,7 +314,6 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
     await app.close();
-    await services.close();
     await manager.close();
     await device.close();
     db.close();
@@ -361,7 +369,6 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         // A request still running (a download, a long poll) is cut rather than waited for.
         app.server.closeAllConnections();
         await httpClosed;
-        await services.close();
         await discoveryClosed;
         await device.close();
         db.close();

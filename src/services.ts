@@ -2,7 +2,8 @@
  * The composition root's assembly of the services the HTTP plugins are handed: the /system
  * services (config entries, jobs, host and service metrics, live sockets) and the guide services
  * (impedance store and sessions, latest impedance, motor locks, schedules, LED visualization),
- * built once on one device, hub, store and settings; `server.ts` calls it and the tests that build
+ * built once on one device, hub, store and settings, and the quick-stream services (registry,
+ * start and stop, piping) on the stream manager and its runtime; `server.ts` calls it and the tests that build
  * the plugins without the whole service call it the same way. The plugins in api/ build nothing.
  */
 import { mixedCaseMap } from './core/electrodes.js';
@@ -26,7 +27,13 @@ import { MotorLocks } from './guides/motor-locks.js';
 import { ImpedanceSchedules } from './guides/schedules.js';
 import type { GuidesPluginOptions } from './api/guides/index.js';
 import type { SystemContext } from './api/system/index.js';
+import type { QuickStreamsPluginOptions } from './api/quick-streams.js';
+import { QuickPiping } from './quick-streams/piping.js';
+import { QuickRegistry } from './quick-streams/registry.js';
+import { QuickStreams } from './quick-streams/service.js';
+import type { StreamRuntime } from './runtime/port.js';
 import type { Db } from './store/database.js';
+import type { StreamManager } from './streams/manager.js';
 
 /** Where a warning of the assembly goes (the service's logger). */
 export interface WarnLog {
@@ -151,6 +158,48 @@ export function deviceServices(options: DeviceServicesOptions): DeviceServices {
       latest.close();
       impedanceSockets.closeAll();
       for (const cleanup of cleanups) cleanup();
+    },
+  };
+}
+
+export interface QuickStreamServicesOptions {
+  /** The service's stream manager: quick streams are ordinary streams of it. */
+  manager: StreamManager;
+  /** The runtime that manager drives: `tap` brings the frames to this thread, `feed` ingests. */
+  runtime: Pick<StreamRuntime, 'tap' | 'feed'>;
+  /** Hosts a pipe may forward to (default: loopback only, DEFAULT_PIPE_ALLOWED_HOSTS). */
+  pipeAllowedHosts?: readonly string[];
+  /** The token sent as `?token=` to a pipe's target when the request names none. */
+  pipeToken?: string;
+  /** Unsent bytes per WebSocket client above which it loses frames (default 1 MiB). */
+  clientSendLimitBytes?: number;
+  /** How long POST /stream/start and /stop wait for the transition (default 20 s). */
+  transitionTimeoutMs?: number;
+  /** The channels the device acquires now: an EEG quick stream naming others is refused first. */
+  acquiredChannels?: () => readonly string[];
+}
+
+export interface QuickStreamServices extends QuickStreamsPluginOptions {
+  /** Closes every quick stream's clients and pipe and stops following the manager. */
+  close(): void;
+}
+
+/** Builds the quick-stream services over the stream manager and its runtime. */
+export function quickStreamServices(options: QuickStreamServicesOptions): QuickStreamServices {
+  const registry = new QuickRegistry(options.manager, options.runtime, options.clientSendLimitBytes);
+  return {
+    streams: new QuickStreams(options.manager, registry, {
+      ...(options.transitionTimeoutMs === undefined
+        ? {}
+        : { transitionTimeoutMs: options.transitionTimeoutMs }),
+      ...(options.acquiredChannels === undefined ? {} : { acquiredChannels: options.acquiredChannels }),
+    }),
+    piping: new QuickPiping(registry, options.manager, options.runtime, {
+      ...(options.pipeAllowedHosts === undefined ? {} : { allowedHosts: options.pipeAllowedHosts }),
+      ...(options.pipeToken === undefined ? {} : { token: options.pipeToken }),
+    }),
+    close() {
+      registry.close();
     },
   };
 }
