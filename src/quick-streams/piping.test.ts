@@ -13,7 +13,7 @@ import { type Db, openDatabase } from '../store/database.js';
 import { StreamManager } from '../streams/manager.js';
 import { QUICK_NODES } from '../streams/quick-stream.js';
 import { StreamStore } from '../streams/store.js';
-import { type IngestSocket, QuickPiping } from './piping.js';
+import { QuickPiping } from './piping.js';
 import { QuickRegistry } from './registry.js';
 import { QuickStreams } from './service.js';
 
