@@ -34,6 +34,7 @@ import { StatusAnswers } from './status-answers.js';
 import { toYaml } from '../core/yaml.js';
 import { handlerValidated } from './validation.js';
 import { ETAG_HEADER, IfMatchHeaders, preconditionOf, withRevision } from './if-match.js';
+import { within } from '../streams/settle.js';
 
 export interface StreamsPluginOptions {
   manager: StreamManager;
@@ -80,21 +81,6 @@ function singleString(value: unknown, name: string): string {
     });
   }
   return v;
-}
-
-/** `promise`'s value, or undefined when it has not settled within `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      resolve(undefined);
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function wantsYaml(request: FastifyRequest): boolean {

@@ -30,6 +30,7 @@ import {
   tags,
 } from './schemas.js';
 import { nodeIn, nodeOut, pipeOut, streamIn, streamOut } from './translate.js';
+import { settleWithin } from '../../streams/settle.js';
 
 /** How long a signal waits for its transition before answering it as accepted, ms. */
 export const SIGNAL_WAIT_MS = 300;
@@ -78,23 +79,6 @@ function signalOf(fields: Json): { name: string; parameters: Json } {
   return { name, parameters: parameters as Json };
 }
 
-async function settled<T>(
-  promise: Promise<T>,
-  ms: number,
-): Promise<{ done: true; value: T } | { done: false }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<{ done: false }>((resolve) => {
-    timer = setTimeout(() => {
-      resolve({ done: false });
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise.then((value) => ({ done: true as const, value })), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Where a transition that fails after its answer is announced (the service's event hub). */
 export type LateFailureSink = (streamId: string, message: string) => void;
 
@@ -111,7 +95,7 @@ export function instinctStreamRoutes(
   /** Sends a lifecycle signal and answers within SIGNAL_WAIT_MS (see the module's comment). */
   const signal = async (request: FastifyRequest, id: string, name: StreamSignal) => {
     const { outcome } = manager.signal(id, name);
-    const result = await settled(outcome, SIGNAL_WAIT_MS);
+    const result = await settleWithin(outcome, SIGNAL_WAIT_MS);
     if (result.done) {
       if (result.value !== undefined) throw result.value;
       return { message: `Stream ${id}: ${name} done.`, success: true, stream: view(id) };
