@@ -120,10 +120,22 @@ describe('QuickPiping ingest', () => {
   test('a stream without ingest node is not found; a stopped one is refused before the upgrade', async () => {
     const piping = new QuickPiping(registry, manager, runtime);
     const eeg = await streams.start({ source: 'eeg', channels: ['O1'] });
-    expect(refusal(() => { piping.checkIngest(eeg.streamId, undefined); }).code).toBe('node_not_found');
+    expect(
+      refusal(() => {
+        piping.checkIngest(eeg.streamId, undefined);
+      }).code,
+    ).toBe('node_not_found');
     const ingest = await streams.start({ source: 'ingest', channels: ['O1'] });
-    expect(refusal(() => { piping.checkIngest(ingest.streamId, 'other'); }).code).toBe('node_not_found');
+    expect(
+      refusal(() => {
+        piping.checkIngest(ingest.streamId, 'other');
+      }).code,
+    ).toBe('node_not_found');
     await streams.stop(ingest.streamId);
-    expect(refusal(() => { piping.checkIngest(ingest.streamId, undefined); }).code).toBe('invalid_state');
+    expect(
+      refusal(() => {
+        piping.checkIngest(ingest.streamId, undefined);
+      }).code,
+    ).toBe('invalid_state');
   });
 });
