@@ -1,6 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { layerRule } from './scripts/eslint-layers.mjs';
+import { layerRule, webRule } from './scripts/eslint-layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'sdk/python/**'] },
@@ -35,6 +35,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
-  // Imports point down the layers of scripts/layers.mjs (docs/architecture.md).
+  // Imports point down the layers of scripts/layers.mjs (docs/architecture.md); sibling
+  // sub-folders of api/ stay apart; the dashboard imports only types of the service.
   layerRule,
+  webRule,
 );

@@ -9,3 +9,7 @@ export const COMPOSER: string;
 export function layerOf(folder: string): number | undefined;
 export function refusal(from: string, to: string): string | undefined;
 export function picture(): string;
+export const SPLIT_FOLDERS: readonly string[];
+export function siblingRefusal(from: string, to: string): string | undefined;
+export const WEB_TYPE_SOURCES: readonly string[];
+export function webRefusal(to: string, typeOnly: boolean): string | undefined;

@@ -81,6 +81,43 @@ export function refusal(from, to) {
   return `src/${from}/ (${LAYERS[a].name}) may not import src/${to}/ (${LAYERS[b].name}), a higher layer (scripts/layers.mjs)`;
 }
 
+/**
+ * Folders whose sub-folders are apart: a module in one sub-folder (src/api/guides/) may not import
+ * a sibling sub-folder (src/api/system/); what two of them share lives in the folder itself
+ * (src/api/*.ts), which any of its sub-folders may import.
+ */
+export const SPLIT_FOLDERS = ['api'];
+
+/**
+ * Whether a module at `from` may import one at `to` inside the same folder of src/ (both paths
+ * relative to src/, '/'-separated). Returns undefined when allowed, else the reason for a person.
+ */
+export function siblingRefusal(from, to) {
+  const [top, sub, ...rest] = from.split('/');
+  const [toTop, toSub, ...toRest] = to.split('/');
+  if (top !== toTop || !SPLIT_FOLDERS.includes(top)) return undefined;
+  if (rest.length === 0 || toRest.length === 0 || sub === toSub) return undefined;
+  return `src/${top}/${sub}/ may not import src/${top}/${toSub}/, a sibling sub-folder: move what both use into src/${top}/ itself (scripts/layers.mjs)`;
+}
+
+/**
+ * The dashboard (web/) is a program of its own, bundled for the browser: it imports its own
+ * files and npm packages, and from the service only types (`import type`) of its API in the
+ * folders below; never a value, never a Node.js built-in.
+ */
+export const WEB_TYPE_SOURCES = ['schemas', 'core'];
+
+/** Whether a module of web/ may import `to` (relative to the repository; `typeOnly` for `import type`). */
+export function webRefusal(to, typeOnly) {
+  if (to.startsWith('node:')) return `web/ runs in the browser: it may not import the Node.js built-in ${to}`;
+  if (to.startsWith('web/')) return undefined;
+  const [top, folder] = to.split('/');
+  if (top === 'src' && WEB_TYPE_SOURCES.includes(folder) && typeOnly) return undefined;
+  if (top === 'src' && WEB_TYPE_SOURCES.includes(folder))
+    return `web/ may import only types from ${to} (write \`import type\`): the dashboard bundles no code of the service`;
+  return `web/ may not import ${to}: the dashboard imports its own files, npm packages and, type-only, the API's types in ${WEB_TYPE_SOURCES.map((f) => `src/${f}/`).join(' and ')} (scripts/layers.mjs)`;
+}
+
 /** The picture docs/architecture.md shows, top layer first. */
 export function picture() {
   const width = Math.max(...LAYERS.map((layer) => layer.folders.map((f) => `${f}/`).join('  ').length));

@@ -107,7 +107,8 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the TypeScript SDK over %
     const seen: number[] = [];
     const h = harness(encoding, {
       async onData(_port, frame) {
-        // Later frames finish sooner: order must still hold.
+        // Later frames finish sooner: order must still hold. These delays are what is tested (a
+        // handler that takes time), not a wait for something.
         await new Promise((resolve) => setTimeout(resolve, 30 - frame.seq * 10));
         seen.push(frame.seq);
       },

@@ -155,12 +155,16 @@ describe.each(PREFIXES)('nodes and pipes under "%s/streams"', (prefix) => {
     await start();
     const release = cp.runtime.hold('update');
     const first = json(cp, 'POST', `${url}/nodes`, [{ id: 'A', executable: 'logger' }]);
-    const second = json(cp, 'POST', `${url}/nodes`, [{ id: 'B', executable: 'logger' }]);
-    // Both requests are in: the first waits on its live update, the second on the first.
+    // Both requests are in: the first waits on its live update, the second on the first (queued
+    // behind it: the stream's queue of edits has moved on).
     await vi.waitFor(() => {
       expect(cp.runtime.ops(ID)).toContain('update');
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const firstQueued = cp.manager.get(ID).edits;
+    const second = json(cp, 'POST', `${url}/nodes`, [{ id: 'B', executable: 'logger' }]);
+    await vi.waitFor(() => {
+      expect(cp.manager.get(ID).edits).not.toBe(firstQueued);
+    });
     cp.runtime.failUpdate = 'the runtime refuses';
     release();
     const answers = await Promise.all([first, second]);
@@ -174,9 +178,16 @@ describe.each(PREFIXES)('nodes and pipes under "%s/streams"', (prefix) => {
     // The same two edits, the first succeeding: the second builds on it.
     cp.runtime.failUpdate = undefined;
     const hold = cp.runtime.hold('update');
+    const updates = cp.runtime.ops(ID).filter((op) => op === 'update').length;
     const third = json(cp, 'POST', `${url}/nodes`, [{ id: 'A', executable: 'logger' }]);
+    await vi.waitFor(() => {
+      expect(cp.runtime.ops(ID).filter((op) => op === 'update')).toHaveLength(updates + 1);
+    });
+    const thirdQueued = cp.manager.get(ID).edits;
     const fourth = json(cp, 'POST', `${url}/pipes`, [{ id: 'pA', source: 'filt', destination: 'A' }]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(() => {
+      expect(cp.manager.get(ID).edits).not.toBe(thirdQueued);
+    });
     hold();
     expect((await Promise.all([third, fourth])).map((r) => r.statusCode)).toEqual([200, 200]);
     expect((await readStream(cp, ID)).pipes.map((p) => p.id)).toEqual(['p1', 'p2', 'pA']);

@@ -1,13 +1,14 @@
 /**
  * The layering of src/ (scripts/layers.mjs) is what lint enforces and what docs/architecture.md
  * shows: imports against it fail lint, imports along it pass, and the picture in the docs is the
- * one the table draws.
+ * one the table draws. Sibling sub-folders of api/ stay apart, and the dashboard (web/) imports
+ * its own files, npm packages and only types of the service.
  */
 import { readFileSync } from 'node:fs';
 import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, test } from 'vitest';
-import { layerRule } from '../../scripts/eslint-layers.mjs';
+import { layerRule, webRule } from '../../scripts/eslint-layers.mjs';
 import { LAYERS, picture, refusal } from '../../scripts/layers.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -18,7 +19,11 @@ function lint(file: string, source: string): string[] {
   return linter
     .verify(
       source,
-      [{ ...layerRule, files: ['**/*.ts'] }, { languageOptions: { parser: tseslint.parser } }],
+      [
+        { ...layerRule, files: ['**/*.ts'] },
+        { ...webRule, files: ['web/**/*.ts'] },
+        { languageOptions: { parser: tseslint.parser } },
+      ],
       {
         filename: `${root}${file}`,
       },
@@ -44,6 +49,20 @@ describe('layers', () => {
     ['src/runtime/host.ts', "const m = await import('../executables/stream-host.js');", /higher layer/],
     ['src/dsp/sos.ts', "type T = import('../runtime/port.js').StreamRuntime;", /higher layer/],
     ['src/newfolder/x.ts', "import { x } from '../core/frame.js';", /is in no layer/],
+    [
+      'src/api/guides/history.ts',
+      "import { listParam } from '../system/http-helpers.js';",
+      /a sibling sub-folder/,
+    ],
+    ['src/api/system/config.ts', "import type { X } from '../instinct/schemas.js';", /a sibling sub-folder/],
+    ['web/src/api.ts', "import { Stream } from '../../src/schemas/stream.js';", /only types/],
+    [
+      'web/src/api.ts',
+      "import type { X } from '../../src/api/app.js';",
+      /web\/ may not import src\/api\/app/,
+    ],
+    ['web/src/plots.ts', "import { readFileSync } from 'node:fs';", /Node\.js built-in/],
+    ['web/src/plots.ts', "import { readFileSync } from 'fs';", /Node\.js built-in/],
   ])('%s refuses %s', (file, source, reason) => {
     const messages = lint(file, source);
     expect(messages).toHaveLength(1);
@@ -57,6 +76,12 @@ describe('layers', () => {
     ['src/server.ts', "import { createApp } from './api/app.js';"],
     ['src/runtime/running-graph.ts', "import { x } from './pipe.js'; import { y } from 'node:fs';"],
     ['test/support/service.ts', "import { x } from '../../src/server.js';"],
+    ['src/api/guides/history.ts', "import { listParam } from '../http-helpers.js';"],
+    ['src/api/app.ts', "import { systemPlugin } from './system/index.js';"],
+    ['src/api/system/debug.ts', "import type { SystemContext } from './index.js';"],
+    ['web/src/panels/streams.ts', "import { api } from '../api';"],
+    ['web/src/api.ts', "import type { Stream } from '../../src/schemas/stream.js';"],
+    ['web/src/plots.ts', "import FFT from 'fft.js';"],
   ])('%s may %s', (file, source) => {
     expect(lint(file, source)).toEqual([]);
   });

@@ -131,10 +131,11 @@ async function follow(
       resolve();
     });
   });
+  const exited = new Promise((resolve) => child.once('close', resolve));
   await started;
   await during();
-  await Promise.race([enough, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-  const exited = new Promise((resolve) => child.once('close', resolve));
+  // The lines wanted, or the command ending by itself with fewer (which the comparison then shows).
+  await Promise.race([enough, exited]);
   child.kill('SIGINT');
   await exited;
   return { stdout: lines(stdout).slice(0, wanted).join('\n'), stderr };

@@ -4,10 +4,13 @@
  * 404); after "Create stream" the editor says the truth about a document whose stream now exists
  * (it said "The service accepts this document" while the service refused its taken id); the
  * stream's card is titled by the stream's name, its UUID beside it; the traces have a time axis
- * and the spectrum a dB scale with its reference.
+ * and the spectrum a dB scale with its reference; a stream made with the maker's SDK is one the
+ * dashboard shows.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Browser, haveChromium, openBrowser } from '../support/browser.js';
+import { SDK_TIMEOUT, sdkCall } from '../support/instinct-client.js';
 import { eventually, json, type Service, startService } from '../support/service.js';
 
 const ID = '3f2a9c41-7e5b-4d8a-9b1c-6e0f2d4a8c17';
@@ -128,6 +131,42 @@ describe.skipIf(!haveChromium)('dashboard: first look (headless Chromium)', () =
     for (let i = 1; i < values.length; i++) expect((values[i] ?? 0) - (values[i - 1] ?? 0)).toBe(10);
     expect(await spectrum.getAttribute('aria-label')).toMatch(/^Power spectrum of \S+ in dB re 1 µV²\/Hz, /);
     await json(`${service.url}/system/sensors/eeg/stream`, { method: 'DELETE' });
+  });
+
+  test("a stream created and started with the maker's SDK shows in the dashboard, running, by its name", async () => {
+    const { page } = browser;
+    const id = randomUUID();
+    const [source, log] = [randomUUID(), randomUUID()];
+    // As instinct-py sends it (test/support/instinct-client.ts): meta null on a node, a text version.
+    await sdkCall(service.url, 'POST', '/streams/stream', {
+      json: {
+        id,
+        nodes: [
+          {
+            executable: 'signal-generator',
+            config: { sampleRate: 250, amplitudes: [1], frequencies: [10] },
+            id: source,
+            meta: null,
+          },
+          { executable: 'logger', config: {}, id: log, meta: null },
+        ],
+        pipes: [{ source, destination: log, id: randomUUID() }],
+        meta: { name: 'Made with the SDK', version: '1.0.0' },
+      },
+      timeoutMs: SDK_TIMEOUT.createStream,
+    });
+    await sdkCall(service.url, 'POST', '/streams/stream/start', {
+      json: { streamId: id },
+      timeoutMs: SDK_TIMEOUT.default,
+    });
+    await page.click('a[data-panel=streams]');
+    const entry = page.locator(`[data-stream="${id}"]`);
+    await expect.poll(() => entry.textContent(), { timeout: 10_000 }).toContain('Made with the SDK');
+    await entry.click();
+    await expect
+      .poll(() => page.getByTestId('stream-state').textContent(), { timeout: 10_000 })
+      .toBe('running');
+    expect(await page.getByTestId('stream-name').textContent()).toBe('Made with the SDK');
   });
 
   test('the page raised no error', () => {

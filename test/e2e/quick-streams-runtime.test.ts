@@ -64,10 +64,14 @@ describe('tap channel', () => {
     const before = frames.length;
     await runtime.start(stream);
     await waitFor(() => frames.length >= before + 3, 5000, 'frames after restart');
+    // A second listener on the same tap shows frames still flow after the first is removed: the
+    // removed one gets none of them (removal is immediate on the main thread).
+    const others: Frame[] = [];
+    const untapOther = runtime.tap(stream.id, 'tap', (frame) => others.push(frame));
     untap();
-    await new Promise((r) => setTimeout(r, 100));
     const after = frames.length;
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => others.length >= 3, 5000, 'frames to the remaining listener');
+    untapOther();
     expect(frames.length).toBe(after);
   });
 

@@ -1,12 +1,14 @@
 /**
  * Annotations of a running recorder (docs/recording.md §Annotations): a marker posted to the node
- * lands at the sample of its arrival (±1 sample period), `annotate` with an explicit onset at that
- * instant's sample, a stream pause as a gap annotation with its length, in EDF+ (read by the
- * project's reader, EDFlib and MNE) and in a CSV recording's events file.
+ * lands at the sample of its arrival, `annotate` with an explicit onset at that instant's sample, a
+ * stream pause as a gap annotation with its length, in EDF+ (read by the project's reader, EDFlib
+ * and MNE) and in a CSV recording's events file. Each is checked against the generator's frames as
+ * a tap receives them (their sample counts and time stamps), never against the test's clock.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import type { Frame } from '../../src/core/frame.js';
 import { parseCsv } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
@@ -26,7 +28,6 @@ afterEach(async () => {
 
 const RATE = 250;
 const PERIOD_MS = 1000 / RATE;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('recorder annotations', () => {
   test('markers, annotate and a pause are annotated at the right samples', async () => {
@@ -40,23 +41,49 @@ describe('recorder annotations', () => {
         },
         { id: 'rec', executable: 'recorder', config: { filename: 'marks', format: 'edf' } },
         { id: 'csv', executable: 'recorder', config: { filename: 'marks', format: 'csv' } },
+        { id: 'tap', executable: 'tap', config: {} },
       ],
-      [pipe('p1', 'gen', 'rec', { policy: 'block' }), pipe('p2', 'gen', 'csv', { policy: 'block' })],
+      [
+        pipe('p1', 'gen', 'rec', { policy: 'block' }),
+        pipe('p2', 'gen', 'csv', { policy: 'block' }),
+        pipe('p3', 'gen', 'tap', { policy: 'block' }),
+      ],
     );
     const rt = runtime;
+    // The generator's frames, as the recorders get them: each one's first sample in the file is the
+    // count of samples before it, which is what the annotations are checked against (the frames'
+    // own times, not the test's clock).
+    const frames: Frame[] = [];
+    const firstSample: number[] = [];
+    let samples = 0;
+    rt.tap(stream.id, 'tap', (frame) => {
+      frames.push(frame);
+      firstSample.push(samples);
+      samples += frame.data.length / frame.channels.length;
+    });
+    const lastSampleOf = (k: number) =>
+      firstSample[k]! + frames[k]!.data.length / frames[k]!.channels.length - 1;
+    const endOf = (frame: Frame) =>
+      frame.timestamp + ((frame.data.length / frame.channels.length) * 1000) / RATE;
+    /** Until a frame has come whose span ends after `time` (so that a mark at `time` is placed). */
+    const framesPast = (time: number, what: string) =>
+      waitFor(() => frames.length > 0 && endOf(frames.at(-1)!) > time + PERIOD_MS, 10_000, what);
     await rt.start(stream);
-    const recorded = () => rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0;
-    await waitFor(() => recorded() >= 0.8 * RATE, 10_000, '0.8 s recorded');
+    await waitFor(() => samples >= 0.8 * RATE, 10_000, '0.8 s recorded');
 
-    const t0 = Date.now();
+    // A frame reaches the tap once its last sample was due: a marker sent after it arrives later.
+    const beforeMarker = frames.length - 1;
     await rt.signalNode(stream.id, 'rec', 'marker', { text: 'stimulus A' });
     await rt.signalNode(stream.id, 'csv', 'marker', { text: 'stimulus A' });
-    const t1 = Date.now();
-    const snapshotAt = t1 - 300;
-    // Form fields arrive as strings: the onset is accepted as one.
+    // An instant after the marker's arrival, placed by the same clock: the marker lies before it.
+    const afterMarker = Date.now();
+    await rt.signalNode(stream.id, 'rec', 'annotate', { text: 'after stimulus A', onset: afterMarker });
+    // `annotate` at the first sample of an earlier frame lands on that sample. Form fields arrive as
+    // strings: the onset is accepted as one.
+    const snapshotFrame = Math.max(0, beforeMarker - 10);
     await rt.signalNode(stream.id, 'rec', 'annotate', {
       text: 'impedance snapshot',
-      onset: String(snapshotAt),
+      onset: String(frames[snapshotFrame]!.timestamp),
     });
     await expect(rt.signalNode(stream.id, 'rec', 'marker', {})).rejects.toMatchObject({
       code: 'validation_failed',
@@ -65,20 +92,23 @@ describe('recorder annotations', () => {
       code: 'validation_failed',
     });
 
-    await sleep(300);
-    const pausedAt = Date.now();
+    // Every mark so far placed before the pause (a mark waits for the frame that holds its time).
+    await framesPast(afterMarker, 'the frame holding the marks');
     await rt.pause(stream.id);
-    const pauseDone = Date.now();
-    await sleep(1000);
-    const resumeAsked = Date.now();
+    // The pause's length is what the gap annotation measures: it must only be clearly longer than a
+    // frame, so it is short.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await rt.resume(stream.id);
-    const resumedAt = Date.now();
-    const before = recorded();
-    await waitFor(() => recorded() >= before + 0.6 * RATE, 10_000, 'samples after resume');
-    const t3 = Date.now();
+    const before = samples;
+    await waitFor(() => samples >= before + 0.6 * RATE, 10_000, 'samples after resume');
+    const beforeLastMarker = frames.length - 1;
     await rt.signalNode(stream.id, 'rec', 'marker', { text: 'after resume' });
-    const t4 = Date.now();
-    await sleep(200);
+    const afterLastMarker = Date.now();
+    await rt.signalNode(stream.id, 'rec', 'annotate', {
+      text: 'after the last marker',
+      onset: afterLastMarker,
+    });
+    await framesPast(afterLastMarker, 'the frame holding the last marks');
     await rt.stop(stream.id);
 
     const file = path.join(recordings, 'marks.edf');
@@ -88,28 +118,28 @@ describe('recorder annotations', () => {
       expect(found, `annotation ${String(pattern)} in ${JSON.stringify(edf.annotations)}`).toBeDefined();
       return found!;
     };
-    // Before the pause, file time and wall time agree: onset ↔ start + onset.
+    const sampleOf = (annotation: { onset: number }) => Math.round(annotation.onset * RATE);
+    // The marker lands between the last sample received before it was sent and an instant after it.
     const stimulus = find(/^stimulus A$/);
-    const stimulusWall = edf.start + stimulus.onset * 1000;
-    expect(stimulusWall).toBeGreaterThanOrEqual(t0 - PERIOD_MS);
-    expect(stimulusWall).toBeLessThanOrEqual(t1 + PERIOD_MS);
-    const snapshot = find(/^impedance snapshot$/);
-    expect(Math.abs(edf.start + snapshot.onset * 1000 - snapshotAt)).toBeLessThanOrEqual(PERIOD_MS);
+    expect(sampleOf(stimulus)).toBeGreaterThanOrEqual(lastSampleOf(beforeMarker) - 1);
+    expect(sampleOf(stimulus)).toBeLessThanOrEqual(sampleOf(find(/^after stimulus A$/)));
+    expect(sampleOf(find(/^impedance snapshot$/))).toBe(firstSample[snapshotFrame]);
 
+    // The gap: where the samples before the pause end, as long as the hole in the frames' timeline.
+    const resumed = frames.findIndex((frame) => frame.discontinuity === true);
+    expect(resumed).toBeGreaterThan(beforeMarker);
+    expect(frames.slice(resumed + 1).some((frame) => frame.discontinuity === true)).toBe(false);
+    const hole = frames[resumed]!.timestamp - endOf(frames[resumed - 1]!);
+    expect(hole).toBeGreaterThan(100);
     const gap = find(/^Gap of \d+\.\d{3} s/);
     const gapMs = Number(/^Gap of (\d+\.\d{3})/.exec(gap.text)![1]) * 1000;
-    // The file's gap spans at least the time the stream was paused for sure, at most the whole span.
-    expect(gapMs).toBeGreaterThanOrEqual(resumeAsked - pauseDone - PERIOD_MS);
-    expect(gapMs).toBeLessThan(resumedAt - pausedAt + 200);
-    // The gap sits where the samples before the pause end.
-    expect(edf.start + gap.onset * 1000).toBeGreaterThan(pausedAt - 200);
-    expect(edf.start + gap.onset * 1000).toBeLessThanOrEqual(pausedAt + PERIOD_MS);
+    expect(Math.abs(gapMs - hole)).toBeLessThanOrEqual(PERIOD_MS);
+    expect(sampleOf(gap)).toBe(firstSample[resumed]);
 
-    // After the pause, wall time = start + onset + the gap.
+    // After the pause, markers still land at their sample.
     const after = find(/^after resume$/);
-    const afterWall = edf.start + after.onset * 1000 + gapMs;
-    expect(afterWall).toBeGreaterThanOrEqual(t3 - PERIOD_MS - 1);
-    expect(afterWall).toBeLessThanOrEqual(t4 + PERIOD_MS + 1);
+    expect(sampleOf(after)).toBeGreaterThanOrEqual(lastSampleOf(beforeLastMarker) - 1);
+    expect(sampleOf(after)).toBeLessThanOrEqual(sampleOf(find(/^after the last marker$/)));
 
     const lib = edflibCheck(file, { samples: false });
     expect(lib.ok).toBe(true);
@@ -136,6 +166,9 @@ describe('recorder annotations', () => {
     expect(texts[0]).toBe('Recording starts');
     expect(texts.some((t) => t?.startsWith('Gap of '))).toBe(true);
     const csvStimulus = events.find((row) => row[2] === 'stimulus A');
-    expect(Math.abs(Number(csvStimulus?.[0]) - stimulus.onset)).toBeLessThanOrEqual(2 / RATE);
+    // The CSV recorder's marker was sent after the EDF one's, before the annotation that follows both.
+    const csvSample = Math.round(Number(csvStimulus?.[0]) * RATE);
+    expect(csvSample).toBeGreaterThanOrEqual(sampleOf(stimulus));
+    expect(csvSample).toBeLessThanOrEqual(sampleOf(find(/^after stimulus A$/)));
   });
 });

@@ -7,7 +7,7 @@
  * the block pipe into the recorder), until that pipe refused frames. Prints
  * `{rec, events, repairs}` as JSON (the recorder's status, the runtime's events, the repairs) and exits.
  * usage: node --import tsx recorder-full-disk-child.ts DATA_DIR FORMAT [CAPACITY]
- * (8 channels at 4 kHz for EDF, 500 Hz for CSV: either fills 200 KiB in a few seconds).
+ * (8 channels at 4 kHz for EDF, 500 Hz for CSV: either fills 100 KiB in two or three seconds).
  */
 import { recordingsDir, repairRecordings } from '../../src/recordings/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';

@@ -1,6 +1,6 @@
 /**
  * A full disk while recording (docs/recording.md §Crash safety: a full disk stops the recorder with
- * a clear lastError and leaves a valid file): under a 200 KiB file-size limit the recorder goes
+ * a clear lastError and leaves a valid file): under a 100 KiB file-size limit the recorder goes
  * to `error` without restarts, its lastError says how much was kept, and the file is valid. After
  * a restart on a disk with no room for a new file, lastError still says the disk is full (not the
  * pipe that overflowed behind the stopped recorder), and no file or temporary file is left.
@@ -16,7 +16,7 @@ import { readJson, tempDataDir } from '../recordings/support.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
 
-const LIMIT_KIB = 200;
+const LIMIT_KIB = 100;
 
 interface ChildReport {
   rec: RuntimeNodeStatus;

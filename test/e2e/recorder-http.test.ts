@@ -146,7 +146,6 @@ describe('recording over HTTP', () => {
     const busy = await json('DELETE', '/system/recordings/http-session.edf');
     expect(busy.statusCode).toBe(409);
 
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await form(`/stream/streams/${ID}/signal`, { signal: 'stop' })).statusCode).toBe(200);
     await manager.settle();
     const after = JSON.parse((await json('GET', '/system/recordings')).body) as {

@@ -176,15 +176,23 @@ describe('supervision', () => {
   }, 30_000);
 
   test('a main thread too busy to read messages never mistakes a healthy worker for a hung one', async () => {
-    const { rt, events } = newRuntime(1000);
+    const { rt, events } = newRuntime(500);
     const stream = definition([generator, { id: 'log', executable: 'logger' }], [pipe('p1', 'gen', 'log')]);
     await rt.start(stream);
     // Block this thread well past the heartbeat timeout; the worker keeps beating meanwhile.
-    const end = Date.now() + 2500;
+    const end = Date.now() + 1250;
     while (Date.now() < end) {
       // busy
     }
-    await new Promise((r) => setTimeout(r, 1500));
+    // The watchdog's overdue check runs in the first timers phase after the block, before the
+    // messages the worker sent meanwhile are read: once the logger's lines of after the block have
+    // come in (twice, so that the check has run again since), it has had its chance to misfire.
+    const newLine = async (what: string) => {
+      const seen = rt.logs(stream.id, 'log').at(-1);
+      await waitFor(() => rt.logs(stream.id, 'log').at(-1) !== seen, 5000, what);
+    };
+    await newLine('log lines sent during the block');
+    await newLine('log lines after the block');
     expect(events.filter((e) => e.type === 'stream_failed')).toEqual([]);
     expect(rt.status(stream.id)!.nodes.gen!.state).toBe('running');
   }, 30_000);

@@ -112,13 +112,17 @@ export function mountEditor(
 ): EditorHandle {
   const check = linter(
     async (view): Promise<Diagnostic[]> => {
-      const text = view.state.doc.toString();
+      const doc = view.state.doc;
+      const text = doc.toString();
       let problems: Problem[];
       try {
-        problems = await validate(text, view.state.doc, ignoreCodes());
+        problems = await validate(text, doc, ignoreCodes());
       } catch (error) {
         problems = [{ line: 1, from: 0, to: 0, message: `Could not reach the service: ${String(error)}` }];
       }
+      // A verdict on a document that was replaced meanwhile (the stream as stored after a create)
+      // is not this document's: the check of the new one, already scheduled, answers instead.
+      if (view.state.doc !== doc) return [];
       onProblems(problems);
       return problems.map((p) => ({ from: p.from, to: p.to, severity: 'error', message: p.message }));
     },

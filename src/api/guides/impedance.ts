@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
 import type { SocketFanout } from '../../events/socket-fanout.js';
 import { electrodesFrom, type GuidesContext } from '../../guides/context.js';
-import { socketRoute } from '../system/socket-route.js';
+import { socketRoute } from '../socket-route.js';
 import type { Session } from '../../guides/impedance-sessions.js';
 
 const tags = ['guides: impedance'];

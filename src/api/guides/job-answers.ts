@@ -7,9 +7,8 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { type ElectrodeJobSpec, startElectrodeJob } from '../../guides/electrode-jobs.js';
 import type { GuidesContext } from '../../guides/context.js';
-import { jobPath } from '../system/jobs.js';
-import { QueryBoolean } from '../system/schemas.js';
-import { queryBoolean } from '../system/http-helpers.js';
+import { queryBoolean, QueryBoolean } from '../http-helpers.js';
+import { jobPath } from '../job-shapes.js';
 
 /**
  * The query of a job-starting route: `?wait=true` answers when the operation has ended, with its

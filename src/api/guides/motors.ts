@@ -16,7 +16,7 @@ import {
   electrodesFrom,
   type GuidesContext,
 } from '../../guides/context.js';
-import { JobAccepted } from '../system/jobs.js';
+import { JobAccepted } from '../job-shapes.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
 import { seatElectrodes } from '../../guides/optimizer.js';
 import { STRATEGIES } from '../../guides/strategies.js';

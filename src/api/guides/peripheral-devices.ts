@@ -9,7 +9,7 @@ import { ELECTRODES, type Electrode, electrodeAt } from '../../core/electrodes.j
 import { batteryHealth } from '../../device/battery-health.js';
 import { LED_INDICES, MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { deviceCall } from '../system/http-helpers.js';
+import { deviceCall } from '../http-helpers.js';
 import type { GuidesContext } from '../../guides/context.js';
 
 const tags = ['guides: hardware variants'];

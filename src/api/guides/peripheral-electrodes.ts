@@ -10,7 +10,7 @@ import { ELECTRODES, electrodeAt, isEegElectrode } from '../../core/electrodes.j
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { deviceCall } from '../system/http-helpers.js';
+import { deviceCall } from '../http-helpers.js';
 import type { GuidesContext } from '../../guides/context.js';
 
 const tags = ['guides: hardware variants'];

@@ -9,7 +9,7 @@ import { type Electrode, mixedCaseMap } from '../../core/electrodes.js';
 import { impedanceLevel } from '../../device/impedance-levels.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { listParam } from '../system/http-helpers.js';
+import { listParam } from '../http-helpers.js';
 import { instructionFor } from '../../guides/advice.js';
 import { diagnoseElectrode } from '../../guides/diagnosis.js';
 import {
@@ -18,7 +18,7 @@ import {
   electrodesFrom,
   type GuidesContext,
 } from '../../guides/context.js';
-import { JobAccepted } from '../system/jobs.js';
+import { JobAccepted } from '../job-shapes.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
 import { prepareElectrodes } from '../../guides/preparation.js';
 

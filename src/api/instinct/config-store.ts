@@ -2,26 +2,14 @@
  * The maker's SDK config store (docs/instinct-sdk.md §Config store): key-value entries of apps
  * under /system/config, on the device's ConfigEntries. The SDK's list (GET /system/config) shares
  * its path with the reference's device configuration; which one a request gets is decided by
- * {@link wantsEntryList} in the reference route (api/system/config.ts).
+ * `wantsEntryList` (api/sdk-shapes.ts) in the reference route (api/system/config.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ConfigEntries, ConfigEntry, ConfigEntryInput } from '../../device/config-entries.js';
+import type { ConfigEntries, ConfigEntryInput } from '../../device/config-entries.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { ConfigDeleteAnswer, ConfigEntry as EntryShape, ConfigEntryBody, tags } from './schemas.js';
-
-/** An entry as the SDK's model reads it (snake case). */
-export function entryOut(entry: ConfigEntry): Record<string, unknown> {
-  return {
-    key: entry.key,
-    value: entry.value,
-    id: entry.id,
-    expires_in: entry.expiresIn,
-    expires_on: entry.expiresOn,
-    created_at: entry.createdAt,
-    updated_at: entry.updatedAt,
-  };
-}
+import { ConfigEntry as EntryShape, entryOut } from '../sdk-shapes.js';
+import { ConfigDeleteAnswer, ConfigEntryBody, tags } from './schemas.js';
 
 type EntryBody = {
   key: string;
@@ -39,20 +27,6 @@ function entryIn(body: EntryBody): ConfigEntryInput {
     ...(body.expires_in === undefined ? {} : { expiresIn: body.expires_in }),
     ...(body.expires_on === undefined ? {} : { expiresOn: body.expires_on }),
   };
-}
-
-// Whether GET /system/config asks for the SDK's list of entries rather than the device
-// configuration. The SDK sends Python `requests`' own headers: the bare wildcard Accept (*/*) and
-// `User-Agent: python-requests/…`. Both are needed: curl, browsers and fetch send */* too, and
-// they must keep the configuration the API documents there. `?entries=true` asks for the list from
-// any client.
-export function wantsEntryList(request: FastifyRequest): boolean {
-  const query = request.query as { entries?: unknown } | undefined;
-  if (query?.entries === 'true' || query?.entries === '1') return true;
-  return (
-    (request.headers.accept ?? '').trim() === '*/*' &&
-    (request.headers['user-agent'] ?? '').startsWith('python-requests/')
-  );
 }
 
 export function instinctConfigRoutes(app: FastifyInstance, entries: ConfigEntries): void {

@@ -12,9 +12,9 @@ import type { Headset } from '../../device/headset.js';
 import type { SettingsStore } from '../../device/settings-store.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { runDebugCommand } from '../system/debug.js';
-import { renameDevice } from '../system/hostname.js';
-import { deviceCall } from '../system/http-helpers.js';
+import { runDebugCommand } from '../debug-command.js';
+import { renameDevice } from '../rename-device.js';
+import { deviceCall } from '../http-helpers.js';
 import { handlerValidated } from '../validation.js';
 import {
   DebugForm,

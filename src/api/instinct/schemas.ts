@@ -4,6 +4,7 @@
  * SDK's models refuse a number with a fraction there.
  */
 import { Type } from 'typebox';
+import { ConfigEntry } from '../sdk-shapes.js';
 
 export const TAG = 'instinct-sdk';
 export const tags = [TAG];
@@ -97,15 +98,6 @@ export const SensorBody = Type.Object(
 export const SensorAnswer = Type.Object({ ...outcome, sensor: Type.Optional(Sensor) });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
-export const ConfigEntry = Type.Object({
-  key: Type.String(),
-  value: Type.Unknown(),
-  id: Type.String(),
-  expires_in: NullableString,
-  expires_on: NullableString,
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
 export const ConfigEntryBody = Type.Object(
   {
     key: Type.String(),

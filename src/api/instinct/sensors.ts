@@ -10,14 +10,12 @@ import { Type } from 'typebox';
 import type { Headset } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { deviceCall } from '../system/http-helpers.js';
+import { deviceCall } from '../http-helpers.js';
+import { IMU_SENSOR } from '../sdk-shapes.js';
 import { Sensor, SensorAnswer, SensorBody, tags } from './schemas.js';
 
 export const SENSOR_TYPES = ['eeg', 'imu'] as const;
 type SensorType = (typeof SENSOR_TYPES)[number];
-
-/** The fields the SDK reads on the IMU (added to the reference IMU reading). */
-export const IMU_SENSOR = { type: 'imu', enabled: true, sample_rate: null, range: null } as const;
 
 function sensorType(type: string): SensorType {
   const lower = type.toLowerCase();

@@ -9,8 +9,7 @@ import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { applyConfig, DeviceConfigSchema, effectiveConfig, patchConfig } from '../../device/config.js';
 import type { SystemContext } from './index.js';
-import { entryOut, wantsEntryList } from '../instinct/config-store.js';
-import { ConfigEntry } from '../instinct/schemas.js';
+import { ConfigEntry, entryOut, wantsEntryList } from '../sdk-shapes.js';
 
 const tags = ['system: device'];
 const ConfigAnswer = Type.Object({ success: Type.Literal(true), config: DeviceConfigSchema });

@@ -5,32 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { DebugCommand, DebugResponse, Headset } from '../../device/headset.js';
+import type { DebugCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { check, issuesToError } from '../../schemas/validator.js';
 import { handlerValidated } from '../validation.js';
-import { deviceCall } from './http-helpers.js';
+import { DebugBody, runDebugCommand } from '../debug-command.js';
 import type { SystemContext } from './index.js';
 
 const tags = ['system: device'];
-
-const Num = Type.Union([Type.Number(), Type.String()], {
-  description: 'A number, or its decimal or 0x hex text.',
-});
-
-const DebugBody = Type.Object(
-  {
-    txnID: Type.Optional(Num),
-    packetType: Num,
-    srcDevice: Type.Optional(Num),
-    cmdResp: Num,
-    peripheral: Num,
-    peripheralChannels: Num,
-    parameter: Type.Array(Num),
-    data: Type.Array(Num),
-  },
-  { additionalProperties: false },
-);
 
 const Packet = Type.Object({
   txnID: Type.Number(),
@@ -42,16 +23,6 @@ const Packet = Type.Object({
   parameter: Type.Array(Type.Number()),
   data: Type.Array(Type.Number()),
 });
-
-/**
- * Checks a packet of the reference shape and sends it to the peripheral bus; answers the packet
- * the peripheral returned. The maker's SDK path (POST /system/system/debug) calls it too.
- */
-export async function runDebugCommand(device: Headset, body: unknown): Promise<DebugResponse> {
-  const issues = check(DebugBody, body ?? null);
-  if (issues.length > 0) throw issuesToError(issues, 'The body');
-  return deviceCall(() => device.bus.command(body as DebugCommand));
-}
 
 export function debugRoutes(app: FastifyInstance, context: SystemContext): void {
   app.post<{ Body: DebugCommand }>(

@@ -10,8 +10,8 @@ import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../..
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { configuredEeg, effectiveConfig } from '../../device/config.js';
-import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from './http-helpers.js';
-import { socketRoute } from './socket-route.js';
+import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from '../http-helpers.js';
+import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './index.js';
 import { EegConfigShape, ElectrodeListQuery } from './schemas.js';
 

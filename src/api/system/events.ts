@@ -3,7 +3,7 @@
  * kΩ, quality 0..1, system events), plus the events the API raises (impedance schedules, jobs).
  */
 import type { FastifyInstance } from 'fastify';
-import { socketRoute } from './socket-route.js';
+import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './index.js';
 
 export function eventRoutes(app: FastifyInstance, context: SystemContext): void {

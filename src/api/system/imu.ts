@@ -7,10 +7,10 @@ import { Type } from 'typebox';
 import { IMU_NODE_COUNT } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { deviceRead } from './http-helpers.js';
+import { deviceRead } from '../http-helpers.js';
 import type { SystemContext } from './index.js';
 import { ImuReadingShape } from './schemas.js';
-import { IMU_SENSOR } from '../instinct/sensors.js';
+import { IMU_SENSOR } from '../sdk-shapes.js';
 
 const tags = ['system: imu'];
 

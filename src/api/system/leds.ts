@@ -14,7 +14,7 @@ import {
   numberField,
   refuseUnknownFields,
   stringField,
-} from './http-helpers.js';
+} from '../http-helpers.js';
 import type { SystemContext } from './index.js';
 
 const tags = ['system: leds'];

@@ -10,9 +10,9 @@ import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import { MOTOR_MOVEMENTS, type MotorCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
-import { deviceCall, deviceRead, listParam, queryBoolean } from './http-helpers.js';
+import { deviceCall, deviceRead, listParam, QueryBoolean, queryBoolean } from '../http-helpers.js';
 import type { SystemContext } from './index.js';
-import { ElectrodeListQuery, ElectrodeNumberMap, QueryBoolean } from './schemas.js';
+import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
 import { check, issuesToError } from '../../schemas/validator.js';
 
 const tags = ['system: motors'];

@@ -5,7 +5,6 @@
 import { Type } from 'typebox';
 import { ELECTRODES, EEG_ELECTRODES } from '../../core/electrodes.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
-import { QUERY_BOOLEAN_WORDS } from './http-helpers.js';
 
 export const ElectrodeNumberMap = Type.Record(Type.String(), Type.Number(), {
   description: `Electrode name → number, for the electrodes asked (all 21 when none): ${ELECTRODES.join(', ')}.`,
@@ -15,10 +14,6 @@ export const ElectrodeListQuery = Type.Optional(
   Type.Array(Type.String(), {
     description: 'Electrode names, any case: repeated keys (?x=O1&x=O2) or a comma list (?x=O1,O2).',
   }),
-);
-
-export const QueryBoolean = Type.Optional(
-  Type.Enum([...QUERY_BOOLEAN_WORDS], { description: 'true/TRUE/1 or false/FALSE/0.' }),
 );
 
 export const EegConfigShape = Type.Object({

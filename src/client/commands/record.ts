@@ -11,7 +11,7 @@ import { listOption, stringOption } from '../command.js';
 import { ApiError, UsageError } from '../failures.js';
 import type { ApiClient } from '../http.js';
 import { table } from '../table.js';
-import { streamPath } from './streams.js';
+import { streamPath } from './stream-path.js';
 import { type Recording, recordingColumns } from './recordings.js';
 
 export const RECORD_TAG = 'headsetd-record';

@@ -11,7 +11,7 @@ import type { Command } from '../command.js';
 import { stringOption } from '../command.js';
 import { ApiError, UsageError } from '../failures.js';
 import type { ApiClient } from '../http.js';
-import { streamPath } from './streams.js';
+import { streamPath } from './stream-path.js';
 import { errorMessage } from '../../core/error-message.js';
 
 function readSource(file: string): string {

@@ -6,7 +6,7 @@
 import type { Command } from '../command.js';
 import type { ApiClient } from '../http.js';
 import type { Output } from '../output.js';
-import { streamPath } from './streams.js';
+import { streamPath } from './stream-path.js';
 import { sleep } from './waiting.js';
 
 interface LogLine {

@@ -6,6 +6,7 @@ import type { Command, Group, Invocation } from '../command.js';
 import { table } from '../table.js';
 import { applyCommand } from './stream-apply.js';
 import { logsCommand } from './stream-logs.js';
+import { streamPath } from './stream-path.js';
 import { stateStyle } from './styles.js';
 
 interface StreamSummary {
@@ -40,10 +41,6 @@ interface StreamRead {
   nodes: { id: string; executable: string; type?: string; status?: string }[];
   pipes: { id: string; source: string; destination: string; policy?: string }[];
   status?: string;
-}
-
-export function streamPath(id: string, rest = ''): string {
-  return `/stream/streams/${encodeURIComponent(id)}${rest}`;
 }
 
 const ID = { min: 1, max: 1 };

@@ -1,10 +1,11 @@
 /**
- * Small request helpers shared by the /system and guide plugins: query arrays and booleans in the
+ * Small request helpers shared by the /system, guide and SDK plugins: query arrays and booleans in the
  * forms of docs/api.md §Conventions, form fields converted to numbers, and device errors given a
  * JSON pointer (`details.path`) into the request part they came from.
  */
-import { HeadsetdError, isHeadsetdError } from '../../errors/catalog.js';
-import { unknownFieldMessage } from '../../schemas/validator.js';
+import { Type } from 'typebox';
+import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
+import { unknownFieldMessage } from '../schemas/validator.js';
 
 /** Where a pointer starts: the body (`''`) or the query string (`/querystring`, as the route validator says). */
 export type PointerBase = '' | '/querystring' | '/params';
@@ -23,6 +24,11 @@ const TRUE_WORDS = new Set(['true', 'TRUE', '1', 'True']);
 const FALSE_WORDS = new Set(['false', 'FALSE', '0', 'False']);
 /** The spellings of a query boolean, for route schemas. */
 export const QUERY_BOOLEAN_WORDS = ['true', 'TRUE', 'True', '1', 'false', 'FALSE', 'False', '0'] as const;
+
+/** A query boolean's schema, for route schemas. */
+export const QueryBoolean = Type.Optional(
+  Type.Enum([...QUERY_BOOLEAN_WORDS], { description: 'true/TRUE/1 or false/FALSE/0.' }),
+);
 
 /** A query boolean (`true`/`TRUE`/`1`, `false`/`FALSE`/`0`); `fallback` when absent. */
 export function queryBoolean(value: unknown, name: string, fallback = false): boolean {

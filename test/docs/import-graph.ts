@@ -1,0 +1,123 @@
+/**
+ * The graph of imports between the files of a source tree, read with the TypeScript parser, and
+ * the cycles in it. An edge is a relative import that is loaded when the program runs: static
+ * imports, re-exports and dynamic `import()`. Type-only imports (`import type`, `export type`, or
+ * an import whose every name is `type`) are left out: the compiler erases them, so they order no
+ * module's loading.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+/** Every `.ts` file below `dir` (tests excluded: nothing of the program imports them). */
+export function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = join(dir, entry);
+    if (statSync(full).isDirectory()) files.push(...sourceFiles(full));
+    else if (/\.tsx?$/.test(entry) && !entry.endsWith('.d.ts') && !/\.test\.tsx?$/.test(entry))
+      files.push(full);
+  }
+  return files;
+}
+
+function typeOnly(clause: ts.ImportClause | undefined): boolean {
+  if (clause === undefined) return false; // `import './x.js'` runs the module
+  if (clause.phaseModifier === ts.SyntaxKind.TypeKeyword) return true;
+  if (clause.name !== undefined) return false;
+  const bindings = clause.namedBindings;
+  return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0
+    ? bindings.elements.every((element) => element.isTypeOnly)
+    : false;
+}
+
+/** The relative specifiers a file loads at run time. */
+export function runtimeImports(source: string, fileName = 'x.ts'): string[] {
+  const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, kind);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (!typeOnly(node.importClause)) found.push(node.moduleSpecifier.text);
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      const allTypes =
+        node.isTypeOnly ||
+        (node.exportClause !== undefined &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.length > 0 &&
+          node.exportClause.elements.every((element) => element.isTypeOnly));
+      if (!allTypes) found.push(node.moduleSpecifier.text);
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] !== undefined &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
+      found.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found.filter((specifier) => specifier.startsWith('.'));
+}
+
+/** The file of `known` an import names: `./a.js` is a.ts or a.tsx, `./a` (the bundler's form) too. */
+function target(known: ReadonlySet<string>, path: string): string | undefined {
+  const stem = path.replace(/\.(js|jsx|ts|tsx)$/, '');
+  return [`${stem}.ts`, `${stem}.tsx`, `${stem}/index.ts`, `${stem}/index.tsx`].find((file) =>
+    known.has(file),
+  );
+}
+
+/** File → the files of `files` it loads, paths relative to `root`. */
+export function importGraph(root: string, files: readonly string[]): Map<string, string[]> {
+  const known = new Set(files.map((file) => relative(root, file)));
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = runtimeImports(readFileSync(file, 'utf8'), file)
+      .map((specifier) => target(known, relative(root, resolve(dirname(file), specifier))))
+      .filter((found) => found !== undefined);
+    graph.set(relative(root, file), [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The cycles of a graph: each strongly connected set of two or more files (or a file importing itself), sorted. */
+export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's algorithm.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const connect = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) connect(v);
+  return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
