@@ -103,19 +103,19 @@ export function siblingRefusal(from, to) {
 /**
  * The dashboard (web/) is a program of its own, bundled for the browser: it imports its own
  * files and npm packages, and from the service only types (`import type`) of its API in the
- * folders below; never a value, never a Node.js built-in.
+ * folders and schema files below; never a value, never a Node.js built-in.
  */
-export const WEB_TYPE_SOURCES = ['schemas', 'core'];
+export const WEB_TYPE_SOURCES = ['src/schemas/', 'src/core/', 'src/api/system/schemas.', 'src/api/job-shapes.'];
 
 /** Whether a module of web/ may import `to` (relative to the repository; `typeOnly` for `import type`). */
 export function webRefusal(to, typeOnly) {
   if (to.startsWith('node:')) return `web/ runs in the browser: it may not import the Node.js built-in ${to}`;
   if (to.startsWith('web/')) return undefined;
-  const [top, folder] = to.split('/');
-  if (top === 'src' && WEB_TYPE_SOURCES.includes(folder) && typeOnly) return undefined;
-  if (top === 'src' && WEB_TYPE_SOURCES.includes(folder))
+  const typesOnly = WEB_TYPE_SOURCES.some((source) => to.startsWith(source));
+  if (typesOnly && typeOnly) return undefined;
+  if (typesOnly)
     return `web/ may import only types from ${to} (write \`import type\`): the dashboard bundles no code of the service`;
-  return `web/ may not import ${to}: the dashboard imports its own files, npm packages and, type-only, the API's types in ${WEB_TYPE_SOURCES.map((f) => `src/${f}/`).join(' and ')} (scripts/layers.mjs)`;
+  return `web/ may not import ${to}: the dashboard imports its own files, npm packages and, type-only, the API's types in ${WEB_TYPE_SOURCES.map((f) => (f.endsWith('/') ? f : `${f}ts`)).join(', ')} (scripts/layers.mjs)`;
 }
 
 /** The picture docs/architecture.md shows, top layer first. */

@@ -42,6 +42,7 @@ import { forwardMarkersToRecorders } from './replay-markers.js';
 import { ensureToken, tokenPath } from './security/token.js';
 import { applyStoredConfig, deviceServices, quickStreamServices } from './services.js';
 import { VERSION } from './version.js';
+import { settleWithin } from './core/deadline.js';
 
 export interface ServerOptions {
   settings: Settings;
@@ -81,21 +82,11 @@ export const STREAMS_STOP_DEADLINE_MS = 3000;
 
 /** Resolves true when `work` settled within `ms`, false when the time ran out first. */
 async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => {
-      resolve(false);
-    }, ms);
-  });
-  const settled = work.then(
-    () => true,
-    () => true,
+  const ended = work.then(
+    () => undefined,
+    () => undefined,
   );
-  try {
-    return await Promise.race([settled, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return (await settleWithin(ended, ms)).done;
 }
 
 /**

@@ -18,7 +18,7 @@ import { ServiceMetrics } from './device/service-metrics.js';
 import type { SettingsStore } from './device/settings-store.js';
 import type { EventHub } from './events/hub.js';
 import { liveSockets } from './events/live-sockets.js';
-import { SocketFanout } from './events/socket-fanout.js';
+import { SocketFanout } from './runtime/socket-fanout.js';
 import { currentConfig, type GuidesContext } from './guides/context.js';
 import { ImpedanceSessions } from './guides/impedance-sessions.js';
 import { LatestImpedance } from './guides/latest-impedance.js';

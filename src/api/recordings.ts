@@ -18,6 +18,7 @@ import {
   removeSidecar,
 } from '../recordings/index.js';
 import { errorResponses, Success, textOrFileResponse } from '../schemas/responses.js';
+import { RecordingSchema } from '../schemas/recordings.js';
 
 /** What {@link recordingsPlugin} needs from the service. */
 export interface RecordingsPluginOptions {
@@ -32,22 +33,6 @@ export interface RecordingsPluginOptions {
   /** OpenAPI tag of the routes (default `recordings`). */
   tag?: string;
 }
-
-const RecordingSchema = Type.Object({
-  name: Type.String({ description: 'File name inside <data-dir>/recordings.' }),
-  format: Type.Enum(['edf', 'bdf', 'csv']),
-  bytes: Type.Integer({ minimum: 0 }),
-  created: Type.String({ description: 'ISO 8601: time of the first sample.' }),
-  durationSeconds: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
-    description: 'Seconds of samples; null when unknown (a foreign CSV without timestamps).',
-  }),
-  channels: Type.Array(Type.String()),
-  sampleRate: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], { description: 'Hz' }),
-  complete: Type.Boolean({
-    description:
-      'False while being written, or when the recorder did not stop cleanly (then repaired at start).',
-  }),
-});
 
 const ListResponse = Type.Object({ success: Type.Literal(true), recordings: Type.Array(RecordingSchema) });
 const NameParams = Type.Object({ name: Type.String({ description: 'The recording file name.' }) });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { HeadsetdError } from '../errors/catalog.js';
-import type { ClientSocket } from '../events/socket-fanout.js';
+import type { ClientSocket } from '../runtime/socket-fanout.js';
 
 export function socketRoute(
   app: FastifyInstance,

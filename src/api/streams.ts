@@ -34,7 +34,7 @@ import { StatusAnswers } from './status-answers.js';
 import { toYaml } from '../core/yaml.js';
 import { handlerValidated } from './validation.js';
 import { ETAG_HEADER, IfMatchHeaders, preconditionOf, withRevision } from './if-match.js';
-import { within } from '../streams/settle.js';
+import { settleWithin } from '../core/deadline.js';
 
 export interface StreamsPluginOptions {
   manager: StreamManager;
@@ -81,6 +81,12 @@ function singleString(value: unknown, name: string): string {
     });
   }
   return v;
+}
+
+/** `promise`'s value, or undefined when it has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  const result = await settleWithin(promise, ms);
+  return result.done ? result.value : undefined;
 }
 
 function wantsYaml(request: FastifyRequest): boolean {

@@ -5,7 +5,7 @@
  * (GET /system/events, /system/sensors/eeg/stream) and hands it to the route, which only adds
  * the sockets it upgrades.
  */
-import { type ClientSocket, SocketFanout } from './socket-fanout.js';
+import { type ClientSocket, SocketFanout } from '../runtime/socket-fanout.js';
 
 /** Subscribes `send` to a source; answers the unsubscribe. */
 export type Subscribe = (send: (message: unknown) => void) => () => void;
@@ -19,15 +19,17 @@ export interface LiveSockets {
 
 export function liveSockets(subscribe: Subscribe): LiveSockets {
   let unsubscribe: (() => void) | undefined;
-  const clients: SocketFanout = new SocketFanout(undefined, (active) => {
-    if (active)
-      unsubscribe = subscribe((message) => {
-        clients.send(message);
-      });
-    else {
-      unsubscribe?.();
-      unsubscribe = undefined;
-    }
+  const clients: SocketFanout = new SocketFanout({
+    onActive: (active) => {
+      if (active)
+        unsubscribe = subscribe((message) => {
+          clients.send(message);
+        });
+      else {
+        unsubscribe?.();
+        unsubscribe = undefined;
+      }
+    },
   });
   return {
     add(socket) {

@@ -9,7 +9,8 @@ import { designFilter } from '../dsp/design.js';
 import { createFilter } from './filter.js';
 import { SosL1Norm, sosL1Norm } from './frame-range.js';
 import type { Frame } from '../core/frame.js';
-import { recordingContext, until } from '../../test/sdk/fake-node-context.js';
+import { recordingContext } from '../../test/sdk/fake-node-context.js';
+import { eventually } from '../../test/support/wait.js';
 
 const SPEC = { highpass: 1, lowpass: 40, order: 8 };
 const RATE = 16_000;
@@ -37,7 +38,7 @@ test('a slow ‖h‖₁ is summed in slices: onFrame returns at once, frames fol
   for (let seq = 0; seq < 5; seq++) node.onFrame?.('in', frame(seq, 100));
   // Nothing has left yet: the frames wait for the bound instead of the thread waiting for it.
   expect(rc.emitted).toHaveLength(0);
-  await until(() => rc.emitted.length === 5, 'the held frames', 20_000);
+  await eventually(() => rc.emitted.length === 5, 20_000, 'the held frames');
   expect(rc.emitted.map((e) => e.frame.seq)).toEqual([0, 1, 2, 3, 4]);
   for (const { frame: out } of rc.emitted) expect(out.range).toBeCloseTo(100 * exact, 6);
   // Once known, frames go straight through.
@@ -63,7 +64,7 @@ test('a rate change while frames wait releases them with the old design’s boun
   node.onFrame?.('in', { ...frame(1, 100), sampleRate: 250, data: new Float32Array(4) });
   expect(rc.emitted[0]!.frame.seq).toBe(0);
   expect(rc.emitted[0]!.frame.range).toBeCloseTo(100 * sosL1Norm(designFilter(SPEC, RATE)), 6);
-  await until(() => rc.emitted.length === 2, 'the frame at the new rate', 20_000);
+  await eventually(() => rc.emitted.length === 2, 20_000, 'the frame at the new rate');
   expect(rc.emitted[1]!.frame.range).toBeCloseTo(100 * sosL1Norm(designFilter(SPEC, 250)), 6);
   await node.stop();
 });

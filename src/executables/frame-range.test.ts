@@ -12,7 +12,8 @@ import { Resampler } from '../dsp/resample.js';
 import { createSignalGenerator } from './signal-generator.js';
 import { adcFullScaleMicrovolts, adcLsbMicrovolts } from '../device/acquisition.js';
 import type { Frame } from '../core/frame.js';
-import { recordingContext, until } from '../../test/sdk/fake-node-context.js';
+import { recordingContext } from '../../test/sdk/fake-node-context.js';
+import { eventually } from '../../test/support/wait.js';
 
 const DESIGNS: [FilterSpec, number][] = [
   [{ highpass: 1, lowpass: 40, order: 4 }, 250],
@@ -65,8 +66,9 @@ describe('range', () => {
     const rc = recordingContext(config);
     const node = createSignalGenerator(rc.context);
     await node.start();
-    await until(
+    await eventually(
       () => rc.emitted.reduce((n, e) => n + e.frame.data.length, 0) >= 4 * 1000,
+      10_000,
       'half a second of samples',
     );
     await node.stop();

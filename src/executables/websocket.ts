@@ -6,7 +6,8 @@
  * layout of core/frame-binary.ts), `clientBufferBytes` (the bound below).
  *
  * Each frame is encoded once and the same payload is sent to every client. A client's send queue
- * is bounded by `clientBufferBytes` (default {@link CLIENT_BUFFER_LIMIT_BYTES}) of `bufferedAmount`
+ * (the one fan-out, runtime/socket-fanout.ts) is bounded by `clientBufferBytes` (default
+ * {@link CLIENT_BUFFER_LIMIT_BYTES}) of `bufferedAmount`
  * (bytes accepted by `send` but not yet written to the socket): while a client is over it, frames
  * are skipped for that client only and counted in the node's `framesDropped` (one per client and
  * frame), and the client is counted in the status info's `slowClients`. The stream and the
@@ -33,12 +34,13 @@ import { accessRefusal, isLoopbackName } from '../security/access.js';
 import { headersTimeouts } from '../security/http-timeouts.js';
 import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
 import { ensureToken, tokenPath } from '../security/token.js';
+import { CLIENT_SEND_LIMIT_BYTES, GOING_AWAY, SocketFanout } from '../runtime/socket-fanout.js';
 
 export const DEFAULT_WEBSOCKET_HOST = '127.0.0.1';
 /** About a second of a 64-channel 2 kHz stream in JSON: a client further behind loses frames. */
-export const CLIENT_BUFFER_LIMIT_BYTES = 1024 * 1024;
+export const CLIENT_BUFFER_LIMIT_BYTES = CLIENT_SEND_LIMIT_BYTES;
 /** Close code of a node that stops (RFC 6455 "going away"), and its reason. */
-export const STOP_CLOSE_CODE = 1001;
+export const STOP_CLOSE_CODE = GOING_AWAY;
 export const STOP_CLOSE_REASON = 'stream node stopped';
 /** How long a stop waits for clients to answer the close frame before cutting them off, ms. */
 export const CLOSE_GRACE_MS = 1000;
@@ -101,7 +103,7 @@ async function closeClients(clients: readonly WebSocket[]): Promise<void> {
 class WebSocketOutput implements NodeInstance {
   private server: Server | undefined;
   private sockets: WebSocketServer | undefined;
-  private readonly clients = new Set<WebSocket>();
+  private readonly clients: SocketFanout<WebSocket>;
   private readonly host: string;
   private readonly binary: boolean;
   private readonly bufferLimit: number;
@@ -116,6 +118,7 @@ class WebSocketOutput implements NodeInstance {
     this.host = config.host ?? DEFAULT_WEBSOCKET_HOST;
     this.binary = config.format === 'binary';
     this.bufferLimit = config.clientBufferBytes ?? CLIENT_BUFFER_LIMIT_BYTES;
+    this.clients = new SocketFanout({ limitBytes: this.bufferLimit });
   }
 
   /** The service's rules; beyond loopback the node requires the token even if the service does not. */
@@ -199,7 +202,6 @@ class WebSocketOutput implements NodeInstance {
     this.context.log(`client connected (${this.clients.size} now)`);
     this.context.setInfo({ clients: this.clients.size });
     socket.on('close', () => {
-      this.clients.delete(socket);
       this.context.setInfo({ clients: this.clients.size });
     });
     socket.on('error', () => {
@@ -209,17 +211,9 @@ class WebSocketOutput implements NodeInstance {
 
   onFrame(_port: string, frame: Frame): void {
     if (this.clients.size === 0) return;
-    let payload: string | Uint8Array | undefined;
-    let dropped = 0;
-    for (const client of this.clients) {
-      if (client.readyState !== client.OPEN) continue;
-      if (client.bufferedAmount > this.bufferLimit) {
-        dropped++;
-        continue;
-      }
-      payload ??= this.binary ? encodeFrameBinary(frame) : JSON.stringify(frameToJson(frame));
-      client.send(payload);
-    }
+    const dropped = this.clients.sendPayload(() =>
+      this.binary ? encodeFrameBinary(frame) : JSON.stringify(frameToJson(frame)),
+    );
     if (dropped > 0) this.context.countDropped(dropped);
     if (dropped !== this.slowClients) {
       this.slowClients = dropped;
@@ -241,8 +235,9 @@ class WebSocketOutput implements NodeInstance {
           resolve();
         });
     });
-    await closeClients([...this.clients]);
-    this.clients.clear();
+    const clients = this.clients.sockets();
+    for (const client of clients) this.clients.remove(client);
+    await closeClients(clients);
     sockets?.close();
     // Plain requests kept alive would hold the port open.
     server?.closeAllConnections();

@@ -3,10 +3,12 @@
  * WebSocket (`ws://host:port/stream/{targetStreamId}/ingest`), one JSON text message per frame
  * (docs/api.md §Frames). The connection is re-made after any loss with exponential backoff
  * (250 ms doubling to 10 s, with jitter); frames that arrive while it is down wait in a bounded
- * queue (the oldest are dropped, counted), and while it is up a peer that reads too slowly loses
- * frames (counted) once its unsent bytes pass the limit, so the stream is never slowed.
+ * queue (the oldest are dropped, counted), and while it is up the connection is a fan-out of one
+ * (runtime/socket-fanout.ts): a peer that reads too slowly loses frames (counted) once its unsent
+ * bytes pass the limit, so the stream is never slowed.
  */
 import WebSocket from 'ws';
+import { CLIENT_SEND_LIMIT_BYTES, SocketFanout } from '../runtime/socket-fanout.js';
 
 export interface PipeTarget {
   host: string;
@@ -44,7 +46,6 @@ export interface PipeStatus {
 }
 
 const DEFAULT_QUEUE_LIMIT = 256;
-const DEFAULT_SEND_LIMIT_BYTES = 1024 * 1024;
 
 function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -67,22 +68,22 @@ export class PipeSender {
   private timer: NodeJS.Timeout | undefined;
   /** The metadata goes with the first frame of each connection. */
   private metadataPending = false;
+  /** The open connection, if any: a fan-out of one, with the slow-client policy of every socket. */
+  private readonly peer: SocketFanout<WebSocket>;
 
   constructor(private readonly options: PipeSenderOptions) {
     this.backoffMs = options.initialBackoffMs ?? 250;
+    this.peer = new SocketFanout({ limitBytes: options.sendLimitBytes ?? CLIENT_SEND_LIMIT_BYTES });
     this.connect();
   }
 
   /** Forwards one frame in its JSON text form (an object with the fields of docs/api.md §Frames). */
   send(frame: object): void {
     if (this.state === 'closed') return;
-    const socket = this.socket;
-    if (socket?.readyState === WebSocket.OPEN) {
-      if (socket.bufferedAmount > (this.options.sendLimitBytes ?? DEFAULT_SEND_LIMIT_BYTES)) {
-        this.framesDropped++;
-        return;
-      }
-      this.transmit(socket, frame);
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      const skipped = this.peer.sendPayload(() => this.text(frame));
+      if (skipped > 0) this.framesDropped += skipped;
+      else this.framesSent++;
       return;
     }
     this.queue.push(JSON.stringify(frame));
@@ -118,14 +119,20 @@ export class PipeSender {
     }
   }
 
-  private transmit(socket: WebSocket, frame: object | string): void {
+  /** A frame's text; the first of a connection carries the metadata. */
+  private text(frame: object | string): string {
     let text = typeof frame === 'string' ? frame : JSON.stringify(frame);
     if (this.metadataPending && this.options.metadata !== undefined) {
       const parsed = (typeof frame === 'string' ? JSON.parse(frame) : frame) as object;
       text = JSON.stringify({ ...parsed, metadata: this.options.metadata });
     }
     this.metadataPending = false;
-    socket.send(text);
+    return text;
+  }
+
+  /** Frames queued while the connection was down: sent as soon as it is up. */
+  private transmit(socket: WebSocket, frame: string): void {
+    socket.send(this.text(frame));
     this.framesSent++;
   }
 
@@ -142,6 +149,7 @@ export class PipeSender {
       this.state = 'open';
       this.backoffMs = this.options.initialBackoffMs ?? 250;
       this.metadataPending = this.options.metadata !== undefined;
+      this.peer.add(socket);
       for (const text of this.queue.splice(0)) this.transmit(socket, text);
     });
     let refused = false;

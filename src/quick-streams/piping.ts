@@ -6,8 +6,9 @@
  * api/quick-streams/pipe-routes.ts parse, call one method here and shape the answer.
  */
 import type { NodeDef } from '../core/stream-model.js';
+import { isUuid } from '../core/uuid.js';
 import { HeadsetdError } from '../errors/catalog.js';
-import type { ClientSocket } from '../events/socket-fanout.js';
+import type { ClientSocket } from '../runtime/socket-fanout.js';
 import type { StreamRuntime } from '../runtime/port.js';
 import type { StreamEntry, StreamManager } from '../streams/manager.js';
 import {
@@ -22,8 +23,6 @@ import { isActive, type QuickRegistry } from './registry.js';
 
 /** The hosts a pipe may go to unless the service is told more: loopback only. */
 export const DEFAULT_PIPE_ALLOWED_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PipeRequest {
   target: { host: string; port: number; streamId: string; token?: string };
@@ -137,7 +136,7 @@ export class QuickPiping {
         { path: '/target/host', host, allowed: [...this.allowed] },
       );
     }
-    if (!UUID.test(target.streamId)) {
+    if (!isUuid(target.streamId)) {
       throw new HeadsetdError('validation_failed', `target.streamId '${target.streamId}' is not a UUID.`, {
         path: '/target/streamId',
       });

@@ -14,7 +14,7 @@ import {
   type QuickStreamConfig,
   quickStreamDocument,
 } from '../streams/quick-stream.js';
-import { within } from '../streams/settle.js';
+import { settleWithin } from '../core/deadline.js';
 import type { QuickRegistry } from './registry.js';
 import type { QuickSession } from './session.js';
 
@@ -66,6 +66,12 @@ function assertAcquired(config: QuickStreamConfig, body: QuickStartBody, acquire
       ? ` (channels was not given, so it asked for all ${config.channels.length} EEG electrodes)`
       : '';
   throw new HeadsetdError(refusal.code, `${refusal.message}${defaulted}.`, { ...details, path });
+}
+
+/** `promise`'s value, or undefined when it has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  const result = await settleWithin(promise, ms);
+  return result.done ? result.value : undefined;
 }
 
 export class QuickStreams {

@@ -8,7 +8,7 @@ import { frameSamples, frameToJson } from '../core/frame.js';
 import type { QuickStreamConfig } from '../streams/quick-stream.js';
 import { QUICK_NODES } from '../streams/quick-stream.js';
 import type { StreamRuntime } from '../runtime/port.js';
-import { type ClientSocket, SocketFanout } from '../events/socket-fanout.js';
+import { type ClientSocket, SocketFanout } from '../runtime/socket-fanout.js';
 import type { PipeSender } from './pipe-sender.js';
 import { SampleRing } from './sample-ring.js';
 
@@ -47,7 +47,7 @@ export class QuickSession {
     clientSendLimitBytes?: number,
   ) {
     this.ring = new SampleRing(config.bufferSize);
-    this.clients = new SocketFanout(clientSendLimitBytes);
+    this.clients = new SocketFanout({ limitBytes: clientSendLimitBytes });
     this.channels = config.channels;
     this.untap = runtime.tap(streamId, QUICK_NODES.tap, (frame) => {
       this.onFrame(frame);

@@ -8,7 +8,8 @@ import type { Frame } from '../core/frame.js';
 import { RunningGraph } from './running-graph.js';
 import type { NodeContext, NodeFactory } from '../core/node.js';
 import type { NodeDef } from '../core/stream-model.js';
-import { definition, pipe, waitFor } from '../../test/runtime/helpers.js';
+import { definition, pipe } from '../../test/runtime/helpers.js';
+import { eventually } from '../../test/support/wait.js';
 
 function frame(value: number): Frame {
   return { seq: 99, timestamp: value, sampleRate: 10, channels: ['a'], data: new Float32Array([value]) };
@@ -67,7 +68,7 @@ describe('RunningGraph', () => {
     src.emit(frame(2));
     // Delivery is asynchronous: nothing has reached a consumer inside emit.
     expect(a.frames.length + b.frames.length).toBe(0);
-    await waitFor(() => a.frames.length === 2 && b.frames.length === 2, 2000, 'delivery');
+    await eventually(() => a.frames.length === 2 && b.frames.length === 2, 2000, 'delivery');
     expect(a.frames[0]).toBe(b.frames[0]);
     expect(a.frames[1]).toBe(b.frames[1]);
     expect(Object.isFrozen(a.frames[0])).toBe(true);
@@ -99,7 +100,7 @@ describe('RunningGraph', () => {
     );
     await graph.signalNode('a', 'pause', {});
     for (let i = 0; i < 10; i++) src.emit(frame(i));
-    await waitFor(
+    await eventually(
       () => graph.status().nodes.a!.metrics.framesDropped === 6,
       2000,
       'the drops of the full pipe',
@@ -107,7 +108,7 @@ describe('RunningGraph', () => {
     expect(a.frames).toEqual([]);
     expect(graph.status().nodes.a!.metrics).toMatchObject({ framesDropped: 6, queueDepth: 4 });
     await graph.signalNode('a', 'resume', {});
-    await waitFor(() => a.frames.length === 4, 2000, 'the queued frames');
+    await eventually(() => a.frames.length === 4, 2000, 'the queued frames');
     expect(a.frames.map((f) => f.timestamp)).toEqual([6, 7, 8, 9]);
     await graph.stop();
   });
@@ -138,14 +139,14 @@ describe('RunningGraph', () => {
     );
     await graph.signalNode('sink', 'pause', {});
     for (let i = 0; i < 20; i++) src.emit(frame(i));
-    await waitFor(() => graph.status().pipes.p2!.queueDepth === 2, 2000, 'p2 to fill');
+    await eventually(() => graph.status().pipes.p2!.queueDepth === 2, 2000, 'p2 to fill');
     let status = graph.status();
     // pass forwarded until p2 reached its capacity, then stopped being fed.
     expect(status.pipes.p2!.queueDepth).toBe(2);
     expect(status.pipes.p1!.queueDepth).toBe(18);
     expect(status.pipes.p2!.framesDropped + status.pipes.p1!.framesDropped).toBe(0);
     await graph.signalNode('sink', 'resume', {});
-    await waitFor(() => sink.frames.length === 20, 2000, 'every frame');
+    await eventually(() => sink.frames.length === 20, 2000, 'every frame');
     expect(sink.frames.map((f) => f.timestamp)).toEqual([...Array(20).keys()]);
     status = graph.status();
     expect(status.nodes.sink!.metrics.framesDropped).toBe(0);
@@ -191,8 +192,8 @@ describe('RunningGraph', () => {
     graph.pause();
     context?.fail(new Error('boom'));
     expect(graph.status().nodes.src!.state).toBe('initialized');
-    await waitFor(() => graph.status().nodes.src!.metrics.restarts === 1, 3000, 'the restart');
-    await waitFor(() => graph.status().nodes.src!.state === 'paused', 1000, 'paused after restart');
+    await eventually(() => graph.status().nodes.src!.metrics.restarts === 1, 3000, 'the restart');
+    await eventually(() => graph.status().nodes.src!.state === 'paused', 1000, 'paused after restart');
     graph.resume();
     expect(graph.status().nodes.src!.state).toBe('running');
     await graph.stop();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createDecoder, encodeMessage } from '../core/protocol/codec.js';
 import type { ProtocolEncoding, ProtocolMessage } from '../core/protocol/messages.js';
 import { frameLike, frameRows, type NodeHandlers, run, sampleCount } from './node.js';
-import { until } from '../../test/sdk/fake-node-context.js';
+import { eventually } from '../../test/support/wait.js';
 
 function harness(encoding: ProtocolEncoding, handlers: NodeHandlers) {
   const stdin = new PassThrough();
@@ -68,7 +68,7 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the TypeScript SDK over %
         events.push('stop');
       },
     });
-    await until(() => h.received.length === 1, 'ready');
+    await eventually(() => h.received.length === 1, 10_000, 'ready');
     expect(h.received[0]).toEqual({ type: 'ready', inputs: ['in'], outputs: ['out'] });
     expect(h.node.config).toEqual({ gain: 3 });
     expect(h.node.streamId).toBe('s');
@@ -76,7 +76,7 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the TypeScript SDK over %
     h.write({ type: 'frame', port: 'in', frame: input });
     h.write({ type: 'signal', name: 'marker', payload: { text: 'blink' } });
     h.write({ type: 'frame', port: 'in', frame: { ...input, seq: 1 } });
-    await until(() => h.received.length === 3, 'two frames');
+    await eventually(() => h.received.length === 3, 10_000, 'two frames');
     const [, first, second] = h.received;
     expect(first?.type === 'frame' && Array.from(first.frame.data)).toEqual([3, 6, 9, 12]);
     expect(first?.type === 'frame' && first.frame.seq).toBe(0);
@@ -84,7 +84,7 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the TypeScript SDK over %
     expect(first?.type === 'frame' && first.frame.timestamp).toBe(1000);
 
     h.write({ type: 'signal', name: 'stop', payload: {} });
-    await until(() => h.exits.length === 1, 'the exit');
+    await eventually(() => h.exits.length === 1, 10_000, 'the exit');
     expect(h.exits).toEqual([0]);
     expect(events).toEqual([
       'start gain=3',
@@ -97,9 +97,9 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the TypeScript SDK over %
 
   it('exits when stdin reaches end-of-file', async () => {
     const h = harness(encoding, {});
-    await until(() => h.received.length === 1, 'ready');
+    await eventually(() => h.received.length === 1, 10_000, 'ready');
     h.stdin.end();
-    await until(() => h.exits.length === 1, 'the exit');
+    await eventually(() => h.exits.length === 1, 10_000, 'the exit');
     expect(h.exits).toEqual([0]);
   });
 
@@ -114,22 +114,22 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the TypeScript SDK over %
       },
     });
     for (let seq = 0; seq < 3; seq += 1) h.write({ type: 'frame', port: 'in', frame: { ...input, seq } });
-    await until(() => seen.length === 3, 'three frames');
+    await eventually(() => seen.length === 3, 10_000, 'three frames');
     expect(seen).toEqual([0, 1, 2]);
   });
 
   it('numbers frames per port, takes rows, and marks the first frame after resume', async () => {
     const h = harness(encoding, {});
-    await until(() => h.received.length === 1, 'ready');
+    await eventually(() => h.received.length === 1, 10_000, 'ready');
     const out = { sampleRate: 10, channels: ['a'], timestamp: 5 };
     h.node.send('out', { ...out, data: [[1], [2]] });
     h.node.send('other', { ...out, data: [[3]] });
     h.write({ type: 'signal', name: 'pause', payload: {} });
     h.write({ type: 'signal', name: 'resume', payload: {} });
-    await until(() => !h.node.paused, 'the resume');
+    await eventually(() => !h.node.paused, 10_000, 'the resume');
     h.node.send('out', { ...out, data: [[4]] });
     h.node.send('out', { ...out, data: [[5]] });
-    await until(() => h.received.length === 5, 'four frames');
+    await eventually(() => h.received.length === 5, 10_000, 'four frames');
     const frames = h.received.flatMap((m) => (m.type === 'frame' ? [m] : []));
     expect(frames.map((m) => [m.port, m.frame.seq, m.frame.discontinuity ?? false])).toEqual([
       ['out', 0, false],
@@ -150,7 +150,7 @@ describe.each<ProtocolEncoding>(['ndjson', 'binary'])('the TypeScript SDK over %
       },
     });
     h.write({ type: 'frame', port: 'in', frame: input });
-    await until(() => h.exits.length === 1, 'the exit');
+    await eventually(() => h.exits.length === 1, 10_000, 'the exit');
     expect(h.exits).toEqual([1]);
     expect(h.received.at(-1)).toEqual({ type: 'error', message: 'bad frame' });
     expect(h.log()).toMatch(/Error: bad frame\n\s+at /);

@@ -12,7 +12,8 @@ import { childEnvironment } from '../runtime/external/child-env.js';
 import { createExternalNode } from '../runtime/external/process-node.js';
 import type { Frame } from '../core/frame.js';
 import type { NodeInstance } from '../core/node.js';
-import { processAlive, recordingContext, until } from '../../test/sdk/fake-node-context.js';
+import { processAlive, recordingContext } from '../../test/sdk/fake-node-context.js';
+import { eventually } from '../../test/support/wait.js';
 
 const example = (name: string): string =>
   fileURLToPath(new URL(`../../examples/nodes/${name}`, import.meta.url));
@@ -91,7 +92,7 @@ describe('the Python SDK', () => {
     const node = createExternalNode(recorder.context, [PYTHON, '-c', script], { stopGraceMs: 120_000 });
     running.push(node);
     await node.start();
-    await until(() => recorder.emitted.length >= 3, 'frames from the thread');
+    await eventually(() => recorder.emitted.length >= 3, 10_000, 'frames from the thread');
     const pid = recorder.info.pid as number;
     await node.stop();
     expect(processAlive(pid)).toBe(false);
@@ -118,7 +119,7 @@ describe('the Python SDK', () => {
       channels: ['a'],
       data: Float32Array.of(0.5),
     });
-    await until(() => recorder.emitted.length === 1, 'the frame');
+    await eventually(() => recorder.emitted.length === 1, 10_000, 'the frame');
     expect(Array.from(recorder.emitted[0]!.frame.data)).toEqual([Number.NaN, 0.5]);
   });
 });
@@ -139,7 +140,7 @@ describe.each(['ndjson', 'binary'] as const)('the Python SDK over %s', (protocol
     await node.start();
     const sent: Frame[] = fc.sample(frameArb, { numRuns: 40, seed: 42 });
     sent.forEach((frame, i) => node.onFrame?.(`p${i % 3}`, frame));
-    await until(() => recorder.emitted.length === sent.length, 'every frame echoed');
+    await eventually(() => recorder.emitted.length === sent.length, 10_000, 'every frame echoed');
     recorder.emitted.forEach(({ port, frame }, i) => {
       expect(port).toBe(`echo-p${i % 3}`);
       const { createdAt: _createdAt, ...echoed } = frame;
@@ -166,7 +167,7 @@ describe('a node without an SDK', () => {
       data: Float32Array.of(1.25, -3),
     };
     node.onFrame?.('in', frame);
-    await until(() => recorder.emitted.length === 1, 'the frame passed through');
+    await eventually(() => recorder.emitted.length === 1, 10_000, 'the frame passed through');
     expect(recorder.emitted[0]).toMatchObject({
       port: 'out',
       frame: { seq: 4, timestamp: 9, channels: ['Fz'] },

@@ -31,7 +31,7 @@ import {
   requestFor,
   Rng,
 } from '../support/openapi-fuzz.js';
-import { eventually } from './system/support.js';
+import { eventually } from '../support/wait.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
@@ -146,12 +146,16 @@ beforeAll(async () => {
   const started = await inject('POST', `/stream/streams/${GUARD_ID}/signal`, { signal: 'start' });
   expect(started.statusCode, started.body).toBe(200);
   // The start may answer before the WebSocket node has bound its port (a busy machine).
-  const port = await eventually(async () => {
-    const status = (await inject('GET', `/stream/streams/${GUARD_ID}/status`)).json<{
-      status: { nodes: { id: string; port?: number }[] };
-    }>();
-    return status.status.nodes.find((n) => n.id === 'ws')?.port;
-  }, 'the guard stream to report its port');
+  const port = await eventually(
+    async () => {
+      const status = (await inject('GET', `/stream/streams/${GUARD_ID}/status`)).json<{
+        status: { nodes: { id: string; port?: number }[] };
+      }>();
+      return status.status.nodes.find((n) => n.id === 'ws')?.port;
+    },
+    20_000,
+    'the guard stream to report its port',
+  );
   guard = await GuardClient.open(port);
   await guard.more(2);
   await restoreTargets();

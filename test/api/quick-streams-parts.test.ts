@@ -8,8 +8,8 @@ import { WebSocketServer } from 'ws';
 import { closeReason, mismatch, parseIngestMessage } from '../../src/quick-streams/ingest-message.js';
 import { PipeSender } from '../../src/quick-streams/pipe-sender.js';
 import { SampleRing } from '../../src/quick-streams/sample-ring.js';
-import { waitFor } from '../runtime/helpers.js';
 import { testFrame } from './quick-streams-helpers.js';
+import { eventually } from '../support/wait.js';
 
 describe('SampleRing', () => {
   test('keeps the latest rows across wrap-around, with each row time', () => {
@@ -137,7 +137,7 @@ describe('PipeSender', () => {
       metadata: { unit: 'uV' },
     });
     for (let seq = 0; seq < 5; seq++) sender.send({ seq });
-    await waitFor(() => received.length >= 3, 3000, 'queued frames');
+    await eventually(() => received.length >= 3, 3000, 'queued frames');
     // The first frame of the connection carries the metadata.
     expect(received).toEqual([{ seq: 2, metadata: { unit: 'uV' } }, { seq: 3 }, { seq: 4 }]);
     expect(sender.status()).toMatchObject({ state: 'open', framesSent: 3, framesDropped: 2, queued: 0 });
@@ -150,15 +150,15 @@ describe('PipeSender', () => {
       initialBackoffMs: 50,
       maxBackoffMs: 200,
     });
-    await waitFor(() => sender?.status().state === 'open', 3000, 'open');
+    await eventually(() => sender?.status().state === 'open', 3000, 'open');
     for (const client of first.server.clients) client.terminate();
     await new Promise((resolve) => {
       first.server.close(resolve);
     });
-    await waitFor(() => sender?.status().state === 'reconnecting', 3000, 'reconnecting');
+    await eventually(() => sender?.status().state === 'reconnecting', 3000, 'reconnecting');
     sender.send({ seq: 1 });
     const second = await listen(first.port);
-    await waitFor(() => second.received.length >= 1, 5000, 'frame after reconnection');
+    await eventually(() => second.received.length >= 1, 5000, 'frame after reconnection');
     expect(second.received).toEqual([{ seq: 1 }]);
     expect(sender.status()).toMatchObject({ state: 'open', reconnects: 1 });
   });

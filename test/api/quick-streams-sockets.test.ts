@@ -4,10 +4,9 @@
  * malformed messages; POST /stream/{id}/pipe and its allow-list.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { eventually } from '../support/service.js';
-import { waitFor } from '../runtime/helpers.js';
 import { expectError, json, ok } from './helpers.js';
 import { connect, type QuickPlane, quickPlane, refusedUpgrade, testFrame } from './quick-streams-helpers.js';
+import { eventually } from '../support/wait.js';
 
 let cp: QuickPlane;
 
@@ -33,7 +32,7 @@ describe('WebSocket /stream/{streamId}', () => {
     expect((await statusOf(id)).clients).toBe(1);
     cp.runtime.emitTap(id, 'tap', testFrame(0, 2, ['CZ', 'O2'], 0));
     cp.runtime.emitTap(id, 'tap', testFrame(1, 1, ['CZ', 'O2'], 5));
-    await waitFor(() => client.messages.length >= 2, 3000, 'two messages');
+    await eventually(() => client.messages.length >= 2, 3000, 'two messages');
     expect(client.messages[0]).toEqual({
       seq: 0,
       timestamp: 1_700_000_000_000,
@@ -70,7 +69,7 @@ describe('WebSocket /stream/{streamId}', () => {
         cp.runtime.emitTap(id, 'tap', testFrame(i, 4000, channels));
         await new Promise((r) => setImmediate(r));
       }
-      await waitFor(() => reader.messages.length >= frames, 30_000, 'every frame at the reader');
+      await eventually(() => reader.messages.length >= frames, 30_000, 'every frame at the reader');
       expect(reader.messages.map((m) => (m as { seq: number }).seq)).toEqual([...Array(frames).keys()]);
       expect((await statusOf(id)).framesDropped).toBeGreaterThan(0);
     } finally {
@@ -106,7 +105,7 @@ describe('WebSocket /stream/{streamId}/ingest', () => {
     };
     sender.socket.send(JSON.stringify(frame));
     sender.socket.send(JSON.stringify({ ...frame, seq: 5, metadata: { unit: 'uV' } }));
-    await waitFor(() => cp.runtime.fed.length >= 2, 3000, 'fed frames');
+    await eventually(() => cp.runtime.fed.length >= 2, 3000, 'fed frames');
     const fed = cp.runtime.fed[0];
     expect(fed?.streamId).toBe(id);
     expect(fed?.nodeId).toBe('source');
@@ -201,7 +200,7 @@ describe('WebSocket /stream/{streamId}/ingest', () => {
     sender.socket.send(
       JSON.stringify({ timestamp: 1_700_000_000_001, sampleRate: 100, channels: ['x'], data: [[7]] }),
     );
-    await waitFor(() => cp.runtime.fed.length >= 1, 3000, 'fed frame');
+    await eventually(() => cp.runtime.fed.length >= 1, 3000, 'fed frame');
     expect(cp.runtime.fed[0]).toMatchObject({ streamId: custom, nodeId: 'b' });
     sender.socket.close();
   });
@@ -228,7 +227,7 @@ describe('POST /stream/{streamId}/pipe', () => {
     );
     cp.runtime.emitTap(source, 'tap', testFrame(0, 3, ['CZ'], 1));
     cp.runtime.emitTap(source, 'tap', testFrame(1, 3, ['CZ'], 2));
-    await waitFor(() => cp.runtime.fed.length >= 2, 5000, 'piped frames');
+    await eventually(() => cp.runtime.fed.length >= 2, 5000, 'piped frames');
     expect(cp.runtime.fed.map((f) => [f.streamId, Array.from(f.frame.data)])).toEqual([
       [target, [1, 11, 21]],
       [target, [2, 12, 22]],
@@ -361,7 +360,7 @@ describe('POST /stream/{streamId}/pipe', () => {
       'pipe open',
     );
     cp.runtime.emitTap(source, 'tap', testFrame(0, 2, ['CZ'], 3));
-    await waitFor(() => cp.runtime.fed.length >= 1, 3000, 'piped frame');
+    await eventually(() => cp.runtime.fed.length >= 1, 3000, 'piped frame');
     expect(Array.from(cp.runtime.fed[0]?.frame.data ?? [])).toEqual([3, 13]);
   });
 

@@ -3,8 +3,9 @@
  * node signals and logs. Each edit is validated as a whole and applied atomically, with error
  * pointers relative to the request body.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ControlPlane, controlPlane } from '../support/control-plane.js';
+import { eventually } from '../support/wait.js';
 import {
   chainStream,
   expectError,
@@ -157,14 +158,10 @@ describe.each(PREFIXES)('nodes and pipes under "%s/streams"', (prefix) => {
     const first = json(cp, 'POST', `${url}/nodes`, [{ id: 'A', executable: 'logger' }]);
     // Both requests are in: the first waits on its live update, the second on the first (queued
     // behind it: the stream's queue of edits has moved on).
-    await vi.waitFor(() => {
-      expect(cp.runtime.ops(ID)).toContain('update');
-    });
+    await eventually(() => cp.runtime.ops(ID).includes('update'), 10_000, 'the live update');
     const firstQueued = cp.manager.get(ID).edits;
     const second = json(cp, 'POST', `${url}/nodes`, [{ id: 'B', executable: 'logger' }]);
-    await vi.waitFor(() => {
-      expect(cp.manager.get(ID).edits).not.toBe(firstQueued);
-    });
+    await eventually(() => cp.manager.get(ID).edits !== firstQueued, 10_000, 'the second edit queued');
     cp.runtime.failUpdate = 'the runtime refuses';
     release();
     const answers = await Promise.all([first, second]);
@@ -180,14 +177,14 @@ describe.each(PREFIXES)('nodes and pipes under "%s/streams"', (prefix) => {
     const hold = cp.runtime.hold('update');
     const updates = cp.runtime.ops(ID).filter((op) => op === 'update').length;
     const third = json(cp, 'POST', `${url}/nodes`, [{ id: 'A', executable: 'logger' }]);
-    await vi.waitFor(() => {
-      expect(cp.runtime.ops(ID).filter((op) => op === 'update')).toHaveLength(updates + 1);
-    });
+    await eventually(
+      () => cp.runtime.ops(ID).filter((op) => op === 'update').length === updates + 1,
+      10_000,
+      'the live update of the third edit',
+    );
     const thirdQueued = cp.manager.get(ID).edits;
     const fourth = json(cp, 'POST', `${url}/pipes`, [{ id: 'pA', source: 'filt', destination: 'A' }]);
-    await vi.waitFor(() => {
-      expect(cp.manager.get(ID).edits).not.toBe(thirdQueued);
-    });
+    await eventually(() => cp.manager.get(ID).edits !== thirdQueued, 10_000, 'the fourth edit queued');
     hold();
     expect((await Promise.all([third, fourth])).map((r) => r.statusCode)).toEqual([200, 200]);
     expect((await readStream(cp, ID)).pipes.map((p) => p.id)).toEqual(['p1', 'p2', 'pA']);

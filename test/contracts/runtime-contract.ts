@@ -17,7 +17,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { statusView } from '../../src/streams/views.js';
-import { waitFor } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 
 export interface RuntimeUnderTest {
   runtime: StreamRuntime;
@@ -82,7 +82,7 @@ export function runtimeContract(name: string, make: () => RuntimeUnderTest): voi
       const stream = definition([generator, logger], [{ id: 'p', source: 'gen', destination: 'log' }]);
       await runtime.start(stream);
       // The logger writes a line per frame; the lines reach the runtime with its status pushes.
-      await waitFor(() => runtime.logs(stream.id, 'log').length > 0, 10_000, 'a log line');
+      await eventually(() => runtime.logs(stream.id, 'log').length > 0, 10_000, 'a log line');
       runtime.forget(stream.id);
       expect(runtime.logs(stream.id, 'log').length).toBeGreaterThan(0);
       await runtime.stop(stream.id);

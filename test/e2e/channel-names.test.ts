@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { readEdf } from '../recordings/support.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const STREAM = '5b7c0e2a-6d1f-4a3b-9c8d-2e4f6a8b0c1d';
 const ASKED = ['fp1', 'CZ', 'o1', 'T3'];

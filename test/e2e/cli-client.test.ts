@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseYaml } from '../../src/core/yaml.js';
 import { followCli, runCli } from '../support/client-cli.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 let service: Service;
 let withToken: Service;

@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/data-dir-lock.js';
 import { announceCreatedToken } from '../../src/security/token.js';
-import { CLI, eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { CLI, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const running: Service[] = [];
 afterEach(async () => {

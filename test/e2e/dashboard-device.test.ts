@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Browser, haveChromium, keepScreenshot, openBrowser } from '../support/browser.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 describe.skipIf(!haveChromium)('dashboard: device, signals, impedance (headless Chromium)', () => {
   let service: Service;

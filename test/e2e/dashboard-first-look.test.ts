@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Browser, haveChromium, openBrowser } from '../support/browser.js';
 import { SDK_TIMEOUT, sdkCall } from '../support/instinct-client.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const ID = '3f2a9c41-7e5b-4d8a-9b1c-6e0f2d4a8c17';
 const NAME = 'Alpha through a filter';

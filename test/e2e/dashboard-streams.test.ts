@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Browser, haveChromium, keepScreenshot, openBrowser } from '../support/browser.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const ID = '6b1f7a52-9d3e-4c1a-8f2b-0a9e8d7c6b5a';
 

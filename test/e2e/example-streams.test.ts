@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { parse } from 'yaml';
-import { eventually, json, ROOT, type Service, startService } from '../support/service.js';
+import { json, ROOT, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const EXAMPLES = path.join(ROOT, 'examples', 'streams');
 let service: Service;

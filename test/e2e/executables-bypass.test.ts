@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { BYPASS_FORMS, populateAttackFiles } from '../support/executable-attacks.js';
-import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { json, type Service, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const STORED_CREATED = '1b0c8a4e-0d2f-4c3a-9b1e-2f3a4b5c6d7e';
 const STORED_RUNNING = '2b0c8a4e-0d2f-4c3a-9b1e-2f3a4b5c6d7e';

@@ -10,7 +10,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from '
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { FrameClient, seqGaps } from '../runtime/helpers.js';
-import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { json, type Service, startService, tempDataDir } from '../support/service.js';
 
 const ID = 'ffffffff-0000-4000-8000-000000000004';
 let service: Service | undefined;
@@ -58,6 +58,7 @@ cat > /dev/null
 exec sleep 300
 `,
 };
+import { eventually } from '../support/wait.js';
 
 /** Pids of the living processes whose environment names the stream (every node child and its helpers). */
 function processesOfStream(id: string): number[] {

@@ -15,7 +15,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { FRAME_TIME_END_MS, FRAME_TIME_MIN_MS } from '../../src/core/frame-time.js';
 import { edflibCheck } from '../support/edf-check.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 let service: Service | undefined;
 afterEach(async () => {

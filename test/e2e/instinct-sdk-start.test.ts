@@ -12,7 +12,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { SDK_TIMEOUT, sdkCall } from '../support/instinct-client.js';
 import { modelProblems, StreamResponse } from '../support/instinct-models.js';
-import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { json, type Service, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 let service: Service;
 beforeAll(async () => {

@@ -17,7 +17,8 @@ import {
   Stream,
   StreamResponse,
 } from '../support/instinct-models.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 let service: Service;
 beforeAll(async () => {

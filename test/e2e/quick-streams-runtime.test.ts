@@ -9,7 +9,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { definition, pipe, waitFor } from '../runtime/helpers.js';
+import { definition, pipe } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-tap-'));
 let runtime: WorkerRuntime | undefined;
@@ -46,7 +47,7 @@ describe('tap channel', () => {
     const frames: Frame[] = [];
     const untap = runtime.tap(stream.id, 'tap', (frame) => frames.push(frame));
     await runtime.start(stream);
-    await waitFor(() => frames.length >= 10, 5000, 'tapped frames');
+    await eventually(() => frames.length >= 10, 5000, 'tapped frames');
     await runtime.stop(stream.id);
     expect(frames.map((f) => f.seq).slice(0, 10)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(frames[0]?.sampleRate).toBe(1000);
@@ -63,14 +64,14 @@ describe('tap channel', () => {
 
     const before = frames.length;
     await runtime.start(stream);
-    await waitFor(() => frames.length >= before + 3, 5000, 'frames after restart');
+    await eventually(() => frames.length >= before + 3, 5000, 'frames after restart');
     // A second listener on the same tap shows frames still flow after the first is removed: the
     // removed one gets none of them (removal is immediate on the main thread).
     const others: Frame[] = [];
     const untapOther = runtime.tap(stream.id, 'tap', (frame) => others.push(frame));
     untap();
     const after = frames.length;
-    await waitFor(() => others.length >= 3, 5000, 'frames to the remaining listener');
+    await eventually(() => others.length >= 3, 5000, 'frames to the remaining listener');
     untapOther();
     expect(frames.length).toBe(after);
   });
@@ -99,7 +100,7 @@ describe('tap channel', () => {
     for (const frame of sent) expect(runtime.feed(stream.id, 'in', frame)).toBe(true);
     // The caller's frame is not transferred away.
     expect(sent[0]?.data.length).toBe(4);
-    await waitFor(() => out.length >= 3, 5000, 'ingested frames');
+    await eventually(() => out.length >= 3, 5000, 'ingested frames');
     expect(out.map((f) => Array.from(f.data))).toEqual([
       [1, 2, 3, 4],
       [5.5, -6],

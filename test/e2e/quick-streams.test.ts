@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 interface FrameMessage {
   seq: number;

@@ -13,7 +13,8 @@ import { parseCsv } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
-import { definition, pipe, waitFor } from '../runtime/helpers.js';
+import { definition, pipe } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
 
@@ -67,9 +68,9 @@ describe('recorder annotations', () => {
       frame.timestamp + ((frame.data.length / frame.channels.length) * 1000) / RATE;
     /** Until a frame has come whose span ends after `time` (so that a mark at `time` is placed). */
     const framesPast = (time: number, what: string) =>
-      waitFor(() => frames.length > 0 && endOf(frames.at(-1)!) > time + PERIOD_MS, 10_000, what);
+      eventually(() => frames.length > 0 && endOf(frames.at(-1)!) > time + PERIOD_MS, 10_000, what);
     await rt.start(stream);
-    await waitFor(() => samples >= 0.8 * RATE, 10_000, '0.8 s recorded');
+    await eventually(() => samples >= 0.8 * RATE, 10_000, '0.8 s recorded');
 
     // A frame reaches the tap once its last sample was due: a marker sent after it arrives later.
     const beforeMarker = frames.length - 1;
@@ -100,7 +101,7 @@ describe('recorder annotations', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await rt.resume(stream.id);
     const before = samples;
-    await waitFor(() => samples >= before + 0.6 * RATE, 10_000, 'samples after resume');
+    await eventually(() => samples >= before + 0.6 * RATE, 10_000, 'samples after resume');
     const beforeLastMarker = frames.length - 1;
     await rt.signalNode(stream.id, 'rec', 'marker', { text: 'after resume' });
     const afterLastMarker = Date.now();

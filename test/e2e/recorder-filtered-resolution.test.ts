@@ -13,7 +13,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 let service: Service | undefined;
 afterEach(async () => {

@@ -17,8 +17,8 @@ import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
-import { waitFor } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = tempDataDir('headsetd-recorder-http');
 const ID = '0c5d7f5e-2b0a-4c1e-9d3f-5a6b7c8d9e0f';
@@ -108,7 +108,7 @@ describe('recording over HTTP', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     expect((await form(`/stream/streams/${ID}/signal`, { signal: 'start' })).statusCode).toBe(200);
-    await waitFor(
+    await eventually(
       () => (runtime.status(ID)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 250,
       15_000,
       'a second recorded',

@@ -12,8 +12,9 @@ import { afterEach, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
-import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { json, type Service, startService, tempDataDir } from '../support/service.js';
 import { prng } from '../support/prng.js';
+import { eventually } from '../support/wait.js';
 
 const SEED = Number(process.env.HEADSETD_FAULT_SEED ?? 20261126);
 /** Kill moments after the service listened, ms: the first ones within its first second. */

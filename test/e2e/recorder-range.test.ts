@@ -15,9 +15,10 @@ import type { DeviceFrameSource } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
-import { definition, pipe, waitFor } from '../runtime/helpers.js';
+import { definition, pipe } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneStandardMontage } from '../support/mne-check.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = tempDataDir('headsetd-recorder-range');
 const recordings = path.join(dataDir, 'recordings');
@@ -71,7 +72,7 @@ describe('range through the runtime', () => {
     );
     await runtime.start(stream);
     const rt = runtime;
-    await waitFor(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 300);
+    await eventually(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 300);
     await rt.stop(stream.id);
     const edf = readEdf(path.join(recordings, 'device.bdf'));
     // The frames carry the API's upper-case names; the file has 10-20 case, which MNE's montage needs.
@@ -101,7 +102,7 @@ describe('range through the runtime', () => {
     );
     await runtime.start(stream);
     const rt = runtime;
-    await waitFor(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 600);
+    await eventually(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 600);
     await rt.stop(stream.id);
     const edf = readEdf(path.join(recordings, 'converted.bdf'));
     expect(edf.rate).toBe(500);
@@ -124,7 +125,7 @@ describe('range through the runtime', () => {
     );
     await runtime.start(stream);
     const rt = runtime;
-    await waitFor(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 300);
+    await eventually(() => (rt.status(stream.id)?.nodes.rec?.metrics.samplesProcessed ?? 0) >= 300);
     await rt.stop(stream.id);
     const expected = tidyUp(100 * sosL1Norm(designFilter({ highpass: 1, lowpass: 40, order: 4 }, 250)));
     expect(expected).toBeGreaterThan(300);

@@ -10,9 +10,10 @@ import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { readEdf, readJson, generatorSample, tempDataDir } from '../recordings/support.js';
-import { definition, pipe, waitFor } from '../runtime/helpers.js';
+import { definition, pipe } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = tempDataDir('headsetd-recorder');
 const recordings = path.join(dataDir, 'recordings');
@@ -59,7 +60,7 @@ describe('recorder round trip', () => {
       ],
     );
     await runtime.start(stream);
-    const status = await waitFor(() => {
+    const status = await eventually(() => {
       const s = runtime?.status(stream.id);
       return (s?.nodes.edf?.metrics.samplesProcessed ?? 0) >= 2.3 * RATE ? s : undefined;
     });

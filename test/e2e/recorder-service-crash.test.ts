@@ -12,7 +12,8 @@ import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
 import { FrameClient } from '../runtime/helpers.js';
-import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { json, type Service, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const services: Service[] = [];
 afterEach(async () => {

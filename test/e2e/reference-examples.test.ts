@@ -10,7 +10,8 @@
 import { spawn } from 'node:child_process';
 import { afterEach, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const SECONDS = 2;
 /** Clock rounding allowed when checking that no frame arrives before its last sample is due (ms). */

@@ -14,9 +14,10 @@ import { headsetFrameSource } from '../../src/device/frame-source.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { definition, FrameClient, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
+import { definition, FrameClient, pipe, seqGaps } from '../runtime/helpers.js';
 import { fixture } from '../formats/fixtures.js';
 import { fileSignals } from '../support/file-signals.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-e2e-'));
 
@@ -46,7 +47,7 @@ async function play(
   for (let t = 0; t < ms; t += 100) {
     clock.advance(Math.min(100, ms - t));
     const due = emitted();
-    await waitFor(() => received.samples() >= due, 10_000, `${due} rows at the client`);
+    await eventually(() => received.samples() >= due, 10_000, `${due} rows at the client`);
   }
 }
 

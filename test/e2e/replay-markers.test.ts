@@ -11,7 +11,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { EdfWriter } from '../../src/formats/edf-writer.js';
 import { readEdf } from '../recordings/support.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const RATE = 250;
 const STREAM = '7d2e4f6a-8b0c-4d1e-9f3a-5b7c9d1e3f5a';

@@ -11,7 +11,8 @@ import type { Frame } from '../../src/core/frame.js';
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { definition, FrameClient, pipe, waitFor } from '../runtime/helpers.js';
+import { definition, FrameClient, pipe } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
 let runtime: WorkerRuntime | undefined;
@@ -93,7 +94,7 @@ describe('eeg-source', () => {
     await runtime.start(stream);
     expect(device.requests).toEqual([{ channels: ['CZ', 'O1'] }]);
     const client = await FrameClient.connect(runtime.status(stream.id)!.nodes.ws!.info!.port as number);
-    await waitFor(() => client.frames.length >= 5, 5000, 'device frames');
+    await eventually(() => client.frames.length >= 5, 5000, 'device frames');
     client.close();
     const first = client.frames[0]!.frame;
     expect(first.channels).toEqual(['CZ', 'O1']);
@@ -117,7 +118,7 @@ describe('eeg-source', () => {
     );
     await runtime.start(stream);
     const client = await FrameClient.connect(runtime.status(stream.id)!.nodes.ws!.info!.port as number);
-    await waitFor(() => client.samples() >= 500, 10_000, 'two seconds at 250 Hz');
+    await eventually(() => client.samples() >= 500, 10_000, 'two seconds at 250 Hz');
     client.close();
     expect(client.frames.every((r) => r.frame.sampleRate === 250)).toBe(true);
     // Past the resampler's start-up, the 10 Hz tone keeps its 100 µV amplitude.

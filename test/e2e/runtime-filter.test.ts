@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { definition, FrameClient, pipe, waitFor } from '../runtime/helpers.js';
+import { definition, FrameClient, pipe } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
 let runtime: WorkerRuntime | undefined;
@@ -53,7 +54,7 @@ describe('filter in a running stream', () => {
     // 1.5 s for the filter to settle, then 4 s: a whole number of cycles of both tones.
     const settle = 1.5 * rate;
     const span = 4 * rate;
-    await waitFor(() => client.samples() >= settle + span, 15_000, 'six seconds of samples');
+    await eventually(() => client.samples() >= settle + span, 15_000, 'six seconds of samples');
     client.close();
     const samples = client.frames.flatMap((r) => r.frame.data.map((row) => row[0]!));
     const window = samples.slice(settle, settle + span);
@@ -79,7 +80,7 @@ describe('filter in a running stream', () => {
       [pipe('p1', 'gen', 'lp'), pipe('p2', 'lp', 'log')],
     );
     await runtime.start(stream);
-    const status = await waitFor(
+    const status = await eventually(
       () => {
         const s = runtime?.status(stream.id);
         return s?.nodes.lp?.state === 'error' ? s : undefined;

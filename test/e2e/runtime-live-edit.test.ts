@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE, waitFor } from '../runtime/helpers.js';
+import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
 let runtime: WorkerRuntime | undefined;
@@ -56,7 +57,7 @@ describe('live editing', () => {
     const first = definition([generator, ws1], [pipe('p1', 'gen', 'ws1')]);
     await rt.start(first);
     const client1 = await FrameClient.connect(portOf(rt, first.id, 'ws1')!);
-    await waitFor(() => client1.frames.length > 10, 5000, 'frames on ws1');
+    await eventually(() => client1.frames.length > 10, 5000, 'frames on ws1');
 
     const ws2 = { id: 'ws2', executable: 'WebSocket', config: { port: 0, format: 'json' } };
     const second = definition(
@@ -68,14 +69,14 @@ describe('live editing', () => {
     const port2 = portOf(rt, first.id, 'ws2');
     expect(port2).toBeTypeOf('number');
     const client2 = await FrameClient.connect(port2!);
-    await waitFor(() => client2.frames.length > 10, 5000, 'frames on ws2');
+    await eventually(() => client2.frames.length > 10, 5000, 'frames on ws2');
 
     // Removing the new branch again stops it and its pipe.
     await rt.update(first);
     expect(rt.status(first.id)!.nodes.ws2).toBeUndefined();
     expect(rt.status(first.id)!.pipes.p2).toBeUndefined();
     const count = client1.frames.length;
-    await waitFor(() => client1.frames.length > count + 10, 5000, 'more frames on ws1');
+    await eventually(() => client1.frames.length > count + 10, 5000, 'more frames on ws1');
     client1.close();
     client2.close();
 
@@ -94,7 +95,7 @@ describe('live editing', () => {
     const log = { id: 'log', executable: 'logger' };
     const first = definition([generator, log], [pipe('p1', 'gen', 'log')]);
     await rt.start(first);
-    await waitFor(() => rt.logs(first.id, 'log').length > 5, 5000, 'frames at 500 Hz');
+    await eventually(() => rt.logs(first.id, 'log').length > 5, 5000, 'frames at 500 Hz');
     const changed = definition(
       [{ ...generator, config: { ...generator.config, sampleRate: 250 } }, log],
       [pipe('p1', 'gen', 'log')],
@@ -104,7 +105,7 @@ describe('live editing', () => {
     const status = rt.status(first.id)!;
     expect(status.nodes.gen!.metrics.restarts).toBe(1);
     expect(status.nodes.log!.metrics.restarts).toBe(0);
-    await waitFor(
+    await eventually(
       () => rt.logs(first.id, 'log').some((l) => l.line.includes('sampleRate=250 discontinuity')),
       5000,
       'a 250 Hz frame marked as a discontinuity',
@@ -121,7 +122,7 @@ describe('pause, resume and node signals', () => {
     );
     await rt.start(stream);
     const client = await FrameClient.connect(portOf(rt, stream.id, 'ws')!);
-    await waitFor(() => client.frames.length > 10, 5000, 'frames');
+    await eventually(() => client.frames.length > 10, 5000, 'frames');
     await rt.pause(stream.id);
     expect(rt.status(stream.id)!.nodes.gen!.state).toBe('paused');
     expect(rt.status(stream.id)!.nodes.ws!.state).toBe('running');
@@ -129,7 +130,7 @@ describe('pause, resume and node signals', () => {
     // resumed source's first frame (marked as a discontinuity) must start after the whole pause.
     await new Promise((r) => setTimeout(r, 300));
     await rt.resume(stream.id);
-    await waitFor(
+    await eventually(
       () => {
         const resumed = client.frames.findIndex((r) => r.frame.discontinuity === true);
         return resumed >= 0 && resumed + 5 < client.frames.length;

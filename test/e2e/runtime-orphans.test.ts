@@ -13,8 +13,9 @@ import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import type { RuntimeEvent } from '../../src/runtime/port.js';
-import { definition, pipe, TEST_NODES_MODULE, waitFor } from '../runtime/helpers.js';
-import { eventually, json, startService, tempDataDir } from '../support/service.js';
+import { definition, pipe, TEST_NODES_MODULE } from '../runtime/helpers.js';
+import { json, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 function running(pid: number): boolean {
   try {
@@ -69,7 +70,7 @@ test('an external node whose stream hangs is killed with its process group', asy
   const pid = Number(rt.status(stream.id)?.nodes.ext?.info?.pid);
   const grandchild = Number(
     (
-      await waitFor(
+      await eventually(
         () => rt.logs(stream.id, 'ext').find((l) => l.line.startsWith('grandchild ')),
         5000,
         'grandchild pid',
@@ -79,8 +80,8 @@ test('an external node whose stream hangs is killed with its process group', asy
   expect(running(pid)).toBe(true);
   expect(running(grandchild)).toBe(true);
 
-  await waitFor(() => events.find((e) => e.type === 'stream_failed'), 10_000, 'stream_failed');
-  await waitFor(() => !running(pid) && !running(grandchild), 5000, 'the node and its grandchild gone');
+  await eventually(() => events.find((e) => e.type === 'stream_failed'), 10_000, 'stream_failed');
+  await eventually(() => !running(pid) && !running(grandchild), 5000, 'the node and its grandchild gone');
 }, 30_000);
 
 /** Pids of the living (not zombie) members of process group `pgid`, from /proc. */
@@ -174,7 +175,7 @@ test('SIGTERM of the service, an upload in flight, leaves no process of a node t
   upload.destroy();
   expect(exit).toEqual({ code: 0, signal: null });
   // SIGKILL was sent before the exit; the kernel may take a moment to end the processes.
-  await waitFor(() => (groupMembers(pgid).length === 0 ? true : undefined), 5000, 'the node group gone');
-  if (contained) await waitFor(() => !running(escapee) || undefined, 5000, 'the setsid escapee gone');
+  await eventually(() => (groupMembers(pgid).length === 0 ? true : undefined), 5000, 'the node group gone');
+  if (contained) await eventually(() => !running(escapee) || undefined, 5000, 'the setsid escapee gone');
   else process.kill(escapee, 'SIGKILL');
 }, 30_000);

@@ -11,7 +11,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { RuntimeEvent } from '../../src/runtime/port.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { definition, FrameClient, pipe, TEST_NODES_MODULE, waitFor } from '../runtime/helpers.js';
+import { definition, FrameClient, pipe, TEST_NODES_MODULE } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-pool-'));
 let runtime: WorkerRuntime | undefined;
@@ -66,7 +67,7 @@ describe('worker pool', () => {
     await rt.start(heavy);
     expect(rt.workerLoads()).toEqual([4]);
     // The watchdog measures each worker's busy share every quarter heartbeat (250 ms here).
-    await waitFor(() => (rt.workerUtilizations()[0] ?? 0) > 0.5, 10_000, 'the worker to read busy');
+    await eventually(() => (rt.workerUtilizations()[0] ?? 0) > 0.5, 10_000, 'the worker to read busy');
     const next = definition([generator, logger], [pipe('p', 'gen', 'log')]);
     await rt.start(next);
     expect(rt.workerLoads()).toEqual([4, 1]);
@@ -91,7 +92,7 @@ describe('worker pool', () => {
     await rt.start(stream);
     expect(rt.workerLoads()).toEqual([1]);
     await rt.stop(stream.id);
-    await waitFor(() => rt.workerLoads().length === 0, 10_000, 'the idle worker to end');
+    await eventually(() => rt.workerLoads().length === 0, 10_000, 'the idle worker to end');
     // A later start boots a worker again.
     await rt.start(stream);
     expect(rt.status(stream.id)?.nodes.gen?.state).toBe('running');
@@ -108,13 +109,13 @@ describe('worker pool', () => {
     await rt.start(doomed);
     expect(rt.workerLoads()).toEqual([2]);
 
-    const failed = await waitFor(
+    const failed = await eventually(
       () => events.find((e) => e.type === 'stream_failed' && e.streamId === doomed.id),
       15_000,
       'stream_failed of the looping stream',
     );
     expect(failed.message).toContain('node spin');
-    const restarted = await waitFor(
+    const restarted = await eventually(
       () => events.find((e) => e.type === 'stream_restarted' && e.streamId === healthy.id),
       15_000,
       'stream_restarted of the healthy stream',
@@ -130,7 +131,7 @@ describe('worker pool', () => {
     expect(rt.logs(healthy.id, 'gen').some((l) => l.line.includes('restarted on another worker'))).toBe(true);
     expect(rt.workerLoads()).toEqual([1]);
     const client = await FrameClient.connect(portOf(rt, healthy.id));
-    await waitFor(() => client.frames.length > 3, 10_000, 'frames from the restarted stream');
+    await eventually(() => client.frames.length > 3, 10_000, 'frames from the restarted stream');
     client.close();
   }, 40_000);
 
@@ -145,9 +146,9 @@ describe('worker pool', () => {
     await rt.start(faulty);
     expect(rt.workerLoads()).toEqual([2]);
     const client = await FrameClient.connect(portOf(rt, neighbour.id));
-    await waitFor(() => rt.status(faulty.id)?.nodes.bad?.state === 'error', 10_000, 'the node in error');
+    await eventually(() => rt.status(faulty.id)?.nodes.bad?.state === 'error', 10_000, 'the node in error');
     const before = client.frames.length;
-    await waitFor(() => client.frames.length > before + 5, 10_000, 'the neighbour still streaming');
+    await eventually(() => client.frames.length > before + 5, 10_000, 'the neighbour still streaming');
     client.close();
     expect(rt.status(faulty.id)?.nodes.gen?.state).toBe('running');
     expect(events.filter((e) => e.type === 'stream_failed')).toEqual([]);

@@ -17,8 +17,8 @@ import {
   pipe,
   seqGaps,
   TEST_NODES_MODULE,
-  waitFor,
 } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 
 /** True while `pid` exists and is not a zombie. */
 function processRunning(pid: number): boolean {
@@ -92,7 +92,7 @@ describe('supervision', () => {
     const crashesOf = (id: string) => events.filter((e) => e.type === 'node_crashed' && e.nodeId === id);
 
     // 5 failures: restarts after 250, 500, 1000 and 2000 ms, then the node stays in error.
-    await waitFor(() => rt.status(stream.id)?.nodes.bad?.state === 'error', 15_000, 'bad in error');
+    await eventually(() => rt.status(stream.id)?.nodes.bad?.state === 'error', 15_000, 'bad in error');
     const bad = rt.status(stream.id)!.nodes.bad!;
     expect(bad.metrics.restarts).toBe(4);
     expect(bad.metrics.errorCount).toBe(5);
@@ -113,7 +113,7 @@ describe('supervision', () => {
 
     // The rest of the stream never noticed.
     const count = client.frames.length;
-    await waitFor(() => client.frames.length > count + 20, 5000, 'frames after the crashes');
+    await eventually(() => client.frames.length > count + 20, 5000, 'frames after the crashes');
     client.close();
     expect(seqGaps(client.seqs())).toEqual([]);
     const status = rt.status(stream.id)!;
@@ -147,7 +147,7 @@ describe('supervision', () => {
     const childPid = Number(childLine?.line.slice('child pid '.length));
     expect(processRunning(childPid)).toBe(true);
 
-    const failed = await waitFor(
+    const failed = await eventually(
       () => events.find((e) => e.type === 'stream_failed' && e.streamId === doomed.id),
       10_000,
       'stream_failed',
@@ -162,11 +162,11 @@ describe('supervision', () => {
     expect(postMortem.nodes.gen!.state).toBe('terminated');
     await expect(rt.pause(doomed.id)).rejects.toMatchObject({ code: 'invalid_state' });
     // The hung worker could not stop its node's child: the main thread killed its process group.
-    await waitFor(() => !processRunning(childPid), 3000, 'the child process gone');
+    await eventually(() => !processRunning(childPid), 3000, 'the child process gone');
 
     // The other stream runs on.
     const count = client.frames.length;
-    await waitFor(() => client.frames.length > count + 20, 5000, 'frames after the failure');
+    await eventually(() => client.frames.length > count + 20, 5000, 'frames after the failure');
     client.close();
     expect(seqGaps(client.seqs())).toEqual([]);
     expect(rt.status(healthy.id)!.nodes.gen!.state).toBe('running');
@@ -189,7 +189,7 @@ describe('supervision', () => {
     // come in (twice, so that the check has run again since), it has had its chance to misfire.
     const newLine = async (what: string) => {
       const seen = rt.logs(stream.id, 'log').at(-1);
-      await waitFor(() => rt.logs(stream.id, 'log').at(-1) !== seen, 5000, what);
+      await eventually(() => rt.logs(stream.id, 'log').at(-1) !== seen, 5000, what);
     };
     await newLine('log lines sent during the block');
     await newLine('log lines after the block');
@@ -201,7 +201,7 @@ describe('supervision', () => {
     const { rt, events, atFailure } = newRuntime();
     const stream = definition([{ id: 'bomb', executable: 'test-timer-throw' }], []);
     await rt.start(stream);
-    const failed = await waitFor(
+    const failed = await eventually(
       () => events.find((e) => e.type === 'stream_failed' && e.streamId === stream.id),
       10_000,
       'stream_failed',
@@ -229,7 +229,11 @@ describe('supervision', () => {
     // past its backlog bound;
     // how fast the machine is plays no part.
     const startFrames = client.frames.length;
-    await waitFor(() => client.frames.length >= startFrames + 200, 20_000, 'healthy frames during the flood');
+    await eventually(
+      () => client.frames.length >= startFrames + 200,
+      20_000,
+      'healthy frames during the flood',
+    );
     // This thread still answers at once: a status read needs no round trip to a worker.
     expect(rt.status(healthy.id)!.nodes.gen!.state).toBe('running');
     client.close();

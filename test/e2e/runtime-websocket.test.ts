@@ -14,7 +14,8 @@ import { decodeFrameBinary } from '../../src/core/frame-binary.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { NodeFailureError } from '../../src/runtime/port.js';
-import { definition, FrameClient, pacingProblems, pipe, seqGaps, waitFor } from '../runtime/helpers.js';
+import { definition, FrameClient, pacingProblems, pipe, seqGaps } from '../runtime/helpers.js';
+import { eventually } from '../support/wait.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
 let runtime: WorkerRuntime | undefined;
@@ -53,11 +54,11 @@ describe('generator → websocket', () => {
     );
     await rt.start(stream);
     const client = await FrameClient.connect(boundPort(rt, stream.id, 'ws'));
-    await waitFor(() => client.frames.length > 5, 5000, 'first frames');
+    await eventually(() => client.frames.length > 5, 5000, 'first frames');
     const first = client.frames.length;
     // Two seconds' worth of frames, waited for (not slept): the generator's real-time rate on this
     // machine is measured by the benchmarks; here its timeline and pacing are checked.
-    await waitFor(() => client.samples() >= 500, 15_000, 'two seconds of samples');
+    await eventually(() => client.samples() >= 500, 15_000, 'two seconds of samples');
     client.close();
 
     expect(pacingProblems(client.frames)).toEqual([]);
@@ -94,13 +95,13 @@ describe('generator → websocket', () => {
     const stalled = await FrameClient.connect(port);
     const fast = await FrameClient.connect(port);
     stalled.stall();
-    await waitFor(
+    await eventually(
       () => (rt.status(stream.id)?.nodes.ws?.metrics.framesDropped ?? 0) > 50,
       25_000,
       'drops for the stalled client',
     );
     const fastCount = fast.frames.length;
-    await waitFor(() => fast.frames.length > fastCount + 50, 5000, 'more frames for the fast client');
+    await eventually(() => fast.frames.length > fastCount + 50, 5000, 'more frames for the fast client');
     stalled.close();
     fast.close();
 

@@ -6,8 +6,9 @@
  * the error envelope, and keeps serving allowed origins and hosts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
 import { nextMessage, tryUpgrade } from '../support/upgrade.js';
+import { eventually } from '../support/wait.js';
 
 const STREAM = '5c0c8a4e-0d2f-4c3a-9b1e-2f3a4b5c6d7e';
 

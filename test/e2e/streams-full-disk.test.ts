@@ -20,7 +20,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
-import { eventually, json, type Service, startService } from '../support/service.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const ID = 'eeeeeeee-0000-4000-8000-000000000001';
 const MOUNT = 'mount -t tmpfs -o size=2m tmpfs "$0" && exec "$@"';

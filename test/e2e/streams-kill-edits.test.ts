@@ -7,7 +7,8 @@
  * the streams that ran before the kill run again.
  */
 import { afterEach, expect, test } from 'vitest';
-import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { json, type Service, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const services: Service[] = [];
 afterEach(async () => {

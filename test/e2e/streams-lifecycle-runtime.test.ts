@@ -8,7 +8,8 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { eventually, json, type Service, startService, tempDataDir } from '../support/service.js';
+import { json, type Service, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const ID = 'dddddddd-0000-4000-8000-000000000001';
 

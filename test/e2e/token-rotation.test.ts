@@ -12,8 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, eventually, type Service, startService } from '../support/service.js';
+import { CLI, type Service, startService } from '../support/service.js';
 import { tryUpgrade } from '../support/upgrade.js';
+import { eventually } from '../support/wait.js';
 
 const STREAM = '7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6';
 

@@ -19,7 +19,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { parse } from 'yaml';
-import { eventually, json, ROOT, type Service, startService } from '../support/service.js';
+import { json, ROOT, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const DOC = readFileSync(path.join(ROOT, 'docs', 'node-protocol.md'), 'utf8');
 

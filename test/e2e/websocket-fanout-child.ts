@@ -9,7 +9,8 @@
  */
 import { WebSocket } from 'ws';
 import { FrameClient } from '../runtime/helpers.js';
-import { eventually, json, startService } from '../support/service.js';
+import { json, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const FAST = 200;
 const [dataDir] = process.argv.slice(2) as [string];

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { sampleBytes110 } from '../../src/lsl/codec.js';
 import { LOOPBACK_NETWORK } from '../../src/lsl/network.js';
 import { LslOutlet } from '../../src/lsl/outlet.js';
+import { eventually } from '../support/wait.js';
 
 const network = { ...LOOPBACK_NETWORK, multicastPort: 29571, basePort: 29572, portRange: 8 };
 
@@ -121,7 +122,7 @@ describe('LslOutlet', () => {
     const fast = feed(port, feedRequest(current.uid, 110, 1_000_000));
     const slow = feed(port, feedRequest(current.uid, 110, 100));
     slow.socket.pause();
-    while (current.stats().consumers < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually(() => current!.stats().consumers >= 2, 10_000, 'two consumers');
     const header = (feedRequestAnswer: Buffer) => feedRequestAnswer.indexOf('\r\n\r\n') + 4;
     const size = sampleBytes110('float32', 2);
     // More than the kernel's socket buffers and the outlet's own bound hold for the slow one.
@@ -138,7 +139,7 @@ describe('LslOutlet', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     const expected = header(fast.data()) + 2 * size + total * size;
-    while (fast.data().length < expected) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually(() => fast.data().length >= expected, 25_000, 'every sample at the fast consumer');
     const bytes = fast.data();
     const first = header(bytes) + 2 * size;
     for (let i = 0; i < total; i += 9973) expect(bytes.readFloatLE(first + i * size + 9)).toBe(i);

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { type Liblsl, liblsl, liblslAvailable, liblslEnv, LslTool } from '../support/liblsl.js';
-import { eventually, type Service, startService, tempDataDir } from '../support/service.js';
+import { type Service, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const PORTS = { multicastPort: 33571, basePort: 33572, portRange: 32 };
 const PUBLISHED = '0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { liblslEnv, liblslOf, liblslVersions, LslTool } from '../support/liblsl.js';
-import { eventually, type Service, startService, tempDataDir } from '../support/service.js';
+import { type Service, startService, tempDataDir } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const PORTS = { multicastPort: 28571, basePort: 28572, portRange: 16 };
 const STREAM = '5d0c6b1e-3a2f-4e8d-9c7b-0a1b2c3d4e5f';

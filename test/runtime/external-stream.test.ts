@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { definition, FrameClient, pipe, seqGaps, waitFor } from './helpers.js';
+import { definition, FrameClient, pipe, seqGaps } from './helpers.js';
+import { eventually } from '../support/wait.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/nodes', import.meta.url));
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-external-'));
@@ -53,8 +54,8 @@ test('a JavaScript and a Python node run in a stream; kill -9 of one restarts it
   const power = await FrameClient.connect(portOf(rt, stream.id, 'ws2'));
   clients.push(averaged, power);
 
-  await waitFor(() => averaged.frames.length > 20, 10_000, 'moving-average frames');
-  await waitFor(() => power.frames.length > 20, 15_000, 'band-power frames');
+  await eventually(() => averaged.frames.length > 20, 10_000, 'moving-average frames');
+  await eventually(() => power.frames.length > 20, 15_000, 'band-power frames');
   // A 4-sample mean of a 10 Hz sine at 250 Hz stays within its amplitude, and is not all zero.
   const values = averaged.frames.flatMap((r) => r.frame.data.flat());
   expect(Math.max(...values.map(Math.abs))).toBeLessThanOrEqual(2);
@@ -63,7 +64,7 @@ test('a JavaScript and a Python node run in a stream; kill -9 of one restarts it
 
   // Custom signals reach the node; its stderr is in the node's log.
   await rt.signalNode(stream.id, 'avg', 'marker', { text: 'eyes closed' });
-  await waitFor(
+  await eventually(
     () => rt.logs(stream.id, 'avg').some((l) => l.stream === 'stderr' && l.line.includes('"eyes closed"')),
     5_000,
     'the marker in the log',
@@ -74,8 +75,12 @@ test('a JavaScript and a Python node run in a stream; kill -9 of one restarts it
   expect(pid).toBeTypeOf('number');
   const powerBefore = power.frames.length;
   process.kill(pid as number, 'SIGKILL');
-  await waitFor(() => (rt.status(stream.id)?.nodes.avg?.metrics.restarts ?? 0) >= 1, 10_000, 'the restart');
-  await waitFor(
+  await eventually(
+    () => (rt.status(stream.id)?.nodes.avg?.metrics.restarts ?? 0) >= 1,
+    10_000,
+    'the restart',
+  );
+  await eventually(
     () => {
       const newPid = rt.status(stream.id)?.nodes.avg?.info?.pid;
       return rt.status(stream.id)?.nodes.avg?.state === 'running' && newPid !== pid;
@@ -84,7 +89,7 @@ test('a JavaScript and a Python node run in a stream; kill -9 of one restarts it
     'the restarted node running',
   );
   const averagedBefore = averaged.frames.length;
-  await waitFor(() => averaged.frames.length > averagedBefore + 10, 10_000, 'frames after the restart');
+  await eventually(() => averaged.frames.length > averagedBefore + 10, 10_000, 'frames after the restart');
   // The other branch never stopped.
   expect(power.frames.length).toBeGreaterThan(powerBefore);
   expect(seqGaps(power.seqs())).toEqual([]);

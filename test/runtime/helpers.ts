@@ -15,21 +15,6 @@ export function pipe(id: string, source: string, destination: string, extra: Par
   return { id, source, destination, ...extra };
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or throws after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => T | undefined | false,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 export interface Received {
   frame: FrameJson;
   /** performance.now() at arrival, ms. */

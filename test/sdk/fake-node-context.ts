@@ -51,15 +51,6 @@ export function recordingContext(config: Record<string, unknown> = {}): Recordin
   return Object.assign(recorded, { context });
 }
 
-/** Resolves once `condition` holds; rejects with `what` after `timeoutMs`. */
-export async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** True while a process with this pid exists and is not a zombie. */
 export function processAlive(pid: number): boolean {
   try {

@@ -2,8 +2,10 @@
  * Display filters and the spectrum of the Signals panel. These shape what is drawn only (the
  * service's `filter` node is the one to use for data): second-order biquads from the Audio EQ
  * Cookbook (a band-pass is a high-pass then a low-pass, each applied twice for 24 dB/octave), a
- * notch, and a radix-2 FFT of a Hann-windowed block.
+ * notch, and the spectrum of a Hann-windowed block (fft.js, the FFT the service's dsp/ uses too).
  */
+
+import FFT from 'fft.js';
 
 export interface Biquad {
   b0: number;
@@ -82,62 +84,44 @@ export class Cascade {
   }
 }
 
+/** The fft.js methods used here, typed (its bundled typings declare them `any`). */
+interface FftPlan {
+  realTransform(out: Float64Array, data: Float64Array): void;
+}
+
+/** One fft.js plan per block length (the panel uses one length, so this holds one or two). */
+const plans = new Map<number, FftPlan>();
+
+function planOf(n: number): FftPlan {
+  let plan = plans.get(n);
+  if (plan === undefined) {
+    plan = new FFT(n);
+    plans.set(n, plan);
+  }
+  return plan;
+}
+
 /** Power spectrum (µV²/Hz, one-sided) of the last `n` samples (n a power of two), Hann-windowed. */
 export function powerSpectrum(samples: Float32Array | Float64Array, fs: number): Float64Array {
   const n = samples.length;
-  const re = new Float64Array(n);
-  const im = new Float64Array(n);
+  const windowed = new Float64Array(n);
   let mean = 0;
   for (let i = 0; i < n; i++) mean += samples[i] as number;
   mean /= n;
   let windowPower = 0;
   for (let i = 0; i < n; i++) {
     const w = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (n - 1));
-    re[i] = ((samples[i] as number) - mean) * w;
+    windowed[i] = ((samples[i] as number) - mean) * w;
     windowPower += w * w;
   }
-  fft(re, im);
+  // fft.js writes the complex bins interleaved (re, im); a real input fills bins 0..n/2.
+  const bins = new Float64Array(2 * n);
+  planOf(n).realTransform(bins, windowed);
   const half = n / 2 + 1;
   const out = new Float64Array(half);
   for (let k = 0; k < half; k++) {
-    const p = ((re[k] as number) ** 2 + (im[k] as number) ** 2) / (fs * windowPower);
+    const p = ((bins[2 * k] as number) ** 2 + (bins[2 * k + 1] as number) ** 2) / (fs * windowPower);
     out[k] = k === 0 || k === n / 2 ? p : 2 * p;
   }
   return out;
-}
-
-/** In-place iterative radix-2 FFT; the length must be a power of two. */
-export function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j] as number, re[i] as number];
-      [im[i], im[j]] = [im[j] as number, im[i] as number];
-    }
-  }
-  for (let size = 2; size <= n; size <<= 1) {
-    const angle = (-2 * Math.PI) / size;
-    const wr = Math.cos(angle);
-    const wi = Math.sin(angle);
-    for (let start = 0; start < n; start += size) {
-      let cr = 1;
-      let ci = 0;
-      for (let k = 0; k < size / 2; k++) {
-        const a = start + k;
-        const b = a + size / 2;
-        const tr = (re[b] as number) * cr - (im[b] as number) * ci;
-        const ti = (re[b] as number) * ci + (im[b] as number) * cr;
-        re[b] = (re[a] as number) - tr;
-        im[b] = (im[a] as number) - ti;
-        re[a] = (re[a] as number) + tr;
-        im[a] = (im[a] as number) + ti;
-        const next = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = next;
-      }
-    }
-  }
 }

@@ -5,15 +5,10 @@
  */
 import { socketUrl } from './api';
 import { Cascade, design, type FilterSettings } from './dsp';
+import type { FrameJson } from './api-types';
 
-export interface Frame {
-  seq: number;
-  timestamp: number;
-  sampleRate: number;
-  channels: string[];
-  data: number[][];
-  discontinuity?: boolean;
-}
+/** One frame as a websocket sends it in JSON (docs/api.md §Frames). */
+export type Frame = FrameJson;
 
 /** Seconds of signal kept per channel (the longest time window offered). */
 const KEPT_SECONDS = 30;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { mixedCaseMap } from '../../core/electrodes.js';
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
-import type { SocketFanout } from '../../events/socket-fanout.js';
+import type { SocketFanout } from '../../runtime/socket-fanout.js';
 import { electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { socketRoute } from '../socket-route.js';
 import type { Session } from '../../guides/impedance-sessions.js';

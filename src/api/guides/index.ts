@@ -5,7 +5,7 @@
  * 10-20 case. The service registers {@link guidesPlugin} among `createApp`'s extra plugins.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SocketFanout } from '../../events/socket-fanout.js';
+import type { SocketFanout } from '../../runtime/socket-fanout.js';
 import type { GuidesContext } from '../../guides/context.js';
 import type { LedVisualization } from '../../guides/led-visualization.js';
 import type { ImpedanceSchedules } from '../../guides/schedules.js';

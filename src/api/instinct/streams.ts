@@ -15,6 +15,7 @@ import { STREAM_SIGNALS, type StreamSignal } from '../../core/stream-model.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import type { StreamManager } from '../../streams/manager.js';
+import { settleWithin } from '../../core/deadline.js';
 import { handlerValidated } from '../validation.js';
 import {
   NodeAnswer,
@@ -30,7 +31,6 @@ import {
   tags,
 } from './schemas.js';
 import { nodeIn, nodeOut, pipeOut, streamIn, streamOut } from './translate.js';
-import { settleWithin } from '../../streams/settle.js';
 
 /** How long a signal waits for its transition before answering it as accepted, ms. */
 export const SIGNAL_WAIT_MS = 300;

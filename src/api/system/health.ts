@@ -5,74 +5,12 @@
  * `degraded` when any rule of device/health.ts finds a problem (docs/systems.md §Health).
  */
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { healthProblems } from '../../device/health.js';
 import type { BatteryStatus } from '../../device/headset.js';
 import type { SystemContext } from './index.js';
+import { HealthRecord } from './schemas.js';
 
 const tags = ['system: device'];
-
-const HealthRecord = Type.Object({
-  status: Type.Enum(['healthy', 'degraded']),
-  problems: Type.Array(Type.String()),
-  httpPort: Type.Integer(),
-  grpcPort: Type.Integer({ description: 'Always 0: no gRPC listener.' }),
-  host: Type.String({ description: 'The device hostname (GET /system/hostname).' }),
-  battery: Type.Object(
-    {
-      cycleCount: Type.Integer(),
-      designedCapacity: Type.Integer(),
-      maxCapacity: Type.Integer(),
-      currentCapacity: Type.Integer(),
-      voltage: Type.Integer({
-        description: 'mV (whole numbers, as the peripheral bus and the maker’s SDK read it).',
-      }),
-      percent: Type.Integer({ description: 'Whole percent (GET /system/status has tenths).' }),
-      timeRemaining: Type.Union([Type.Integer(), Type.Null()], {
-        description: 'Minutes; null while charging.',
-      }),
-      temperature: Type.Union([Type.Number(), Type.Null()], {
-        description: '°C of the pack (added to the reference record).',
-      }),
-    },
-    { additionalProperties: true, description: 'The health record battery, plus temperature.' },
-  ),
-  cpu: Type.Object({
-    load: Type.Number({ description: 'Percent of all cores busy since the previous health call.' }),
-    temperature: Type.Union([Type.Integer(), Type.Null()], {
-      description:
-        "Whole °C: the machine's hottest sensor, else the device's thermal model fed with the real load (GET /system/status says which, in tenths).",
-    }),
-    totalClockSpeed: Type.Number({ description: 'GHz, nominal.' }),
-    currentClockSpeed: Type.Number({ description: 'GHz, current mean.' }),
-  }),
-  ram: Type.Object(
-    { total: Type.Integer(), available: Type.Integer(), free: Type.Integer() },
-    { description: 'Bytes.' },
-  ),
-  storage: Type.Object(
-    { total: Type.Integer(), free: Type.Integer() },
-    { description: 'Bytes of the data dir file system.' },
-  ),
-  service: Type.Object(
-    {
-      rss: Type.Number({ description: "Bytes of resident memory of the service's process (children not)." }),
-      heapUsed: Type.Number({ description: "Bytes of the main thread's JavaScript heap in use." }),
-      openFiles: Type.Union([Type.Integer(), Type.Null()], { description: 'Open file descriptors.' }),
-      childProcesses: Type.Union([Type.Integer(), Type.Null()], {
-        description: 'Processes descending from the service (external nodes and their children).',
-      }),
-      eventLoopDelayMs: Type.Union(
-        [Type.Object({ p50: Type.Number(), p99: Type.Number(), max: Type.Number() }), Type.Null()],
-        {
-          description:
-            "The API thread's event loop delay since the previous health call, ms; null on the first call (the monitor starts then, and stops after a minute without calls).",
-        },
-      ),
-    },
-    { description: 'Figures of the service itself (added to the reference record).' },
-  ),
-});
 
 /**
  * The record's counts and measures in whole numbers: the health record says only "numbers", and

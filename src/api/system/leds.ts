@@ -16,6 +16,7 @@ import {
   stringField,
 } from '../http-helpers.js';
 import type { SystemContext } from './index.js';
+import { LedReadingAnswer } from './schemas.js';
 
 const tags = ['system: leds'];
 
@@ -45,14 +46,7 @@ export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
         summary: 'Read an LED',
         querystring: Type.Object({ index: LedIndex }),
         response: {
-          200: Type.Object({
-            success: Type.Literal(true),
-            index: Type.Enum([...LED_INDICES]),
-            color: Type.String({ description: '#RRGGBB' }),
-            active: Type.Boolean({ description: 'Lit at this instant (a blinking LED alternates).' }),
-            state: Type.Enum(['STATIC', 'BLINKING', 'OFF']),
-            blinksPerSecond: Type.Number(),
-          }),
+          200: LedReadingAnswer,
           ...errorResponses(400, 422),
         },
       },

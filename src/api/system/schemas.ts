@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { ELECTRODES, EEG_ELECTRODES } from '../../core/electrodes.js';
-import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, LED_INDICES } from '../../device/headset.js';
 
 export const ElectrodeNumberMap = Type.Record(Type.String(), Type.Number(), {
   description: `Electrode name → number, for the electrodes asked (all 21 when none): ${ELECTRODES.join(', ')}.`,
@@ -34,3 +34,123 @@ export const ImuReadingShape = Type.Object({
 });
 
 export const AnyObject = Type.Object({}, { additionalProperties: true });
+
+/** GET /system/health: the health record. */
+export const HealthRecord = Type.Object({
+  status: Type.Enum(['healthy', 'degraded']),
+  problems: Type.Array(Type.String()),
+  httpPort: Type.Integer(),
+  grpcPort: Type.Integer({ description: 'Always 0: no gRPC listener.' }),
+  host: Type.String({ description: 'The device hostname (GET /system/hostname).' }),
+  battery: Type.Object(
+    {
+      cycleCount: Type.Integer(),
+      designedCapacity: Type.Integer(),
+      maxCapacity: Type.Integer(),
+      currentCapacity: Type.Integer(),
+      voltage: Type.Integer({
+        description: 'mV (whole numbers, as the peripheral bus and the maker’s SDK read it).',
+      }),
+      percent: Type.Integer({ description: 'Whole percent (GET /system/status has tenths).' }),
+      timeRemaining: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'Minutes; null while charging.',
+      }),
+      temperature: Type.Union([Type.Number(), Type.Null()], {
+        description: '°C of the pack (added to the reference record).',
+      }),
+    },
+    { additionalProperties: true, description: 'The health record battery, plus temperature.' },
+  ),
+  cpu: Type.Object({
+    load: Type.Number({ description: 'Percent of all cores busy since the previous health call.' }),
+    temperature: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        "Whole °C: the machine's hottest sensor, else the device's thermal model fed with the real load (GET /system/status says which, in tenths).",
+    }),
+    totalClockSpeed: Type.Number({ description: 'GHz, nominal.' }),
+    currentClockSpeed: Type.Number({ description: 'GHz, current mean.' }),
+  }),
+  ram: Type.Object(
+    { total: Type.Integer(), available: Type.Integer(), free: Type.Integer() },
+    { description: 'Bytes.' },
+  ),
+  storage: Type.Object(
+    { total: Type.Integer(), free: Type.Integer() },
+    { description: 'Bytes of the data dir file system.' },
+  ),
+  service: Type.Object(
+    {
+      rss: Type.Number({ description: "Bytes of resident memory of the service's process (children not)." }),
+      heapUsed: Type.Number({ description: "Bytes of the main thread's JavaScript heap in use." }),
+      openFiles: Type.Union([Type.Integer(), Type.Null()], { description: 'Open file descriptors.' }),
+      childProcesses: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'Processes descending from the service (external nodes and their children).',
+      }),
+      eventLoopDelayMs: Type.Union(
+        [Type.Object({ p50: Type.Number(), p99: Type.Number(), max: Type.Number() }), Type.Null()],
+        {
+          description:
+            "The API thread's event loop delay since the previous health call, ms; null on the first call (the monitor starts then, and stops after a minute without calls).",
+        },
+      ),
+    },
+    { description: 'Figures of the service itself (added to the reference record).' },
+  ),
+});
+
+const Source = Type.Enum(['sensor', 'simulated', 'none'], {
+  description: 'sensor: measured; simulated: the thermal model; none: not known (null).',
+});
+
+const Temperature = Type.Object({
+  celsius: Type.Union([Type.Number(), Type.Null()]),
+  source: Source,
+});
+
+/** The replay device's file as GET /system/status answers it (docs/device.md §Replay device). */
+export const ReplayStatus = Type.Object(
+  {
+    file: Type.String({ description: 'Absolute path of the recording played.' }),
+    format: Type.Enum(['edf', 'bdf']),
+    variant: Type.Enum(['plain', 'continuous', 'discontinuous']),
+    sampleRate: Type.Number({ description: "The file's rate, Hz (the default acquisition rate)." }),
+    durationSeconds: Type.Number({ description: 'One pass of the file; playback loops.' }),
+    channels: Type.Array(
+      Type.Object({ electrode: Type.String(), label: Type.String(), unit: Type.String() }),
+      { description: 'File signals played, as which electrode, in the device order.' },
+    ),
+    dropped: Type.Array(Type.Object({ label: Type.String(), reason: Type.String() }), {
+      description: 'File signals not played, and why.',
+    }),
+    warnings: Type.Array(Type.String(), { description: "Tolerated flaws of the file's header." }),
+  },
+  { description: 'On the replay device only: the file played and how its signals were mapped.' },
+);
+
+/** GET /system/status: the device state. */
+export const DeviceStatusShape = Type.Object({
+  state: Type.Enum(['idle', 'acquiring', 'measuring_impedance', 'moving']),
+  eeg: AnyObject,
+  impedance: Type.Object({ measuring: Type.Boolean() }),
+  motors: Type.Object({ moving: Type.Array(Type.String()), stalled: Type.Array(Type.String()) }),
+  streams: Type.Object({ total: Type.Integer(), running: Type.Integer() }),
+  battery: Type.Object({ percent: Type.Number(), isCharging: Type.Boolean() }),
+  uptimeSeconds: Type.Number({ description: 'Seconds since the service started.' }),
+  version: Type.String({ description: 'The service version.' }),
+  temperatures: Type.Object({ cpu: Temperature, battery: Temperature }),
+  simulated: Type.Array(Type.String(), {
+    description:
+      'Health-record figures produced by a model, not a sensor: battery (the whole record, on a simulated or replayed device), battery.temperature, cpu.temperature.',
+  }),
+  replay: Type.Optional(ReplayStatus),
+});
+
+/** GET /system/led/state: one LED. */
+export const LedReadingAnswer = Type.Object({
+  success: Type.Literal(true),
+  index: Type.Enum([...LED_INDICES]),
+  color: Type.String({ description: '#RRGGBB' }),
+  active: Type.Boolean({ description: 'Lit at this instant (a blinking LED alternates).' }),
+  state: Type.Enum(['STATIC', 'BLINKING', 'OFF']),
+  blinksPerSecond: Type.Number(),
+});

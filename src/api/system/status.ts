@@ -6,20 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { ReplayRecordingInfo } from '../../device/replay/recording.js';
 import type { SystemContext } from './index.js';
-import { AnyObject } from './schemas.js';
+import { DeviceStatusShape, type ReplayStatus } from './schemas.js';
 
 const tags = ['system: device'];
 
 /** The API's version: bumped when a path or shape changes incompatibly. */
 export const API_VERSION = '1';
-
-const Source = Type.Enum(['sensor', 'simulated', 'none'], {
-  description: 'sensor: measured; simulated: the thermal model; none: not known (null).',
-});
-const Temperature = Type.Object({
-  celsius: Type.Union([Type.Number(), Type.Null()]),
-  source: Source,
-});
 
 /**
  * The figures of the health record (dotted paths) that a model produces rather than a sensor:
@@ -37,26 +29,6 @@ export function simulatedFigures(
   if (cpuTemperature === 'simulated') figures.push('cpu.temperature');
   return figures;
 }
-
-/** The replay device's file as GET /system/status answers it (docs/device.md §Replay device). */
-const ReplayStatus = Type.Object(
-  {
-    file: Type.String({ description: 'Absolute path of the recording played.' }),
-    format: Type.Enum(['edf', 'bdf']),
-    variant: Type.Enum(['plain', 'continuous', 'discontinuous']),
-    sampleRate: Type.Number({ description: "The file's rate, Hz (the default acquisition rate)." }),
-    durationSeconds: Type.Number({ description: 'One pass of the file; playback loops.' }),
-    channels: Type.Array(
-      Type.Object({ electrode: Type.String(), label: Type.String(), unit: Type.String() }),
-      { description: 'File signals played, as which electrode, in the device order.' },
-    ),
-    dropped: Type.Array(Type.Object({ label: Type.String(), reason: Type.String() }), {
-      description: 'File signals not played, and why.',
-    }),
-    warnings: Type.Array(Type.String(), { description: "Tolerated flaws of the file's header." }),
-  },
-  { description: 'On the replay device only: the file played and how its signals were mapped.' },
-);
 
 function replayStatus(recording: ReplayRecordingInfo | undefined): { replay?: Static<typeof ReplayStatus> } {
   if (recording === undefined) return {};
@@ -86,22 +58,7 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
         response: {
           200: Type.Object({
             success: Type.Literal(true),
-            status: Type.Object({
-              state: Type.Enum(['idle', 'acquiring', 'measuring_impedance', 'moving']),
-              eeg: AnyObject,
-              impedance: Type.Object({ measuring: Type.Boolean() }),
-              motors: Type.Object({ moving: Type.Array(Type.String()), stalled: Type.Array(Type.String()) }),
-              streams: Type.Object({ total: Type.Integer(), running: Type.Integer() }),
-              battery: Type.Object({ percent: Type.Number(), isCharging: Type.Boolean() }),
-              uptimeSeconds: Type.Number({ description: 'Seconds since the service started.' }),
-              version: Type.String({ description: 'The service version.' }),
-              temperatures: Type.Object({ cpu: Temperature, battery: Temperature }),
-              simulated: Type.Array(Type.String(), {
-                description:
-                  'Health-record figures produced by a model, not a sensor: battery (the whole record, on a simulated or replayed device), battery.temperature, cpu.temperature.',
-              }),
-              replay: Type.Optional(ReplayStatus),
-            }),
+            status: DeviceStatusShape,
           }),
         },
       },

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createExternalNode, type ExternalNodeOptions } from './process-node.js';
 import type { NodeInstance } from '../../core/node.js';
 import { NodeEndedError } from '../node-errors.js';
-import { processAlive, recordingContext, until } from '../../../test/sdk/fake-node-context.js';
+import { processAlive, recordingContext } from '../../../test/sdk/fake-node-context.js';
+import { eventually } from '../../../test/support/wait.js';
 
 const MOVING_AVERAGE = fileURLToPath(new URL('../../../examples/nodes/moving-average.mjs', import.meta.url));
 const PYTHON = '/usr/bin/python3';
@@ -48,7 +49,7 @@ describe('starting an external node', () => {
     });
     await expect(node.start()).rejects.toThrow(/did not announce 'ready' within 300 ms.*pid \d+/);
     const pid = Number(/pid (\d+)/.exec(stderrLines(logs).join('\n'))?.[1]);
-    await until(() => !processAlive(pid), 'the unready child to be killed');
+    await eventually(() => !processAlive(pid), 10_000, 'the unready child to be killed');
   });
 
   it('rejects when the program cannot be spawned', async () => {
@@ -76,7 +77,7 @@ describe('a running external node', () => {
     const pid = info.pid as number;
     expect(processAlive(pid)).toBe(true);
     process.kill(pid, 'SIGKILL');
-    await until(() => failures.length > 0, 'the crash to be reported', 5_000);
+    await eventually(() => failures.length > 0, 5_000, 'the crash to be reported');
     expect(failures[0]!.message).toMatch(/was killed by SIGKILL/);
     expect(failures).toHaveLength(1);
   });
@@ -89,7 +90,7 @@ describe('a running external node', () => {
     );
     await node.start();
     node.onFrame?.('in', { seq: 0, timestamp: 0, sampleRate: 1, channels: ['a'], data: Float32Array.of(1) });
-    await until(() => failures.length > 0, 'the exit to be reported');
+    await eventually(() => failures.length > 0, 10_000, 'the exit to be reported');
     expect(failures[0]!.message).toMatch(/exited with code 4; last stderr: giving up on in/);
   });
 
@@ -99,7 +100,7 @@ describe('a running external node', () => {
     );
     await node.start();
     node.onFrame?.('in', { seq: 0, timestamp: 0, sampleRate: 1, channels: ['a'], data: Float32Array.of(1) });
-    await until(() => failures.length > 0, 'the end to be reported');
+    await eventually(() => failures.length > 0, 10_000, 'the end to be reported');
     expect(failures[0]).toBeInstanceOf(NodeEndedError);
     expect(failures[0]!.message).toMatch(/exited with code 0/);
   });
@@ -110,7 +111,7 @@ describe('a running external node', () => {
     );
     await node.start();
     node.onFrame?.('in', { seq: 0, timestamp: 0, sampleRate: 1, channels: ['a'], data: Float32Array.of(1) });
-    await until(() => failures.length > 0, 'the failure');
+    await eventually(() => failures.length > 0, 10_000, 'the failure');
     expect(failures[0]!.message).toMatch(/reported an error: sensor lost/);
     expect(failures).toHaveLength(1);
   });
@@ -123,7 +124,11 @@ describe('a running external node', () => {
     );
     await node.start();
     const pid = info.pid as number;
-    await until(() => stderrLines(logs).some((l) => l.startsWith('grandchild')), 'the grandchild pid');
+    await eventually(
+      () => stderrLines(logs).some((l) => l.startsWith('grandchild')),
+      10_000,
+      'the grandchild pid',
+    );
     const grandchild = Number(
       stderrLines(logs)
         .find((l) => l.startsWith('grandchild'))!
@@ -168,9 +173,9 @@ describe('a child that breaks the limits', () => {
     const { node, info, failures } = launch([PYTHON, '-c', script], { protocol }, { stopGraceMs: 200 });
     await node.start();
     const pid = info.pid as number;
-    await until(() => failures.length > 0, 'the refusal');
+    await eventually(() => failures.length > 0, 10_000, 'the refusal');
     expect(failures[0]!.message).toMatch(/broke the node protocol: .*refused/);
-    await until(() => !processAlive(pid), 'the broken child to be stopped');
+    await eventually(() => !processAlive(pid), 10_000, 'the broken child to be stopped');
   });
 
   it('drops and counts frames when the child floods stdout', async () => {
@@ -191,10 +196,14 @@ describe('a child that breaks the limits', () => {
     const { node, info, emitted } = launch([PYTHON, '-c', script], {}, { maxQueuedFrames: 8 });
     await node.start();
     await node.signal?.('go', {});
-    await until(() => info.flooded === true, 'the end of the flood');
+    await eventually(() => info.flooded === true, 10_000, 'the end of the flood');
     // The drop count is reported at most every 250 ms: wait until it accounts for every frame.
     const dropped = (): number => (info.framesDroppedFromNode as number | undefined) ?? 0;
-    await until(() => emitted.length + dropped() === 5000, 'every frame delivered or counted as dropped');
+    await eventually(
+      () => emitted.length + dropped() === 5000,
+      10_000,
+      'every frame delivered or counted as dropped',
+    );
     expect(dropped()).toBeGreaterThan(0);
     // What arrived is in order: drop-oldest keeps the newest frames.
     const seqs = emitted.map((e) => e.frame.seq);
@@ -215,10 +224,14 @@ describe('a child that breaks the limits', () => {
     const data = new Float32Array(16_384);
     let seq = 0;
     // Frames go out until the write fails (EPIPE); every one after that is lost and must be counted.
-    await until(() => {
-      node.onFrame?.('in', { seq: seq++, timestamp: 0, sampleRate: 1, channels: ['a'], data });
-      return typeof info.framesDroppedToNode === 'number' && info.framesDroppedToNode > 0;
-    }, 'the drop report');
+    await eventually(
+      () => {
+        node.onFrame?.('in', { seq: seq++, timestamp: 0, sampleRate: 1, channels: ['a'], data });
+        return typeof info.framesDroppedToNode === 'number' && info.framesDroppedToNode > 0;
+      },
+      10_000,
+      'the drop report',
+    );
   });
 
   it('drops and counts frames for a child that stops reading stdin', async () => {
@@ -235,7 +248,7 @@ describe('a child that breaks the limits', () => {
     for (let seq = 0; seq < 50; seq += 1) {
       node.onFrame?.('in', { seq, timestamp: 0, sampleRate: 1, channels: ['a'], data });
     }
-    await until(() => typeof info.framesDroppedToNode === 'number', 'the drop report');
+    await eventually(() => typeof info.framesDroppedToNode === 'number', 10_000, 'the drop report');
     expect(info.framesDroppedToNode).toBeGreaterThanOrEqual(40);
   });
 });

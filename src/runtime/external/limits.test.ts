@@ -6,9 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeInstance } from '../../core/node.js';
 import { FatalNodeError } from '../node-errors.js';
-import { processAlive, recordingContext, until } from '../../../test/sdk/fake-node-context.js';
+import { processAlive, recordingContext } from '../../../test/sdk/fake-node-context.js';
 import { createExternalNode } from './process-node.js';
 import { limitBreach, limitsOf, watchLimits } from './resource-limits.js';
+import { eventually } from '../../../test/support/wait.js';
 
 const PYTHON = '/usr/bin/python3';
 
@@ -49,12 +50,12 @@ describe('resource limits of an external node', () => {
     });
     await node.start();
     const pid = info.pid as number;
-    await until(() => failures.length > 0, 'the memory limit to be reported');
+    await eventually(() => failures.length > 0, 10_000, 'the memory limit to be reported');
     expect(failures[0]).toBeInstanceOf(FatalNodeError);
     const measured = Number(/used ([\d.]+) MiB of resident memory/.exec(failures[0]!.message)?.[1]);
     expect(failures[0]!.message).toMatch(/exceeded its memory limit maxMemoryMb 60/);
     expect(measured).toBeGreaterThan(60);
-    await until(() => !processAlive(pid), 'the node to be killed');
+    await eventually(() => !processAlive(pid), 10_000, 'the node to be killed');
     expect(failures).toHaveLength(1);
   });
 
@@ -62,14 +63,14 @@ describe('resource limits of an external node', () => {
     const { node, failures, info } = launch(nodeWithChildren(['while True: pass']), { maxCpuSeconds: 0.3 });
     await node.start();
     const pid = info.pid as number;
-    await until(() => failures.length > 0, 'the CPU limit to be reported');
+    await eventually(() => failures.length > 0, 10_000, 'the CPU limit to be reported');
     expect(failures[0]).toBeInstanceOf(FatalNodeError);
     expect(failures[0]!.message).toMatch(
       /exceeded its CPU limit maxCpuSeconds 0.3: its processes used [\d.]+ s/,
     );
     const measured = Number(/used ([\d.]+) s of CPU time/.exec(failures[0]!.message)?.[1]);
     expect(measured).toBeGreaterThan(0.3);
-    await until(() => !processAlive(pid), 'the node to be killed');
+    await eventually(() => !processAlive(pid), 10_000, 'the node to be killed');
   });
 
   it('leaves a node within its limits running', async () => {
@@ -85,7 +86,7 @@ describe('resource limits of an external node', () => {
         return { rssBytes: 10 * 1024 * 1024, cpuSeconds: 1, processes: 1 };
       },
     );
-    await until(() => samples.length >= 3, 'three samples');
+    await eventually(() => samples.length >= 3, 10_000, 'three samples');
     stop();
   });
 });

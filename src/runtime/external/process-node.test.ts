@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createExternalNode } from './process-node.js';
 import type { Frame } from '../../core/frame.js';
 import type { NodeInstance } from '../../core/node.js';
-import { recordingContext, until } from '../../../test/sdk/fake-node-context.js';
+import { recordingContext } from '../../../test/sdk/fake-node-context.js';
+import { eventually } from '../../../test/support/wait.js';
 
 const example = (name: string): string =>
   fileURLToPath(new URL(`../../../examples/nodes/${name}`, import.meta.url));
@@ -91,7 +92,7 @@ describe.each(CASES)(
         frame(2, [[0.125, 100]]),
       ];
       for (const input of inputs) node.onFrame?.('in', input);
-      await until(() => recorder.emitted.length === 3, 'three frames from the node');
+      await eventually(() => recorder.emitted.length === 3, 10_000, 'three frames from the node');
 
       const expected = expectedMovingAverage(inputs, 3);
       const got = recorder.emitted.flatMap(({ frame: out }) =>
@@ -111,7 +112,7 @@ describe.each(CASES)(
       node.pause?.();
       node.resume?.();
       node.onFrame?.('in', frame(3, [[1, 1]]));
-      await until(() => recorder.emitted.length === 4, 'the frame after resume');
+      await eventually(() => recorder.emitted.length === 4, 10_000, 'the frame after resume');
       // The SDK marks the first frame after a resume as a discontinuity.
       expect(recorder.emitted[3]!.frame.discontinuity).toBe(true);
       const stderr = recorder.logs.filter((l) => l.stream === 'stderr').map((l) => l.line);
@@ -138,7 +139,7 @@ describe.each(CASES)(
         node.onFrame?.('in', frame(f, rows));
       }
       // The 1 s window is full after the 5th frame: one row per frame from then on.
-      await until(() => recorder.emitted.length === 6, 'six band-power frames');
+      await eventually(() => recorder.emitted.length === 6, 10_000, 'six band-power frames');
       for (const { port, frame: out } of recorder.emitted) {
         expect(port).toBe('out');
         expect(out.channels).toEqual(['Cz', 'Pz']);
@@ -149,11 +150,12 @@ describe.each(CASES)(
       }
 
       await node.signal?.('marker', { text: 'eyes closed' });
-      await until(
+      await eventually(
         () =>
           recorder.logs.some(
             (l) => l.stream === 'stderr' && l.line === `signal marker ${shows({ text: 'eyes closed' })}`,
           ),
+        10_000,
         'the marker on stderr',
       );
       await node.stop();

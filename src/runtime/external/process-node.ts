@@ -17,6 +17,7 @@ import { limitsOf, watchLimits } from './resource-limits.js';
 import { type ExternalNodeOptions, type ExternalNodeSettings, resolveSettings } from './settings.js';
 import { StderrLines } from './stderr-lines.js';
 import { endGroup, stopProcessGroup } from './stop-sequence.js';
+import { settleWithin } from '../../core/deadline.js';
 
 export type { ExternalNodeOptions } from './settings.js';
 
@@ -219,7 +220,7 @@ class ExternalProcessNode implements NodeInstance {
   private async onExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
     this.dispose();
     // Let the last stderr lines (a traceback, typically) arrive before the exit is described.
-    await Promise.race([this.stderrEnded, new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS))]);
+    await settleWithin(this.stderrEnded, STDERR_SETTLE_MS);
     if (this.stopping !== undefined) return;
     if (this.startAttempt !== undefined) {
       this.rejectStart(`${describeExit(code, signal)} before announcing 'ready'`, false);

@@ -2,6 +2,7 @@
  * The escalation that ends an external node (docs/node-protocol.md §7): ask politely, then
  * SIGTERM to the process group, then SIGKILL; then end whatever the node left in its group.
  */
+import { settleWithin } from '../../core/deadline.js';
 import { signalGroup, untrackGroup, waitForGroupGone } from './process-group.js';
 
 export interface StopTarget {
@@ -19,15 +20,7 @@ export interface StopTarget {
 }
 
 async function exitWithin(exited: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => {
-      resolve(false);
-    }, ms);
-  });
-  const result = await Promise.race([exited.then(() => true), timedOut]);
-  clearTimeout(timer);
-  return result;
+  return (await settleWithin(exited, ms)).done;
 }
 
 /**

@@ -11,7 +11,8 @@ import { DEFAULTS } from '../../../src/config.js';
 import { type RunningServer, startServer } from '../../../src/server.js';
 import { advance, fakeTimeHeadset } from '../../support/device.js';
 import { scaledClock } from '../../support/scaled-clock.js';
-import { errorOf, eventually, json, type SystemApp, systemApp } from '../system/support.js';
+import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
+import { eventually } from '../../support/wait.js';
 
 describe('on the /system and guide paths', () => {
   let s: SystemApp;
@@ -119,7 +120,7 @@ describe('on the service', () => {
     expect(created.statusCode, created.body).toBe(200);
     const device = server.device;
     await app.inject({ method: 'POST', url: `/stream/streams/${id}/signal`, payload: { signal: 'start' } });
-    await eventually(() => device.eeg.state().streaming, 'the stream to start acquisition');
+    await eventually(() => device.eeg.state().streaming, 20_000, 'the stream to start acquisition');
     const res = await app.inject({ method: 'GET', url: '/system/sensors/impedance' });
     expect(res.statusCode).toBe(409);
     const error = errorOf(res);

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../support/scaled-clock.js';
 import WebSocket from 'ws';
 import type { JobRecord } from '../../../src/device/jobs.js';
-import { errorOf, eventually, json, type SystemApp, systemApp } from '../system/support.js';
+import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
+import { eventually } from '../../support/wait.js';
 
 type Progress = {
   total: number;
@@ -31,10 +32,14 @@ describe('long electrode operations as jobs', () => {
   }
 
   function finished(id: string): Promise<Job> {
-    return eventually(async () => {
-      const job = await readJob(id);
-      return job.status === 'running' ? undefined : job;
-    }, `job ${id} to end`);
+    return eventually(
+      async () => {
+        const job = await readJob(id);
+        return job.status === 'running' ? undefined : job;
+      },
+      20_000,
+      `job ${id} to end`,
+    );
   }
 
   it('answers POST /electrodes/prepare at once (202, Location, running job) instead of holding the request', async () => {
@@ -94,10 +99,14 @@ describe('long electrode operations as jobs', () => {
     expect(done.result).toMatchObject({ strategy: 'aggressive', targetImpedance: 20 });
     const results = (done.result as { results: Record<string, { reached: boolean }> }).results;
     expect(results.O1?.reached).toBe(true);
-    const mine = await eventually(() => {
-      const list = events.filter((e) => e.type === 'job' && e.job?.id === id).map((e) => e.job as Job);
-      return list.some((j) => j.status === 'completed') ? list : undefined;
-    }, 'the job events');
+    const mine = await eventually(
+      () => {
+        const list = events.filter((e) => e.type === 'job' && e.job?.id === id).map((e) => e.job as Job);
+        return list.some((j) => j.status === 'completed') ? list : undefined;
+      },
+      20_000,
+      'the job events',
+    );
     socket.close();
     expect(mine[0]?.status).toBe('running');
     // Rounds in between: electrodes measured, moving toward the scalp, some still in the loop.
@@ -116,7 +125,7 @@ describe('long electrode operations as jobs', () => {
       payload: { electrodes: ['O1', 'O2'], action: 'release', amount: 60 },
     });
     const id = (json(res).job as Job).id;
-    await eventually(() => s.device.status().motors.moving.includes('O1'), 'O1 to move');
+    await eventually(() => s.device.status().motors.moving.includes('O1'), 20_000, 'O1 to move');
     const cancel = await s.app.inject({ method: 'DELETE', url: `/system/jobs/${id}` });
     expect(cancel.statusCode).toBe(200);
     const job = json(cancel).job as Job;
@@ -146,11 +155,15 @@ describe('long electrode operations as jobs', () => {
     });
     const id = (json(res).job as Job).id;
     // Between measurements (while the motor moves) the device may start acquiring.
-    await eventually(async () => {
-      if (s.device.impedance.measuring()) return undefined;
-      const eeg = await s.app.inject({ method: 'POST', url: '/system/sensors/eeg/stream' });
-      return eeg.statusCode === 200;
-    }, 'acquisition to start');
+    await eventually(
+      async () => {
+        if (s.device.impedance.measuring()) return undefined;
+        const eeg = await s.app.inject({ method: 'POST', url: '/system/sensors/eeg/stream' });
+        return eeg.statusCode === 200;
+      },
+      20_000,
+      'acquisition to start',
+    );
     const job = await finished(id);
     expect(job.status).toBe('failed');
     expect(job.error).toMatchObject({
@@ -177,10 +190,14 @@ describe('long electrode operations as jobs', () => {
       url: '/motors/apply-pressure?wait=true',
       payload: { profile: 'light', electrodes: ['T4'] },
     });
-    const running = await eventually(async () => {
-      const list = json(await s.app.inject({ method: 'GET', url: '/system/jobs' })).jobs as Job[];
-      return list.find((j) => j.status === 'running');
-    }, 'the apply-pressure job');
+    const running = await eventually(
+      async () => {
+        const list = json(await s.app.inject({ method: 'GET', url: '/system/jobs' })).jobs as Job[];
+        return list.find((j) => j.status === 'running');
+      },
+      20_000,
+      'the apply-pressure job',
+    );
     expect(running.operation).toBe('motors.apply-pressure');
     await s.app.inject({ method: 'DELETE', url: `/system/jobs/${running.id}` });
     const answer = await waiting;

@@ -2,18 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../support/scaled-clock.js';
 import type { HubEvent } from '../../../src/events/hub.js';
 import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
-
-function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const poll = (): void => {
-      if (check()) resolve();
-      else if (Date.now() - started > timeoutMs) reject(new Error('timed out'));
-      else setTimeout(poll, 50);
-    };
-    poll();
-  });
-}
+import { eventually } from '../../support/wait.js';
 
 describe('schedules, LED visualization and hardware variants', () => {
   let s: SystemApp;
@@ -42,13 +31,16 @@ describe('schedules, LED visualization and hardware variants', () => {
     );
     expect(created).toMatchObject({ success: true, scheduleId: expect.any(String) });
     const id = String(created.scheduleId);
-    await waitFor(() => !s.device.impedance.measuring() && events.some((e) => e.type === 'impedance'), 3000);
+    await eventually(
+      () => !s.device.impedance.measuring() && events.some((e) => e.type === 'impedance'),
+      3000,
+    );
     await s.app.inject({
       method: 'POST',
       url: '/electrodes/prepare?wait=true',
       payload: { electrodes: ['O1'], action: 'retract', amount: 30 },
     });
-    await waitFor(
+    await eventually(
       () => events.some((e) => e.type === 'system' && e.eventType === 'impedance_increase'),
       4000,
     ).catch(() => undefined);

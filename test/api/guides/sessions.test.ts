@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ManualClock } from '../../../src/device/replay/manual-clock.js';
-import { errorOf, eventually, json, type SystemApp, systemApp } from '../system/support.js';
+import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
+import { eventually } from '../../support/wait.js';
 
 describe('impedance sessions (guide paths)', () => {
   let s: SystemApp;
@@ -62,7 +63,7 @@ describe('impedance sessions (guide paths)', () => {
       }),
     );
     expect(started.mode).toBe('continuous');
-    await eventually(() => messages.length >= 3, 'three live readings');
+    await eventually(() => messages.length >= 3, 20_000, 'three live readings');
     const stop = json(
       await s.app.inject({
         method: 'POST',

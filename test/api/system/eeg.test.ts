@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EEG_ELECTRODES } from '../../../src/core/electrodes.js';
-import { errorOf, eventually, json, type SystemApp, systemApp } from './support.js';
+import { errorOf, json, type SystemApp, systemApp } from './support.js';
+import { eventually } from '../../support/wait.js';
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -103,7 +104,7 @@ describe('EEG under /system', () => {
     await s.app.inject({ method: 'PUT', url: '/system/sensors/eeg', payload: { gain: 4 } });
     const start = await s.app.inject({ method: 'POST', url: '/system/sensors/eeg/stream' });
     expect(json(start)).toMatchObject({ success: true, streaming: true, config: { gain: 4 } });
-    await eventually(() => s.device.eeg.state().samples > 0, 'the first samples');
+    await eventually(() => s.device.eeg.state().samples > 0, 20_000, 'the first samples');
     const stop = await s.app.inject({ method: 'DELETE', url: '/system/sensors/eeg/stream' });
     const body = json(stop);
     expect(body).toMatchObject({ success: true, streaming: false });

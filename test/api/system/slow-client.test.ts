@@ -4,8 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CLIENT_SEND_LIMIT_BYTES } from '../../../src/events/socket-fanout.js';
-import { eventually, type SystemApp, systemApp } from './support.js';
+import { CLIENT_SEND_LIMIT_BYTES } from '../../../src/runtime/socket-fanout.js';
+import { eventually } from '../../support/wait.js';
+import { type SystemApp, systemApp } from './support.js';
 
 describe('EEG socket with a stalled client', () => {
   let s: SystemApp;
@@ -37,11 +38,13 @@ describe('EEG socket with a stalled client', () => {
       .websocketServer;
     await eventually(
       () => [...server.clients].some((client) => client.bufferedAmount > CLIENT_SEND_LIMIT_BYTES),
+      20_000,
       'the stalled client past its send limit',
     );
     const passedAt = fastSeqs.length;
     await eventually(
       () => fastSeqs.length > passedAt + 100,
+      20_000,
       'frames sent while the stalled client is over its limit',
     );
     await s.app.inject({ method: 'DELETE', url: '/system/sensors/eeg/stream' });

@@ -139,21 +139,3 @@ export function errorOf(response: { body: string }): {
   return (json(response) as { error: { code: string; message: string; details?: Record<string, unknown> } })
     .error;
 }
-
-/**
- * Polls `check` (sync or async) until it answers a value other than undefined/false; fails after
- * `timeoutMs` (a deadline for a stuck test, never a duration asserted).
- */
-export async function eventually<T>(
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

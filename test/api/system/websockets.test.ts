@@ -1,7 +1,5 @@
-import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { SocketFanout } from '../../../src/events/socket-fanout.js';
 import type { SystemApp } from './support.js';
 import { systemApp } from './support.js';
 
@@ -91,48 +89,6 @@ describe('events raised by the API', () => {
     } finally {
       await s.close();
     }
-  });
-});
-
-describe('SocketFanout', () => {
-  class FakeSocket extends EventEmitter {
-    readyState = 1;
-    bufferedAmount = 0;
-    sent: string[] = [];
-    send(text: string): void {
-      this.sent.push(text);
-    }
-    close(): void {
-      this.emit('close');
-    }
-  }
-
-  it('skips messages for a client over its limit without holding back the others', () => {
-    const fanout = new SocketFanout(100);
-    const fast = new FakeSocket();
-    const slow = new FakeSocket();
-    fanout.add(fast);
-    fanout.add(slow);
-    slow.bufferedAmount = 1000;
-    for (let i = 0; i < 5; i++) fanout.send({ i });
-    expect(fast.sent).toHaveLength(5);
-    expect(slow.sent).toHaveLength(0);
-    expect(fanout.dropped).toBe(5);
-    slow.bufferedAmount = 0;
-    fanout.send({ i: 5 });
-    expect(slow.sent).toEqual(['{"i":5}']);
-  });
-
-  it('reports when the first client arrives and the last leaves', () => {
-    const changes: boolean[] = [];
-    const fanout = new SocketFanout(100, (active) => changes.push(active));
-    const a = new FakeSocket();
-    const b = new FakeSocket();
-    fanout.add(a);
-    fanout.add(b);
-    a.close();
-    b.close();
-    expect(changes).toEqual([true, false]);
   });
 });
 

@@ -5,53 +5,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { type DeviceEvent, recentEvents, usePoll } from '../live';
+import type { DeviceStatus as Status, Health, Imu, Led } from '../api-types';
 
 const RATES = [250, 500, 1000, 2000, 4000, 8000, 16000];
 const GAINS = [1, 2, 4, 6, 8, 12, 24];
-
-interface EegConfig {
-  channels: string[];
-  gain: number;
-  samplingFrequency: number;
-}
-
-interface Status {
-  state: string;
-  eeg: { streaming: boolean; owners: string[]; samples: number; config: EegConfig };
-  impedance: { measuring: boolean };
-  motors: { moving: string[]; stalled: string[] };
-  streams: { total: number; running: number };
-  battery: { percent: number; isCharging: boolean };
-  uptimeSeconds: number;
-  version: string;
-}
-
-interface Health {
-  status: string;
-  problems: string[];
-  host: string;
-  battery: { percent: number; timeRemaining: number; temperature: number; isCharging: boolean };
-  cpu: { load: number; temperature: number };
-  ram: { total: number; available: number };
-  storage: { total: number; free: number };
-}
-
-interface Led {
-  index: string;
-  color: string;
-  active: boolean;
-  state: string;
-  blinksPerSecond: number;
-}
-
-interface Imu {
-  pos_x: number;
-  pos_y: number;
-  pos_z: number;
-  roll: number;
-  pitch: number;
-  yaw: number;
-}
 
 const gib = (bytes: number): string => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 
@@ -377,7 +334,9 @@ export function DevicePanel() {
               value={s.battery.percent}
               max={100}
               label={`battery ${s.battery.percent} %${s.battery.isCharging ? ', charging' : ''}${
-                h === undefined ? '' : `, ${Math.round(h.battery.timeRemaining)} min left`
+                h === undefined || h.battery.timeRemaining === null
+                  ? ''
+                  : `, ${Math.round(h.battery.timeRemaining)} min left`
               }`}
             />
             {h !== undefined && (

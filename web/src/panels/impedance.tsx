@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, request } from '../api';
 import { useEvents, usePoll } from '../live';
+import type { Job as JobAnswer } from '../api-types';
 
 const STATE_NAMES = ['idle', 'moving', 'braked', 'stalled', 'fault'];
 /** kΩ from which the service calls an electrode out of contact (docs/systems.md, diagnose). */
@@ -27,16 +28,13 @@ interface ElectrodeProgress {
   reason?: string;
 }
 
-interface Job {
-  id: string;
-  status: string;
-  updatedAt: string;
+/** A job as the panel reads its open `progress` and `result` (docs/system-paths.md, jobs). */
+type Job = Omit<JobAnswer, 'progress' | 'result'> & {
   progress: { total?: number; completed?: number; electrodes?: Record<string, ElectrodeProgress> };
   result: {
     results?: Record<string, { before: number; after: number; reached: boolean; reason: string }>;
   } | null;
-  error: { message: string } | null;
-}
+};
 
 function HeadMap({ scheme, version }: { scheme: string; version: number }) {
   const [svg, setSvg] = useState('');

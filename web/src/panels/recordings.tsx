@@ -8,25 +8,12 @@
 import { useState } from 'preact/hooks';
 import { api, describe, request } from '../api';
 import { usePoll } from '../live';
+import type { Recording, StreamSummary as ListedStream } from '../api-types';
 
 const TAG = 'dashboard-recording';
 
-interface Recording {
-  name: string;
-  format: string;
-  bytes: number;
-  created: string;
-  durationSeconds: number | null;
-  channels: string[];
-  sampleRate: number | null;
-  complete: boolean;
-}
-
-interface StreamSummary {
-  id: string;
-  meta: { name?: string; tags?: string[]; recording?: string };
-  state: string;
-}
+/** A stream of the list; the dashboard's recording streams keep their file name in `meta.recording`. */
+type StreamSummary = ListedStream & { meta: { recording?: string } };
 
 function fileName(): string {
   const now = new Date();

@@ -9,45 +9,7 @@ import { api, describe, request } from '../api';
 import { usePoll } from '../live';
 import { layout, NODE_HEIGHT, NODE_WIDTH } from '../graph';
 import { Editor, type Editing, nameIn } from './stream-editor';
-
-interface StreamSummary {
-  id: string;
-  meta: { name?: string; tags?: string[] };
-  state: string;
-}
-
-interface NodeDef {
-  id: string;
-  executable: string;
-  type?: string;
-}
-
-interface PipeDef {
-  id: string;
-  source: string;
-  destination: string;
-  sourcePort?: string;
-  targetPort?: string;
-}
-
-interface Metrics {
-  itemsProcessed: number;
-  samplesProcessed: number;
-  errorCount: number;
-  framesDropped: number;
-  queueDepth: number;
-  restarts: number;
-  lastError: string | null;
-  latency?: Record<string, { p50: number; p99: number }>;
-}
-
-interface Status {
-  state: string;
-  degraded: boolean;
-  error: string | null;
-  nodes: { id: string; state: string; metrics: Metrics; port?: number }[];
-  pipes: Record<string, { framesSent: number; framesDropped: number; queueDepth: number }>;
-}
+import type { NodeDef, PipeDef, StreamStatus as Status, StreamSummary } from '../api-types';
 
 const STATE_COLORS: Record<string, string> = {
   running: '#2E9E44',

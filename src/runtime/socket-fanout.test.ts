@@ -1,0 +1,103 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { SocketFanout } from './socket-fanout.js';
+
+class FakeSocket extends EventEmitter {
+  readyState = 1;
+  bufferedAmount = 0;
+  sent: (string | Uint8Array)[] = [];
+  closedWith: [number | undefined, string | undefined] | undefined;
+  send(data: string | Uint8Array): void {
+    this.sent.push(data);
+  }
+  close(code?: number, reason?: string): void {
+    this.closedWith = [code, reason];
+    this.emit('close');
+  }
+}
+
+describe('SocketFanout', () => {
+  it('skips messages for a client over its limit without holding back the others', () => {
+    const fanout = new SocketFanout({ limitBytes: 100 });
+    const fast = new FakeSocket();
+    const slow = new FakeSocket();
+    fanout.add(fast);
+    fanout.add(slow);
+    slow.bufferedAmount = 1000;
+    for (let i = 0; i < 5; i++) fanout.send({ i });
+    expect(fast.sent).toHaveLength(5);
+    expect(slow.sent).toHaveLength(0);
+    expect(fanout.dropped).toBe(5);
+    expect(fanout.slowClients).toBe(1);
+    slow.bufferedAmount = 0;
+    fanout.send({ i: 5 });
+    expect(slow.sent).toEqual(['{"i":5}']);
+    expect(fanout.slowClients).toBe(0);
+  });
+
+  it('reports when the first client arrives and the last leaves', () => {
+    const changes: boolean[] = [];
+    const fanout = new SocketFanout({ limitBytes: 100, onActive: (active) => changes.push(active) });
+    const a = new FakeSocket();
+    const b = new FakeSocket();
+    fanout.add(a);
+    fanout.add(b);
+    a.close();
+    b.close();
+    expect(changes).toEqual([true, false]);
+    expect(fanout.size).toBe(0);
+  });
+
+  it('forgets a client whose socket fails', () => {
+    const fanout = new SocketFanout();
+    const socket = new FakeSocket();
+    fanout.add(socket);
+    socket.emit('error');
+    expect(fanout.size).toBe(0);
+  });
+
+  it('makes one payload per message, and none when every client skips it or is not open', () => {
+    const fanout = new SocketFanout({ limitBytes: 10 });
+    const a = new FakeSocket();
+    const b = new FakeSocket();
+    const closing = new FakeSocket();
+    closing.readyState = 2;
+    fanout.add(a);
+    fanout.add(b);
+    fanout.add(closing);
+    let encoded = 0;
+    const payload = new Uint8Array([1, 2, 3]);
+    const encode = (): Uint8Array => {
+      encoded++;
+      return payload;
+    };
+    expect(fanout.sendPayload(encode)).toBe(0);
+    expect(encoded).toBe(1);
+    expect(a.sent[0]).toBe(payload);
+    expect(b.sent[0]).toBe(payload);
+    expect(closing.sent).toHaveLength(0);
+    a.bufferedAmount = 11;
+    b.bufferedAmount = 11;
+    expect(fanout.sendPayload(encode)).toBe(2);
+    expect(encoded).toBe(1);
+    expect(fanout.dropped).toBe(2);
+  });
+
+  it('counts a client exactly at its limit as keeping up', () => {
+    const fanout = new SocketFanout({ limitBytes: 10 });
+    const socket = new FakeSocket();
+    socket.bufferedAmount = 10;
+    fanout.add(socket);
+    expect(fanout.send('x')).toBe(0);
+    expect(socket.sent).toEqual(['"x"']);
+  });
+
+  it('closes every client with 1001 going away', () => {
+    const fanout = new SocketFanout();
+    const socket = new FakeSocket();
+    fanout.add(socket);
+    fanout.closeAll('bye');
+    expect(socket.closedWith).toEqual([1001, 'bye']);
+    expect(fanout.size).toBe(0);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The one fan-out of messages to WebSocket clients: the `websocket` built-in's frames, the
+ * service's live sockets (/system/events, the EEG and impedance streams, a quick stream's clients)
+ * and the forward of a quick stream to another headsetd (a fan-out of one) all send through it.
+ *
+ * One slow-client policy: each client's send queue is the socket's own buffer, bounded in bytes by
+ * `limitBytes` and watched through `bufferedAmount` (bytes accepted by `send` but not yet written).
+ * A client over the bound skips messages until it has caught up: it loses messages (counted in
+ * `dropped`, one per client and message) and never slows the source or the other clients, and
+ * the memory it holds stays bounded. The payload is made once per message, and only when at least
+ * one client takes it. What the callers choose: the bound, the payload (JSON text or binary) and
+ * being told when the first client arrives and the last leaves.
+ */
+
+/** What the fan-out needs of a socket (a `ws` WebSocket has it). */
+export interface ClientSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: string | Uint8Array): void;
+  close(code?: number, reason?: string): void;
+  on(event: 'close' | 'error', listener: () => void): unknown;
+}
+
+/** About a second of a 64-channel 2 kHz stream in JSON: a client further behind loses messages. */
+export const CLIENT_SEND_LIMIT_BYTES = 1024 * 1024;
+
+/** Close code of a service or node that goes away (RFC 6455 "going away"). */
+export const GOING_AWAY = 1001;
+
+/** The `readyState` of an open socket (ws exports it only on the class). */
+const OPEN = 1;
+
+export interface SocketFanoutOptions {
+  /** Unsent bytes above which a client skips messages (default {@link CLIENT_SEND_LIMIT_BYTES}). */
+  limitBytes?: number | undefined;
+  /** Called when the first client arrives and when the last leaves (start or stop the source). */
+  onActive?: (active: boolean) => void;
+}
+
+export class SocketFanout<S extends ClientSocket = ClientSocket> {
+  private readonly clients = new Set<S>();
+  private readonly limitBytes: number;
+  private readonly onActive: (active: boolean) => void;
+  /** Messages skipped for a client over its limit, all clients together. */
+  dropped = 0;
+  /** Clients that skipped the last message. */
+  slowClients = 0;
+
+  constructor(options: SocketFanoutOptions = {}) {
+    this.limitBytes = options.limitBytes ?? CLIENT_SEND_LIMIT_BYTES;
+    this.onActive = options.onActive ?? (() => undefined);
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** The clients now, for a caller that ends them its own way. */
+  sockets(): S[] {
+    return [...this.clients];
+  }
+
+  /** Adds a client until its socket closes or fails; messages from clients are ignored. */
+  add(socket: S): void {
+    this.clients.add(socket);
+    if (this.clients.size === 1) this.onActive(true);
+    const remove = (): void => {
+      this.remove(socket);
+    };
+    socket.on('close', remove);
+    socket.on('error', remove);
+  }
+
+  /** Takes a client out of the fan-out (its socket is left as it is). */
+  remove(socket: S): void {
+    if (this.clients.delete(socket) && this.clients.size === 0) this.onActive(false);
+  }
+
+  /** Sends `message` as JSON text (serialised once); answers how many clients skipped it. */
+  send(message: unknown): number {
+    return this.sendPayload(() => JSON.stringify(message));
+  }
+
+  /**
+   * Sends the payload `encode` makes (called at most once, and only if a client takes it) to every
+   * open client under its limit; answers how many clients skipped it.
+   */
+  sendPayload(encode: () => string | Uint8Array): number {
+    if (this.clients.size === 0) return 0;
+    let payload: string | Uint8Array | undefined;
+    let skipped = 0;
+    for (const socket of this.clients) {
+      if (socket.readyState !== OPEN) continue;
+      if (socket.bufferedAmount > this.limitBytes) {
+        skipped++;
+        continue;
+      }
+      payload ??= encode();
+      socket.send(payload);
+    }
+    this.dropped += skipped;
+    this.slowClients = skipped;
+    return skipped;
+  }
+
+  /** Closes every client (service shutdown) with 1001 going away. */
+  closeAll(reason = 'The service is shutting down.'): void {
+    for (const socket of this.clients) socket.close(GOING_AWAY, reason);
+    this.clients.clear();
+  }
+}
