@@ -9,17 +9,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
-import { DEFAULT_PIPE_ALLOWED_HOSTS, quickStreamsPlugin } from './api/quick-streams.js';
+import { quickStreamsPlugin } from './api/quick-streams.js';
+import { DEFAULT_PIPE_ALLOWED_HOSTS } from './quick-streams/piping.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { EventHub } from './events/hub.js';
-import { type SystemPluginOptions, systemPlugin } from './api/system/index.js';
+import { systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './device/frame-source.js';
 import type { Headset } from './device/headset.js';
 import { isValidHostname, SettingsStore } from './device/settings-store.js';
-import { ConfigEntries } from './device/config-entries.js';
 import { instinctPlugin } from './api/instinct/index.js';
 import {
   DISCOVERY_PORT,
@@ -40,6 +40,7 @@ import type { StreamRuntime } from './runtime/port.js';
 import { StreamStore } from './streams/store.js';
 import { forwardMarkersToRecorders } from './replay-markers.js';
 import { ensureToken, tokenPath } from './security/token.js';
+import { applyStoredConfig, deviceServices, quickStreamServices } from './services.js';
 import { VERSION } from './version.js';
 import { settleWithin } from './core/deadline.js';
 
@@ -236,7 +237,9 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     },
   });
 
-  const systemOptions: SystemPluginOptions = {
+  // The composition root of the services the HTTP plugins are handed (src/services.ts).
+  await applyStoredConfig(device, deviceSettings, logger);
+  const services = deviceServices({
     device,
     events: hub,
     db,
@@ -249,16 +252,28 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       running: manager.list().filter((e) => e.state === 'running').length,
     }),
     startedAt,
-  };
+  });
+  const quick = quickStreamServices({
+    manager,
+    runtime,
+    pipeAllowedHosts: [...DEFAULT_PIPE_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
+    acquiredChannels: () => device.eeg.acquiredChannels(),
+  });
   const app = await createApp({
     manager,
     logger,
     version: VERSION,
     security,
     extraPlugins: [
-      (scope) => systemPlugin(scope, systemOptions),
       (scope) => {
-        guidesPlugin(scope, systemOptions);
+        systemPlugin(scope, services.system);
+      },
+      (scope) => {
+        // The services stop with the app, as its sockets do (jobs stop their motors where they are).
+        scope.addHook('onClose', async () => {
+          await services.close();
+        });
+        guidesPlugin(scope, services.guides);
       },
       // The maker's SDK paths (docs/instinct-sdk.md), on the same manager, device and store.
       (scope) => {
@@ -266,17 +281,15 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
           manager,
           device,
           settings: deviceSettings,
-          entries: new ConfigEntries(db),
+          entries: services.system.entries,
           events: hub,
         });
       },
       (scope) => {
-        quickStreamsPlugin(scope, {
-          manager,
-          runtime,
-          pipeAllowedHosts: [...DEFAULT_PIPE_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
-          acquiredChannels: () => device.eeg.acquiredChannels(),
+        scope.addHook('onClose', async () => {
+          quick.close();
         });
+        quickStreamsPlugin(scope, quick);
       },
       (scope) => {
         recordingsPlugin(scope, {

@@ -10,94 +10,29 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { HeadsetdError } from '../errors/catalog.js';
 import { errorResponses } from '../schemas/responses.js';
-import type { SignalTicket, StreamEntry, StreamManager } from '../streams/manager.js';
-import {
-  parseQuickStart,
-  type QuickStartBody,
-  type QuickStreamConfig,
-  quickStreamDocument,
-} from '../streams/quick-stream.js';
-import { channelsUnavailable } from '../device/frame-source.js';
-import type { StreamRuntime } from '../runtime/port.js';
+import type { QuickStartBody } from '../streams/quick-stream.js';
+import type { QuickPiping } from '../quick-streams/piping.js';
+import type { QuickStreams } from '../quick-streams/service.js';
 import { pipeRoutes } from './quick-streams/pipe-routes.js';
-import { QuickRegistry } from '../quick-streams/registry.js';
 import { QuickStartSchema, StatusAnswer } from './quick-streams/schemas.js';
-import type { QuickSession } from '../quick-streams/session.js';
 import { statusOf } from './quick-streams/status.js';
-import { settleWithin } from '../core/deadline.js';
 
-/** What quickStreamsPlugin needs; server.ts wires it. */
+/**
+ * The services quickStreamsPlugin calls, built by the service's composition root (src/services.ts).
+ */
 export interface QuickStreamsPluginOptions {
-  /** The service's stream manager: quick streams are ordinary streams of it. */
-  manager: StreamManager;
-  /** The runtime that manager drives: `tap` brings the frames to this thread, `feed` ingests. */
-  runtime: Pick<StreamRuntime, 'tap' | 'feed'>;
-  /**
-   * Hosts POST /stream/{streamId}/pipe may forward to (names or addresses, case-insensitive;
-   * IPv6 without brackets). Default: loopback only, {@link DEFAULT_PIPE_ALLOWED_HOSTS}.
-   */
-  pipeAllowedHosts?: readonly string[];
-  /** The token sent as `?token=` to a pipe's target when the request names none. */
-  pipeToken?: string;
-  /** Unsent bytes per WebSocket client above which it loses frames (default 1 MiB). */
-  clientSendLimitBytes?: number;
-  /** How long POST /stream/start and /stop wait for the transition (default 20 s). */
-  transitionTimeoutMs?: number;
-  /**
-   * The channels the device acquires now (Headset.eeg.acquiredChannels): an EEG quick stream that
-   * names others is refused before it is made. Absent: only the eeg-source's own start checks.
-   */
-  acquiredChannels?: () => readonly string[];
+  /** Start, stop and look up quick streams (quick-streams/service.ts). */
+  streams: QuickStreams;
+  /** Pipes to other headsetds and ingest from them (quick-streams/piping.ts). */
+  piping: QuickPiping;
 }
-
-/** 409 channels_unavailable for an EEG quick stream naming channels the device does not acquire. */
-function assertAcquired(config: QuickStreamConfig, body: QuickStartBody, acquired: readonly string[]): void {
-  if (config.source !== 'eeg') return;
-  const refusal = channelsUnavailable(config.channels, acquired);
-  if (refusal === undefined) return;
-  const { field, ...details } = refusal.details ?? {};
-  // A list points at the first channel not acquired; a string, or the default, at `channels`.
-  const path = Array.isArray(body.channels) ? `/${String(field)}` : '/channels';
-  const defaulted =
-    body.channels === undefined
-      ? ` (channels was not given, so it asked for all ${config.channels.length} EEG electrodes)`
-      : '';
-  throw new HeadsetdError(refusal.code, `${refusal.message}${defaulted}.`, { ...details, path });
-}
-
-export const DEFAULT_PIPE_ALLOWED_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
-const DEFAULT_TRANSITION_TIMEOUT_MS = 20_000;
 
 const tags = ['quick EEG streams'];
 type WithStream = { Params: { streamId: string } };
 const StreamParams = Type.Object({ streamId: Type.String({ description: 'The quick stream id (UUID).' }) });
 
-/**
- * Waits for a signal's transition to end, at most `timeoutMs`; the stream's state tells how it
- * ended, and the answer is the transition's error when it failed in time.
- */
-async function settled(ticket: SignalTicket, timeoutMs: number): Promise<HeadsetdError | undefined> {
-  const result = await settleWithin(ticket.outcome, timeoutMs);
-  return result.done ? result.value : undefined;
-}
-
-function stoppedAnswer(entry: StreamEntry, session: QuickSession) {
-  return {
-    success: true as const,
-    streamId: entry.definition.id,
-    status: entry.state,
-    duration: session.duration(),
-    samples: session.samples,
-  };
-}
-
 export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPluginOptions): void {
-  const { manager } = options;
-  const timeoutMs = options.transitionTimeoutMs ?? DEFAULT_TRANSITION_TIMEOUT_MS;
-  const registry = new QuickRegistry(manager, options.runtime, options.clientSendLimitBytes);
-  app.addHook('onClose', async () => {
-    registry.close();
-  });
+  const { streams } = options;
 
   app.post<{ Body: QuickStartBody }>(
     '/stream/start',
@@ -118,36 +53,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
         },
       },
     },
-    async (request) => {
-      const config = parseQuickStart(request.body);
-      if (options.acquiredChannels !== undefined) {
-        assertAcquired(config, request.body, options.acquiredChannels());
-      }
-      registry.assertBufferRoom(config);
-      const definition = manager.create(quickStreamDocument(config));
-      const entry = manager.get(definition.id);
-      const session = registry.sessionOf(entry);
-      session?.beginRun();
-      const failure = await settled(manager.signal(definition.id, 'start'), timeoutMs);
-      if (entry.state !== 'running') {
-        const reason = entry.error ?? `it is still ${entry.state} after ${timeoutMs / 1000} s`;
-        await manager.remove(definition.id).catch(() => undefined);
-        registry.drop(definition.id, 'The stream could not start.');
-        // The device's configuration changed between the check above and the start.
-        if (failure?.code === 'channels_unavailable') {
-          const why = typeof failure.details?.reason === 'string' ? failure.details.reason : reason;
-          throw new HeadsetdError('channels_unavailable', `${why}.`, {
-            channels: failure.details?.channels,
-            acquired: failure.details?.acquired,
-            path: '/channels',
-          });
-        }
-        throw new HeadsetdError('device_unavailable', `The quick stream could not start: ${reason}`, {
-          reason,
-        });
-      }
-      return { success: true, streamId: definition.id, config, status: entry.state };
-    },
+    async (request) => ({ success: true, ...(await streams.start(request.body)) }),
   );
 
   app.route<WithStream>({
@@ -161,7 +67,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
     },
     // Before the upgrade, so an unknown or other stream is a plain 404 envelope.
     preValidation: async (request) => {
-      registry.resolve(request.params.streamId);
+      streams.resolve(request.params.streamId);
     },
     handler: async (request) => {
       throw new HeadsetdError(
@@ -171,7 +77,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
       );
     },
     wsHandler: (socket, request) => {
-      const { entry, session } = registry.resolve(request.params.streamId);
+      const { entry, session } = streams.resolve(request.params.streamId);
       if (session.stopTime !== undefined || entry.state === 'error') {
         socket.close(1001, 'The stream is not running.');
         return;
@@ -203,7 +109,7 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
       },
     },
     async (request) => {
-      const { session } = registry.resolve(request.params.streamId);
+      const { session } = streams.resolve(request.params.streamId);
       const latest = session.ring.latest(request.query.limit ?? session.config.sampleRate);
       const channels = latest.channels.length > 0 ? latest.channels : [...session.channels];
       return { success: true, timestamp: latest.timestamp, channels, data: latest.data };
@@ -221,8 +127,8 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
       },
     },
     async (request) => {
-      const { entry, session } = registry.resolve(request.params.streamId);
-      return statusOf(entry, session, manager.runtimeStatus(entry), manager.isLive(entry));
+      const { entry, session, runtime, live } = streams.view(request.params.streamId);
+      return statusOf(entry, session, runtime, live);
     },
   );
 
@@ -247,20 +153,8 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
         },
       },
     },
-    async (request) => {
-      const { entry, session } = registry.resolve(request.params.streamId);
-      await settled(manager.signal(entry.definition.id, 'stop'), timeoutMs);
-      session.endRun();
-      return stoppedAnswer(entry, session);
-    },
+    async (request) => ({ success: true, ...(await streams.stop(request.params.streamId)) }),
   );
 
-  pipeRoutes(app, {
-    registry,
-    manager,
-    runtime: options.runtime,
-    allowedHosts: options.pipeAllowedHosts ?? DEFAULT_PIPE_ALLOWED_HOSTS,
-    ...(options.pipeToken === undefined ? {} : { token: options.pipeToken }),
-    tags,
-  });
+  pipeRoutes(app, { piping: options.piping, tags });
 }

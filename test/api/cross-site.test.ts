@@ -5,13 +5,12 @@
  * another site, cross-site or same-site, are refused unless they name an allowed Origin.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { pluginOptions } from './system/support.js';
+import { pluginOptions, wiredPlugins } from './system/support.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { systemPlugin } from '../../src/api/system/index.js';
 import { createSimulatedHeadset } from '../../src/device/simulated/index.js';
 import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
@@ -41,7 +40,7 @@ beforeAll(async () => {
       port: () => 42069,
     },
     extraPlugins: [
-      (scope) => systemPlugin(scope, pluginOptions(device, db, dataDir, { httpPort: () => 42069 })),
+      wiredPlugins(pluginOptions(device, db, dataDir, { httpPort: () => 42069 }), { guides: false }),
     ],
   });
   await app.ready();

@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { createApp } from '../../src/api/app.js';
-import { type QuickStreamsPluginOptions, quickStreamsPlugin } from '../../src/api/quick-streams.js';
+import { quickStreamsPlugin } from '../../src/api/quick-streams.js';
+import { type QuickStreamServicesOptions, quickStreamServices } from '../../src/services.js';
 import type { Frame } from '../../src/core/frame.js';
 import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
@@ -20,7 +21,7 @@ import type { ControlPlane } from '../support/control-plane.js';
 export type QuickPlane = ControlPlane & { listen(): Promise<number> };
 
 export async function quickPlane(
-  options: Partial<Omit<QuickStreamsPluginOptions, 'manager' | 'runtime'>> & {
+  options: Partial<Omit<QuickStreamServicesOptions, 'manager' | 'runtime'>> & {
     runtime?: FakeRuntime;
     /** The service's own token (as when it listens beyond loopback). */
     token?: string;
@@ -33,7 +34,9 @@ export async function quickPlane(
   const manager = new StreamManager(new StreamStore(db), runtime, {
     context: { executablesDirs: [executablesDir] },
   });
-  const { runtime: _omit, token, ...pluginOptions } = options;
+  const { runtime: _omit, token, ...serviceOptions } = options;
+  // As the service wires them (src/services.ts), closed with the app.
+  const quick = quickStreamServices({ manager, runtime, transitionTimeoutMs: 2000, ...serviceOptions });
   const app: FastifyInstance = await createApp({
     manager,
     logger: pino({ level: 'silent' }),
@@ -47,7 +50,10 @@ export async function quickPlane(
     },
     extraPlugins: [
       (scope) => {
-        quickStreamsPlugin(scope, { manager, runtime, transitionTimeoutMs: 2000, ...pluginOptions });
+        scope.addHook('onClose', async () => {
+          quick.close();
+        });
+        quickStreamsPlugin(scope, quick);
       },
     ],
   });

@@ -4,7 +4,7 @@
  * its answer and app.close() hung on the open socket.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { pluginOptions } from './system/support.js';
+import { pluginOptions, wiredPlugins } from './system/support.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,6 @@ import pino from 'pino';
 import { expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { createApp } from '../../src/api/app.js';
-import { systemPlugin } from '../../src/api/system/index.js';
 import { createSimulatedHeadset } from '../../src/device/simulated/index.js';
 import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
@@ -52,7 +51,7 @@ test('refused WebSocket upgrades are answered, and the app still closes', async 
       hostname: () => 'headset',
       port: () => 0,
     },
-    extraPlugins: [(scope) => systemPlugin(scope, pluginOptions(device, db, dataDir))],
+    extraPlugins: [wiredPlugins(pluginOptions(device, db, dataDir), { guides: false })],
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/system/events`;

@@ -6,24 +6,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, type Electrode, mixedCaseMap } from '../../core/electrodes.js';
-import { toKiloohms } from '../../device/impedance-levels.js';
+import { type Electrode, mixedCaseMap } from '../../core/electrodes.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { JobAccepted } from '../job-shapes.js';
 import { assertNotAcquiring, electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
-import {
-  type ElectrodeResult,
-  optimizeElectrodes,
-  relieveElectrodes,
-  retractBy,
-} from '../../guides/optimizer.js';
+import { adjustElectrodes, optimizeInOrder } from '../../guides/adjustments.js';
+import type { ElectrodeResult } from '../../guides/optimizer.js';
 import { STRATEGIES, STRATEGY_NAMES, type StrategyName } from '../../guides/strategies.js';
 
 const tags = ['guides: electrodes'];
-
-/** Steps a reseat lifts an electrode before approaching the scalp again. */
-export const RESEAT_LIFT_STEPS = 10;
 
 const Names = Type.Union([Type.String(), Type.Array(Type.String())], {
   description: '"all" or electrode names, any case.',
@@ -133,23 +125,7 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
         electrodes: all,
         run: async ({ signal, progress }) => {
           const hooks = { ...options, signal, onRound: progress.onRound };
-          // Priority channels first, alone, so that they get the meter and the settle time to themselves.
-          const first =
-            priority.length > 0
-              ? await optimizeElectrodes(device, priority, hooks)
-              : new Map<Electrode, ElectrodeResult>();
-          const rest = all.filter((e) => !first.has(e));
-          const second =
-            rest.length > 0
-              ? await optimizeElectrodes(device, rest, hooks)
-              : new Map<Electrode, ElectrodeResult>();
-          const results = new Map(
-            ELECTRODES.filter((e) => all.includes(e)).map((e) => [
-              e,
-              (first.get(e) ?? second.get(e)) as ElectrodeResult,
-            ]),
-          );
-          return answer(strategy, target, results);
+          return answer(strategy, target, await optimizeInOrder(device, priority, all, hooks));
         },
       });
     },
@@ -199,24 +175,7 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
         electrodes,
         run: async ({ signal, progress }) => {
           const hooks = { ...options, signal, onRound: progress.onRound };
-          let results: Map<Electrode, ElectrodeResult>;
-          switch (body.action) {
-            case 'decrease_pressure':
-              results = await relieveElectrodes(device, electrodes, hooks);
-              break;
-            case 'reseat': {
-              const before = await device.impedance.measure(electrodes, { signal });
-              await retractBy(device, electrodes, RESEAT_LIFT_STEPS, signal);
-              results = await optimizeElectrodes(device, electrodes, hooks);
-              // `before` is the value before the lift, not the air reading after it.
-              for (const [e, r] of results) r.before = toKiloohms(before[e] ?? Number.POSITIVE_INFINITY);
-              break;
-            }
-            case 'increase_pressure':
-              results = await optimizeElectrodes(device, electrodes, hooks);
-              break;
-          }
-          return answer(strategy, target, results);
+          return answer(strategy, target, await adjustElectrodes(device, electrodes, body.action, hooks));
         },
       });
     },

@@ -5,12 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { type Electrode, MIXED_CASE, mixedCaseMap } from '../../core/electrodes.js';
-import { impedanceLevel, toKiloohms } from '../../device/impedance-levels.js';
+import { type Electrode, mixedCaseMap } from '../../core/electrodes.js';
+import { impedanceLevel } from '../../device/impedance-levels.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { listParam } from '../http-helpers.js';
-import { instructionFor, verdictFor } from '../../guides/advice.js';
+import { instructionFor } from '../../guides/advice.js';
+import { diagnoseElectrode } from '../../guides/diagnosis.js';
 import {
   assertNotAcquiring,
   electrodeFrom,
@@ -19,16 +20,12 @@ import {
 } from '../../guides/context.js';
 import { JobAccepted } from '../job-shapes.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
-import { releaseBy, retractBy, seatElectrodes } from '../../guides/optimizer.js';
-import { sampleChannel } from '../../guides/signal-check.js';
-import { STRATEGIES } from '../../guides/strategies.js';
+import { prepareElectrodes } from '../../guides/preparation.js';
 
 const tags = ['guides: electrodes'];
 const Names = Type.Union([Type.String(), Type.Array(Type.String())], {
   description: '"all" or electrode names, any case.',
 });
-/** Steps pressed past contact by `seat` when `amount` is omitted. */
-export const DEFAULT_SEAT_PRESS = 6;
 
 type PrepareBody = { electrodes: string | string[]; action: 'retract' | 'release' | 'seat'; amount?: number };
 
@@ -123,33 +120,7 @@ export function preparationRoutes(app: FastifyInstance, context: GuidesContext):
         operation: 'electrodes.prepare',
         holder: `prepare ${action}`,
         electrodes,
-        run: async ({ signal, progress }) => {
-          let impedance: Map<Electrode, number> | undefined;
-          if (action === 'retract') await retractBy(device, electrodes, amount ?? 100, signal);
-          else if (action === 'release') await releaseBy(device, electrodes, amount ?? 100, signal);
-          else {
-            const results = await seatElectrodes(
-              device,
-              electrodes,
-              () => amount ?? DEFAULT_SEAT_PRESS,
-              STRATEGIES.research,
-              { signal, onRound: progress.onRound },
-            );
-            impedance = new Map([...results].map(([e, r]) => [e, r.after]));
-          }
-          const positions = device.motors.positions(electrodes);
-          const states = device.motors.states(electrodes);
-          const out: Partial<Record<Electrode, { position: number; state: number; impedance?: number }>> = {};
-          for (const e of electrodes) {
-            const kohms = impedance?.get(e);
-            out[e] = {
-              position: positions[e] ?? 0,
-              state: states[e] ?? 0,
-              ...(kohms === undefined ? {} : { impedance: kohms }),
-            };
-          }
-          return { action, electrodes: mixedCaseMap(out) };
-        },
+        run: async (hooks) => prepareElectrodes(device, electrodes, action, amount, hooks),
       });
     },
   );
@@ -239,27 +210,7 @@ export function preparationRoutes(app: FastifyInstance, context: GuidesContext):
     async (request) => {
       const electrode = electrodeFrom(request.body.electrode, '/electrode');
       const level = request.body.diagnosticLevel ?? 'basic';
-      const acquiring = device.eeg.state().streaming;
-      const impedance = acquiring
-        ? (context.latest.get(electrode) ?? null)
-        : toKiloohms((await device.impedance.measure([electrode]))[electrode] ?? Number.NaN);
-      const figures = level === 'full' ? await sampleChannel(device, electrode) : undefined;
-      const position = device.motors.positions([electrode])[electrode] ?? 0;
-      const state = device.motors.states([electrode])[electrode] ?? 0;
-      const quality =
-        impedance === null ? undefined : impedanceLevel(impedance, context.config().impedance.thresholds);
-      const { verdict, advice } = verdictFor(impedance, quality, state, figures?.lineNoise ?? null);
-      return {
-        success: true,
-        electrode: MIXED_CASE[electrode],
-        diagnosticLevel: level,
-        motor: { position, state },
-        impedance,
-        noiseRms: figures?.noiseRms ?? null,
-        lineNoise: figures?.lineNoise ?? null,
-        verdict,
-        advice,
-      };
+      return { success: true, ...(await diagnoseElectrode(context, electrode, level)) };
     },
   );
 }

@@ -7,7 +7,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
-import { frameToJson } from '../../core/frame.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { configuredEeg, effectiveConfig } from '../../device/config.js';
@@ -15,7 +14,6 @@ import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } f
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './index.js';
 import { EegConfigShape, ElectrodeListQuery } from './schemas.js';
-import { SocketFanout } from '../../runtime/socket-fanout.js';
 
 const tags = ['system: eeg'];
 
@@ -150,24 +148,6 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
     },
   );
 
-  const frames = new SocketFanout({
-    onActive: (active) => {
-      if (active)
-        unsubscribe = device.eeg.onFrame((frame) => {
-          frames.send(frameToJson(frame));
-        });
-      else {
-        unsubscribe?.();
-        unsubscribe = undefined;
-      }
-    },
-  });
-  let unsubscribe: (() => void) | undefined;
-  context.onClose(() => {
-    unsubscribe?.();
-    frames.closeAll();
-  });
-
   socketRoute(
     app,
     '/system/sensors/eeg/stream',
@@ -178,7 +158,7 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
       hide: false,
     },
     (socket) => {
-      frames.add(socket);
+      context.eegSockets.add(socket);
     },
   );
 }

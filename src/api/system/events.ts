@@ -5,27 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './index.js';
-import { SocketFanout } from '../../runtime/socket-fanout.js';
 
 export function eventRoutes(app: FastifyInstance, context: SystemContext): void {
-  let unsubscribe: (() => void) | undefined;
-  const clients = new SocketFanout({
-    onActive: (active) => {
-      if (active)
-        unsubscribe = context.hub.on((event) => {
-          clients.send(event);
-        });
-      else {
-        unsubscribe?.();
-        unsubscribe = undefined;
-      }
-    },
-  });
-  context.onClose(() => {
-    unsubscribe?.();
-    clients.closeAll();
-  });
-
   socketRoute(
     app,
     '/system/events',
@@ -35,7 +16,7 @@ export function eventRoutes(app: FastifyInstance, context: SystemContext): void 
         'WebSocket: device events as JSON: {type:"impedance",timestamp,data:{electrode:kΩ}}, {type:"quality",timestamp,data:{overall,channels}}, {type:"system",timestamp,eventType,level,message}, {type:"job",timestamp,job} (a job started, progressed or ended), {type:"marker",timestamp,data:{text,onset,duration?,file}} (an annotation of the file the replay device plays)',
     },
     (socket) => {
-      clients.add(socket);
+      context.eventSockets.add(socket);
     },
   );
 }

@@ -3,18 +3,17 @@
  * interface. `createApp` registers {@link systemPlugin} with a {@link SystemPluginOptions}.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SystemPluginOptions } from '../plugin-options.js';
-import type { EventHub } from '../../events/hub.js';
 import type { Headset } from '../../device/headset.js';
-import { HostMetrics } from '../../device/host-metrics.js';
-import { ServiceMetrics } from '../../device/service-metrics.js';
-import { type JobRegistry, jobsFor } from '../../device/jobs.js';
-import { SettingsStore } from '../../device/settings-store.js';
-import { ConfigEntries } from '../../device/config-entries.js';
+import type { HostMetrics } from '../../device/host-metrics.js';
+import type { ServiceMetrics } from '../../device/service-metrics.js';
+import type { JobRegistry } from '../../device/jobs.js';
+import type { SettingsStore } from '../../device/settings-store.js';
+import type { ConfigEntries } from '../../device/config-entries.js';
+import type { EventHub } from '../../events/hub.js';
+import type { LiveSockets } from '../../events/live-sockets.js';
 import { clockRoutes } from './clock.js';
 import { configRoutes } from './config.js';
 import { debugRoutes } from './debug.js';
-import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../../device/config.js';
 import { eegRoutes } from './eeg.js';
 import { eventRoutes } from './events.js';
 import { healthRoutes } from './health.js';
@@ -26,66 +25,45 @@ import { ledRoutes } from './leds.js';
 import { motorRoutes } from './motors.js';
 import { statusRoutes } from './status.js';
 
-export type { SystemPluginOptions };
-
-/** What the route modules share. */
+/**
+ * The services the /system routes call, built by the service's composition root (src/services.ts)
+ * and handed to {@link systemPlugin}; the plugin builds nothing.
+ */
 export interface SystemContext {
+  /** The headset every route drives (simulated, replay or hardware). */
   readonly device: Headset;
+  /**
+   * The settings store: the one whose `hostname()` the security hook uses, so that a renamed device
+   * is accepted in `Host` at once; one store for the whole service (it caches the hostname).
+   */
   readonly settings: SettingsStore;
   /** Apps' key-value entries (the maker's SDK config store), listed by GET /system/config. */
   readonly entries: ConfigEntries;
+  /** The device's event hub (GET /system/events), shared with the guide plugin. */
   readonly hub: EventHub;
   /** The device's long operations (shared with the guide plugin, which starts them). */
   readonly jobs: JobRegistry;
   readonly hostMetrics: HostMetrics;
   readonly serviceMetrics: ServiceMetrics;
+  /** The clients of WebSocket GET /system/events (the hub's events). */
+  readonly eventSockets: LiveSockets;
+  /** The clients of WebSocket GET /system/sensors/eeg/stream (the device's frames). */
+  readonly eegSockets: LiveSockets;
+  /** The port actually served (healthz `httpPort`); read at each request. */
   readonly httpPort: () => number;
+  /** The service version (status, version). */
   readonly version: string;
+  /** Stream counts for GET /system/status. */
   readonly streams: () => { total: number; running: number };
+  /** When the service started (ms since the epoch) for `uptimeSeconds`. */
   readonly startedAt: number;
-  /** Registers cleanup for the app's close (sockets, subscriptions). */
-  onClose(cleanup: () => void): void;
 }
 
-/**
- * Registers the /system routes and applies the stored device configuration to the device (a
- * stored configuration that no longer validates is ignored, with a warning in the log).
- */
-export async function systemPlugin(app: FastifyInstance, options: SystemPluginOptions): Promise<void> {
-  const cleanups: (() => void)[] = [];
-  const context: SystemContext = {
-    device: options.device,
-    settings: options.settings,
-    entries: new ConfigEntries(options.db),
-    hub: options.events,
-    jobs: jobsFor(options.device),
-    hostMetrics: new HostMetrics(options.dataDir, {
-      ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
-      // Where the machine has no sensor, the device's thermal model stands in, fed the real load.
-      cpuTemperatureModel: (load) => options.device.thermal.processorCelsius(load),
-    }),
-    serviceMetrics: new ServiceMetrics(),
-    httpPort: options.httpPort,
-    version: options.version,
-    streams: options.streams ?? (() => ({ total: 0, running: 0 })),
-    startedAt: options.startedAt ?? Date.now(),
-    onClose: (cleanup) => cleanups.push(cleanup),
-  };
-  app.addHook('onClose', async () => {
-    for (const cleanup of cleanups) cleanup();
-    context.serviceMetrics.close();
-  });
+/** What {@link systemPlugin} is handed. */
+export type SystemPluginOptions = SystemContext;
 
-  let config = DEFAULT_DEVICE_CONFIG;
-  let overrides = context.settings.configOverrides();
-  try {
-    config = effectiveConfig(overrides);
-  } catch (error) {
-    app.log.warn({ err: error }, 'The stored device configuration is invalid; using the defaults.');
-    overrides = {};
-  }
-  await applyConfig(options.device, config, overrides);
-
+/** Registers every /system route on the services it is handed. */
+export function systemPlugin(app: FastifyInstance, context: SystemPluginOptions): void {
   eegRoutes(app, context);
   impedanceRoutes(app, context);
   motorRoutes(app, context);

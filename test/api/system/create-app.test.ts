@@ -3,14 +3,13 @@
  * the security hooks and the OpenAPI document.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { pluginOptions } from './support.js';
+import { pluginOptions, wiredPlugins } from './support.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/api/app.js';
-import { guidesPlugin } from '../../../src/api/guides/index.js';
-import { SettingsStore, systemPlugin } from '../../../src/api/system/index.js';
+import { SettingsStore } from '../../../src/api/system/index.js';
 import { createSimulatedHeadset } from '../../../src/device/simulated/index.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { StreamManager } from '../../../src/streams/manager.js';
@@ -41,12 +40,7 @@ describe('systemPlugin and guidesPlugin inside createApp', () => {
         hostname: () => 'headset',
         port: () => 42069,
       },
-      extraPlugins: [
-        (scope) => systemPlugin(scope, common),
-        (scope) => {
-          guidesPlugin(scope, common);
-        },
-      ],
+      extraPlugins: [wiredPlugins(common)],
     });
     await app.ready();
   });

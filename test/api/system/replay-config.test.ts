@@ -4,14 +4,13 @@
  * Only the EEG settings a user set are applied now.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { pluginOptions } from './support.js';
+import { pluginOptions, wiredPlugins } from './support.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, expect, test } from 'vitest';
 import { registerBodyParsers } from '../../../src/api/body.js';
 import { installErrorHandling } from '../../../src/api/error-handler.js';
-import { systemPlugin } from '../../../src/api/system/index.js';
 import { installValidation } from '../../../src/api/validation.js';
 import { createReplayHeadset } from '../../../src/device/replay/index.js';
 import { openDatabase } from '../../../src/store/database.js';
@@ -30,7 +29,7 @@ async function appOn(dataDir: string) {
   installErrorHandling(app);
   installValidation(app);
   await registerBodyParsers(app);
-  await app.register(async (scope) => systemPlugin(scope, pluginOptions(device, db, dataDir)));
+  await app.register(wiredPlugins(pluginOptions(device, db, dataDir), { guides: false }));
   await app.ready();
   cleanups.push(async () => {
     await app.close();

@@ -10,12 +10,11 @@ import Fastify from 'fastify';
 import { afterAll, expect, test } from 'vitest';
 import { registerBodyParsers } from '../../../src/api/body.js';
 import { installErrorHandling } from '../../../src/api/error-handler.js';
-import { systemPlugin } from '../../../src/api/system/index.js';
 import { installValidation } from '../../../src/api/validation.js';
 import { createReplayHeadset } from '../../../src/device/replay/index.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { writeTestEdf } from '../../support/write-edf.js';
-import { json, pluginOptions, systemApp } from './support.js';
+import { json, pluginOptions, systemApp, wiredPlugins } from './support.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-status-'));
 afterAll(() => {
@@ -42,7 +41,7 @@ test('the replay device reports its mapped and dropped channels in GET /system/s
   installErrorHandling(app);
   installValidation(app);
   await registerBodyParsers(app);
-  await app.register(async (scope) => systemPlugin(scope, pluginOptions(device, db, dataDir)));
+  await app.register(wiredPlugins(pluginOptions(device, db, dataDir), { guides: false }));
   try {
     const status = json(await app.inject({ method: 'GET', url: '/system/status' })).status as {
       replay: Record<string, unknown>;

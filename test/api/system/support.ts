@@ -13,7 +13,13 @@ import { registerBodyParsers } from '../../../src/api/body.js';
 import { installErrorHandling } from '../../../src/api/error-handler.js';
 import { guidesPlugin } from '../../../src/api/guides/index.js';
 import { registerOpenApi } from '../../../src/api/openapi.js';
-import { type SystemPluginOptions, systemPlugin } from '../../../src/api/system/index.js';
+import { systemPlugin } from '../../../src/api/system/index.js';
+import {
+  applyStoredConfig,
+  type DeviceServices,
+  type DeviceServicesOptions,
+  deviceServices,
+} from '../../../src/services.js';
 import type { Headset } from '../../../src/device/headset.js';
 import { installValidation } from '../../../src/api/validation.js';
 import {
@@ -36,16 +42,17 @@ export interface SystemApp {
 }
 
 /**
- * The options of the /system and guide plugins over a device and a store, wired as the service
- * wires them: one event hub and one settings store, shared by both plugins.
+ * The services of the /system and guide plugins over a device and a store, built by the service's
+ * own assembly (src/services.ts) as the service builds them: one event hub and one settings store,
+ * shared by both plugins.
  */
 export function pluginOptions(
   device: Headset,
   db: Db,
   dataDir: string,
-  extra: Partial<SystemPluginOptions> = {},
-): SystemPluginOptions {
-  return {
+  extra: Partial<DeviceServicesOptions> = {},
+): DeviceServices {
+  return deviceServices({
     device,
     events: new EventHub(device),
     settings: new SettingsStore(db),
@@ -54,6 +61,24 @@ export function pluginOptions(
     httpPort: () => 0,
     version: 't',
     ...extra,
+  });
+}
+
+/**
+ * The /system plugin (and the guide plugin unless `guides: false`) as the service registers them:
+ * the stored device configuration applied first, the services closed when the app closes.
+ */
+export function wiredPlugins(
+  services: DeviceServices,
+  options: { guides?: boolean } = {},
+): (scope: FastifyInstance) => Promise<void> {
+  return async (scope) => {
+    await applyStoredConfig(services.system.device, services.system.settings, scope.log);
+    scope.addHook('onClose', async () => {
+      await services.close();
+    });
+    systemPlugin(scope, services.system);
+    if (options.guides !== false) guidesPlugin(scope, services.guides);
   };
 }
 
@@ -70,18 +95,13 @@ export async function systemApp(
   await registerOpenApi(app, '0.0.0-test');
   await app.register(websocket);
   let port = 42069;
-  const common = pluginOptions(device, db, dataDir, { httpPort: () => port, version: '0.0.0-test' });
-  const { events } = common;
-  await app.register(async (scope) =>
-    systemPlugin(scope, {
-      ...common,
-      ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
-    }),
-  );
-  if (options.guides !== false)
-    await app.register(async (scope) => {
-      guidesPlugin(scope, common);
-    });
+  const services = pluginOptions(device, db, dataDir, {
+    httpPort: () => port,
+    version: '0.0.0-test',
+    ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
+  });
+  const events = services.system.hub;
+  await app.register(wiredPlugins(services, { guides: options.guides !== false }));
   await app.ready();
   return {
     app,

@@ -1,0 +1,205 @@
+/**
+ * The composition root's assembly of the services the HTTP plugins are handed: the /system
+ * services (config entries, jobs, host and service metrics, live sockets) and the guide services
+ * (impedance store and sessions, latest impedance, motor locks, schedules, LED visualization),
+ * built once on one device, hub, store and settings, and the quick-stream services (registry,
+ * start and stop, piping) on the stream manager and its runtime; `server.ts` calls it and the tests that build
+ * the plugins without the whole service call it the same way. The plugins in api/ build nothing.
+ */
+import { mixedCaseMap } from './core/electrodes.js';
+import { frameToJson } from './core/frame.js';
+import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from './device/config.js';
+import { ConfigEntries } from './device/config-entries.js';
+import type { Headset } from './device/headset.js';
+import { HostMetrics } from './device/host-metrics.js';
+import { ImpedanceStore } from './device/impedance-store.js';
+import { jobsFor } from './device/jobs.js';
+import { ServiceMetrics } from './device/service-metrics.js';
+import type { SettingsStore } from './device/settings-store.js';
+import type { EventHub } from './events/hub.js';
+import { liveSockets } from './events/live-sockets.js';
+import { SocketFanout } from './runtime/socket-fanout.js';
+import { currentConfig, type GuidesContext } from './guides/context.js';
+import { ImpedanceSessions } from './guides/impedance-sessions.js';
+import { LatestImpedance } from './guides/latest-impedance.js';
+import { LedVisualization } from './guides/led-visualization.js';
+import { MotorLocks } from './guides/motor-locks.js';
+import { ImpedanceSchedules } from './guides/schedules.js';
+import type { GuidesPluginOptions } from './api/guides/index.js';
+import type { SystemContext } from './api/system/index.js';
+import type { QuickStreamsPluginOptions } from './api/quick-streams.js';
+import { QuickPiping } from './quick-streams/piping.js';
+import { QuickRegistry } from './quick-streams/registry.js';
+import { QuickStreams } from './quick-streams/service.js';
+import type { StreamRuntime } from './runtime/port.js';
+import type { Db } from './store/database.js';
+import type { StreamManager } from './streams/manager.js';
+
+/** Where a warning of the assembly goes (the service's logger). */
+export interface WarnLog {
+  warn(details: object, message: string): void;
+}
+
+/**
+ * Applies the stored device configuration to the device; a stored configuration that no longer
+ * validates is ignored (the defaults apply), with a warning in the log.
+ */
+export async function applyStoredConfig(
+  device: Headset,
+  settings: SettingsStore,
+  log: WarnLog,
+): Promise<void> {
+  let config = DEFAULT_DEVICE_CONFIG;
+  let overrides = settings.configOverrides();
+  try {
+    config = effectiveConfig(overrides);
+  } catch (error) {
+    log.warn({ err: error }, 'The stored device configuration is invalid; using the defaults.');
+    overrides = {};
+  }
+  await applyConfig(device, config, overrides);
+}
+
+export interface DeviceServicesOptions {
+  device: Headset;
+  /** The device's hub of live events, shared by the /system and guide services. */
+  events: EventHub;
+  /** The service's store: impedance history and apps' config entries live there. */
+  db: Db;
+  /** The one settings store of the service (it caches the hostname the security hook reads). */
+  settings: SettingsStore;
+  /** The data dir: healthz reports the storage of its file system. */
+  dataDir: string;
+  /** The port actually served; read at each request. */
+  httpPort: () => number;
+  version: string;
+  /** Stream counts for GET /system/status; `{total: 0, running: 0}` when omitted. */
+  streams?: () => { total: number; running: number };
+  /** When the service started (ms since the epoch); now when omitted. */
+  startedAt?: number;
+  /** Where sysfs is mounted, for the CPU temperature (default `/sys`; tests pass a fake tree). */
+  sysRoot?: string;
+}
+
+export interface DeviceServices {
+  system: SystemContext;
+  guides: GuidesPluginOptions;
+  /** Stops what runs (jobs stop their motors where they are), unsubscribes, closes the sockets. */
+  close(): Promise<void>;
+}
+
+/** Builds the services of the /system and guide plugins on one device. */
+export function deviceServices(options: DeviceServicesOptions): DeviceServices {
+  const { device, events: hub, settings } = options;
+  const jobs = jobsFor(device);
+  const system: SystemContext = {
+    device,
+    settings,
+    entries: new ConfigEntries(options.db),
+    hub,
+    jobs,
+    hostMetrics: new HostMetrics(options.dataDir, {
+      ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
+      // Where the machine has no sensor, the device's thermal model stands in, fed the real load.
+      cpuTemperatureModel: (load) => device.thermal.processorCelsius(load),
+    }),
+    serviceMetrics: new ServiceMetrics(),
+    eventSockets: liveSockets((send) => hub.on(send)),
+    eegSockets: liveSockets((send) =>
+      device.eeg.onFrame((frame) => {
+        send(frameToJson(frame));
+      }),
+    ),
+    httpPort: options.httpPort,
+    version: options.version,
+    streams: options.streams ?? (() => ({ total: 0, running: 0 })),
+    startedAt: options.startedAt ?? Date.now(),
+  };
+
+  const cleanups: (() => void)[] = [];
+  const store = new ImpedanceStore(options.db);
+  const latest = new LatestImpedance(hub);
+  const impedanceSockets = new SocketFanout();
+  const sessions = new ImpedanceSessions(device, store, (session, reading) => {
+    if (session.mode === 'continuous')
+      impedanceSockets.send({ timestamp: reading.timestamp, values: mixedCaseMap(reading.values) });
+  });
+  const context: GuidesContext = {
+    device,
+    hub,
+    store,
+    settings,
+    latest,
+    sessions,
+    locks: new MotorLocks(),
+    jobs,
+    config: () => currentConfig(settings),
+    onClose: (cleanup) => cleanups.push(cleanup),
+  };
+  const schedules = new ImpedanceSchedules(context);
+  const guides: GuidesPluginOptions = {
+    context,
+    schedules,
+    ledVisualization: new LedVisualization(context),
+    impedanceSockets,
+  };
+
+  return {
+    system,
+    guides,
+    async close() {
+      system.eventSockets.close();
+      system.eegSockets.close();
+      system.serviceMetrics.close();
+      // Running operations stop with the service (their motors are stopped where they are).
+      await jobs.close();
+      schedules.close();
+      sessions.close();
+      latest.close();
+      impedanceSockets.closeAll();
+      for (const cleanup of cleanups) cleanup();
+    },
+  };
+}
+
+export interface QuickStreamServicesOptions {
+  /** The service's stream manager: quick streams are ordinary streams of it. */
+  manager: StreamManager;
+  /** The runtime that manager drives: `tap` brings the frames to this thread, `feed` ingests. */
+  runtime: Pick<StreamRuntime, 'tap' | 'feed'>;
+  /** Hosts a pipe may forward to (default: loopback only, DEFAULT_PIPE_ALLOWED_HOSTS). */
+  pipeAllowedHosts?: readonly string[];
+  /** The token sent as `?token=` to a pipe's target when the request names none. */
+  pipeToken?: string;
+  /** Unsent bytes per WebSocket client above which it loses frames (default 1 MiB). */
+  clientSendLimitBytes?: number;
+  /** How long POST /stream/start and /stop wait for the transition (default 20 s). */
+  transitionTimeoutMs?: number;
+  /** The channels the device acquires now: an EEG quick stream naming others is refused first. */
+  acquiredChannels?: () => readonly string[];
+}
+
+export interface QuickStreamServices extends QuickStreamsPluginOptions {
+  /** Closes every quick stream's clients and pipe and stops following the manager. */
+  close(): void;
+}
+
+/** Builds the quick-stream services over the stream manager and its runtime. */
+export function quickStreamServices(options: QuickStreamServicesOptions): QuickStreamServices {
+  const registry = new QuickRegistry(options.manager, options.runtime, options.clientSendLimitBytes);
+  return {
+    streams: new QuickStreams(options.manager, registry, {
+      ...(options.transitionTimeoutMs === undefined
+        ? {}
+        : { transitionTimeoutMs: options.transitionTimeoutMs }),
+      ...(options.acquiredChannels === undefined ? {} : { acquiredChannels: options.acquiredChannels }),
+    }),
+    piping: new QuickPiping(registry, options.manager, options.runtime, {
+      ...(options.pipeAllowedHosts === undefined ? {} : { allowedHosts: options.pipeAllowedHosts }),
+      ...(options.pipeToken === undefined ? {} : { token: options.pipeToken }),
+    }),
+    close() {
+      registry.close();
+    },
+  };
+}
