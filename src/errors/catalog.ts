@@ -16,6 +16,7 @@ export const ERROR_CATALOG = {
   stream_not_found: { status: 404, message: 'No stream has this id.' },
   node_not_found: { status: 404, message: 'No node has this id in the stream.' },
   pipe_not_found: { status: 404, message: 'No pipe has this id in the stream.' },
+  forward_not_found: { status: 404, message: 'This quick stream forwards to no other headsetd.' },
   recording_not_found: { status: 404, message: 'No recording has this name.' },
   session_not_found: { status: 404, message: 'No session has this id.' },
   job_not_found: { status: 404, message: 'No job has this id.' },

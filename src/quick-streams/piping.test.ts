@@ -80,7 +80,7 @@ describe('QuickPiping.pipe and unpipe', () => {
     expect(answer.pipe.target).toEqual({ host: '::1', port: 1, streamId: TARGET_ID });
     const ended = piping.unpipe(streamId);
     expect(ended.pipe.state).toBe('closed');
-    expect(refusal(() => piping.unpipe(streamId)).code).toBe('pipe_not_found');
+    expect(refusal(() => piping.unpipe(streamId)).code).toBe('forward_not_found');
   });
 
   test('a target stream id that is no UUID, and a stopped stream, are refused', async () => {

@@ -160,14 +160,14 @@ export class QuickPiping {
     return { streamId: entry.definition.id, pipe: session.pipe.status() };
   }
 
-  /** Ends a quick stream's pipe (404 pipe_not_found when it has none); answers its last status. */
+  /** Ends a quick stream's forward (404 forward_not_found when it has none); answers its last status. */
   unpipe(streamId: string): PipeAnswer {
     const { entry, session } = this.registry.resolve(streamId);
     const pipe = session.pipe;
     if (pipe === undefined) {
       throw new HeadsetdError(
-        'pipe_not_found',
-        `Stream ${entry.definition.id} has no pipe to another headsetd.`,
+        'forward_not_found',
+        `Stream ${entry.definition.id} forwards to no other headsetd (POST /stream/${entry.definition.id}/pipe starts a forward).`,
       );
     }
     pipe.close();

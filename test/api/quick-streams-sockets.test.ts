@@ -235,7 +235,7 @@ describe('POST /stream/{streamId}/pipe', () => {
     expect((await statusOf(source)).pipe).toMatchObject({ state: 'open', framesSent: 2, framesDropped: 0 });
     const ended = ok<{ pipe: { state: string } }>(await json(cp, 'DELETE', `/stream/${source}/pipe`));
     expect(ended.pipe.state).toBe('closed');
-    expectError(await json(cp, 'DELETE', `/stream/${source}/pipe`), 404, 'pipe_not_found');
+    expectError(await json(cp, 'DELETE', `/stream/${source}/pipe`), 404, 'forward_not_found');
   });
 
   test('a target that refuses is retried with backoff and the reason is in the status', async () => {
