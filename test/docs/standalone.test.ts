@@ -47,7 +47,7 @@ function filesUnder(path: string): string[] {
 const FIXTURES = 'test/fixtures/eeg';
 
 describe('a checkout with no shared directory beside it', () => {
-  it('no test, script, benchmark or source file reads a path into ../shared', () => {
+  it('no test, script, benchmark or source file reads a path into the shared directory beside the checkout', () => {
     const found: string[] = [];
     for (const file of CODE.flatMap(filesUnder)) {
       if (OWN_FILES.includes(file)) continue;
