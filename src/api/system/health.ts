@@ -5,7 +5,7 @@
  * `degraded` when any rule of device/health.ts finds a problem (docs/systems.md §Health).
  */
 import type { FastifyInstance } from 'fastify';
-import { healthProblems } from '../../device/health.js';
+import { healthProblems } from '../../metrics/health.js';
 import type { BatteryStatus } from '../../device/headset.js';
 import type { SystemContext } from './index.js';
 import { HealthRecord } from './schemas.js';

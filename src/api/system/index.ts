@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Headset } from '../../device/headset.js';
-import type { HostMetrics } from '../../device/host-metrics.js';
-import type { ServiceMetrics } from '../../device/service-metrics.js';
+import type { HostMetrics } from '../../metrics/host-metrics.js';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import type { JobRegistry } from '../../device/jobs.js';
 import type { SettingsStore } from '../../device/settings-store.js';
 import type { ConfigEntries } from '../../device/config-entries.js';
