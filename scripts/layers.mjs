@@ -28,8 +28,8 @@ export const LAYERS = [
   { name: 'catalog', folders: ['errors'], holds: 'the error catalog every answer uses' },
   {
     name: 'infrastructure',
-    folders: ['security', 'store', 'schemas', 'metrics'],
-    holds: 'socket rules and token, SQLite, request/response schemas, host and service metrics',
+    folders: ['security', 'store', 'schemas', 'metrics', 'jobs'],
+    holds: 'socket rules and token, SQLite, request/response schemas, metrics, jobs',
   },
   {
     name: 'data plane',

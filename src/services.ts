@@ -13,7 +13,7 @@ import { ConfigEntries } from './device/config-entries.js';
 import type { Headset } from './device/headset.js';
 import { HostMetrics } from './metrics/host-metrics.js';
 import { ImpedanceStore } from './device/impedance-store.js';
-import { jobsFor } from './device/jobs.js';
+import { jobsFor } from './jobs/jobs.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import type { SettingsStore } from './device/settings-store.js';
 import type { EventHub } from './events/hub.js';

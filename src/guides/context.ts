@@ -6,7 +6,7 @@ import { acquisitionBusy } from '../device/busy.js';
 import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../core/electrodes.js';
 import type { Headset } from '../device/headset.js';
 import type { ImpedanceStore } from '../device/impedance-store.js';
-import type { JobRegistry } from '../device/jobs.js';
+import type { JobRegistry } from '../jobs/jobs.js';
 import type { SettingsStore } from '../device/settings-store.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import { type DeviceConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../device/config.js';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Headset } from '../../device/headset.js';
 import type { HostMetrics } from '../../metrics/host-metrics.js';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
-import type { JobRegistry } from '../../device/jobs.js';
+import type { JobRegistry } from '../../jobs/jobs.js';
 import type { SettingsStore } from '../../device/settings-store.js';
 import type { ConfigEntries } from '../../device/config-entries.js';
 import type { EventHub } from '../../events/hub.js';
