@@ -22,8 +22,8 @@ export const LAYERS = [
   },
   {
     name: 'libraries',
-    folders: ['dsp', 'formats', 'sdk', 'lsl'],
-    holds: 'filters, EDF/BDF/CSV, the node SDK, the Lab Streaming Layer protocol',
+    folders: ['dsp', 'formats', 'sdk', 'lsl', 'headmap'],
+    holds: 'filters, EDF/BDF/CSV, the node SDK, the Lab Streaming Layer protocol, the head map',
   },
   { name: 'catalog', folders: ['errors'], holds: 'the error catalog every answer uses' },
   {

@@ -13,7 +13,7 @@ import {
   impedanceLevel,
   LED_LEVEL_COLORS,
   type LevelThresholds,
-} from '../device/impedance-levels.js';
+} from '../headmap/impedance-levels.js';
 import { assertThresholdsAscending } from '../device/config.js';
 import type { GuidesContext } from './context.js';
 
