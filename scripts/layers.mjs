@@ -29,7 +29,7 @@ export const LAYERS = [
   {
     name: 'infrastructure',
     folders: ['security', 'store', 'schemas', 'metrics', 'jobs'],
-    holds: 'socket rules and token, SQLite, request/response schemas, metrics, jobs',
+    holds: 'socket rules and token, SQLite and its tables, request/response schemas, metrics, jobs',
   },
   {
     name: 'data plane',
@@ -41,6 +41,11 @@ export const LAYERS = [
     name: 'domain',
     folders: ['streams', 'device'],
     holds: 'stream lifecycle and store; the headset (simulated, replay)',
+  },
+  {
+    name: 'settings',
+    folders: ['settings'],
+    holds: 'the configuration of GET/PATCH /system/config: schema, defaults, merge patch',
   },
   { name: 'events', folders: ['events'], holds: 'the hub of live events' },
   {

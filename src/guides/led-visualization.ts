@@ -14,7 +14,7 @@ import {
   LED_LEVEL_COLORS,
   type LevelThresholds,
 } from '../headmap/impedance-levels.js';
-import { assertThresholdsAscending } from '../device/config.js';
+import { assertThresholdsAscending } from '../settings/config.js';
 import type { GuidesContext } from './context.js';
 
 export interface Visualization {
