@@ -28,8 +28,8 @@ export const LAYERS = [
   { name: 'catalog', folders: ['errors'], holds: 'the error catalog every answer uses' },
   {
     name: 'infrastructure',
-    folders: ['security', 'store', 'schemas', 'metrics', 'jobs'],
-    holds: 'socket rules and token, SQLite and its tables, request/response schemas, metrics, jobs',
+    folders: ['security', 'http', 'store', 'schemas', 'metrics', 'jobs'],
+    holds: 'socket rules and token, HTTP statuses, SQLite and its tables, schemas, metrics, jobs',
   },
   {
     name: 'data plane',
