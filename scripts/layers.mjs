@@ -43,9 +43,9 @@ export const LAYERS = [
     holds: 'stream lifecycle and store; the headset (simulated, replay)',
   },
   {
-    name: 'settings',
-    folders: ['settings'],
-    holds: 'the configuration of GET/PATCH /system/config: schema, defaults, merge patch',
+    name: 'device services',
+    folders: ['settings', 'sources'],
+    holds: 'GET/PATCH /system/config: schema, defaults, merge patch; the headset as the frame source',
   },
   { name: 'events', folders: ['events'], holds: 'the hub of live events' },
   {
