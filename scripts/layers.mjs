@@ -22,14 +22,14 @@ export const LAYERS = [
   },
   {
     name: 'libraries',
-    folders: ['dsp', 'formats', 'sdk', 'lsl'],
-    holds: 'filters, EDF/BDF/CSV, the node SDK, the Lab Streaming Layer protocol',
+    folders: ['dsp', 'formats', 'sdk', 'lsl', 'headmap'],
+    holds: 'filters, EDF/BDF/CSV, the node SDK, the Lab Streaming Layer protocol, the head map',
   },
   { name: 'catalog', folders: ['errors'], holds: 'the error catalog every answer uses' },
   {
     name: 'infrastructure',
-    folders: ['security', 'store', 'schemas'],
-    holds: 'socket rules and token, SQLite, request/response schemas',
+    folders: ['security', 'http', 'store', 'schemas', 'metrics', 'jobs'],
+    holds: 'socket rules and token, HTTP statuses, SQLite and its tables, schemas, metrics, jobs',
   },
   {
     name: 'data plane',
@@ -41,6 +41,11 @@ export const LAYERS = [
     name: 'domain',
     folders: ['streams', 'device'],
     holds: 'stream lifecycle and store; the headset (simulated, replay)',
+  },
+  {
+    name: 'device services',
+    folders: ['settings', 'sources'],
+    holds: 'GET/PATCH /system/config: schema, defaults, merge patch; the headset as the frame source',
   },
   { name: 'events', folders: ['events'], holds: 'the hub of live events' },
   {

@@ -5,6 +5,7 @@
 export { DEFAULTS, loadSettings, type Settings } from './config.js';
 export { startServer, type RunningServer, type ServerOptions } from './server.js';
 export { ERROR_CATALOG, type ErrorCode, HeadsetdError } from './errors/catalog.js';
+export { HTTP_STATUS, httpStatus } from './http/statuses.js';
 export type { Frame, FrameJson } from './core/frame.js';
 export { frameFromJson, frameToJson } from './core/frame.js';
 export type { Headset } from './device/headset.js';

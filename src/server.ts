@@ -17,9 +17,9 @@ import { EventHub } from './events/hub.js';
 import { systemPlugin } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
-import { headsetFrameSource } from './device/frame-source.js';
+import { headsetFrameSource } from './sources/frame-source.js';
 import type { Headset } from './device/headset.js';
-import { isValidHostname, SettingsStore } from './device/settings-store.js';
+import { isValidHostname, SettingsStore } from './store/settings-store.js';
 import { instinctPlugin } from './api/instinct/index.js';
 import {
   DISCOVERY_PORT,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { FakeRuntime } from '../test/support/fake-runtime.js';
-import { SettingsStore } from './device/settings-store.js';
+import { SettingsStore } from './store/settings-store.js';
 import { createSimulatedHeadset, type SimulatedHeadset } from './device/simulated/index.js';
 import { EventHub } from './events/hub.js';
 import { deviceServices, quickStreamServices } from './services.js';

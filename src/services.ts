@@ -8,14 +8,14 @@
  */
 import { mixedCaseMap } from './core/electrodes.js';
 import { frameToJson } from './core/frame.js';
-import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from './device/config.js';
-import { ConfigEntries } from './device/config-entries.js';
+import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from './settings/config.js';
+import { ConfigEntries } from './store/config-entries.js';
 import type { Headset } from './device/headset.js';
-import { HostMetrics } from './device/host-metrics.js';
-import { ImpedanceStore } from './device/impedance-store.js';
-import { jobsFor } from './device/jobs.js';
-import { ServiceMetrics } from './device/service-metrics.js';
-import type { SettingsStore } from './device/settings-store.js';
+import { HostMetrics } from './metrics/host-metrics.js';
+import { ImpedanceStore } from './store/impedance-store.js';
+import { jobsFor } from './jobs/jobs.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import type { SettingsStore } from './store/settings-store.js';
 import type { EventHub } from './events/hub.js';
 import { liveSockets } from './events/live-sockets.js';
 import { SocketFanout } from './runtime/socket-fanout.js';

@@ -6,6 +6,7 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { HeadsetdError } from '../errors/catalog.js';
+import { httpStatus } from '../http/statuses.js';
 
 /** The error a parser failure stands for (Node's codes: HPE_* from llhttp, ERR_HTTP_REQUEST_TIMEOUT). */
 export function clientErrorFor(code: string | undefined): HeadsetdError {
@@ -32,8 +33,9 @@ export function clientErrorFor(code: string | undefined): HeadsetdError {
 /** A whole HTTP response carrying the envelope of `error`; the connection is closed after it. */
 export function clientErrorResponse(error: HeadsetdError): string {
   const body = JSON.stringify(error.toBody());
+  const status = httpStatus(error);
   return [
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',

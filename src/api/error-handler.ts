@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
+import { httpStatus } from '../http/statuses.js';
 import { issuesFromAjv, issuesToError } from '../schemas/validator.js';
 
 function fromFastify(error: FastifyError, request: FastifyRequest): HeadsetdError | undefined {
@@ -49,7 +50,7 @@ export function sendError(reply: FastifyReply, error: HeadsetdError): FastifyRep
   if (error.code === 'method_not_allowed' && Array.isArray(error.details?.allowed)) {
     void reply.header('Allow', (error.details.allowed as string[]).join(', '));
   }
-  return reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
+  return reply.status(httpStatus(error)).type('application/json; charset=utf-8').send(error.toBody());
 }
 
 /** Route patterns by method, to tell 405 from 404. */
@@ -86,7 +87,7 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
 
   app.setErrorHandler((error: FastifyError | HeadsetdError, request, reply) => {
     if (isHeadsetdError(error)) {
-      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      if (httpStatus(error) >= 500) request.log.error({ err: error }, error.message);
       return sendError(reply, explain(error));
     }
     const known = fromFastify(error, request);

@@ -2,7 +2,7 @@
  * A new hostname, checked and stored: PATCH /system/hostname and the maker's SDK path PATCH
  * /system/system/hostname both call it.
  */
-import { isValidHostname, type SettingsStore } from '../device/settings-store.js';
+import { isValidHostname, type SettingsStore } from '../store/settings-store.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import { bodyFields, refuseUnknownFields, stringField } from './http-helpers.js';
 

@@ -4,7 +4,7 @@
  * `DeviceClock`, so tests can drive the device with fake timers and a replay or hardware device
  * can share the same pacing code.
  */
-import { type PreciseTimer, preciseTimeout } from '../runtime/precise-timer.js';
+import { type PreciseTimer, preciseTimeout } from '../core/precise-timer.js';
 
 /** An opaque handle returned by `setTimeout` (a Node timer object, or a number elsewhere). */
 export type TimerHandle = object | number;
@@ -18,7 +18,7 @@ export interface DeviceClock {
   setTimeout(callback: () => void, ms: number): TimerHandle;
   /**
    * Runs `callback` once at `dueAt` (a `now()` time), as close to it as the clock can: the real
-   * clock within about 0.1 ms (runtime/precise-timer.ts). Cancelled by `clearTimeout`. Clocks
+   * clock within about 0.1 ms (core/precise-timer.ts). Cancelled by `clearTimeout`. Clocks
    * without it get `setTimeout` of the remaining time.
    */
   setDeadline?(callback: () => void, dueAt: number): TimerHandle;

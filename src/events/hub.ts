@@ -5,7 +5,7 @@
  * plugins, and posts the runtime's stream failures and node crashes to it.
  */
 import type { DeviceEvent, Headset, SystemEvent, Unsubscribe } from '../device/headset.js';
-import { type JobRecord, jobsFor } from '../device/jobs.js';
+import { type JobRecord, jobsFor } from '../jobs/jobs.js';
 
 /** A system event raised by the API; `eventType` is free text beyond the device's own types. */
 export interface ApiSystemEvent extends Omit<SystemEvent, 'eventType'> {

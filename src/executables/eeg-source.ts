@@ -6,13 +6,13 @@
  *
  * When acquisition already runs at another rate, the frames are converted to the node's own rate
  * with dsp/resample.ts (polyphase, linear-phase FIR; the method is documented there and in
- * runtime/rate-converter.ts); their `range` is the device's × the converter's gain bound
+ * dsp/rate-converter.ts); their `range` is the device's × the converter's gain bound
  * (./frame-range.ts, about 2). Pause keeps the subscription (acquisition is
  * shared) and drops frames; the runtime marks the first frame after resume as a discontinuity.
  */
 import type { Frame } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
-import { RateConverter } from '../runtime/rate-converter.js';
+import { RateConverter } from '../dsp/rate-converter.js';
 import { resamplerL1, scaledRange } from './frame-range.js';
 
 export interface EegSourceConfig {

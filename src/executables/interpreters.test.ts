@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../errors/catalog.js';
 import { allowedOptions, interpreterOf } from './interpreters.js';
 import { resolveExecutable } from './registry.js';
+import { httpStatus } from '../http/statuses.js';
 
 let root: string;
 let allowed: string;
@@ -100,7 +101,7 @@ describe('interpreter options', () => {
   ])('refuses %s (attached or other interpreter option) with 403', (line, option) => {
     const error = refusal(line);
     expect(error.code).toBe('executable_not_allowed');
-    expect(error.status).toBe(403);
+    expect(httpStatus(error)).toBe(403);
     expect(error.details).toMatchObject({ option });
     expect(error.message).toContain('in a file');
   });

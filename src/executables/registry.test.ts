@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../errors/catalog.js';
 import { BUILTINS } from './builtins.js';
 import { resolveExecutable } from './registry.js';
+import { httpStatus } from '../http/statuses.js';
 
 let root: string;
 let allowed: string;
@@ -95,7 +96,7 @@ describe('resolveExecutable', () => {
     ]) {
       const error = refusal(line);
       expect(error.code, line).toBe('executable_not_allowed');
-      expect(error.status).toBe(403);
+      expect(httpStatus(error)).toBe(403);
     }
     // Refused too, though classed as naming nothing: a relative path climbing out of the directory,
     // and an interpreter given code instead of a script file.
@@ -112,7 +113,7 @@ describe('resolveExecutable', () => {
   it('refuses a file of the allowed directory that is not executable, with 422', () => {
     const error = refusal('plain.sh');
     expect(error.code).toBe('validation_failed');
-    expect(error.status).toBe(422);
+    expect(httpStatus(error)).toBe(422);
   });
 
   it('refuses what names nothing with unknown_executable, listing the built-ins', () => {

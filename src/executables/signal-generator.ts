@@ -10,12 +10,12 @@
  * {@link FRAME_DURATION_MS} of samples (at least one). A backlog longer than {@link MAX_BACKLOG_MS}
  * (the thread was stalled) is skipped rather than flooded downstream, and the next frame says
  * `discontinuity: true`. Pause stops the timer; resume starts a new epoch (the runtime marks the gap).
- * The wake-up is a precise timer (runtime/precise-timer.ts): a frame leaves within about 0.1 ms of
+ * The wake-up is a precise timer (core/precise-timer.ts): a frame leaves within about 0.1 ms of
  * its last sample's due time, not up to a millisecond later as with a plain `setTimeout`.
  */
 import type { Frame } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
-import { type PreciseTimer, preciseTimeout } from '../runtime/precise-timer.js';
+import { type PreciseTimer, preciseTimeout } from '../core/precise-timer.js';
 import { generatorRange, NOISE_CLAMP_SIGMA } from './frame-range.js';
 
 export const FRAME_DURATION_MS = 10;

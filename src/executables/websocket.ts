@@ -32,7 +32,7 @@ import { NodeConfigError } from '../runtime/node-errors.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import { accessRefusal, isLoopbackName } from '../security/access.js';
 import { headersTimeouts } from '../security/http-timeouts.js';
-import { refuseUpgrade, sendErrorResponse } from '../security/http-answers.js';
+import { refuseUpgrade, sendErrorResponse } from '../http/answers.js';
 import { ensureToken, tokenPath } from '../security/token.js';
 import { CLIENT_SEND_LIMIT_BYTES, GOING_AWAY, SocketFanout } from '../runtime/socket-fanout.js';
 

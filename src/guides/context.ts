@@ -5,11 +5,11 @@
 import { acquisitionBusy } from '../device/busy.js';
 import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../core/electrodes.js';
 import type { Headset } from '../device/headset.js';
-import type { ImpedanceStore } from '../device/impedance-store.js';
-import type { JobRegistry } from '../device/jobs.js';
-import type { SettingsStore } from '../device/settings-store.js';
+import type { ImpedanceStore } from '../store/impedance-store.js';
+import type { JobRegistry } from '../jobs/jobs.js';
+import type { SettingsStore } from '../store/settings-store.js';
 import { HeadsetdError } from '../errors/catalog.js';
-import { type DeviceConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../device/config.js';
+import { type DeviceConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from '../settings/config.js';
 import type { EventHub } from '../events/hub.js';
 import type { ImpedanceSessions } from './impedance-sessions.js';
 import type { LatestImpedance } from './latest-impedance.js';

@@ -1,6 +1,6 @@
 /**
  * The closed-loop electrode operations (prepare, optimize, adjust, apply-pressure) run as jobs of
- * the device's registry (src/device/jobs.ts): the operation goes on holding its electrodes while
+ * the device's registry (src/jobs/jobs.ts): the operation goes on holding its electrodes while
  * the request that started it has been answered.
  *
  * Progress is reported per electrode (position, motor state, latest impedance, and once it has
@@ -12,7 +12,7 @@ import type { MotorHolder } from './motor-locks.js';
 import type { TimerHandle } from '../device/clock.js';
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
 import { type Headset, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
-import type { Job } from '../device/jobs.js';
+import type { Job } from '../jobs/jobs.js';
 import type { GuidesContext } from './context.js';
 import type { ElectrodeResult, LoopHooks } from './optimizer.js';
 

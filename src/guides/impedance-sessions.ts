@@ -14,8 +14,8 @@ import { acquisitionBusy } from '../device/busy.js';
 import { randomUUID } from 'node:crypto';
 import type { Electrode } from '../core/electrodes.js';
 import type { ElectrodeMap, Headset } from '../device/headset.js';
-import { toKiloohms } from '../device/impedance-levels.js';
-import type { ImpedanceReading, ImpedanceStore } from '../device/impedance-store.js';
+import { toKiloohms } from '../headmap/impedance-levels.js';
+import type { ImpedanceReading, ImpedanceStore } from '../store/impedance-store.js';
 import type { DeviceClock } from '../device/clock.js';
 import { HeadsetdError } from '../errors/catalog.js';
 

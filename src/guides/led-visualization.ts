@@ -13,8 +13,8 @@ import {
   impedanceLevel,
   LED_LEVEL_COLORS,
   type LevelThresholds,
-} from '../device/impedance-levels.js';
-import { assertThresholdsAscending } from '../device/config.js';
+} from '../headmap/impedance-levels.js';
+import { assertThresholdsAscending } from '../settings/config.js';
 import type { GuidesContext } from './context.js';
 
 export interface Visualization {

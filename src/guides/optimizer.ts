@@ -11,7 +11,7 @@
  */
 import type { Electrode } from '../core/electrodes.js';
 import { type Headset, MOTOR_MAX_POSITION, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
-import { toKiloohms } from '../device/impedance-levels.js';
+import { toKiloohms } from '../headmap/impedance-levels.js';
 import { CONTACT_KOHMS, type StrategyProfile } from './strategies.js';
 import { errorMessage } from '../core/error-message.js';
 

@@ -4,7 +4,7 @@
  * waits for it to run, removing it again when it cannot; /stop stops it and ends its run. The routes
  * of api/quick-streams.ts parse, call one method here and shape the answer.
  */
-import { channelsUnavailable } from '../device/frame-source.js';
+import { channelsUnavailable } from '../sources/frame-source.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { RuntimeStreamStatus } from '../runtime/port.js';
 import type { StreamEntry, StreamManager } from '../streams/manager.js';

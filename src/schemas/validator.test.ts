@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { check, type Issue, issuesToError } from './validator.js';
+import { httpStatus } from '../http/statuses.js';
 
 const Shape = Type.Object(
   {
@@ -80,7 +81,7 @@ describe('issuesToError', () => {
       'The stream',
     );
     expect(error.code).toBe('invalid_request');
-    expect(error.status).toBe(400);
+    expect(httpStatus(error)).toBe(400);
     expect(error.message).toBe(
       'The stream at /pipes/0/destination: invalid_request here (and 3 more problems).',
     );

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../errors/catalog.js';
 import { parseYamlText } from './yaml-text.js';
+import { httpStatus } from '../http/statuses.js';
 
 function refusal(text: string): HeadsetdError {
   try {
@@ -44,7 +45,7 @@ describe('parseYamlText', () => {
   it('answers malformed YAML as invalid_request with line and column', () => {
     const error = refusal('a: 1\na: 2\n');
     expect(error.code).toBe('invalid_request');
-    expect(error.status).toBe(400);
+    expect(httpStatus(error)).toBe(400);
     expect(error.details).toEqual({ line: 2, column: 1 });
     expect(error.message).toMatch(/^The YAML body is malformed at line 2, column 1: /);
   });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccessPolicy } from '../core/access-policy.js';
 import { accessRefusal, sameToken } from './access.js';
 import { rotateToken, tokenPath } from './token.js';
+import { httpStatus } from '../http/statuses.js';
 
 const POLICY: AccessPolicy = {
   token: undefined,
@@ -62,7 +63,7 @@ describe('accessRefusal', () => {
   ])('refuses %s with 403 forbidden_origin', (_what, headers, details) => {
     const error = refusal(headers);
     expect(error?.code).toBe('forbidden_origin');
-    expect(error?.status).toBe(403);
+    expect(error && httpStatus(error)).toBe(403);
     expect(error?.details).toEqual(details);
   });
 

@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CATALOG } from '../../src/errors/catalog.js';
+import { HTTP_STATUS } from '../../src/http/statuses.js';
 import { type ControlPlane, controlPlane } from '../support/control-plane.js';
 
 let cp: ControlPlane;
@@ -46,7 +46,7 @@ function expectEnvelope(answer: { status: number; headers: string; body: any }, 
   expect(answer.headers).toMatch(/content-type: application\/json/i);
   expect(answer.body.success).toBe(false);
   expect(answer.body.error.code).toBe(code);
-  expect(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status).toBe(answer.status);
+  expect(HTTP_STATUS[code as keyof typeof HTTP_STATUS]).toBe(answer.status);
   expect(answer.body.error.message.length).toBeGreaterThan(0);
 }
 

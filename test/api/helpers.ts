@@ -5,7 +5,8 @@
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { ERROR_CATALOG, type ErrorCode } from '../../src/errors/catalog.js';
+import type { ErrorCode } from '../../src/errors/catalog.js';
+import { HTTP_STATUS } from '../../src/http/statuses.js';
 import type { ControlPlane } from '../support/control-plane.js';
 
 export interface Envelope {
@@ -22,8 +23,8 @@ export function assertEnvelope(response: LightMyRequestResponse): Envelope {
   const keys = Object.keys(body.error).sort();
   expect(keys.filter((k) => k !== 'details')).toEqual(['code', 'message']);
   expect(typeof body.error.code).toBe('string');
-  expect(body.error.code in ERROR_CATALOG).toBe(true);
-  expect(ERROR_CATALOG[body.error.code as ErrorCode].status).toBe(response.statusCode);
+  expect(body.error.code in HTTP_STATUS).toBe(true);
+  expect(HTTP_STATUS[body.error.code as ErrorCode]).toBe(response.statusCode);
   expect(typeof body.error.message).toBe('string');
   expect(body.error.message.length).toBeGreaterThan(0);
   // No stack traces in bodies.

@@ -18,7 +18,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { DEFAULTS } from '../../src/config.js';
-import { ERROR_CATALOG } from '../../src/errors/catalog.js';
+import { HTTP_STATUS } from '../../src/http/statuses.js';
 import { createSimulatedHeadset } from '../../src/device/simulated/index.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import {
@@ -241,7 +241,7 @@ describe(`OpenAPI fuzz (seed ${SEED})`, () => {
           answer.statusCode,
           answer.headers['content-type'] as string | undefined,
           answer.body,
-          ERROR_CATALOG,
+          HTTP_STATUS,
         );
         if (problem !== undefined)
           failures.push(
@@ -281,7 +281,7 @@ describe(`OpenAPI fuzz (seed ${SEED})`, () => {
             response.status,
             response.headers['content-type'],
             response.body,
-            ERROR_CATALOG,
+            HTTP_STATUS,
           );
           if (problem !== undefined)
             failures.push(

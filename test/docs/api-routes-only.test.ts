@@ -162,7 +162,7 @@ describe('src/api holds routes, schemas, OpenAPI and answer shaping only', () =>
     expect(found).toEqual([
       '1: import of node:timers/promises: timers',
       expect.stringMatching(/^7: new QuickRegistry \(a service of src\/quick-streams\/registry\.ts\)/),
-      expect.stringMatching(/^7: new SettingsStore \(a service of src\/device\/settings-store\.ts\)/),
+      expect.stringMatching(/^7: new SettingsStore \(a service of src\/store\/settings-store\.ts\)/),
       '8: setTimeout: a timer',
       '9: setInterval: a timer',
       '10: AbortSignal.timeout: a timer',

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { channelName } from '../../src/core/electrodes.js';
-import { headsetFrameSource } from '../../src/device/frame-source.js';
+import { headsetFrameSource } from '../../src/sources/frame-source.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';

@@ -556,7 +556,7 @@ export function answerProblem(
   status: number,
   contentType: string | undefined,
   body: string,
-  catalog: Readonly<Record<string, { status: number }>>,
+  statuses: Readonly<Record<string, number>>,
 ): string | undefined {
   if (!CATALOG_STATUS_OK(status, request.operation.responses)) return `status ${status}`;
   if (status < 300 || request.method === 'HEAD') return undefined;
@@ -576,9 +576,9 @@ export function answerProblem(
   const error = envelope.error ?? {};
   if (Object.keys(error).some((k) => !['code', 'message', 'details'].includes(k)))
     return 'extra keys in error';
-  if (typeof error.code !== 'string' || catalog[error.code] === undefined)
+  if (typeof error.code !== 'string' || statuses[error.code] === undefined)
     return `unknown code ${String(error.code)}`;
-  if (catalog[error.code]?.status !== status) return `code ${error.code} with status ${status}`;
+  if (statuses[error.code] !== status) return `code ${error.code} with status ${status}`;
   if (typeof error.message !== 'string' || error.message === '') return 'no message';
   if (
     'details' in error &&

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { COLOR_SCHEMES } from '../../device/impedance-levels.js';
+import { COLOR_SCHEMES } from '../../headmap/impedance-levels.js';
 import type { LedVisualization, VisualizationChange } from '../../guides/led-visualization.js';
 import { errorResponses } from '../../schemas/responses.js';
 

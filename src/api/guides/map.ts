@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { COLOR_SCHEMES, type ColorScheme } from '../../device/impedance-levels.js';
-import { renderHeadMapSvg, renderPng } from '../../device/impedance-map.js';
+import { COLOR_SCHEMES, type ColorScheme } from '../../headmap/impedance-levels.js';
+import { renderHeadMapSvg, renderPng } from '../../headmap/impedance-map.js';
 import { errorResponses, textOrFileResponse } from '../../schemas/responses.js';
 import type { GuidesContext } from '../../guides/context.js';
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ELECTRODES, type Electrode, electrodeAt } from '../../core/electrodes.js';
-import { batteryHealth } from '../../device/battery-health.js';
+import { batteryHealth } from '../../metrics/battery-health.js';
 import { LED_INDICES, MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall } from '../http-helpers.js';

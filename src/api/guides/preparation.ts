@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type Electrode, mixedCaseMap } from '../../core/electrodes.js';
-import { impedanceLevel } from '../../device/impedance-levels.js';
+import { impedanceLevel } from '../../headmap/impedance-levels.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { listParam } from '../http-helpers.js';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ConfigEntries, ConfigEntryInput } from '../../device/config-entries.js';
+import type { ConfigEntries, ConfigEntryInput } from '../../store/config-entries.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { ConfigEntry as EntryShape, entryOut } from '../sdk-shapes.js';
 import { ConfigDeleteAnswer, ConfigEntryBody, tags } from './schemas.js';

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { EEG_ELECTRODES, ELECTRODES, type Electrode, parseElectrode } from '../../core/electrodes.js';
 import type { Headset } from '../../device/headset.js';
-import type { SettingsStore } from '../../device/settings-store.js';
+import type { SettingsStore } from '../../store/settings-store.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { runDebugCommand } from '../debug-command.js';

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
-import { applyConfig, DeviceConfigSchema, effectiveConfig, patchConfig } from '../../device/config.js';
+import { applyConfig, DeviceConfigSchema, effectiveConfig, patchConfig } from '../../settings/config.js';
 import type { SystemContext } from './index.js';
 import { ConfigEntry, entryOut, wantsEntryList } from '../sdk-shapes.js';
 

@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
-import { configuredEeg, effectiveConfig } from '../../device/config.js';
+import { configuredEeg, effectiveConfig } from '../../settings/config.js';
 import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from '../http-helpers.js';
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './index.js';

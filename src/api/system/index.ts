@@ -4,11 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Headset } from '../../device/headset.js';
-import type { HostMetrics } from '../../device/host-metrics.js';
-import type { ServiceMetrics } from '../../device/service-metrics.js';
-import type { JobRegistry } from '../../device/jobs.js';
-import type { SettingsStore } from '../../device/settings-store.js';
-import type { ConfigEntries } from '../../device/config-entries.js';
+import type { HostMetrics } from '../../metrics/host-metrics.js';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
+import type { JobRegistry } from '../../jobs/jobs.js';
+import type { SettingsStore } from '../../store/settings-store.js';
+import type { ConfigEntries } from '../../store/config-entries.js';
 import type { EventHub } from '../../events/hub.js';
 import type { LiveSockets } from '../../events/live-sockets.js';
 import { clockRoutes } from './clock.js';
@@ -79,4 +79,4 @@ export function systemPlugin(app: FastifyInstance, context: SystemPluginOptions)
   jobRoutes(app, context);
 }
 
-export { SettingsStore } from '../../device/settings-store.js';
+export { SettingsStore } from '../../store/settings-store.js';

@@ -3,7 +3,7 @@
  * as a job of the service) and shows a progress bar per electrode while the job runs, read from
  * GET /system/jobs/{id}. Ctrl-C cancels the job (its motors stop where they are).
  */
-import { type ImpedanceLevel, impedanceLevel, type LevelThresholds } from '../../device/impedance-levels.js';
+import { type ImpedanceLevel, impedanceLevel, type LevelThresholds } from '../../headmap/impedance-levels.js';
 import type { Command, Group } from '../command.js';
 import { listOption, stringOption } from '../command.js';
 import { ApiError, EXIT, UsageError } from '../failures.js';

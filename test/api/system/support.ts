@@ -3,7 +3,7 @@
  * WebSocket) with the /system and guide plugins on a simulated headset and a temporary data dir.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { SettingsStore } from '../../../src/device/settings-store.js';
+import { SettingsStore } from '../../../src/store/settings-store.js';
 import { EventHub } from '../../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -4,9 +4,9 @@
  * document PATCH /system/config builds up; defaults fill the rest).
  */
 import { hostname as osHostname } from 'node:os';
-import type { Db } from '../store/database.js';
-import { storeWrite } from '../store/storage-errors.js';
-import { ensureTables } from './store-migrations.js';
+import type { Db } from './database.js';
+import { storeWrite } from './storage-errors.js';
+import { ensureTables } from './migrations.js';
 
 const HOSTNAME_KEY = 'device.hostname';
 const CONFIG_KEY = 'device.config';

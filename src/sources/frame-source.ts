@@ -14,9 +14,9 @@
 import { channelName, parseElectrode } from '../core/electrodes.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceFrameSource } from '../core/node.js';
-import { ChannelsUnavailableError } from './errors.js';
-import { EEG_SAMPLING_FREQUENCIES, type Headset } from './headset.js';
-import { eegChannelListOrThrow } from './arguments.js';
+import { ChannelsUnavailableError } from '../device/errors.js';
+import { EEG_SAMPLING_FREQUENCIES, type Headset } from '../device/headset.js';
+import { eegChannelListOrThrow } from '../device/arguments.js';
 
 /** How often the `streams` hold is tried again while the device refuses it after a forced reset. */
 const RETAKE_RETRY_MS = 1_000;

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ELECTRODES, type Electrode, MIXED_CASE } from '../core/electrodes.js';
+import { ELECTRODES, type Electrode, type ElectrodeMap, MIXED_CASE } from '../core/electrodes.js';
 import { HEAD_POSITIONS } from '../core/head-positions.js';
 import {
   type ColorScheme,
@@ -20,7 +20,6 @@ import {
   type LevelThresholds,
   levelRange,
 } from './impedance-levels.js';
-import type { ElectrodeMap } from './headset.js';
 
 export interface HeadMapOptions {
   /** kΩ per electrode; electrodes without a value are drawn grey, marked "no data". */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { type Db, openDatabase } from '../store/database.js';
+import { type Db, openDatabase } from './database.js';
 import { ConfigEntries, durationMs } from './config-entries.js';
 
 let dir: string;

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HeadsetdError } from '../errors/catalog.js';
-import type { Db } from '../store/database.js';
-import { storeWrite } from '../store/storage-errors.js';
-import { ensureTables } from './store-migrations.js';
+import type { Db } from './database.js';
+import { storeWrite } from './storage-errors.js';
+import { ensureTables } from './migrations.js';
 
 const PREFIX = 'entry:';
 /** Longest key, in characters. */

@@ -6,7 +6,7 @@
  * delay is a whole number of output samples; output timestamps are shifted back by it, so they
  * give the time each output sample represents. Sample counts never drift across frames.
  */
-import { Resampler } from '../dsp/resample.js';
+import { Resampler } from './resample.js';
 import type { Frame } from '../core/frame.js';
 
 export class RateConverter {

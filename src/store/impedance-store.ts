@@ -1,14 +1,13 @@
 /**
- * Impedance history and snapshots in the store (tables of store-migrations.ts). Values are kept
+ * Impedance history and snapshots in the store (tables of migrations.ts). Values are kept
  * in kΩ keyed by upper-case electrode names; readings older than {@link HISTORY_RETENTION_MS}
  * are pruned as new ones arrive.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../store/database.js';
-import { storeWrite } from '../store/storage-errors.js';
-import { ELECTRODES, type Electrode } from '../core/electrodes.js';
-import type { ElectrodeMap } from './headset.js';
-import { ensureTables } from './store-migrations.js';
+import type { Db } from './database.js';
+import { storeWrite } from './storage-errors.js';
+import { ELECTRODES, type Electrode, type ElectrodeMap } from '../core/electrodes.js';
+import { ensureTables } from './migrations.js';
 
 /** Seven days: the longest history range served (timeRange=7d). */
 export const HISTORY_RETENTION_MS = 7 * 24 * 3600 * 1000;

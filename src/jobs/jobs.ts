@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
-import { ListenerSet, type Unsubscribe } from './events.js';
+import { ListenerSet, type Unsubscribe } from '../core/listener-set.js';
 
 /** Finished jobs kept at most. */
 export const JOBS_KEPT = 100;

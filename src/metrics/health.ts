@@ -2,8 +2,14 @@
  * The rules of the device's health (docs/systems.md §Health): each finds one problem, in a
  * sentence for a person; GET /system/healthz reads `degraded` when any does.
  */
-import type { BatteryStatus } from './headset.js';
 import type { HostFigures } from './host-metrics.js';
+
+/** What the rules read of the headset's battery (the Headset's `battery()`). */
+export interface BatteryReading {
+  readonly hasBattery: boolean;
+  readonly isCharging: boolean;
+  readonly percent: number;
+}
 
 /** Storage below this many bytes free, or below this fraction, degrades health: recordings would fail. */
 export const STORAGE_MIN_FREE_BYTES = 200 * 1024 * 1024;
@@ -16,7 +22,7 @@ export const CPU_MAX_TEMPERATURE = 85;
 /** The reasons health is degraded, one sentence each; empty when healthy. */
 export function healthProblems(
   host: HostFigures,
-  battery: BatteryStatus,
+  battery: BatteryReading,
   lowBatteryThreshold: number,
   faultedMotors: readonly string[],
 ): string[] {

@@ -4,8 +4,8 @@
  * applies them to a database that was opened before this module was imported (same id, same
  * bookkeeping as store/database.ts, so they never run twice).
  */
-import { type Db, type Migration, registerMigration } from '../store/database.js';
-import { storeWrite } from '../store/storage-errors.js';
+import { type Db, type Migration, registerMigration } from './database.js';
+import { storeWrite } from './storage-errors.js';
 
 export const DEVICE_MIGRATIONS: readonly Migration[] = [
   {

@@ -7,7 +7,7 @@
 import { type Static, Type } from 'typebox';
 import { HeadsetdError } from '../errors/catalog.js';
 import { EEG_ELECTRODES } from '../core/electrodes.js';
-import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type Headset } from './headset.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type Headset } from '../device/headset.js';
 import { check, issuesToError } from '../schemas/validator.js';
 import { type JsonObject, isJsonObject, mergePatch, pruneEmpty, withDefaults } from './merge-patch.js';
 
