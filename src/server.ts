@@ -36,7 +36,7 @@ import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from './executables/stream-host-entry.js';
 import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
-import type { StreamRuntime } from './runtime/port.js';
+import type { StreamRuntime } from './runtime/stream-runtime.js';
 import { StreamStore } from './streams/store.js';
 import { forwardMarkersToRecorders } from './replay-markers.js';
 import { ensureToken, tokenPath } from './security/token.js';

@@ -31,7 +31,7 @@ import type { QuickStreamsPluginOptions } from './api/quick-streams.js';
 import { QuickPiping } from './quick-streams/piping.js';
 import { QuickRegistry } from './quick-streams/registry.js';
 import { QuickStreams } from './quick-streams/service.js';
-import type { StreamRuntime } from './runtime/port.js';
+import type { StreamRuntime } from './runtime/stream-runtime.js';
 import type { Db } from './store/database.js';
 import type { StreamManager } from './streams/manager.js';
 

@@ -9,7 +9,7 @@ import type { NodeDef } from '../core/stream-model.js';
 import { isUuid } from '../core/uuid.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { ClientSocket } from '../runtime/socket-fanout.js';
-import type { StreamRuntime } from '../runtime/port.js';
+import type { StreamRuntime } from '../runtime/stream-runtime.js';
 import type { StreamEntry, StreamManager } from '../streams/manager.js';
 import {
   CLOSE,

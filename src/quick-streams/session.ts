@@ -7,7 +7,7 @@ import type { Frame } from '../core/frame.js';
 import { frameSamples, frameToJson } from '../core/frame.js';
 import type { QuickStreamConfig } from '../streams/quick-stream.js';
 import { QUICK_NODES } from '../streams/quick-stream.js';
-import type { StreamRuntime } from '../runtime/port.js';
+import type { StreamRuntime } from '../runtime/stream-runtime.js';
 import { type ClientSocket, SocketFanout } from '../runtime/socket-fanout.js';
 import type { PipeSender } from './pipe-sender.js';
 import { SampleRing } from './sample-ring.js';

@@ -18,7 +18,7 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { isHeadsetdError } from '../errors/catalog.js';
-import { NodeFailureError } from './port.js';
+import { NodeFailureError } from './stream-runtime.js';
 import { DeviceProxy } from './device-bridge.js';
 import { RunningGraph } from './running-graph.js';
 import type {

@@ -14,7 +14,7 @@ import {
   type PipeMetrics,
   type RuntimeEvent,
   type RuntimeStreamStatus,
-} from './port.js';
+} from './stream-runtime.js';
 import { diffDefinitions } from './definition-diff.js';
 import type { Frame } from '../core/frame.js';
 import { frameClock } from './metrics.js';

@@ -27,7 +27,7 @@ import {
   toWire,
 } from './thread-messages.js';
 import type { DeviceFrameSource } from '../core/node.js';
-import { NodeFailureError, type RuntimeEvent } from './port.js';
+import { NodeFailureError, type RuntimeEvent } from './stream-runtime.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;

@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors/catalog.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './port.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './stream-runtime.js';
 import type { Frame } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
 import type { NodeRef, StatusPush } from './thread-messages.js';

@@ -1,7 +1,7 @@
 /** GET /stream/{streamId}/status of a quick stream (docs/api.md §Quick EEG streams). */
 import type { Static } from 'typebox';
 import type { StreamEntry } from '../../streams/manager.js';
-import type { RuntimeStreamStatus } from '../../runtime/port.js';
+import type { RuntimeStreamStatus } from '../../runtime/stream-runtime.js';
 import type { StatusAnswer } from './schemas.js';
 import type { QuickSession } from '../../quick-streams/session.js';
 import { statusView } from '../../streams/views.js';
