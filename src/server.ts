@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
 import { quickStreamsPlugin } from './api/quick-streams.js';
-import { DEFAULT_PIPE_ALLOWED_HOSTS } from './quick-streams/piping.js';
+import { DEFAULT_FORWARD_ALLOWED_HOSTS } from './quick-streams/forwarding.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { EventHub } from './events/hub.js';
@@ -256,7 +256,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const quick = quickStreamServices({
     manager,
     runtime,
-    pipeAllowedHosts: [...DEFAULT_PIPE_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
+    pipeAllowedHosts: [...DEFAULT_FORWARD_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
     acquiredChannels: () => device.eeg.acquiredChannels(),
   });
   const app = await createApp({

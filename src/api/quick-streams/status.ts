@@ -48,7 +48,7 @@ export function statusOf(
     bufferSize: session.config.bufferSize,
     buffered: session.ring.size,
     framesDropped: session.clients.dropped,
-    pipe: session.pipe?.status() ?? null,
+    pipe: session.forward?.status() ?? null,
     ingest:
       session.config.source === 'ingest'
         ? { clients: session.ingestClients, frames: session.ingestFrames }
