@@ -46,7 +46,10 @@ export interface WorkerSpawnOptions {
   snapshotIntervalMs: number;
 }
 
-/** A stream a worker is given. */
+/**
+ * How a StreamWorker reaches one of its streams (a RunningStream of worker-runtime.ts): what its
+ * worker needs to run it, and where its pushes, events and the worker's death go. Not a stream itself.
+ */
 export interface StreamBinding {
   streamId: string;
   dataDir: string;

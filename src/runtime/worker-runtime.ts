@@ -81,6 +81,10 @@ const START_TIMEOUT_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 
+/**
+ * A running stream, main side: what the runtime keeps of a stream it runs. Its worker-side
+ * counterpart is host.ts's HostedStream; the manager's record of any stream is streams/entry.ts's StreamEntry.
+ */
 interface RunningStream {
   worker: StreamWorker;
   /** The definition it runs (the last applied), to start it again on another worker. */
