@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
 import { quickStreamsPlugin } from './api/quick-streams.js';
-import { DEFAULT_PIPE_ALLOWED_HOSTS } from './quick-streams/piping.js';
+import { DEFAULT_FORWARD_ALLOWED_HOSTS } from './quick-streams/forwarding.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { EventHub } from './events/hub.js';
@@ -36,7 +36,7 @@ import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from './executables/stream-host-entry.js';
 import { openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
-import type { StreamRuntime } from './runtime/port.js';
+import type { StreamRuntime } from './runtime/stream-runtime.js';
 import { StreamStore } from './streams/store.js';
 import { forwardMarkersToRecorders } from './replay-markers.js';
 import { ensureToken, tokenPath } from './security/token.js';
@@ -256,7 +256,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const quick = quickStreamServices({
     manager,
     runtime,
-    pipeAllowedHosts: [...DEFAULT_PIPE_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
+    pipeAllowedHosts: [...DEFAULT_FORWARD_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
     acquiredChannels: () => device.eeg.acquiredChannels(),
   });
   const app = await createApp({

@@ -56,13 +56,13 @@ describe('deviceServices', () => {
 });
 
 describe('quickStreamServices', () => {
-  test('start and piping share one registry; close disposes its sessions', async () => {
+  test('start and forwarding share one registry; close disposes its sessions', async () => {
     open();
     const runtime = new FakeRuntime();
     const manager = new StreamManager(new StreamStore(db), runtime, { context: { executablesDirs: [] } });
     const quick = quickStreamServices({ manager, runtime });
     const { streamId } = await quick.streams.start({ source: 'eeg', channels: ['O1'] });
-    expect(quick.piping.unpipe.bind(quick.piping, streamId)).toThrow(/has no pipe/);
+    expect(quick.forwarding.stop.bind(quick.forwarding, streamId)).toThrow(/forwards to no other headsetd/);
     expect(runtime.taps.get(`${streamId}/tap`)?.size).toBe(1);
     quick.close();
     expect(runtime.taps.get(`${streamId}/tap`)?.size ?? 0).toBe(0);

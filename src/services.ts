@@ -3,7 +3,7 @@
  * services (config entries, jobs, host and service metrics, live sockets) and the guide services
  * (impedance store and sessions, latest impedance, motor locks, schedules, LED visualization),
  * built once on one device, hub, store and settings, and the quick-stream services (registry,
- * start and stop, piping) on the stream manager and its runtime; `server.ts` calls it and the tests that build
+ * start and stop, forwarding) on the stream manager and its runtime; `server.ts` calls it and the tests that build
  * the plugins without the whole service call it the same way. The plugins in api/ build nothing.
  */
 import { mixedCaseMap } from './core/electrodes.js';
@@ -28,10 +28,10 @@ import { ImpedanceSchedules } from './guides/schedules.js';
 import type { GuidesPluginOptions } from './api/guides/index.js';
 import type { SystemContext } from './api/system/index.js';
 import type { QuickStreamsPluginOptions } from './api/quick-streams.js';
-import { QuickPiping } from './quick-streams/piping.js';
+import { QuickForwarding } from './quick-streams/forwarding.js';
 import { QuickRegistry } from './quick-streams/registry.js';
 import { QuickStreams } from './quick-streams/service.js';
-import type { StreamRuntime } from './runtime/port.js';
+import type { StreamRuntime } from './runtime/stream-runtime.js';
 import type { Db } from './store/database.js';
 import type { StreamManager } from './streams/manager.js';
 
@@ -167,9 +167,9 @@ export interface QuickStreamServicesOptions {
   manager: StreamManager;
   /** The runtime that manager drives: `tap` brings the frames to this thread, `feed` ingests. */
   runtime: Pick<StreamRuntime, 'tap' | 'feed'>;
-  /** Hosts a pipe may forward to (default: loopback only, DEFAULT_PIPE_ALLOWED_HOSTS). */
+  /** Hosts a forward may go to (default: loopback only, DEFAULT_FORWARD_ALLOWED_HOSTS). */
   pipeAllowedHosts?: readonly string[];
-  /** The token sent as `?token=` to a pipe's target when the request names none. */
+  /** The token sent as `?token=` to a forward's target when the request names none. */
   pipeToken?: string;
   /** Unsent bytes per WebSocket client above which it loses frames (default 1 MiB). */
   clientSendLimitBytes?: number;
@@ -180,7 +180,7 @@ export interface QuickStreamServicesOptions {
 }
 
 export interface QuickStreamServices extends QuickStreamsPluginOptions {
-  /** Closes every quick stream's clients and pipe and stops following the manager. */
+  /** Closes every quick stream's clients and forward and stops following the manager. */
   close(): void;
 }
 
@@ -194,7 +194,7 @@ export function quickStreamServices(options: QuickStreamServicesOptions): QuickS
         : { transitionTimeoutMs: options.transitionTimeoutMs }),
       ...(options.acquiredChannels === undefined ? {} : { acquiredChannels: options.acquiredChannels }),
     }),
-    piping: new QuickPiping(registry, options.manager, options.runtime, {
+    forwarding: new QuickForwarding(registry, options.manager, options.runtime, {
       ...(options.pipeAllowedHosts === undefined ? {} : { allowedHosts: options.pipeAllowedHosts }),
       ...(options.pipeToken === undefined ? {} : { token: options.pipeToken }),
     }),

@@ -3,7 +3,7 @@
  * POST /stream/start makes and starts an ordinary stream of the engine (eeg-source → filter →
  * tap, see streams/quick-stream.ts), and these routes serve it: its frames on the WebSocket
  * /stream/{streamId}, its latest samples on /data, its figures on /status, /stop, and /pipe to
- * forward it to another headsetd's ingest WebSocket (routes in ./quick-streams/pipe-routes.ts).
+ * forward it to another headsetd's ingest WebSocket (routes in ./quick-streams/forward-routes.ts).
  * Registered at the root, beside the Streams API's `/stream/streams/...` routes.
  */
 import type { FastifyInstance } from 'fastify';
@@ -11,9 +11,9 @@ import { Type } from 'typebox';
 import { HeadsetdError } from '../errors/catalog.js';
 import { errorResponses } from '../schemas/responses.js';
 import type { QuickStartBody } from '../streams/quick-stream.js';
-import type { QuickPiping } from '../quick-streams/piping.js';
+import type { QuickForwarding } from '../quick-streams/forwarding.js';
 import type { QuickStreams } from '../quick-streams/service.js';
-import { pipeRoutes } from './quick-streams/pipe-routes.js';
+import { forwardRoutes } from './quick-streams/forward-routes.js';
 import { QuickStartSchema, StatusAnswer } from './quick-streams/schemas.js';
 import { statusOf } from './quick-streams/status.js';
 
@@ -23,8 +23,8 @@ import { statusOf } from './quick-streams/status.js';
 export interface QuickStreamsPluginOptions {
   /** Start, stop and look up quick streams (quick-streams/service.ts). */
   streams: QuickStreams;
-  /** Pipes to other headsetds and ingest from them (quick-streams/piping.ts). */
-  piping: QuickPiping;
+  /** Forwards to other headsetds and ingest from them (quick-streams/forwarding.ts). */
+  forwarding: QuickForwarding;
 }
 
 const tags = ['quick EEG streams'];
@@ -156,5 +156,5 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
     async (request) => ({ success: true, ...(await streams.stop(request.params.streamId)) }),
   );
 
-  pipeRoutes(app, { piping: options.piping, tags });
+  forwardRoutes(app, { forwarding: options.forwarding, tags });
 }

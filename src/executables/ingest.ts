@@ -1,6 +1,6 @@
 /**
  * The `ingest` built-in: a source fed from the main thread (StreamRuntime.feed), for frames that
- * arrive on the WebSocket /stream/{streamId}/ingest (another headsetd piping its quick stream
+ * arrive on the WebSocket /stream/{streamId}/ingest (another headsetd forwarding its quick stream
  * here), through NodeContext.mainThread. The main thread checks each frame against the node's config before feeding it; the node
  * emits what it gets, its channels named as its config names them (the main thread matched them
  * case-insensitively: a sender's `FP1` goes on as the stream's `Fp1`). While paused, frames are dropped (counted) and the first frame after resume

@@ -14,7 +14,7 @@ import {
   type QuickStreamConfig,
   quickStreamConfigOf,
 } from '../streams/quick-stream.js';
-import type { StreamRuntime } from '../runtime/port.js';
+import type { StreamRuntime } from '../runtime/stream-runtime.js';
 import { QuickSession } from './session.js';
 
 const ACTIVE_STATES: readonly StreamState[] = ['starting', 'running', 'pausing', 'paused'];

@@ -6,7 +6,7 @@
  */
 import { channelsUnavailable } from '../sources/frame-source.js';
 import { HeadsetdError } from '../errors/catalog.js';
-import type { RuntimeStreamStatus } from '../runtime/port.js';
+import type { RuntimeStreamStatus } from '../runtime/stream-runtime.js';
 import type { StreamEntry, StreamManager } from '../streams/manager.js';
 import {
   parseQuickStart,

@@ -1,15 +1,15 @@
 /**
  * The main thread's side of one quick stream: the tap listener that receives its frames, the ring
  * buffer of the latest samples (/data), the WebSocket clients (/stream/{streamId}), the optional
- * pipe to another headsetd, and the counters of the current run (/status).
+ * forward to another headsetd, and the counters of the current run (/status).
  */
 import type { Frame } from '../core/frame.js';
 import { frameSamples, frameToJson } from '../core/frame.js';
 import type { QuickStreamConfig } from '../streams/quick-stream.js';
 import { QUICK_NODES } from '../streams/quick-stream.js';
-import type { StreamRuntime } from '../runtime/port.js';
+import type { StreamRuntime } from '../runtime/stream-runtime.js';
 import { type ClientSocket, SocketFanout } from '../runtime/socket-fanout.js';
-import type { PipeSender } from './pipe-sender.js';
+import type { ForwardSender } from './forward-sender.js';
 import { SampleRing } from './sample-ring.js';
 
 /** The data rate is measured over the frames that arrived in this last span (ms). */
@@ -25,7 +25,7 @@ export interface DataRate {
 export class QuickSession {
   readonly ring: SampleRing;
   readonly clients: SocketFanout;
-  pipe: PipeSender | undefined;
+  forward: ForwardSender | undefined;
   /** When the current (or last) run started and stopped, ms since the epoch. */
   startTime: number | undefined;
   stopTime: number | undefined;
@@ -68,11 +68,11 @@ export class QuickSession {
     this.stopTime = undefined;
   }
 
-  /** The run ended: clients are told (close 1001) and the pipe ends; the buffer stays readable. */
+  /** The run ended: clients are told (close 1001) and the forward ends; the buffer stays readable. */
   endRun(now = Date.now()): void {
     this.stopTime ??= now;
     this.clients.closeAll('The stream stopped.');
-    this.pipe?.close();
+    this.forward?.close();
   }
 
   /** Seconds of the current run (up to its stop), 0 before any. */
@@ -96,11 +96,11 @@ export class QuickSession {
     };
   }
 
-  /** Ends everything: the tap listener, the clients, the pipe. */
+  /** Ends everything: the tap listener, the clients, the forward. */
   dispose(reason: string): void {
     this.untap();
     this.clients.closeAll(reason);
-    this.pipe?.close();
+    this.forward?.close();
   }
 
   private onFrame(frame: Frame): void {
@@ -114,11 +114,11 @@ export class QuickSession {
     this.channels = frame.channels;
     this.arrivals.push({ at: now, rows });
     this.forgetOld(now);
-    const pipe = this.pipe;
-    if (this.clients.size === 0 && pipe === undefined) return;
+    const forward = this.forward;
+    if (this.clients.size === 0 && forward === undefined) return;
     const json = frameToJson(frame);
     this.clients.send(json);
-    pipe?.send(json);
+    forward?.send(json);
   }
 
   private forgetOld(now: number): void {

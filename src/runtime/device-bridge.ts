@@ -9,7 +9,7 @@ import type { Frame } from '../core/frame.js';
 import { type FromHost, type NodeRef, type ToHost, toWire } from './thread-messages.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { type ErrorCode, ERROR_CATALOG, HeadsetdError } from '../errors/catalog.js';
-import type { RuntimeEvent } from './port.js';
+import type { RuntimeEvent } from './stream-runtime.js';
 
 /** Worker side: a DeviceFrameSource whose subscriptions are served by the main thread. */
 export class DeviceProxy implements DeviceFrameSource {

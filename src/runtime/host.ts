@@ -18,7 +18,7 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { isHeadsetdError } from '../errors/catalog.js';
-import { NodeFailureError } from './port.js';
+import { NodeFailureError } from './stream-runtime.js';
 import { DeviceProxy } from './device-bridge.js';
 import { RunningGraph } from './running-graph.js';
 import type {
@@ -49,7 +49,7 @@ export interface StreamHostPlugins {
   }): (node: NodeDef) => Promise<NodeFactory>;
 }
 
-/** One stream of this worker. */
+/** A running stream, worker side (main side: worker-runtime.ts's RunningStream); its graph is the RunningGraph. */
 interface HostedStream {
   readonly graph: RunningGraph;
   readonly channel: MainThreadChannel;
@@ -69,6 +69,7 @@ function serialize(error: unknown): SerializedError {
   return { code: 'internal_error', message: errorMessage(error) };
 }
 
+/** The worker thread's side of the data plane (its main-side handle is stream-worker.ts's StreamWorker): runs the HostedStreams the worker is given. */
 class StreamHost {
   private readonly streams = new Map<string, HostedStream>();
   private readonly busy: Int32Array;

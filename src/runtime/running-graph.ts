@@ -14,7 +14,7 @@ import {
   type PipeMetrics,
   type RuntimeEvent,
   type RuntimeStreamStatus,
-} from './port.js';
+} from './stream-runtime.js';
 import { diffDefinitions } from './definition-diff.js';
 import type { Frame } from '../core/frame.js';
 import { frameClock } from './metrics.js';
@@ -65,6 +65,7 @@ export function nodeStartError(nodeId: string, error: unknown): NodeFailureError
     : new NodeFailureError(failure);
 }
 
+/** The graph of a running stream, worker side: its node runners and the pipes between them (host.ts's HostedStream holds it). */
 export class RunningGraph {
   private definition: StreamDefinition | undefined;
   private readonly runners = new Map<string, NodeRunner>();

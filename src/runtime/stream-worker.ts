@@ -27,7 +27,7 @@ import {
   toWire,
 } from './thread-messages.js';
 import type { DeviceFrameSource } from '../core/node.js';
-import { NodeFailureError, type RuntimeEvent } from './port.js';
+import { NodeFailureError, type RuntimeEvent } from './stream-runtime.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
@@ -46,7 +46,10 @@ export interface WorkerSpawnOptions {
   snapshotIntervalMs: number;
 }
 
-/** A stream a worker is given. */
+/**
+ * How a StreamWorker reaches one of its streams (a RunningStream of worker-runtime.ts): what its
+ * worker needs to run it, and where its pushes, events and the worker's death go. Not a stream itself.
+ */
 export interface StreamBinding {
   streamId: string;
   dataDir: string;

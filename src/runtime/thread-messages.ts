@@ -5,7 +5,7 @@
  */
 import type { AccessPolicy } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
-import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from './port.js';
+import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from './stream-runtime.js';
 import type { Frame } from '../core/frame.js';
 import type { NodeLogLine } from '../core/node.js';
 

@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors/catalog.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './port.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './stream-runtime.js';
 import type { Frame } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
 import type { NodeRef, StatusPush } from './thread-messages.js';
@@ -81,6 +81,10 @@ const START_TIMEOUT_MS = 60_000;
 const COMMAND_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 
+/**
+ * A running stream, main side: what the runtime keeps of a stream it runs. Its worker-side
+ * counterpart is host.ts's HostedStream; the manager's record of any stream is streams/entry.ts's StreamEntry.
+ */
 interface RunningStream {
   worker: StreamWorker;
   /** The definition it runs (the last applied), to start it again on another worker. */

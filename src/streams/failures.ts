@@ -6,7 +6,7 @@
 import { HeadsetdError } from '../errors/catalog.js';
 import { type StreamEntry } from './entry.js';
 import type { StreamSignal } from '../core/stream-model.js';
-import { NodeFailureError } from '../runtime/port.js';
+import { NodeFailureError } from '../runtime/stream-runtime.js';
 import { errorMessage } from '../core/error-message.js';
 
 const VERBS: Record<StreamSignal, string> = {

@@ -14,7 +14,7 @@ import { degradation, type StreamDegradedEvent, type StreamRecoveredEvent } from
 import { planSignal } from './lifecycle.js';
 import { assertNodeSignal } from './node-signal.js';
 import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../runtime/port.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../runtime/stream-runtime.js';
 import type { DesiredState, StreamStore } from './store.js';
 import { type Precondition, queueEdit } from './revision.js';
 import { type Outcome, Transitions } from './transitions.js';

@@ -9,11 +9,12 @@
  */
 import { type StreamEntry, stateOf } from './entry.js';
 import type { StreamState } from '../core/stream-model.js';
-import { NodeFailureError, type StreamRuntime } from '../runtime/port.js';
+import { NodeFailureError, type StreamRuntime } from '../runtime/stream-runtime.js';
 import type { DesiredState } from './store.js';
 import { errorMessage } from '../core/error-message.js';
 
-export interface TransitionHost {
+/** What transitions need from the stream manager: the runtime, the store of desired states, and where errors go. */
+export interface TransitionDeps {
   readonly runtime: StreamRuntime;
   /** Stores a desired state, unless the stream was deleted meanwhile; throws when the store cannot. */
   persistDesired(entry: StreamEntry, desired: DesiredState): void;
@@ -24,12 +25,12 @@ export interface TransitionHost {
 export type Outcome = Promise<{ error: unknown } | undefined>;
 
 export class Transitions {
-  constructor(private readonly host: TransitionHost) {}
+  constructor(private readonly deps: TransitionDeps) {}
 
   enqueue(entry: StreamEntry, work: () => Promise<void>): Promise<void> {
     const run = entry.queue.then(work);
     entry.queue = run.catch((error: unknown) => {
-      this.host.onError?.(`stream ${entry.definition.id}: runtime operation failed`, error);
+      this.deps.onError?.(`stream ${entry.definition.id}: runtime operation failed`, error);
     });
     return run;
   }
@@ -37,7 +38,7 @@ export class Transitions {
   /** Stores `desired` (when it differs from what is stored); throws, changing nothing, when it cannot. */
   setDesired(entry: StreamEntry, desired: DesiredState): void {
     if (entry.desired === desired) return;
-    this.host.persistDesired(entry, desired);
+    this.deps.persistDesired(entry, desired);
     entry.desired = desired;
   }
 
@@ -84,7 +85,7 @@ export class Transitions {
     entry.state = 'running';
     return this.outcome(entry, async () => {
       try {
-        await this.host.runtime.resume(entry.definition.id);
+        await this.deps.runtime.resume(entry.definition.id);
       } catch (error) {
         this.transitionFailed(entry, 'running', 'paused', error);
         throw error;
@@ -110,11 +111,11 @@ export class Transitions {
     return this.outcome(entry, async () => {
       if (entry.state !== 'starting') return;
       try {
-        await this.host.runtime.start(entry.definition);
+        await this.deps.runtime.start(entry.definition);
         // A stop may have arrived while the runtime was starting.
         if (stateOf(entry) === 'starting') entry.state = 'running';
       } catch (error) {
-        entry.lastStatus = this.host.runtime.status(entry.definition.id) ?? entry.lastStatus;
+        entry.lastStatus = this.deps.runtime.status(entry.definition.id) ?? entry.lastStatus;
         if (stateOf(entry) === 'starting') {
           entry.state = 'error';
           entry.error = errorMessage(error);
@@ -131,11 +132,11 @@ export class Transitions {
    */
   private stopWork(entry: StreamEntry): () => Promise<void> {
     return async () => {
-      entry.lastStatus = this.host.runtime.status(entry.definition.id) ?? entry.lastStatus;
+      entry.lastStatus = this.deps.runtime.status(entry.definition.id) ?? entry.lastStatus;
       try {
-        await this.host.runtime.stop(entry.definition.id);
+        await this.deps.runtime.stop(entry.definition.id);
       } catch (error) {
-        this.host.onError?.(`stream ${entry.definition.id}: stop failed`, error);
+        this.deps.onError?.(`stream ${entry.definition.id}: stop failed`, error);
       }
       if (stateOf(entry) === 'stopping') {
         entry.state = 'stopped';
@@ -150,7 +151,7 @@ export class Transitions {
     return async () => {
       if (entry.state !== 'pausing') return;
       try {
-        await this.host.runtime.pause(entry.definition.id);
+        await this.deps.runtime.pause(entry.definition.id);
       } catch (error) {
         this.transitionFailed(entry, 'pausing', 'running', error);
         throw error;
@@ -161,7 +162,7 @@ export class Transitions {
 
   /**
    * A pause or resume the runtime refused. The stream either still runs, in the state it was in
-   * before (`previous`), or is gone (its host died mid-transition: the runtime's stream_failed
+   * before (`previous`), or is gone (its worker died mid-transition: the runtime's stream_failed
    * came while the state was transitional and was not applied), and then it is in `error`.
    * Without this the stream stayed `pausing` forever, or `running` over nothing after a resume.
    */
@@ -172,7 +173,7 @@ export class Transitions {
     error: unknown,
   ): void {
     if (stateOf(entry) !== during) return;
-    if (this.host.runtime.status(entry.definition.id) === undefined) {
+    if (this.deps.runtime.status(entry.definition.id) === undefined) {
       entry.state = 'error';
       entry.error = errorMessage(error);
       return;
@@ -182,7 +183,7 @@ export class Transitions {
       this.setDesired(entry, previous === 'paused' ? 'paused' : 'running');
     } catch (storeError) {
       // The stream runs as before; only a restart of the service would find it wanted otherwise.
-      this.host.onError?.(`stream ${entry.definition.id}: desired state not restored`, storeError);
+      this.deps.onError?.(`stream ${entry.definition.id}: desired state not restored`, storeError);
     }
   }
 }

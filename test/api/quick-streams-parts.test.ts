@@ -1,12 +1,12 @@
 /**
  * The parts of the quick streams on their own: the ring buffer, the ingest message checks, close
- * reasons, and the pipe sender's bounded queue and reconnection against a real ws server.
+ * reasons, and the forward sender's bounded queue and reconnection against a real ws server.
  */
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { closeReason, mismatch, parseIngestMessage } from '../../src/quick-streams/ingest-message.js';
-import { PipeSender } from '../../src/quick-streams/pipe-sender.js';
+import { ForwardSender } from '../../src/quick-streams/forward-sender.js';
 import { SampleRing } from '../../src/quick-streams/sample-ring.js';
 import { testFrame } from './quick-streams-helpers.js';
 import { eventually } from '../support/wait.js';
@@ -100,9 +100,9 @@ describe('ingest messages', () => {
   });
 });
 
-describe('PipeSender', () => {
+describe('ForwardSender', () => {
   let server: WebSocketServer | undefined;
-  let sender: PipeSender | undefined;
+  let sender: ForwardSender | undefined;
 
   afterEach(async () => {
     sender?.close();
@@ -131,7 +131,7 @@ describe('PipeSender', () => {
 
   test('frames sent before the connection wait in a bounded queue (oldest dropped, counted)', async () => {
     const { port, received } = await listen();
-    sender = new PipeSender({
+    sender = new ForwardSender({
       target: { host: '127.0.0.1', port, streamId: 'x' },
       queueLimit: 3,
       metadata: { unit: 'uV' },
@@ -145,7 +145,7 @@ describe('PipeSender', () => {
 
   test('reconnects with backoff after the target goes away and comes back', async () => {
     const first = await listen();
-    sender = new PipeSender({
+    sender = new ForwardSender({
       target: { host: '127.0.0.1', port: first.port, streamId: 'x' },
       initialBackoffMs: 50,
       maxBackoffMs: 200,

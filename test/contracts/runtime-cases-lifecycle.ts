@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { HeadsetdError } from '../../src/errors/catalog.js';
-import { NodeFailureError } from '../../src/runtime/port.js';
+import { NodeFailureError } from '../../src/runtime/stream-runtime.js';
 import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';

@@ -7,7 +7,7 @@
 import { expect } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { HeadsetdError } from '../../src/errors/catalog.js';
-import type { RuntimeEvent } from '../../src/runtime/port.js';
+import type { RuntimeEvent } from '../../src/runtime/stream-runtime.js';
 import { eventually } from '../support/wait.js';
 import { definition, generator, type RuntimeCase, rejection } from './runtime-case-helpers.js';
 

@@ -47,7 +47,7 @@ describe('layers', () => {
     ['src/api/streams.ts', "import { x } from '../server.js';", /may not import the composer/],
     ['src/formats/edf-writer.ts', "export { HeadsetdError } from '../errors/catalog.js';", /higher layer/],
     ['src/runtime/host.ts', "const m = await import('../executables/stream-host.js');", /higher layer/],
-    ['src/dsp/sos.ts', "type T = import('../runtime/port.js').StreamRuntime;", /higher layer/],
+    ['src/dsp/sos.ts', "type T = import('../runtime/stream-runtime.js').StreamRuntime;", /higher layer/],
     ['src/newfolder/x.ts', "import { x } from '../core/frame.js';", /is in no layer/],
     [
       'src/api/guides/history.ts',

@@ -12,7 +12,7 @@
 import { recordingsDir, repairRecordings } from '../../src/recordings/index.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import type { RuntimeEvent } from '../../src/runtime/port.js';
+import type { RuntimeEvent } from '../../src/runtime/stream-runtime.js';
 
 // Without a handler the kernel's SIGXFSZ kills the process instead of failing the write.
 process.on('SIGXFSZ', () => undefined);

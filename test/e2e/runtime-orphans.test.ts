@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import type { RuntimeEvent } from '../../src/runtime/port.js';
+import type { RuntimeEvent } from '../../src/runtime/stream-runtime.js';
 import { definition, pipe, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { json, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';

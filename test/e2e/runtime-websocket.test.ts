@@ -13,7 +13,7 @@ import { HeadsetdError } from '../../src/errors/catalog.js';
 import { decodeFrameBinary } from '../../src/core/frame-binary.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { NodeFailureError } from '../../src/runtime/port.js';
+import { NodeFailureError } from '../../src/runtime/stream-runtime.js';
 import { definition, FrameClient, pacingProblems, pipe, seqGaps } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 

@@ -17,7 +17,7 @@ import {
   type RuntimeEvent,
   type RuntimeStreamStatus,
   type StreamRuntime,
-} from '../../src/runtime/port.js';
+} from '../../src/runtime/stream-runtime.js';
 import type { NodeState } from '../../src/core/stream-model.js';
 import { HeadsetdError } from '../../src/errors/catalog.js';
 import { deviceSubscriptions, modelledEvents, tapsFedBy } from './fake-runtime-nodes.js';

@@ -1,7 +1,7 @@
 /** GET /stream/{streamId}/status of a quick stream (docs/api.md §Quick EEG streams). */
 import type { Static } from 'typebox';
 import type { StreamEntry } from '../../streams/manager.js';
-import type { RuntimeStreamStatus } from '../../runtime/port.js';
+import type { RuntimeStreamStatus } from '../../runtime/stream-runtime.js';
 import type { StatusAnswer } from './schemas.js';
 import type { QuickSession } from '../../quick-streams/session.js';
 import { statusView } from '../../streams/views.js';
@@ -48,7 +48,7 @@ export function statusOf(
     bufferSize: session.config.bufferSize,
     buffered: session.ring.size,
     framesDropped: session.clients.dropped,
-    pipe: session.pipe?.status() ?? null,
+    pipe: session.forward?.status() ?? null,
     ingest:
       session.config.source === 'ingest'
         ? { clients: session.ingestClients, frames: session.ingestFrames }

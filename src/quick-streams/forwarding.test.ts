@@ -1,5 +1,5 @@
 /**
- * Piping without HTTP: pipes out to allow-listed hosts only, and ingest sockets feeding the
+ * Forwarding without HTTP: pipes out to allow-listed hosts only, and ingest sockets feeding the
  * runtime, on a real stream manager (SQLite store, fake runtime) and a socket stand-in.
  */
 import { EventEmitter } from 'node:events';
@@ -13,7 +13,7 @@ import { type Db, openDatabase } from '../store/database.js';
 import { StreamManager } from '../streams/manager.js';
 import { QUICK_NODES } from '../streams/quick-stream.js';
 import { StreamStore } from '../streams/store.js';
-import { QuickPiping } from './piping.js';
+import { QuickForwarding } from './forwarding.js';
 import { QuickRegistry } from './registry.js';
 import { QuickStreams } from './service.js';
 
@@ -67,46 +67,46 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-describe('QuickPiping.pipe and unpipe', () => {
+describe('QuickForwarding.start and stop', () => {
   test('a host off the allow-list is refused 403 naming the list; a loopback host pipes', async () => {
-    const piping = new QuickPiping(registry, manager, runtime);
+    const forwarding = new QuickForwarding(registry, manager, runtime);
     const { streamId } = await streams.start({ source: 'eeg', channels: ['O1'] });
     const error = refusal(() =>
-      piping.pipe(streamId, { target: { host: 'example.com', port: 42069, streamId: TARGET_ID } }),
+      forwarding.start(streamId, { target: { host: 'example.com', port: 42069, streamId: TARGET_ID } }),
     );
     expect(error.code).toBe('forbidden_origin');
     expect(error.details).toMatchObject({ path: '/target/host', allowed: ['127.0.0.1', '::1', 'localhost'] });
-    const answer = piping.pipe(streamId, { target: { host: '[::1]', port: 1, streamId: TARGET_ID } });
+    const answer = forwarding.start(streamId, { target: { host: '[::1]', port: 1, streamId: TARGET_ID } });
     expect(answer.pipe.target).toEqual({ host: '::1', port: 1, streamId: TARGET_ID });
-    const ended = piping.unpipe(streamId);
+    const ended = forwarding.stop(streamId);
     expect(ended.pipe.state).toBe('closed');
-    expect(refusal(() => piping.unpipe(streamId)).code).toBe('forward_not_found');
+    expect(refusal(() => forwarding.stop(streamId)).code).toBe('forward_not_found');
   });
 
   test('a target stream id that is no UUID, and a stopped stream, are refused', async () => {
-    const piping = new QuickPiping(registry, manager, runtime, { allowedHosts: ['Headset-2.local'] });
+    const forwarding = new QuickForwarding(registry, manager, runtime, { allowedHosts: ['Headset-2.local'] });
     const { streamId } = await streams.start({ source: 'eeg', channels: ['O1'] });
     const notUuid = refusal(() =>
-      piping.pipe(streamId, { target: { host: 'headset-2.local', port: 1, streamId: 'abc' } }),
+      forwarding.start(streamId, { target: { host: 'headset-2.local', port: 1, streamId: 'abc' } }),
     );
     expect(notUuid.details?.path).toBe('/target/streamId');
     await streams.stop(streamId);
     const stopped = refusal(() =>
-      piping.pipe(streamId, { target: { host: 'headset-2.local', port: 1, streamId: TARGET_ID } }),
+      forwarding.start(streamId, { target: { host: 'headset-2.local', port: 1, streamId: TARGET_ID } }),
     );
     expect(stopped.code).toBe('invalid_state');
   });
 });
 
-describe('QuickPiping ingest', () => {
+describe('QuickForwarding ingest', () => {
   test('frames of an ingest socket go to the ingest node; a wrong one closes it 1008 naming the message', async () => {
-    const piping = new QuickPiping(registry, manager, runtime);
+    const forwarding = new QuickForwarding(registry, manager, runtime);
     const { streamId } = await streams.start({ source: 'ingest', sampleRate: 250, channels: ['Cz', 'Pz'] });
-    piping.checkIngest(streamId, undefined);
-    const target = piping.ingestTarget(streamId, undefined);
+    forwarding.checkIngest(streamId, undefined);
+    const target = forwarding.ingestTarget(streamId, undefined);
     expect(target.node.id).toBe(QUICK_NODES.source);
     const socket = new FakeSocket();
-    piping.serveIngest(socket, target);
+    forwarding.serveIngest(socket, target);
     const frame = { timestamp: 1_700_000_000_000, sampleRate: 250, channels: ['CZ', 'PZ'], data: [[1, 2]] };
     socket.message(JSON.stringify(frame));
     expect(runtime.fed).toHaveLength(1);
@@ -118,23 +118,23 @@ describe('QuickPiping ingest', () => {
   });
 
   test('a stream without ingest node is not found; a stopped one is refused before the upgrade', async () => {
-    const piping = new QuickPiping(registry, manager, runtime);
+    const forwarding = new QuickForwarding(registry, manager, runtime);
     const eeg = await streams.start({ source: 'eeg', channels: ['O1'] });
     expect(
       refusal(() => {
-        piping.checkIngest(eeg.streamId, undefined);
+        forwarding.checkIngest(eeg.streamId, undefined);
       }).code,
     ).toBe('node_not_found');
     const ingest = await streams.start({ source: 'ingest', channels: ['O1'] });
     expect(
       refusal(() => {
-        piping.checkIngest(ingest.streamId, 'other');
+        forwarding.checkIngest(ingest.streamId, 'other');
       }).code,
     ).toBe('node_not_found');
     await streams.stop(ingest.streamId);
     expect(
       refusal(() => {
-        piping.checkIngest(ingest.streamId, undefined);
+        forwarding.checkIngest(ingest.streamId, undefined);
       }).code,
     ).toBe('invalid_state');
   });

@@ -10,14 +10,14 @@
 import WebSocket from 'ws';
 import { CLIENT_SEND_LIMIT_BYTES, SocketFanout } from '../runtime/socket-fanout.js';
 
-export interface PipeTarget {
+export interface ForwardTarget {
   host: string;
   port: number;
   streamId: string;
 }
 
-export interface PipeSenderOptions {
-  target: PipeTarget;
+export interface ForwardSenderOptions {
+  target: ForwardTarget;
   /** The receiving service's token, sent as `?token=` (its WebSocket upgrades take it there). */
   token?: string;
   /** Sent as `metadata` with the first frame of every connection (includeChannelMetadata). */
@@ -30,12 +30,12 @@ export interface PipeSenderOptions {
   maxBackoffMs?: number;
 }
 
-export type PipeState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+export type ForwardState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
-export interface PipeStatus {
-  target: PipeTarget;
+export interface ForwardStatus {
+  target: ForwardTarget;
   url: string;
-  state: PipeState;
+  state: ForwardState;
   framesSent: number;
   framesDropped: number;
   queued: number;
@@ -52,14 +52,14 @@ function urlHost(host: string): string {
 }
 
 /** The ingest URL of a target, without the token. */
-export function ingestUrl(target: PipeTarget): string {
+export function ingestUrl(target: ForwardTarget): string {
   return `ws://${urlHost(target.host)}:${target.port}/stream/${encodeURIComponent(target.streamId)}/ingest`;
 }
 
-export class PipeSender {
+export class ForwardSender {
   private socket: WebSocket | undefined;
   private readonly queue: string[] = [];
-  private state: PipeState = 'connecting';
+  private state: ForwardState = 'connecting';
   private framesSent = 0;
   private framesDropped = 0;
   private connections = 0;
@@ -71,7 +71,7 @@ export class PipeSender {
   /** The open connection, if any: a fan-out of one, with the slow-client policy of every socket. */
   private readonly peer: SocketFanout<WebSocket>;
 
-  constructor(private readonly options: PipeSenderOptions) {
+  constructor(private readonly options: ForwardSenderOptions) {
     this.backoffMs = options.initialBackoffMs ?? 250;
     this.peer = new SocketFanout({ limitBytes: options.sendLimitBytes ?? CLIENT_SEND_LIMIT_BYTES });
     this.connect();
@@ -93,7 +93,7 @@ export class PipeSender {
     }
   }
 
-  status(): PipeStatus {
+  status(): ForwardStatus {
     return {
       target: { ...this.options.target },
       url: ingestUrl(this.options.target),
@@ -106,7 +106,7 @@ export class PipeSender {
     };
   }
 
-  /** Ends the pipe for good: no reconnection; queued frames are discarded. */
+  /** Ends the forward for good: no reconnection; queued frames are discarded. */
   close(): void {
     this.state = 'closed';
     clearTimeout(this.timer);

@@ -9,22 +9,22 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import type { PipeRequest, QuickPiping } from '../../quick-streams/piping.js';
+import type { ForwardRequest, QuickForwarding } from '../../quick-streams/forwarding.js';
 import { PipeSchema, PipeStatusShape } from './schemas.js';
 
-export interface PipeRoutesOptions {
-  /** The piping service (quick-streams/piping.ts): pipes out, ingest in. */
-  piping: QuickPiping;
+export interface ForwardRoutesOptions {
+  /** The forwarding service (quick-streams/forwarding.ts): forwards out, ingest in. */
+  forwarding: QuickForwarding;
   tags: string[];
 }
 
 type WithStream = { Params: { streamId: string } };
 const StreamParams = Type.Object({ streamId: Type.String() });
 
-export function pipeRoutes(app: FastifyInstance, options: PipeRoutesOptions): void {
-  const { piping, tags } = options;
+export function forwardRoutes(app: FastifyInstance, options: ForwardRoutesOptions): void {
+  const { forwarding, tags } = options;
 
-  app.post<WithStream & { Body: PipeRequest }>(
+  app.post<WithStream & { Body: ForwardRequest }>(
     '/stream/:streamId/pipe',
     {
       config: { accepts: ['json', 'yaml'] },
@@ -40,7 +40,7 @@ export function pipeRoutes(app: FastifyInstance, options: PipeRoutesOptions): vo
         },
       },
     },
-    async (request) => ({ success: true, ...piping.pipe(request.params.streamId, request.body) }),
+    async (request) => ({ success: true, ...forwarding.start(request.params.streamId, request.body) }),
   );
 
   app.delete<WithStream>(
@@ -56,7 +56,7 @@ export function pipeRoutes(app: FastifyInstance, options: PipeRoutesOptions): vo
         },
       },
     },
-    async (request) => ({ success: true, ...piping.unpipe(request.params.streamId) }),
+    async (request) => ({ success: true, ...forwarding.stop(request.params.streamId) }),
   );
 
   app.route<WithStream & { Querystring: { node?: string; token?: string } }>({
@@ -76,7 +76,7 @@ export function pipeRoutes(app: FastifyInstance, options: PipeRoutesOptions): vo
     },
     // Before the upgrade: an unknown stream, a stream without ingest node or not running is an HTTP error.
     preValidation: async (request) => {
-      piping.checkIngest(request.params.streamId, request.query.node);
+      forwarding.checkIngest(request.params.streamId, request.query.node);
     },
     handler: async (request) => {
       throw new HeadsetdError(
@@ -86,7 +86,7 @@ export function pipeRoutes(app: FastifyInstance, options: PipeRoutesOptions): vo
       );
     },
     wsHandler: (socket, request) => {
-      piping.serveIngest(socket, piping.ingestTarget(request.params.streamId, request.query.node));
+      forwarding.serveIngest(socket, forwarding.ingestTarget(request.params.streamId, request.query.node));
     },
   });
 }

@@ -3,13 +3,13 @@
  * headsetd's ingest WebSocket (only to hosts of the allow-list), and frames received on this one's
  * ingest WebSocket fed into an `ingest` node of a running stream (a quick stream started with
  * `source: "ingest"`, or any stream with an ingest node). The routes of
- * api/quick-streams/pipe-routes.ts parse, call one method here and shape the answer.
+ * api/quick-streams/forward-routes.ts parse, call one method here and shape the answer.
  */
 import type { NodeDef } from '../core/stream-model.js';
 import { isUuid } from '../core/uuid.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { ClientSocket } from '../runtime/socket-fanout.js';
-import type { StreamRuntime } from '../runtime/port.js';
+import type { StreamRuntime } from '../runtime/stream-runtime.js';
 import type { StreamEntry, StreamManager } from '../streams/manager.js';
 import {
   CLOSE,
@@ -18,30 +18,30 @@ import {
   mismatch,
   parseIngestMessage,
 } from './ingest-message.js';
-import { PipeSender, type PipeStatus } from './pipe-sender.js';
+import { ForwardSender, type ForwardStatus } from './forward-sender.js';
 import { isActive, type QuickRegistry } from './registry.js';
 
-/** The hosts a pipe may go to unless the service is told more: loopback only. */
-export const DEFAULT_PIPE_ALLOWED_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
+/** The hosts a forward may go to unless the service is told more: loopback only. */
+export const DEFAULT_FORWARD_ALLOWED_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
 
-export interface PipeRequest {
+export interface ForwardRequest {
   target: { host: string; port: number; streamId: string; token?: string };
   format?: 'json';
   metadata?: { includeChannelMetadata?: boolean };
 }
 
-export interface PipeAnswer {
+export interface ForwardAnswer {
   streamId: string;
-  pipe: PipeStatus;
+  pipe: ForwardStatus;
 }
 
-export interface QuickPipingOptions {
+export interface QuickForwardingOptions {
   /**
-   * Hosts a pipe may forward to (names or addresses, case-insensitive; IPv6 without brackets).
-   * Default: loopback only, {@link DEFAULT_PIPE_ALLOWED_HOSTS}.
+   * Hosts a forward may go to (names or addresses, case-insensitive; IPv6 without brackets).
+   * Default: loopback only, {@link DEFAULT_FORWARD_ALLOWED_HOSTS}.
    */
   allowedHosts?: readonly string[];
-  /** The token sent as `?token=` to a pipe's target when the request names none. */
+  /** The token sent as `?token=` to a forward's target when the request names none. */
   token?: string;
 }
 
@@ -108,24 +108,24 @@ function mustRun(entry: StreamEntry, what: string): void {
   }
 }
 
-export class QuickPiping {
+export class QuickForwarding {
   private readonly allowed: ReadonlySet<string>;
 
   constructor(
     private readonly registry: QuickRegistry,
     private readonly manager: Pick<StreamManager, 'get'>,
     private readonly runtime: Pick<StreamRuntime, 'feed'>,
-    private readonly options: QuickPipingOptions = {},
+    private readonly options: QuickForwardingOptions = {},
   ) {
-    this.allowed = new Set((options.allowedHosts ?? DEFAULT_PIPE_ALLOWED_HOSTS).map(normalHost));
+    this.allowed = new Set((options.allowedHosts ?? DEFAULT_FORWARD_ALLOWED_HOSTS).map(normalHost));
   }
 
   /**
-   * Forwards a quick stream's frames to `request.target` (replacing its pipe, if any): 403
+   * Forwards a quick stream's frames to `request.target` (replacing its forward, if any): 403
    * forbidden_origin for a host off the allow-list, 422 for a target stream id that is no UUID,
    * 409 invalid_state for a stream that is not active.
    */
-  pipe(streamId: string, request: PipeRequest): PipeAnswer {
+  start(streamId: string, request: ForwardRequest): ForwardAnswer {
     const { entry, session } = this.registry.resolve(streamId);
     const { target, metadata } = request;
     const host = normalHost(target.host);
@@ -143,8 +143,8 @@ export class QuickPiping {
     }
     if (!isActive(entry.state)) mustRun(entry, 'pipe');
     const token = target.token ?? this.options.token;
-    session.pipe?.close();
-    session.pipe = new PipeSender({
+    session.forward?.close();
+    session.forward = new ForwardSender({
       target: { host, port: target.port, streamId: target.streamId.toLowerCase() },
       ...(token === undefined ? {} : { token }),
       ...(metadata?.includeChannelMetadata === true
@@ -157,22 +157,22 @@ export class QuickPiping {
           }
         : {}),
     });
-    return { streamId: entry.definition.id, pipe: session.pipe.status() };
+    return { streamId: entry.definition.id, pipe: session.forward.status() };
   }
 
   /** Ends a quick stream's forward (404 forward_not_found when it has none); answers its last status. */
-  unpipe(streamId: string): PipeAnswer {
+  stop(streamId: string): ForwardAnswer {
     const { entry, session } = this.registry.resolve(streamId);
-    const pipe = session.pipe;
-    if (pipe === undefined) {
+    const forward = session.forward;
+    if (forward === undefined) {
       throw new HeadsetdError(
         'forward_not_found',
         `Stream ${entry.definition.id} forwards to no other headsetd (POST /stream/${entry.definition.id}/pipe starts a forward).`,
       );
     }
-    pipe.close();
-    session.pipe = undefined;
-    return { streamId: entry.definition.id, pipe: pipe.status() };
+    forward.close();
+    session.forward = undefined;
+    return { streamId: entry.definition.id, pipe: forward.status() };
   }
 
   /**
