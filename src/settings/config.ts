@@ -7,7 +7,7 @@
 import { type Static, Type } from 'typebox';
 import { HeadsetdError } from '../errors/catalog.js';
 import { EEG_ELECTRODES } from '../core/electrodes.js';
-import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type Headset } from '../device/headset.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfig, type Headset } from '../device/headset.js';
 import { check, issuesToError } from '../schemas/validator.js';
 import { type JsonObject, isJsonObject, mergePatch, pruneEmpty, withDefaults } from './merge-patch.js';
 
@@ -160,4 +160,19 @@ export async function applyConfig(
   if (resetEeg) await device.eeg.reset();
   const eeg = configuredEeg(overrides, config);
   if (Object.keys(eeg).length > 0) await device.eeg.configure(eeg);
+}
+
+/**
+ * DELETE /system/sensors/eeg: acquisition stops and the device's EEG takes the configured defaults
+ * again (its own defaults, then the `eeg` keys of GET /system/config the user set). Without
+ * `force`, refused (409 device_busy) while streams read the EEG. Answers the EEG configuration.
+ */
+export async function restoreConfiguredEeg(
+  device: Headset,
+  overrides: JsonObject,
+  options: { force: boolean },
+): Promise<EegConfig> {
+  await device.eeg.reset({ force: options.force });
+  const configured = configuredEeg(overrides, effectiveConfig(overrides));
+  return Object.keys(configured).length > 0 ? device.eeg.configure(configured) : device.eeg.config();
 }

@@ -15,7 +15,7 @@ import { STREAM_SIGNALS, type StreamSignal } from '../../core/stream-model.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import type { StreamManager } from '../../streams/manager.js';
-import { settleWithin } from '../../core/deadline.js';
+import { signalWithin } from '../../streams/signal-within.js';
 import { handlerValidated } from '../validation.js';
 import {
   NodeAnswer,
@@ -94,23 +94,13 @@ export function instinctStreamRoutes(
 
   /** Sends a lifecycle signal and answers within SIGNAL_WAIT_MS (see the module's comment). */
   const signal = async (request: FastifyRequest, id: string, name: StreamSignal) => {
-    const { outcome } = manager.signal(id, name);
-    const result = await settleWithin(outcome, SIGNAL_WAIT_MS);
-    if (result.done) {
-      if (result.value !== undefined) throw result.value;
+    const progress = await signalWithin(manager, id, name, SIGNAL_WAIT_MS, (failure) => {
+      request.log.warn({ err: failure }, `stream ${id}: ${name} failed`);
+      lateFailure(id, `Stream ${id} failed to ${name} after its answer: ${failure.message}`);
+    });
+    if (progress === 'done')
       return { message: `Stream ${id}: ${name} done.`, success: true, stream: view(id) };
-    }
-    // Answered already: the failure is the stream's state and error, and an event of the hub.
-    void outcome.then(
-      (failure) => {
-        if (failure === undefined) return;
-        request.log.warn({ err: failure }, `stream ${id}: ${name} failed`);
-        lateFailure(id, `Stream ${id} failed to ${name} after its answer: ${failure.message}`);
-      },
-      (error: unknown) => {
-        request.log.error({ err: error }, `stream ${id}: ${name} failed`);
-      },
-    );
+    // Answered already: a later failure is the stream's state and error, and an event of the hub.
     return {
       message: `Stream ${id}: ${name} accepted and under way; GET /stream/streams/${id}/status shows its state.`,
       success: true,

@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
-import { configuredEeg, effectiveConfig } from '../../settings/config.js';
+import { restoreConfiguredEeg } from '../../settings/config.js';
 import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from '../http-helpers.js';
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './index.js';
@@ -138,14 +138,12 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
         response: { 200: ConfigAnswer, ...errorResponses(409, 422) },
       },
     },
-    async (request) => {
-      await device.eeg.reset({ force: request.query.force === true });
-      const overrides = context.settings.configOverrides();
-      const configured = configuredEeg(overrides, effectiveConfig(overrides));
-      const config =
-        Object.keys(configured).length > 0 ? await device.eeg.configure(configured) : device.eeg.config();
-      return { success: true, config };
-    },
+    async (request) => ({
+      success: true,
+      config: await restoreConfiguredEeg(device, context.settings.configOverrides(), {
+        force: request.query.force === true,
+      }),
+    }),
   );
 
   socketRoute(
