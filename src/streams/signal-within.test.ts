@@ -8,7 +8,12 @@ function manager() {
   const outcome = new Promise<HeadsetdError | undefined>((resolve) => {
     settle = resolve;
   });
-  return { manager: { signal: () => ({ outcome }) }, settle: (f: HeadsetdError | undefined) => settle(f) };
+  return {
+    manager: { signal: () => ({ outcome }) },
+    settle: (f: HeadsetdError | undefined) => {
+      settle(f);
+    },
+  };
 }
 
 describe('signalWithin', () => {
