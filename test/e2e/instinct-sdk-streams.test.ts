@@ -54,6 +54,11 @@ function sdkStream() {
   };
 }
 
+/** Until the reference paths read the stream in `state`. */
+function reaches(id: string, state: string): Promise<true> {
+  return eventually(async () => ((await referenceState(id)) === state ? true : undefined), 10_000, state);
+}
+
 async function referenceState(id: string): Promise<string> {
   const { body } = await json(`${service.url}/stream/streams/${id}/status`);
   return String(body.status.state).toLowerCase();
@@ -89,11 +94,7 @@ describe("the SDK's stream calls", () => {
       timeoutMs: T,
     });
     expect(modelProblems(StreamResponse, started.body)).toEqual([]);
-    await eventually(
-      async () => ((await referenceState(body.id)) === 'running' ? true : undefined),
-      10_000,
-      'running',
-    );
+    await reaches(body.id, 'running');
 
     const reconciled = await sdkCall(service.url, 'POST', '/streams/stream/reconcile', {
       json: { streamId: body.id },
@@ -106,22 +107,14 @@ describe("the SDK's stream calls", () => {
       timeoutMs: T,
     });
     expect(modelProblems(StreamResponse, signalled.body)).toEqual([]);
-    await eventually(
-      async () => ((await referenceState(body.id)) === 'paused' ? true : undefined),
-      10_000,
-      'paused',
-    );
+    await reaches(body.id, 'paused');
 
     const stopped = await sdkCall(service.url, 'POST', '/streams/stream/stop', {
       json: { streamId: body.id },
       timeoutMs: T,
     });
     expect(modelProblems(StreamResponse, stopped.body)).toEqual([]);
-    await eventually(
-      async () => ((await referenceState(body.id)) === 'stopped' ? true : undefined),
-      10_000,
-      'stopped',
-    );
+    await reaches(body.id, 'stopped');
   });
 
   test('a stream signal that is no lifecycle signal is refused with a 4xx naming the signals', async () => {
@@ -148,11 +141,7 @@ describe("the SDK's stream calls", () => {
       json: { streamId: body.id },
       timeoutMs: T,
     });
-    await eventually(
-      async () => ((await referenceState(body.id)) === 'running' ? true : undefined),
-      10_000,
-      'running',
-    );
+    await reaches(body.id, 'running');
 
     const extra = {
       executable: 'recorder',
