@@ -1,0 +1,93 @@
+/**
+ * A live amplifier as the live headset (live-headset.ts) sees it: something that pushes blocks of
+ * samples at its own pace, as an OpenBCI Cyton on a serial port or an LSL outlet on the network
+ * does. The simulated and replay devices are pulled (the acquisition engine asks a signal source
+ * for samples when they are due); a live amplifier is not: its samples arrive when its own clock
+ * says so, and the live headset frames them as they come.
+ *
+ * A driver knows its wire (bytes, packets, the LSL protocol); the live headset knows the Headset
+ * interface (owners, configuration, frames, events, capabilities). Between them: this file.
+ */
+import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
+import type { Unsubscribe } from '../../core/listener-set.js';
+
+/** One channel of the amplifier, in the driver's column order. */
+export interface LiveChannel {
+  /** The amplifier's own name for it (`EXG Channel 3`, `Fp1`, `N3P`). */
+  readonly label: string;
+  /** The electrode it is played as; undefined when the label maps to none (reported, not played). */
+  readonly electrode: Electrode | undefined;
+}
+
+/** A block of consecutive samples as the amplifier delivered it. */
+export interface LiveSamples {
+  /** µV at the electrode, row-major, one column per channel of `channels()`, in that order. */
+  readonly data: Float32Array;
+  readonly rows: number;
+  /**
+   * Time of the first row, ms since the Unix epoch on this machine's clock: the driver maps the
+   * amplifier's clock (LSL's, the board's sample counter) onto it.
+   */
+  readonly timestamp: number;
+  /**
+   * Rows the amplifier produced before this block that never arrived (from the board's sample
+   * counter, or the LSL time stamps). Never filled in: the frame after a loss is marked.
+   */
+  readonly lost: number;
+  /**
+   * True when this block does not continue the previous one: rows lost, the amplifier reset or
+   * reconnected, or its rate changed. The live headset marks the frame `discontinuity: true`.
+   */
+  readonly discontinuity: boolean;
+}
+
+/** What happened to the link, for the device's events (`device_lost`, `device_restored`, ...). */
+export type LiveLinkEvent =
+  | { readonly kind: 'lost'; readonly message: string }
+  | { readonly kind: 'restored'; readonly message: string }
+  | { readonly kind: 'samples_lost'; readonly rows: number; readonly message: string };
+
+/** Identity, for GET /system/version and /system/status. */
+export interface LiveDriverInfo {
+  /** `cyton` or `lsl`. */
+  readonly kind: string;
+  readonly model: string;
+  readonly hardware: string;
+  readonly firmware: string;
+  readonly serial: string;
+  /** Where the samples come from, in words (`/dev/ttyUSB0`, `LSL stream 'obci_eeg1' (type EEG) on host lab-pc`). */
+  readonly source: string;
+}
+
+export interface LiveEegDriver {
+  /**
+   * Connects (opens the port, resolves the stream) and learns the channels and rate. Rejects with a
+   * clear error (`device_unavailable`) when the amplifier cannot be reached.
+   */
+  open(): Promise<void>;
+  info(): LiveDriverInfo;
+  /** The amplifier's channels, in column order (known after `open`). */
+  channels(): readonly LiveChannel[];
+  /** Hz, the amplifier's nominal rate (known after `open`). */
+  sampleRate(): number;
+  /** The largest magnitude (µV) a sample can have at the present settings; undefined when unknown. */
+  range(): number | undefined;
+  /** Starts the amplifier's stream (Cyton `b`; an LSL inlet opens). */
+  start(): Promise<void>;
+  /** Stops it (Cyton `s`; the inlet closes). Idempotent. */
+  stop(): Promise<void>;
+  onSamples(listener: (samples: LiveSamples) => void): Unsubscribe;
+  onLink(listener: (event: LiveLinkEvent) => void): Unsubscribe;
+  /**
+   * The programmable gain, where the amplifier has one (Cyton: 1, 2, 4, 6, 8, 12, 24): applied to
+   * every channel. Absent: the amplifier's gain is not ours to set (LSL).
+   */
+  setGain?(gain: number): Promise<void>;
+  /**
+   * Measures impedance the amplifier's way (Cyton: lead-off current on each channel in turn), in Ω,
+   * for the electrodes given. Absent: the amplifier cannot measure impedance.
+   */
+  measureImpedance?(electrodes: readonly Electrode[], signal?: AbortSignal): Promise<ElectrodeMap<number>>;
+  /** Stops and releases the wire. Safe to call twice. */
+  close(): Promise<void>;
+}
