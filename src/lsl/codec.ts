@@ -1,21 +1,29 @@
 /**
  * Samples on the wire, as liblsl's `sample::save_streambuf` (protocol 1.10) and its portable
  * archive (protocol 1.00) write them, for the numeric formats headsetd sends: float32 and double64,
- * little-endian. Every sample carries its timestamp explicitly (tag 2): a deduced one (tag 1) would
+ * little-endian (an inlet also reads int32 and int16 in protocol 1.10). Every sample carries its timestamp explicitly (tag 2): a deduced one (tag 1) would
  * shift every later stamp after a sample lost upstream.
  *
  * The two test-pattern samples that open every data connection: channel k holds k + base + offset
- * (offset 4, then 2), negated when k is odd, timestamp 123456.789; the base is 0 for float32 and
- * 16777217 for double64. The inlet builds the same samples and refuses the connection on a mismatch.
+ * (offset 4, then 2), negated when k is odd, timestamp 123456.789; the base is 0 for float32,
+ * 16777217 for double64, 65537 for int32 and 257 for int16. The inlet builds the same samples and refuses the connection on a mismatch.
  */
-import type { NumericFormat } from './info.js';
+import type { NumericFormat, ReadableFormat } from './info.js';
 
 export const TEST_PATTERN_TIMESTAMP = 123456.789;
 const TAG_DEDUCED = 1;
 const TAG_TRANSMITTED = 2;
 
-export function valueSize(format: NumericFormat): number {
-  return format === 'float32' ? 4 : 8;
+const VALUE_SIZE: Readonly<Record<ReadableFormat, number>> = { float32: 4, double64: 8, int32: 4, int16: 2 };
+const PATTERN_BASE: Readonly<Record<ReadableFormat, number>> = {
+  float32: 0,
+  double64: 16777217,
+  int32: 65537,
+  int16: 257,
+};
+
+export function valueSize(format: ReadableFormat): number {
+  return VALUE_SIZE[format];
 }
 
 /** Bytes of one sample in protocol 1.10. */
@@ -24,8 +32,8 @@ export function sampleBytes110(format: NumericFormat, channels: number): number 
 }
 
 /** The values of test pattern `offset` (4 or 2) for `channels` channels. */
-export function testPatternValues(format: NumericFormat, channels: number, offset: number): number[] {
-  const base = format === 'float32' ? 0 : 16777217;
+export function testPatternValues(format: ReadableFormat, channels: number, offset: number): number[] {
+  const base = PATTERN_BASE[format];
   return Array.from({ length: channels }, (_, k) => {
     const v = k + base + offset;
     return k % 2 === 1 ? -v : v;
@@ -137,7 +145,7 @@ export class SampleReader110 {
   private lastTimestamp = 0;
 
   constructor(
-    private readonly format: NumericFormat,
+    private readonly format: ReadableFormat,
     private readonly channels: number,
     private readonly nominalSrate: number,
   ) {}
@@ -160,13 +168,21 @@ export class SampleReader110 {
     else timestamp = this.nominalSrate > 0 ? this.lastTimestamp + 1 / this.nominalSrate : this.lastTimestamp;
     this.lastTimestamp = timestamp;
     const values: number[] = [];
-    for (let c = 0, p = head; c < this.channels; c++) {
-      if (this.format === 'float32') {
-        values.push(this.buffer.readFloatLE(p));
-        p += 4;
-      } else {
-        values.push(this.buffer.readDoubleLE(p));
-        p += 8;
+    const step = valueSize(this.format);
+    for (let c = 0, p = head; c < this.channels; c++, p += step) {
+      switch (this.format) {
+        case 'float32':
+          values.push(this.buffer.readFloatLE(p));
+          break;
+        case 'double64':
+          values.push(this.buffer.readDoubleLE(p));
+          break;
+        case 'int32':
+          values.push(this.buffer.readInt32LE(p));
+          break;
+        case 'int16':
+          values.push(this.buffer.readInt16LE(p));
+          break;
       }
     }
     this.buffer = this.buffer.subarray(head + size);

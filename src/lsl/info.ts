@@ -13,6 +13,11 @@ export type ChannelFormat = (typeof CHANNEL_FORMATS)[number];
 /** The numeric formats this implementation sends and reads. */
 export type NumericFormat = 'float32' | 'double64';
 
+/** The formats an inlet reads: the numeric ones, and the integers an amplifier's counts come in. */
+export type ReadableFormat = NumericFormat | 'int32' | 'int16';
+
+export const READABLE_FORMATS: readonly ReadableFormat[] = ['float32', 'double64', 'int32', 'int16'];
+
 export interface ChannelDescription {
   label: string;
   unit?: string;

@@ -7,8 +7,8 @@ import dgram from 'node:dgram';
 import { connect, type Socket } from 'node:net';
 import { lslNow } from './clock.js';
 import { CloseSampleGuard, HOLD_MS, outletAnswers, type Sample } from './close-sample.js';
-import { SampleReader110, testPatternValues, TEST_PATTERN_TIMESTAMP } from './codec.js';
-import { type NumericFormat, parseInfoXml } from './info.js';
+import { SampleReader110, testPatternValues, TEST_PATTERN_TIMESTAMP, valueSize } from './codec.js';
+import { parseInfoXml, type ReadableFormat } from './info.js';
 import type { ResolvedStream } from './resolver.js';
 
 const PROBES = 8;
@@ -82,7 +82,7 @@ export interface Feed {
 }
 
 /**
- * Opens the data feed. `onSamples` gets each batch of samples as it arrives (row-major values and
+ * Opens the data feed of a stream in one of the READABLE_FORMATS. `onSamples` gets each batch of samples as it arrives (row-major values and
  * the outlet's timestamps), but for the sample liblsl sends when its outlet closes
  * (close-sample.ts), given to `onCloseSample` instead; `onEnd` a reason when the feed ends on its
  * own (the outlet went away, or answered that it is another stream now).
@@ -94,7 +94,7 @@ export function openFeed(
   onEnd: (reason: string) => void,
   onCloseSample: (sample: Sample) => void = () => undefined,
 ): Feed {
-  const format = stream.channelFormat as NumericFormat;
+  const format = stream.channelFormat as ReadableFormat;
   const channels = stream.channelCount;
   const socket: Socket = connect(stream.v4dataPort, stream.v4address);
   socket.setNoDelay(true);
@@ -141,7 +141,7 @@ export function openFeed(
   };
   socket.on('connect', () => {
     socket.write(
-      `LSL:streamfeed/110 ${stream.uid}\r\nNative-Byte-Order: 1234\r\nEndian-Performance: 0\r\nHas-IEEE754-Floats: 1\r\nSupports-Subnormals: 1\r\nValue-Size: ${format === 'float32' ? 4 : 8}\r\nData-Protocol-Version: 110\r\nMax-Buffer-Length: ${maxBufferedSamples}\r\nMax-Chunk-Length: 0\r\nHostname: headsetd\r\nSource-Id: ${stream.sourceId}\r\nSession-Id: ${stream.sessionId}\r\n\r\n`,
+      `LSL:streamfeed/110 ${stream.uid}\r\nNative-Byte-Order: 1234\r\nEndian-Performance: 0\r\nHas-IEEE754-Floats: 1\r\nSupports-Subnormals: 1\r\nValue-Size: ${valueSize(format)}\r\nData-Protocol-Version: 110\r\nMax-Buffer-Length: ${maxBufferedSamples}\r\nMax-Chunk-Length: 0\r\nHostname: headsetd\r\nSource-Id: ${stream.sourceId}\r\nSession-Id: ${stream.sessionId}\r\n\r\n`,
     );
   });
   socket.on('data', (chunk: Buffer) => {

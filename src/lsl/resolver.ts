@@ -74,6 +74,20 @@ export async function resolveStream(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<ResolvedStream | undefined> {
+  return (await resolveStreams(query, network, { timeoutMs, settleMs: 0, signal }))[0];
+}
+
+/**
+ * Every stream answering `query` (once each, by uid, in the order they answered): waits for the
+ * first answer up to `timeoutMs`, then `settleMs` more for the others (liblsl's resolvers wait the
+ * same way for more than one). Empty when none answered, or when `signal` aborted.
+ */
+export async function resolveStreams(
+  query: string,
+  network: LslNetwork,
+  options: { timeoutMs: number; settleMs: number; signal?: AbortSignal | undefined },
+): Promise<ResolvedStream[]> {
+  const { timeoutMs, settleMs, signal } = options;
   const wide = network.interfaces.length > 0;
   const destinations = targets(network);
   const socket = dgram.createSocket({ type: 'udp4' });
@@ -88,16 +102,20 @@ export async function resolveStream(
   if (wide) socket.setBroadcast(true);
   const queryId = String(Math.floor(lslNow() * 1e6) % 1e15);
   const message = Buffer.from(`LSL:shortinfo\r\n${query}\r\n${socket.address().port} ${queryId}\r\n`);
+  const found = new Map<string, ResolvedStream>();
   try {
-    return await new Promise<ResolvedStream | undefined>((resolve) => {
-      const finish = (result: ResolvedStream | undefined) => {
+    return await new Promise<ResolvedStream[]>((resolve) => {
+      let settle: NodeJS.Timeout | undefined;
+      const finish = () => {
         clearInterval(waves);
         clearTimeout(deadline);
+        clearTimeout(settle);
         signal?.removeEventListener('abort', onAbort);
-        resolve(result);
+        resolve([...found.values()]);
       };
       const onAbort = () => {
-        finish(undefined);
+        found.clear();
+        finish();
       };
       signal?.addEventListener('abort', onAbort);
       socket.on('message', (reply, remote) => {
@@ -105,15 +123,19 @@ export async function resolveStream(
         const newline = text.indexOf('\n');
         if (newline < 0 || text.slice(0, newline).trim() !== queryId) return;
         const info = parseInfoXml(text.slice(newline + 1));
-        if (info === undefined) return;
-        finish({ ...info, v4address: remote.address });
+        if (info === undefined || found.has(info.uid)) return;
+        found.set(info.uid, { ...info, v4address: remote.address });
+        if (found.size > 1) return;
+        if (settleMs <= 0) finish();
+        else settle = setTimeout(finish, settleMs);
       });
       const wave = () => {
         for (const { address, port } of destinations) socket.send(message, port, address, () => undefined);
       };
       const waves = setInterval(wave, WAVE_INTERVAL_MS);
+      // Once a stream answered, the settle time decides the end.
       const deadline = setTimeout(() => {
-        finish(undefined);
+        if (found.size === 0) finish();
       }, timeoutMs);
       wave();
     });

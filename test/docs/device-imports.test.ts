@@ -1,7 +1,9 @@
 /**
- * `src/device/` holds the Headset and its implementations (simulated, replay), their clock and
- * physics, and nothing else: its modules import only the vocabulary and libraries below it
- * (core/, dsp/, formats/, errors/), device/ itself and Node.js built-ins. Types count too: a
+ * `src/device/` holds the Headset and its implementations (simulated, replay, live amplifiers),
+ * their clock and physics, and nothing else: its modules import only the vocabulary and libraries
+ * below it (core/, dsp/, formats/, errors/, and lsl/: the Lab Streaming Layer protocol, a library
+ * layer below device/ in scripts/layers.mjs, that the LSL device reads its stream with), device/
+ * itself and Node.js built-ins. Types count too: a
  * metric, a job, a store or a route that the device needed to name would pull the service into it.
  */
 import { readFileSync } from 'node:fs';
@@ -12,7 +14,8 @@ import { sourceFiles } from './import-graph.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const src = resolve(root, 'src');
-const ALLOWED = ['device', 'core', 'dsp', 'formats', 'errors'];
+/** lsl/: the LSL device (device/lsl/) reads its stream with the project's own LSL protocol. */
+const ALLOWED = ['device', 'core', 'dsp', 'formats', 'errors', 'lsl'];
 
 /** Every module specifier a file names: imports, re-exports, `import()` and `import('...')` types. */
 function specifiers(source: string, fileName = 'x.ts'): string[] {
@@ -56,7 +59,7 @@ function deviceRefusal(file: string, specifier: string): string | undefined {
 }
 
 describe('device/ imports', () => {
-  test('only core/, dsp/, formats/, errors/, device/ itself and Node.js built-ins', () => {
+  test('only core/, dsp/, formats/, errors/, lsl/, device/ itself and Node.js built-ins', () => {
     const refused: string[] = [];
     for (const file of sourceFiles(resolve(src, 'device'))) {
       for (const specifier of specifiers(readFileSync(file, 'utf8'), file)) {
@@ -74,6 +77,8 @@ describe('device/ imports', () => {
     ["const m = await import('../jobs/jobs.js');", /src\/jobs\//],
     ["import { x } from '../server.js';", /outside src/],
     ["import Database from 'better-sqlite3';", /the package better-sqlite3/],
+    ["import { xmlParser } from '@xmldom/xmldom';", /the package @xmldom\/xmldom/],
+    ["import { x } from '../executables/lsl-inlet.js';", /src\/executables\//],
   ])('refuses %s', (source, reason) => {
     const file = resolve(src, 'device/headset.ts');
     const reasons = specifiers(source).map((specifier) => deviceRefusal(file, specifier));
@@ -86,6 +91,7 @@ describe('device/ imports', () => {
     "import { x } from './simulated/index.js';",
     "import type { X } from '../errors/catalog.js';",
     "import { readFileSync } from 'node:fs';",
+    "import { openFeed } from '../lsl/inlet.js';",
   ])('allows %s', (source) => {
     const file = resolve(src, 'device/headset.ts');
     expect(specifiers(source).map((specifier) => deviceRefusal(file, specifier))).toEqual([undefined]);

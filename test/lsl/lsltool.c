@@ -10,6 +10,16 @@
  *                                                 inlet is there, then, once a line (or the end) comes on stdin,
  *                                                 destroy the outlet as a program that stops does
  *   lsltool LIB resolve PROP VALUE MINIMUM WAIT   resolve by PROP=VALUE, print every stream found
+ *   lsltool LIB eeg NAME TYPE SOURCE FORMAT CHANNELS RATE COUNT ROUNDS SKIP LABELS [FIRST]
+ *                                                 as rounds, for rounds FIRST (default 0) to ROUNDS - 1:
+ *                                                 SOURCE the source id (- for none), FORMAT a liblsl
+ *                                                 channel format number (1 float32, 2 double64, 4 int32,
+ *                                                 5 int16), RATE 0 for an irregular stream, SKIP a comma
+ *                                                 list of sample indices of each round not pushed (their
+ *                                                 time stamps left out: samples lost upstream; - none),
+ *                                                 LABELS a comma list of label[:unit] for desc/channels
+ *                                                 (- for no desc); value (r*COUNT+i)*CHANNELS+c, + 0.25
+ *                                                 for float formats
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -187,6 +197,79 @@ static int resolve(int argc, char **argv) {
 	return n >= atoi(argv[2]) ? 0 : 1;
 }
 
+static int in_list(const char *list, long value) {
+	if (strcmp(list, "-") == 0) return 0;
+	for (const char *p = list; *p;) {
+		if (atol(p) == value) return 1;
+		p = strchr(p, ',');
+		if (!p) break;
+		p++;
+	}
+	return 0;
+}
+
+static int eeg(int argc, char **argv) {
+	FN(handle, lsl_create_streaminfo, (const char *, const char *, int32_t, double, int32_t, const char *));
+	FN(handle, lsl_get_desc, (handle));
+	FN(handle, lsl_append_child, (handle, const char *));
+	FN(handle, lsl_append_child_value, (handle, const char *, const char *));
+	FN(handle, lsl_create_outlet, (handle, int32_t, int32_t));
+	FN(void, lsl_destroy_outlet, (handle));
+	FN(void, lsl_destroy_streaminfo, (handle));
+	FN(int32_t, lsl_wait_for_consumers, (handle, double));
+	FN(int32_t, lsl_push_sample_dtp, (handle, const double *, double, int32_t));
+	FN(double, lsl_local_clock, (void));
+	if (argc < 10) return 2;
+	const char *name = argv[0], *type = argv[1], *source = strcmp(argv[2], "-") == 0 ? "" : argv[2];
+	int format = atoi(argv[3]), channels = atoi(argv[4]);
+	double rate = atof(argv[5]);
+	long count = atol(argv[6]), total = atol(argv[7]), first = argc > 10 ? atol(argv[10]) : 0;
+	const char *skip = argv[8], *labels = argv[9];
+	double fraction = format == 1 || format == 2 ? 0.25 : 0.0;
+	double *values = calloc(channels, sizeof(double));
+	for (long r = first; r < total; r++) {
+		handle info = lsl_create_streaminfo(name, type, channels, rate, format, source);
+		if (strcmp(labels, "-") != 0) {
+			handle chans = lsl_append_child(lsl_get_desc(info), "channels");
+			char copy[4096];
+			snprintf(copy, sizeof copy, "%s", labels);
+			for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
+				handle ch = lsl_append_child(chans, "channel");
+				char *unit = strchr(item, ':');
+				if (unit) *unit++ = 0;
+				lsl_append_child_value(ch, "label", item);
+				if (unit) lsl_append_child_value(ch, "unit", unit);
+			}
+		}
+		handle out = lsl_create_outlet(info, 0, 360);
+		printf("READY %ld\n", r);
+		fflush(stdout);
+		if (!lsl_wait_for_consumers(out, 30.0)) {
+			printf("NOCONSUMER\n");
+			return 1;
+		}
+		usleep(200000);
+		double start = lsl_local_clock();
+		printf("START %ld %.9f\n", r, start);
+		fflush(stdout);
+		for (long i = 0; i < count; i++) {
+			if (in_list(skip, i)) continue;
+			for (int c = 0; c < channels; c++) values[c] = (double)((r * count + i) * channels + c) + fraction;
+			lsl_push_sample_dtp(out, values, start + i / rate, 1);
+			if (i % 50 == 49) usleep(2000);
+		}
+		printf("SENT %ld\n", r);
+		fflush(stdout);
+		for (int ch = getchar(); ch != EOF && ch != '\n'; ch = getchar()) {
+		}
+		lsl_destroy_outlet(out);
+		lsl_destroy_streaminfo(info);
+		printf("CLOSED %ld\n", r);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	if (argc < 3) return 2;
 	lib = dlopen(argv[1], RTLD_NOW);
@@ -199,5 +282,6 @@ int main(int argc, char **argv) {
 	if (strcmp(argv[2], "outlet") == 0) return outlet(argc - 3, argv + 3);
 	if (strcmp(argv[2], "rounds") == 0) return rounds(argc - 3, argv + 3);
 	if (strcmp(argv[2], "resolve") == 0) return resolve(argc - 3, argv + 3);
+	if (strcmp(argv[2], "eeg") == 0) return eeg(argc - 3, argv + 3);
 	return 2;
 }
