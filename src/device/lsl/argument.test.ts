@@ -19,9 +19,11 @@ describe('the lsl: argument', () => {
   });
 
   test('options after ?: the channel map (- and empty: not played) and the wait', () => {
-    const parsed = parseLslArgument('name=x?channels=Fp1, -,,T7&wait=2.5');
+    const parsed = parseLslArgument('name=x?channels=Fp1, -,,T7&wait=2.5&gap=4');
     expect(parsed.channels).toEqual(['Fp1', undefined, undefined, 'T7']);
     expect(parsed.waitMs).toBe(2500);
+    expect(parsed.gapPeriods).toBe(4);
+    expect(parseLslArgument('type=EEG').gapPeriods).toBe(1.5);
     expect(parseLslArgument('type=EEG').waitMs).toBe(10_000);
     expect(parseLslArgument('type=EEG').channels).toBeUndefined();
   });
@@ -32,7 +34,8 @@ describe('the lsl: argument', () => {
     ['name=a&name=b', /name is given twice/],
     ['predicate=name=(', /the predicate name=\( is not XPath 1.0/],
     ['type=EEG?wait=soon', /wait must be seconds/],
-    ['type=EEG?labels=a', /unknown option "labels" after \?; the options are channels, wait/],
+    ['type=EEG?labels=a', /unknown option "labels" after \?; the options are channels, wait, gap/],
+    ['type=EEG?gap=1', /gap must be sample periods, more than 1/],
     [`name=a'b"c`, /both ' and "/],
   ])('refuses %s, saying why', (argument, message) => {
     let error: unknown;

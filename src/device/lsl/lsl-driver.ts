@@ -11,8 +11,8 @@
  *   or 64-bit format, no labels and no map) is refused the same way, saying why.
  * - Channels and units: channels.ts. Blocks and their time: timeline.ts.
  * - When the outlet goes (its program stopped or was killed, the network cut), a `lost` link event;
- *   the driver looks for it again, every 2 s, by its source id (without one, by the query, the
- *   name, type and host), and when it is back a `restored` event, and the next block is marked
+ *   the driver looks for it again, every 2 s, by its source id, name and type (without a source
+ *   id, by the query, name, type and host), and when it is back a `restored` event, and the next block is marked
  *   `discontinuity`. An outlet that comes back with other channels or another rate is not played
  *   (a `lost` event says why) until one with the channels the device opened with is there.
  */
@@ -165,6 +165,7 @@ export class LslDriver implements LiveEegDriver {
     this.timeline = new LslTimeline(
       full.nominalSrate,
       this.lslChannels.map((channel) => channel.toMicrovolts),
+      this.parsed.gapPeriods,
     );
     this.correction = (await measureTimeCorrection(full)) ?? 0;
     this.log(`playing ${this.info().source}`);
@@ -284,17 +285,19 @@ export class LslDriver implements LiveEegDriver {
     }
   }
 
-  /** The query that finds the stream's next outlet: its source id, else the query, name, type and host. */
+  /**
+   * The query that finds the stream's next outlet: its source id, name and type (one program may
+   * publish several streams under one source id: OpenBCI GUI does), else the query, name, type
+   * and host. Not its shape: an outlet back with other channels is found, and refused saying why.
+   */
   private recoveryQuery(gone: ResolvedStream, refused: ReadonlySet<string>): string {
-    const same =
-      gone.sourceId === ''
-        ? [
-            this.query,
-            `name=${xpathLiteral(gone.name)}`,
-            `type=${xpathLiteral(gone.type)}`,
-            `hostname=${xpathLiteral(gone.hostname)}`,
-          ]
-        : [`session_id=${xpathLiteral(this.network.sessionId)}`, `source_id=${xpathLiteral(gone.sourceId)}`];
+    const same = [
+      ...(gone.sourceId === ''
+        ? [this.query, `hostname=${xpathLiteral(gone.hostname)}`]
+        : [`session_id=${xpathLiteral(this.network.sessionId)}`, `source_id=${xpathLiteral(gone.sourceId)}`]),
+      `name=${xpathLiteral(gone.name)}`,
+      `type=${xpathLiteral(gone.type)}`,
+    ];
     for (const uid of refused) same.push(`not(uid=${xpathLiteral(uid)})`);
     return same.join(' and ');
   }

@@ -48,6 +48,18 @@ describe('LSL batches to blocks', () => {
     expect(b[0]?.timestamp).toBe((a[0]?.timestamp ?? 0) + 20);
   });
 
+  test("a larger gap tolerance reads an outlet's jitter as no loss, a larger step still as one", () => {
+    const timeline = new LslTimeline(RATE, [1], 4);
+    timeline.blocks([0], [10], 0);
+    // 3 periods late (jitter), then 2.5 early (back to the line), then 5 periods: lost.
+    const steps = [10.03, 10.035, 10.085].map((t) => timeline.blocks([0], [t], 0)[0]);
+    expect(steps.map((b) => [b?.lost, b?.discontinuity])).toEqual([
+      [0, false],
+      [0, false],
+      [4, true],
+    ]);
+  });
+
   test('a new outlet marks the next block and does not compare its stamps with the old ones', () => {
     const timeline = new LslTimeline(RATE, [1]);
     timeline.blocks([0], [10], 0);

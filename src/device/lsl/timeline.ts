@@ -4,10 +4,13 @@
  * clock.
  *
  * Missing samples: consecutive samples of an outlet are one sample period apart in its time
- * stamps. A step of more than 1.5 periods means rows were lost on the way (the outlet's buffer for
- * this inlet overflowed, or the source skipped them): the block that starts there carries
- * `lost` = the step in periods, rounded, less one, and `discontinuity`; nothing is filled in. A
- * step back by more than half a period is a discontinuity without loss.
+ * stamps. A step of more than `gap` periods (1.5 unless the argument says otherwise) means rows
+ * were lost on the way (the outlet's buffer for this inlet overflowed, or the source skipped
+ * them): the block that starts there carries `lost` = the step in periods, rounded, less one, and
+ * `discontinuity`; nothing is filled in. A step back by more than `gap` − 1 periods (half a period)
+ * is a discontinuity without loss. An outlet that stamps its chunks when it pushes them, rather
+ * than when they were sampled, jitters by more than that: a larger `gap` keeps its jitter from
+ * reading as losses.
  *
  * Time: a sample's stamp is on the outlet's LSL clock; adding the time correction (the outlet's
  * clock onto this machine's LSL clock, measured with LSL's probes) puts it on this machine's LSL
@@ -19,7 +22,7 @@
 import { lslToUnixMs } from '../../lsl/clock.js';
 import type { LiveSamples } from '../live/driver.js';
 
-/** A step between samples beyond which rows count as lost, in sample periods. */
+/** A step between samples beyond which rows count as lost, in sample periods, by default. */
 export const GAP_PERIODS = 1.5;
 
 export class LslTimeline {
@@ -34,6 +37,8 @@ export class LslTimeline {
     private readonly rate: number,
     /** Multiplier to µV of each column. */
     private scales: readonly number[],
+    /** The step, in periods, beyond which rows count as lost. */
+    private readonly gapPeriods = GAP_PERIODS,
   ) {
     this.period = 1 / rate;
   }
@@ -75,8 +80,8 @@ export class LslTimeline {
       const stamp = stamps[row] as number;
       if (this.lastStamp !== undefined) {
         const step = stamp - this.lastStamp;
-        const gap = step > GAP_PERIODS * this.period;
-        if (gap || step < -0.5 * this.period) {
+        const gap = step > this.gapPeriods * this.period;
+        if (gap || step < -(this.gapPeriods - 1) * this.period) {
           flush(row);
           start = row;
           lost = gap ? Math.max(1, Math.round(step / this.period) - 1) : 0;
