@@ -194,6 +194,13 @@ describe.for(LIBLSL_VERSIONS)('the LSL device reads liblsl %s outlets', (version
     await d.start();
     await eventually(() => got.rows() === 100, 20_000, 'the 100 samples');
     expect(got.values(3)).toEqual(Array.from({ length: 100 }, (_, i) => [0, 1, 2].map((c) => i * 3 + c)));
+    // Stopping and closing twice is safe.
+    await d.stop();
+    await d.stop();
+    await d.close();
+    await d.close();
+    expect(got.events).toEqual([]);
+    await expect(d.start()).rejects.toThrow(/The LSL device is closed/);
   }, 60_000);
 
   test('the outlet closed, then killed, then started again: lost, restored, a discontinuity, no sample duplicated or invented', async (context) => {

@@ -68,6 +68,8 @@ export class LslUnavailableError extends DeviceUnavailableError {
 /** How long `open()` listens for more answers after the first, ms (four query waves). */
 const SETTLE_MS = 2000;
 const RESOLVE_WAVE_MS = 2000;
+/** The wait before looking again for an outlet whose feed ended before a sample came, ms. */
+const RETRY_MS = 2000;
 const FULL_INFO_MS = 5000;
 const CORRECTION_INTERVAL_MS = 5000;
 /** The buffer the outlet keeps for this inlet, s. */
@@ -106,6 +108,7 @@ export class LslDriver implements LiveEegDriver {
   private connected = false;
   private recoveries = 0;
   private closeSamplesDropped = 0;
+  private rowsDelivered = 0;
   private abort = new AbortController();
   private loop: Promise<void> | undefined;
   private feed: Feed | undefined;
@@ -259,7 +262,12 @@ export class LslDriver implements LiveEegDriver {
   private async run(first: ResolvedStream): Promise<void> {
     let current = first;
     while (this.isRunning()) {
+      const before = this.rowsDelivered;
       const reason = await this.read(current);
+      if (!this.isRunning()) return;
+      // A feed that ended before its first sample (the outlet refused it, or went meanwhile) is
+      // not tried again at once: the outlet may still answer queries.
+      if (this.rowsDelivered === before) await this.pause(RETRY_MS);
       if (!this.isRunning()) return;
       this.connected = false;
       this.links.emit({
@@ -388,8 +396,23 @@ export class LslDriver implements LiveEegDriver {
     }
   }
 
+  /** Waits `ms`, or less when the driver stops. */
+  private async pause(ms: number): Promise<void> {
+    const signal = this.abort.signal;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done);
+    });
+  }
+
   private deliver(values: number[], stamps: number[]): void {
     if (!this.running || this.timeline === undefined) return;
+    this.rowsDelivered += stamps.length;
     for (const block of this.timeline.blocks(values, stamps, this.correction)) {
       if (block.lost > 0) {
         this.links.emit({
