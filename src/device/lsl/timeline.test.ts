@@ -60,6 +60,27 @@ describe('LSL batches to blocks', () => {
     ]);
   });
 
+  test('the same outlet after a broken feed: the rows it sent meanwhile are lost, the next block marked', () => {
+    const timeline = new LslTimeline(RATE, [1]);
+    timeline.blocks([0], [10], 0);
+    timeline.resumed();
+    const [block] = timeline.blocks([0, 0], [10.05, 10.06], 0);
+    expect([block?.rows, block?.lost, block?.discontinuity]).toEqual([2, 4, true]);
+    // Without a gap, the mark alone.
+    timeline.resumed();
+    const [next] = timeline.blocks([0], [10.07], 0);
+    expect([next?.lost, next?.discontinuity]).toEqual([0, true]);
+  });
+
+  test('a new start after stop(): nothing before it counts, nothing is marked', () => {
+    const timeline = new LslTimeline(RATE, [1]);
+    const [a] = timeline.blocks([0], [10], 0);
+    timeline.restart();
+    const [b] = timeline.blocks([0], [20], 0);
+    expect([b?.lost, b?.discontinuity]).toEqual([0, false]);
+    expect(b?.timestamp).toBeGreaterThan(a?.timestamp ?? 0);
+  });
+
   test('a new outlet marks the next block and does not compare its stamps with the old ones', () => {
     const timeline = new LslTimeline(RATE, [1]);
     timeline.blocks([0], [10], 0);
