@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { socketRoute } from '../socket-route.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 
 export function eventRoutes(app: FastifyInstance, context: SystemContext): void {
   socketRoute(
