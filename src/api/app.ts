@@ -12,6 +12,7 @@ import { dashboardRoutes } from './dashboard.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import { eegReaders } from '../streams/eeg-readers.js';
 import { namingStreamHolders } from './busy-holders.js';
+import { inIfMatchTerms } from './if-match.js';
 import { installErrorHandling, sendError } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';
@@ -66,7 +67,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
 
   installErrorHandling(app, {
-    explain: (error) => namingStreamHolders(error, () => eegReaders(options.manager.list())),
+    explain: (error) => inIfMatchTerms(namingStreamHolders(error, () => eegReaders(options.manager.list()))),
   });
   installValidation(app);
   // At the root, so that every plugin's WebSocket routes share the server's upgrade handling; and

@@ -1,11 +1,17 @@
 /**
  * The `If-Match` request header of stream edits (docs/api.md §Concurrent edits), read into the
- * revisions the client accepts editing, and the `ETag` that names a stream's revision in answers.
+ * revisions the client accepts editing; the `ETag` that names a stream's revision in answers; and
+ * the refusal of an edit on a stale revision (streams/revision.ts), told in those HTTP terms.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { HeadsetdError } from '../errors/catalog.js';
-import { type Precondition, revisionTag } from '../streams/revision.js';
+import { type Precondition, RevisionMismatchError } from '../streams/revision.js';
+
+/** The entity tag of a revision: a strong ETag, `"7"`. */
+export function revisionTag(revision: number): string {
+  return `"${String(revision)}"`;
+}
 
 /** One entity tag: optional weakness prefix, then a quoted opaque string (RFC 9110 §8.8.3). */
 const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e]*)"$/;
@@ -34,6 +40,22 @@ export function preconditionOf(request: FastifyRequest): Precondition {
     if (match[1] === undefined && /^[1-9]\d{0,15}$/.test(match[2] ?? '')) revisions.push(Number(match[2]));
   }
   return { revisions };
+}
+
+/**
+ * An edit refused on a stale revision, told in the terms of the request: the ETags If-Match named,
+ * the current one, and the header to send it back in (`details: {revision, ifMatch}`). Any other
+ * error is answered as it is.
+ */
+export function inIfMatchTerms(error: HeadsetdError): HeadsetdError {
+  if (!(error instanceof RevisionMismatchError)) return error;
+  const named = error.expected.map(revisionTag);
+  const current = revisionTag(error.revision);
+  return new HeadsetdError(
+    error.code,
+    `The stream is at revision ${current}, not ${named.length === 0 ? 'one If-Match names' : named.join(' or ')}: it was edited since you read it, so this edit was not applied. Read it again (its ETag is ${current}) and redo the edit on what it holds now, sending If-Match: ${current}.`,
+    { revision: error.revision, ifMatch: named },
+  );
 }
 
 /** Sets the ETag of a stream revision on the answer. */

@@ -14,16 +14,9 @@ import { INSTINCT_EXAMPLES } from './openapi-examples/instinct-examples.js';
 import { QUICK_STREAM_EXAMPLES } from './openapi-examples/quick-stream-examples.js';
 import { STREAM_EXAMPLES } from './openapi-examples/stream-examples.js';
 import { SYSTEM_EXAMPLES } from './openapi-examples/system-examples.js';
+import type { OperationExamples } from './openapi-examples/operation-examples.js';
 
-export interface OperationExamples {
-  readonly request?: unknown;
-  readonly response?: unknown;
-  /** Several answers of the first success code, each with what it illustrates (instead of `response`). */
-  readonly namedResponses?: Readonly<Record<string, { summary: string; value: unknown }>>;
-  readonly responses?: Readonly<Record<string, unknown>>;
-  /** A WebSocket's: one message it sends (or, for an ingest socket, takes), shown in its 101 answer. */
-  readonly message?: unknown;
-}
+export type { OperationExamples };
 
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   ...STREAM_EXAMPLES,

@@ -35,7 +35,8 @@ export const ERROR_CATALOG = {
   },
   operation_cancelled: { message: 'The operation was cancelled before it finished.' },
   precondition_failed: {
-    message: 'The stream changed since it was read (its ETag differs from If-Match); nothing was changed.',
+    message:
+      'The stream changed since it was read (it is no longer at the revision the edit named); nothing was changed.',
   },
   payload_too_large: { message: 'The request body is larger than the limit.' },
   unsupported_media_type: { message: 'This content type is not accepted here.' },

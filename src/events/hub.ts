@@ -4,22 +4,23 @@
  * jobs. The composer (server.ts) makes one hub per device and hands it to the /system and guide
  * plugins, and posts the runtime's stream failures and node crashes to it.
  */
-import type { DeviceEvent, Headset, SystemEvent, Unsubscribe } from '../device/headset.js';
-import { type JobRecord, jobsFor } from '../jobs/jobs.js';
+import type { Static } from 'typebox';
+import type { Headset, SystemEvent, Unsubscribe } from '../device/headset.js';
+import { jobsFor } from '../jobs/jobs.js';
+import type { EventMessage, JobEventMessage, SystemEventMessage } from '../schemas/events.js';
+
+/**
+ * An event of the hub: a message of GET /system/events as its schema says (schemas/events.ts),
+ * the schema the OpenAPI document and the dashboard read. The device's events and the job records
+ * are delivered as such, so one that left that shape would not compile.
+ */
+export type HubEvent = Static<typeof EventMessage>;
 
 /** A system event raised by the API; `eventType` is free text beyond the device's own types. */
-export interface ApiSystemEvent extends Omit<SystemEvent, 'eventType'> {
-  readonly eventType: string;
-}
+export type ApiSystemEvent = Static<typeof SystemEventMessage>;
 
 /** A job started, reported progress or ended: the whole record as GET /system/jobs/{id} answers it. */
-export interface JobEvent {
-  readonly type: 'job';
-  readonly timestamp: number;
-  readonly job: JobRecord;
-}
-
-export type HubEvent = DeviceEvent | ApiSystemEvent | JobEvent;
+export type JobEvent = Static<typeof JobEventMessage>;
 
 export class EventHub {
   private readonly listeners = new Set<(event: HubEvent) => void>();

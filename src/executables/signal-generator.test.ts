@@ -6,12 +6,17 @@ import type { NodeContext } from '../core/node.js';
 
 function run(config: Record<string, unknown>) {
   const frames: Frame[] = [];
+  /** When each frame was emitted, on the clock its timestamps are on (faked by the tests). */
+  const emittedAt: number[] = [];
   const context: NodeContext = {
     streamId: 's',
     nodeId: 'gen',
     config,
     dataDir: '/tmp',
-    emit: (_port, frame) => frames.push(frame),
+    emit: (_port, frame) => {
+      frames.push(frame);
+      emittedAt.push(performance.timeOrigin + performance.now());
+    },
     log: () => undefined,
     fail: (error) => {
       throw error;
@@ -21,7 +26,7 @@ function run(config: Record<string, unknown>) {
     trackProcessGroup: () => undefined,
     untrackProcessGroup: () => undefined,
   };
-  return { node: createSignalGenerator(context), frames };
+  return { node: createSignalGenerator(context), frames, emittedAt };
 }
 
 const samples = (frames: Frame[]) => frames.reduce((n, f) => n + f.data.length / f.channels.length, 0);
@@ -60,6 +65,28 @@ describe('signal-generator', () => {
       expect(f.timestamp).toBeCloseTo(first.timestamp + count, 6);
       count += f.data.length;
     }
+  });
+
+  test('never emits a frame before its last sample is due, on the clock of its own time stamps', async () => {
+    // A frame that left early would hold samples of the future: a client reading it could not be
+    // behind the source. Load only delays a frame downstream, so this is the source's property,
+    // shown here on the faked clock at the instant of each emit (no reading of the real one).
+    const { node, frames, emittedAt } = run({ sampleRate: 250, amplitudes: [1], frequencies: [10] });
+    await node.start();
+    const steps = [1, 3, 2, 7, 4, 1, 1, 13, 5];
+    for (let i = 0, elapsed = 0; elapsed < 3000; i++) {
+      const step = steps[i % steps.length]!;
+      vi.advanceTimersByTime(step);
+      elapsed += step;
+    }
+    await node.stop();
+    expect(frames.length).toBeGreaterThan(200);
+    const early = frames.flatMap((f, i) => {
+      const lastDue = f.timestamp + ((f.data.length / f.channels.length - 1) * 1000) / f.sampleRate;
+      const at = emittedAt[i]!;
+      return at < lastDue - 1e-6 ? [`frame ${i} emitted ${(lastDue - at).toFixed(3)} ms early`] : [];
+    });
+    expect(early).toEqual([]);
   });
 
   test('every channel carries the sum of the sines; names default to ch1..chN', async () => {

@@ -14,32 +14,19 @@ import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
 import { type Headset, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
 import type { Job } from '../jobs/jobs.js';
 import type { GuidesContext } from './context.js';
-import type { ElectrodeResult, LoopHooks } from './optimizer.js';
+import type { LoopHooks } from './optimizer.js';
+import type { Static } from 'typebox';
+import type { ElectrodeJobProgressShape, ElectrodeProgressShape } from '../schemas/jobs.js';
 
 /** Device ms between progress reports while motors move. */
 export const PROGRESS_TICK_MS = 500;
 
-export interface ElectrodeProgress {
-  /** The electrode has left the operation's loop. */
-  done: boolean;
-  /** Steps. */
-  position: number;
-  /** Motor state code. */
-  state: number;
-  /** kΩ of the latest measurement in this operation; null before the first. */
-  impedance: number | null;
-  /** Press (or relief) moves made after contact. */
-  attempts?: number;
-  /** Why the loop ended for it (when done). */
-  reason?: ElectrodeResult['reason'];
-}
-
-export interface ElectrodeJobProgress {
-  total: number;
-  completed: number;
-  /** Mixed-case electrode names. */
-  electrodes: Record<string, ElectrodeProgress>;
-}
+/**
+ * One electrode's progress, and the whole progress of an operation: the shapes the API documents
+ * for a job's `progress` (schemas/jobs.ts), so what is reported cannot drift from them.
+ */
+export type ElectrodeProgress = Static<typeof ElectrodeProgressShape>;
+export type ElectrodeJobProgress = Static<typeof ElectrodeJobProgressShape>;
 
 /** Keeps the per-electrode account of one operation and reports it. */
 export class ElectrodeProgressTracker {

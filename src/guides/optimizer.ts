@@ -14,6 +14,8 @@ import { type Headset, MOTOR_MAX_POSITION, MOTOR_STATE, type MotorCommand } from
 import { toKiloohms } from '../headmap/impedance-levels.js';
 import { CONTACT_KOHMS, type StrategyProfile } from './strategies.js';
 import { errorMessage } from '../core/error-message.js';
+import type { Static } from 'typebox';
+import type { ElectrodeEndReason } from '../schemas/jobs.js';
 
 export interface ElectrodeResult {
   /** kΩ at the first measurement. */
@@ -25,8 +27,8 @@ export interface ElectrodeResult {
   reached: boolean;
   /** Steps at the end. */
   position: number;
-  /** Why the loop ended for this electrode. */
-  reason: 'target_reached' | 'attempts_spent' | 'pressure_limit' | 'stalled' | 'no_contact' | 'fault';
+  /** Why the loop ended for this electrode (the reasons a job's progress documents). */
+  reason: Static<typeof ElectrodeEndReason>;
 }
 
 export interface LoopHooks {

@@ -4,20 +4,20 @@ import { HeadsetdError } from '../errors/catalog.js';
 
 /** An operation that runs until `finish` or until its job is cancelled. */
 function controllable(): {
-  run: (context: { signal: AbortSignal }) => Promise<string>;
+  run: (context: { signal: AbortSignal }) => Promise<{ value: string }>;
   finish: (value: string) => void;
 } {
-  let finish: (value: string) => void = () => undefined;
+  let finish: (result: { value: string }) => void = () => undefined;
   return {
     run: ({ signal }) =>
-      new Promise<string>((resolve, reject) => {
+      new Promise<{ value: string }>((resolve, reject) => {
         finish = resolve;
         signal.addEventListener('abort', () => {
           reject(signal.reason as Error);
         });
       }),
     finish: (value) => {
-      finish(value);
+      finish({ value });
     },
   };
 }
@@ -34,8 +34,8 @@ describe('job registry', () => {
     });
     expect(job.record()).toMatchObject({ status: 'running', progress: { step: 1 }, result: null });
     op.finish('done');
-    await expect(job.settled).resolves.toBe('done');
-    expect(jobs.get(job.id)).toMatchObject({ status: 'completed', result: 'done', error: null });
+    await expect(job.settled).resolves.toEqual({ value: 'done' });
+    expect(jobs.get(job.id)).toMatchObject({ status: 'completed', result: { value: 'done' }, error: null });
     expect(seen.map((r) => r.status)).toEqual(['running', 'running', 'completed']);
     expect(seen[1]?.progress).toEqual({ step: 1 });
   });
@@ -77,12 +77,12 @@ describe('job registry', () => {
     const running = jobs.start('test.running', {}, controllable().run);
     const finished: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const job = jobs.start(`test.${i}`, {}, () => Promise.resolve(i));
+      const job = jobs.start(`test.${i}`, {}, () => Promise.resolve({ i }));
       await job.settled;
       finished.push(job.id);
       now += 1000;
     }
-    const trigger = jobs.start('test.trigger', {}, () => Promise.resolve(0));
+    const trigger = jobs.start('test.trigger', {}, () => Promise.resolve({}));
     // The three newest finished jobs stay (the trigger is still running when pruning happens).
     expect(jobs.list().map((r) => r.operation)).toEqual([
       'test.trigger',

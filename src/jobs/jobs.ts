@@ -27,7 +27,7 @@ export interface JobError {
 }
 
 /** What a client reads of a job. Times are ISO 8601. */
-export interface JobRecord<P = unknown, R = unknown> {
+export interface JobRecord<P extends object = object, R extends object = object> {
   readonly id: string;
   /** What runs, e.g. `electrodes.prepare`. */
   readonly operation: string;
@@ -36,9 +36,9 @@ export interface JobRecord<P = unknown, R = unknown> {
   readonly updatedAt: string;
   /** null while running. */
   readonly finishedAt: string | null;
-  /** The operation's own account of how far it got; kept after it ends. */
+  /** The operation's own account of how far it got (an object, as the API answers it); kept after it ends. */
   readonly progress: P;
-  /** The operation's answer once `completed`, else null. */
+  /** The operation's answer (an object) once `completed`, else null. */
   readonly result: R | null;
   /** Why it `failed`, or what cancelled it; else null. */
   readonly error: JobError | null;
@@ -52,7 +52,7 @@ export interface JobContext<P> {
   readonly progress: (progress: P) => void;
 }
 
-export interface Job<P, R> {
+export interface Job<P extends object, R extends object> {
   readonly id: string;
   record(): JobRecord<P, R>;
   /** Settles with the operation: its result, or its error (the cancellation's when cancelled). */
@@ -73,8 +73,8 @@ interface Entry {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | undefined;
-  progress: unknown;
-  result: unknown;
+  progress: object;
+  result: object | null;
   error: JobError | null;
   readonly abort: AbortController;
   settled: Promise<unknown>;
@@ -110,7 +110,11 @@ export class JobRegistry {
    * await). A failure becomes the job's `error`; nothing is thrown to the caller except through
    * `settled`.
    */
-  start<P, R>(operation: string, initial: P, run: (context: JobContext<P>) => Promise<R>): Job<P, R> {
+  start<P extends object, R extends object>(
+    operation: string,
+    initial: P,
+    run: (context: JobContext<P>) => Promise<R>,
+  ): Job<P, R> {
     this.prune();
     const now = this.now();
     const entry: Entry = {
@@ -200,7 +204,7 @@ export class JobRegistry {
     return this.listeners.add(listener);
   }
 
-  private finish(entry: Entry, status: JobStatus, result: unknown, error: JobError | null): void {
+  private finish(entry: Entry, status: JobStatus, result: object | null, error: JobError | null): void {
     const now = this.now();
     entry.status = status;
     entry.result = status === 'completed' ? result : null;

@@ -6,8 +6,24 @@
  */
 import { HeadsetdError } from '../errors/catalog.js';
 import type { NodeState } from '../core/stream-model.js';
-import type { NodeRunner } from './node-runner.js';
 import { errorMessage } from '../core/error-message.js';
+
+/**
+ * What a signal acts on: a node runner (node-runner.ts, which hands itself to
+ * {@link applyNodeSignal}). Named here, by what signals need of it, so that this file does not
+ * import the runner that imports it.
+ */
+export interface SignalledNode {
+  readonly id: string;
+  readonly state: NodeState;
+  startBySignal(): Promise<void>;
+  stop(): Promise<void>;
+  pause(): void;
+  resume(): void;
+  restart(): Promise<void>;
+  /** Hands a custom signal to the executable; false when it takes none of that name. */
+  customSignal(name: string, payload: Readonly<Record<string, unknown>>): Promise<boolean>;
+}
 
 export const NODE_SIGNALS = ['start', 'stop', 'pause', 'resume', 'restart'] as const;
 
@@ -23,7 +39,7 @@ function allowedSignals(state: NodeState): string[] {
   }
 }
 
-function requireState(runner: NodeRunner, signal: string, allowed: NodeState[]): void {
+function requireState(runner: SignalledNode, signal: string, allowed: NodeState[]): void {
   if (allowed.includes(runner.state)) return;
   throw new HeadsetdError(
     'invalid_state',
@@ -33,7 +49,7 @@ function requireState(runner: NodeRunner, signal: string, allowed: NodeState[]):
 }
 
 export async function applyNodeSignal(
-  runner: NodeRunner,
+  runner: SignalledNode,
   name: string,
   payload: Readonly<Record<string, unknown>>,
 ): Promise<void> {
@@ -60,7 +76,7 @@ export async function applyNodeSignal(
   }
 }
 
-async function customSignal(runner: NodeRunner, name: string, payload: Readonly<Record<string, unknown>>) {
+async function customSignal(runner: SignalledNode, name: string, payload: Readonly<Record<string, unknown>>) {
   requireState(runner, name, ['running', 'paused']);
   let handled: boolean;
   try {

@@ -12,8 +12,10 @@ import { statfsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HeadsetdError } from '../errors/catalog.js';
-import type { Db } from './database.js';
 import { errorMessage } from '../core/error-message.js';
+
+/** The database a write goes to (database.ts's `Db`, named here from the driver: that file imports this one). */
+type Db = Database.Database;
 
 /** Free space under which an I/O error is taken for a full disk: SQLite writes pages of 4 KiB and more. */
 const FULL_BELOW_BYTES = 1024 * 1024;

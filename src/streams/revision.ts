@@ -1,31 +1,45 @@
 /**
  * Optimistic concurrency for stream edits (docs/api.md §Concurrent edits): each stream has a
- * revision, answered as its ETag; an edit sent with `If-Match` applies only while the stream is
- * still at a revision the client named, so of two clients editing what they read, one wins and the
- * other is told to read again, instead of the last write silently undoing the first. Edits of a
- * stream run one after another (`queueEdit`), each checking its precondition in turn.
+ * revision, 1 when created and one more per edit stored; an edit may name the revisions it was
+ * made on, and then applies only while the stream is still at one of them, so of two clients
+ * editing what they read, one wins and the other is told to read again, instead of the last write
+ * silently undoing the first. Edits of a stream run one after another (`queueEdit`), each checking
+ * its precondition in turn. How a client names revisions (HTTP's If-Match and ETag) is the API's
+ * part (api/if-match.ts), which also words the refusal in those terms.
  */
 import { HeadsetdError } from '../errors/catalog.js';
 import type { StreamEntry } from './entry.js';
 
-/** The revisions an edit may apply to (its If-Match); undefined when the client named none (or `*`). */
+/** The revisions an edit may apply to; undefined when the edit names none (it applies to any). */
 export type Precondition = { readonly revisions: readonly number[] } | undefined;
 
-/** The entity tag of a revision: a strong ETag, `"7"`. */
-export function revisionTag(revision: number): string {
-  return `"${String(revision)}"`;
+/**
+ * An edit named revisions the stream is no longer at: it was edited since the client read it, and
+ * this edit was not applied (`precondition_failed`).
+ */
+export class RevisionMismatchError extends HeadsetdError {
+  /** The revision the stream is at. */
+  readonly revision: number;
+  /** The revisions the edit named (none when it named only values that are no revision). */
+  readonly expected: readonly number[];
+
+  constructor(revision: number, expected: readonly number[]) {
+    const named = expected.length === 0 ? 'a revision the edit named' : expected.join(' or ');
+    super(
+      'precondition_failed',
+      `The stream is at revision ${revision}, not ${named}: it was edited since it was read, so this edit was not applied. Read it again and redo the edit on what it holds now, naming revision ${revision}.`,
+      { revision, expected: [...expected] },
+    );
+    this.name = 'RevisionMismatchError';
+    this.revision = revision;
+    this.expected = expected;
+  }
 }
 
-/** Throws `precondition_failed` when the stream's revision is not one the precondition names. */
+/** Throws a {@link RevisionMismatchError} when the stream's revision is not one the precondition names. */
 export function assertRevision(entry: StreamEntry, precondition: Precondition): void {
   if (precondition === undefined || precondition.revisions.includes(entry.revision)) return;
-  const named = precondition.revisions.map(revisionTag);
-  const current = revisionTag(entry.revision);
-  throw new HeadsetdError(
-    'precondition_failed',
-    `The stream is at revision ${current}, not ${named.length === 0 ? 'one If-Match names' : named.join(' or ')}: it was edited since you read it, so this edit was not applied. Read it again (ETag ${current}) and redo the edit on what it holds now.`,
-    { revision: entry.revision, ifMatch: named },
-  );
+  throw new RevisionMismatchError(entry.revision, precondition.revisions);
 }
 
 /**

@@ -89,7 +89,9 @@ describe.each(PREFIXES)('If-Match under "%s/streams"', (prefix) => {
       const before = ok(await json(cp, 'GET', url));
       const answer = await edit(method, path, body, '"1"');
       const envelope = expectError(answer, 412, 'precondition_failed');
-      expect(envelope.error.message).toMatch(/revision "2", not "1".*Read it again/);
+      // In HTTP terms (the streams layer speaks of revisions only): which header, which value.
+      expect(envelope.error.message).toMatch(/revision "2", not "1".*Read it again \(its ETag is "2"\)/);
+      expect(envelope.error.message).toMatch(/sending If-Match: "2"\.$/);
       expect(envelope.error.details).toEqual({ revision: 2, ifMatch: ['"1"'] });
       expect(ok(await json(cp, 'GET', url))).toEqual(before);
       expect(await etag()).toBe('"2"');
@@ -115,7 +117,9 @@ describe.each(PREFIXES)('If-Match under "%s/streams"', (prefix) => {
   );
 
   it('a weak ETag never matches (If-Match compares strongly); a header that is no ETag is 400', async () => {
-    expectError(await edit('PUT', url, renamed('x'), 'W/"1"'), 412, 'precondition_failed');
+    const weak = expectError(await edit('PUT', url, renamed('x'), 'W/"1"'), 412, 'precondition_failed');
+    expect(weak.error.message).toMatch(/at revision "1", not one If-Match names/);
+    expect(weak.error.details).toEqual({ revision: 1, ifMatch: [] });
     const bad = expectError(await edit('PUT', url, renamed('x'), '1'), 400, 'invalid_request');
     expect(bad.error.message).toMatch(/If-Match must be \* or a list of ETags/);
     expect(bad.error.details).toEqual({ header: 'If-Match' });

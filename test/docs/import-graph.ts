@@ -1,9 +1,10 @@
 /**
  * The graph of imports between the files of a source tree, read with the TypeScript parser, and
- * the cycles in it. An edge is a relative import that is loaded when the program runs: static
- * imports, re-exports and dynamic `import()`. Type-only imports (`import type`, `export type`, or
- * an import whose every name is `type`) are left out: the compiler erases them, so they order no
- * module's loading.
+ * the cycles in it. An edge is a relative import: static imports, re-exports and dynamic
+ * `import()`, which are loaded when the program runs, and (with `types`) the type-only ones too
+ * (`import type`, `export type`, an import whose every name is `type`, `import('./x.js').X` in a
+ * type): the compiler erases those, so they order no module's loading, but two files that name
+ * each other's types still cannot be read, moved or changed one without the other.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -31,14 +32,14 @@ function typeOnly(clause: ts.ImportClause | undefined): boolean {
     : false;
 }
 
-/** The relative specifiers a file loads at run time. */
-export function runtimeImports(source: string, fileName = 'x.ts'): string[] {
+/** The relative specifiers a file loads at run time (with `types`, also those it imports types from). */
+export function runtimeImports(source: string, fileName = 'x.ts', types = false): string[] {
   const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, kind);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (!typeOnly(node.importClause)) found.push(node.moduleSpecifier.text);
+      if (types || !typeOnly(node.importClause)) found.push(node.moduleSpecifier.text);
     } else if (
       ts.isExportDeclaration(node) &&
       node.moduleSpecifier &&
@@ -50,7 +51,14 @@ export function runtimeImports(source: string, fileName = 'x.ts'): string[] {
           ts.isNamedExports(node.exportClause) &&
           node.exportClause.elements.length > 0 &&
           node.exportClause.elements.every((element) => element.isTypeOnly));
-      if (!allTypes) found.push(node.moduleSpecifier.text);
+      if (types || !allTypes) found.push(node.moduleSpecifier.text);
+    } else if (
+      types &&
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
+      found.push(node.argument.literal.text);
     } else if (
       ts.isCallExpression(node) &&
       node.expression.kind === ts.SyntaxKind.ImportKeyword &&
@@ -73,12 +81,12 @@ function target(known: ReadonlySet<string>, path: string): string | undefined {
   );
 }
 
-/** File → the files of `files` it loads, paths relative to `root`. */
-export function importGraph(root: string, files: readonly string[]): Map<string, string[]> {
+/** File → the files of `files` it loads (with `types`, or imports types from), paths relative to `root`. */
+export function importGraph(root: string, files: readonly string[], types = false): Map<string, string[]> {
   const known = new Set(files.map((file) => relative(root, file)));
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const targets = runtimeImports(readFileSync(file, 'utf8'), file)
+    const targets = runtimeImports(readFileSync(file, 'utf8'), file, types)
       .map((specifier) => target(known, relative(root, resolve(dirname(file), specifier))))
       .filter((found) => found !== undefined);
     graph.set(relative(root, file), [...new Set(targets)]);

@@ -76,9 +76,10 @@ describe('recorder annotations', () => {
     const beforeMarker = frames.length - 1;
     await rt.signalNode(stream.id, 'rec', 'marker', { text: 'stimulus A' });
     await rt.signalNode(stream.id, 'csv', 'marker', { text: 'stimulus A' });
-    // An instant after the marker's arrival, placed by the same clock: the marker lies before it.
+    // A second marker, sent once both were placed: it lands at or after them, on the recorder's
+    // own clock (the test's clock only says how long to wait for the frame holding them).
+    await rt.signalNode(stream.id, 'rec', 'marker', { text: 'after stimulus A' });
     const afterMarker = Date.now();
-    await rt.signalNode(stream.id, 'rec', 'annotate', { text: 'after stimulus A', onset: afterMarker });
     // `annotate` at the first sample of an earlier frame lands on that sample. Form fields arrive as
     // strings: the onset is accepted as one.
     const snapshotFrame = Math.max(0, beforeMarker - 10);
@@ -104,11 +105,8 @@ describe('recorder annotations', () => {
     await eventually(() => samples >= before + 0.6 * RATE, 10_000, 'samples after resume');
     const beforeLastMarker = frames.length - 1;
     await rt.signalNode(stream.id, 'rec', 'marker', { text: 'after resume' });
+    await rt.signalNode(stream.id, 'rec', 'marker', { text: 'after the last marker' });
     const afterLastMarker = Date.now();
-    await rt.signalNode(stream.id, 'rec', 'annotate', {
-      text: 'after the last marker',
-      onset: afterLastMarker,
-    });
     await framesPast(afterLastMarker, 'the frame holding the last marks');
     await rt.stop(stream.id);
 
@@ -120,7 +118,7 @@ describe('recorder annotations', () => {
       return found!;
     };
     const sampleOf = (annotation: { onset: number }) => Math.round(annotation.onset * RATE);
-    // The marker lands between the last sample received before it was sent and an instant after it.
+    // The marker lands between the last sample received before it was sent and a marker sent after it.
     const stimulus = find(/^stimulus A$/);
     expect(sampleOf(stimulus)).toBeGreaterThanOrEqual(lastSampleOf(beforeMarker) - 1);
     expect(sampleOf(stimulus)).toBeLessThanOrEqual(sampleOf(find(/^after stimulus A$/)));

@@ -2,10 +2,12 @@
  * The reference examples as written: SignalGenerator → WebSocket with the reference's command
  * lines, created once from JSON and once from YAML on the real service. Clients receive two
  * seconds of frames at the configured rate without seq gaps, paced by their sample count (every
- * frame's timestamp follows from the samples before it, and none arrives before its last sample is
- * due): a `ws` client for one stream and an independent client (Debian's python3-websockets) for
- * the other. How close to real time the rate holds on a busy machine is measured by the
- * benchmarks, not asserted here.
+ * frame's timestamp follows from the samples before it): a `ws` client for one stream and an
+ * independent client (Debian's python3-websockets) for the other. Only the frames' own times are
+ * read, never a clock of the test: that no frame leaves before its last sample is due is the
+ * generator's property, shown on a faked clock in src/executables/signal-generator.test.ts. How
+ * close to real time the rate holds on a busy machine is measured by the benchmarks, not asserted
+ * here.
  */
 import { spawn } from 'node:child_process';
 import { afterEach, expect, test } from 'vitest';
@@ -14,8 +16,6 @@ import { json, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
 const SECONDS = 2;
-/** Clock rounding allowed when checking that no frame arrives before its last sample is due (ms). */
-const SLACK_MS = 2;
 let service: Service | undefined;
 afterEach(async () => {
   await service?.stop('SIGKILL');
@@ -93,8 +93,6 @@ interface Measure {
   gaps: number;
   /** Frames whose timestamp is not the previous one's plus its samples' duration. */
   jumps: number;
-  /** Frames that arrived before their last sample was due. */
-  early: number;
   samples: number;
 }
 
@@ -102,10 +100,9 @@ interface Measure {
 function measureWithWs(port: number, rate: number): Promise<Measure> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`ws://127.0.0.1:${port}`);
-    const m: Measure = { rates: [], gaps: 0, jumps: 0, early: 0, samples: 0 };
+    const m: Measure = { rates: [], gaps: 0, jumps: 0, samples: 0 };
     let last: { seq: number; end: number } | undefined;
     socket.on('message', (data: Buffer) => {
-      const now = Date.now();
       const frame = JSON.parse(data.toString()) as {
         seq: number;
         timestamp: number;
@@ -116,7 +113,6 @@ function measureWithWs(port: number, rate: number): Promise<Measure> {
       if (!m.rates.includes(frame.sampleRate)) m.rates.push(frame.sampleRate);
       if (last !== undefined && frame.seq !== last.seq + 1) m.gaps++;
       if (last !== undefined && Math.abs(frame.timestamp - last.end) > 1e-6) m.jumps++;
-      if (now + SLACK_MS < frame.timestamp + (frame.data.length - 1) * period) m.early++;
       last = { seq: frame.seq, end: frame.timestamp + frame.data.length * period };
       m.samples += frame.data.length;
       if (m.samples >= SECONDS * rate) {
@@ -131,18 +127,17 @@ function measureWithWs(port: number, rate: number): Promise<Measure> {
 /** The same measure with python3-websockets, an independent client implementation. */
 function measureWithPython(port: number, rate: number): Promise<Measure> {
   const script = `
-import asyncio, json, time, websockets
+import asyncio, json, websockets
 async def main():
     async with websockets.connect("ws://127.0.0.1:${port}", max_size=None) as ws:
-        m = {"rates": [], "gaps": 0, "jumps": 0, "early": 0, "samples": 0}
+        m = {"rates": [], "gaps": 0, "jumps": 0, "samples": 0}
         last = None
         while m["samples"] < ${SECONDS * rate}:
-            frame = json.loads(await ws.recv()); now = time.time() * 1000
+            frame = json.loads(await ws.recv())
             period = 1000 / frame["sampleRate"]
             if frame["sampleRate"] not in m["rates"]: m["rates"].append(frame["sampleRate"])
             if last is not None and frame["seq"] != last[0] + 1: m["gaps"] += 1
             if last is not None and abs(frame["timestamp"] - last[1]) > 1e-6: m["jumps"] += 1
-            if now + ${SLACK_MS} < frame["timestamp"] + (len(frame["data"]) - 1) * period: m["early"] += 1
             last = (frame["seq"], frame["timestamp"] + len(frame["data"]) * period)
             m["samples"] += len(frame["data"])
         print(json.dumps(m))
@@ -205,6 +200,6 @@ test('the reference examples run as written, from JSON and from YAML, paced at t
     measureWithWs(await portOf(service.url, JSON_ID), 250),
     measureWithPython(await portOf(service.url, YAML_ID), 500),
   ]);
-  expect(fromJson).toMatchObject({ rates: [250], gaps: 0, jumps: 0, early: 0 });
-  expect(fromYaml).toMatchObject({ rates: [500], gaps: 0, jumps: 0, early: 0 });
+  expect(fromJson).toMatchObject({ rates: [250], gaps: 0, jumps: 0 });
+  expect(fromYaml).toMatchObject({ rates: [500], gaps: 0, jumps: 0 });
 }, 60_000);

@@ -21,6 +21,8 @@ import type {
   LedReadingAnswer,
 } from '../../src/api/system/schemas.js';
 import type { JobShape } from '../../src/api/job-shapes.js';
+import type { EventMessage } from '../../src/schemas/events.js';
+import type { ImpedanceSessionAnswer } from '../../src/schemas/impedance.js';
 
 export type { FrameJson };
 
@@ -54,5 +56,13 @@ export type DeviceStatus = Omit<Static<typeof DeviceStatusShape>, 'eeg'> & {
 export type Health = Static<typeof HealthRecord>;
 /** GET /system/led/state. */
 export type Led = Omit<Static<typeof LedReadingAnswer>, 'success'>;
-/** GET /system/jobs/{id}; `progress` and `result` are open objects, read as the panel needs. */
+/**
+ * GET /system/jobs/{id}: `progress` as the electrode operations report it (each electrode's
+ * position, motor state, impedance, attempts and end reason); `result` is an open object, read as
+ * the panel needs.
+ */
 export type Job = Static<typeof JobShape>;
+/** GET /electrodes/impedance: the latest impedance session, its values and status. */
+export type ImpedanceSession = Static<typeof ImpedanceSessionAnswer>;
+/** One message of WebSocket GET /system/events: a device event, a service event or a job's change. */
+export type DeviceEvent = Static<typeof EventMessage>;

@@ -5,15 +5,9 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { socketUrl } from './api';
+import type { DeviceEvent } from './api-types';
 
-export interface DeviceEvent {
-  type: string;
-  timestamp: number;
-  data?: Record<string, unknown>;
-  eventType?: string;
-  level?: string;
-  message?: string;
-}
+export type { DeviceEvent };
 
 type Listener = (event: DeviceEvent) => void;
 

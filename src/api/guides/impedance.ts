@@ -10,6 +10,12 @@ import type { SocketFanout } from '../../runtime/socket-fanout.js';
 import { electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { socketRoute } from '../socket-route.js';
 import type { Session } from '../../guides/impedance-sessions.js';
+import type { Static } from 'typebox';
+import {
+  ImpedanceSessionAnswer,
+  ImpedanceStartAnswer,
+  ImpedanceStopAnswer,
+} from '../../schemas/impedance.js';
 
 const tags = ['guides: impedance'];
 
@@ -45,10 +51,7 @@ type StartBodyType = {
   updateInterval?: number;
 };
 
-const Values = Type.Record(Type.String(), Type.Number(), { description: 'Electrode (mixed case) → kΩ.' });
-const Status = Type.Enum(['running', 'completed', 'stopped', 'failed']);
-
-function reading(session: Session) {
+function reading(session: Session): Static<typeof ImpedanceSessionAnswer> {
   return {
     success: true,
     timestamp: session.latest?.timestamp ?? null,
@@ -76,19 +79,12 @@ export function impedanceSessionRoutes(
         summary: 'Start an impedance check (single or continuous); stops the session running',
         body: StartBody,
         response: {
-          200: Type.Object({
-            success: Type.Literal(true),
-            status: Type.Literal('running'),
-            sessionId: Type.String(),
-            mode: Type.Enum(['continuous', 'single']),
-            channels: Type.Array(Type.String()),
-            updateInterval: Type.Integer(),
-          }),
+          200: ImpedanceStartAnswer,
           ...errorResponses(400, 409, 415, 422),
         },
       },
     },
-    async (request) => {
+    async (request): Promise<Static<typeof ImpedanceStartAnswer>> => {
       const body = request.body ?? {};
       const channels = electrodesFrom(body.channels, '/channels');
       const session = sessions.start({
@@ -116,17 +112,7 @@ export function impedanceSessionRoutes(
         summary: 'Latest values (kΩ) of a session (the latest session when sessionId is omitted)',
         querystring: Type.Object({ sessionId: Type.Optional(Type.String()) }),
         response: {
-          200: Type.Object({
-            success: Type.Literal(true),
-            timestamp: Type.Union([Type.Number(), Type.Null()], {
-              description: 'ms since the epoch; null before the first reading.',
-            }),
-            values: Values,
-            status: Status,
-            sessionId: Type.String(),
-            mode: Type.Enum(['continuous', 'single']),
-            error: Type.Optional(Type.String()),
-          }),
+          200: ImpedanceSessionAnswer,
           ...errorResponses(404),
         },
       },
@@ -147,12 +133,12 @@ export function impedanceSessionRoutes(
         summary: 'Stop a session (the latest when sessionId is omitted)',
         body: Type.Object({ sessionId: Type.Optional(Type.String()) }, { additionalProperties: false }),
         response: {
-          200: Type.Object({ success: Type.Literal(true), status: Status, sessionId: Type.String() }),
+          200: ImpedanceStopAnswer,
           ...errorResponses(400, 404, 415),
         },
       },
     },
-    async (request) => {
+    async (request): Promise<Static<typeof ImpedanceStopAnswer>> => {
       const session = await sessions.stop(request.body?.sessionId);
       return { success: true, status: session.status, sessionId: session.id };
     },

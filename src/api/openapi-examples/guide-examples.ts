@@ -1,5 +1,5 @@
 /** The OpenAPI examples of the guide paths (`/electrodes`, `/motors`, `/leds`): answers the service gave (see ../openapi-examples.ts). */
-import type { OperationExamples } from '../openapi-examples.js';
+import type { OperationExamples } from './operation-examples.js';
 
 export const GUIDE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   'GET /electrodes/impedance/live': {

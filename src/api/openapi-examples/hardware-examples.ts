@@ -3,7 +3,7 @@
  * `/system/led`, `/system/peripheral`, `/system/battery`): answers the service gave (see
  * ../openapi-examples.ts).
  */
-import type { OperationExamples } from '../openapi-examples.js';
+import type { OperationExamples } from './operation-examples.js';
 
 export const HARDWARE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   'GET /system/sensors/eeg/stream': {

@@ -2,7 +2,7 @@
  * Examples of the maker's SDK paths (tag instinct-sdk; docs/instinct-sdk.md): requests as the SDK
  * sends them and the answers the service gave.
  */
-import type { OperationExamples } from '../openapi-examples.js';
+import type { OperationExamples } from './operation-examples.js';
 
 const STREAM = '5d3f1a20-7c4b-4e8d-9a1b-2c3d4e5f6a10';
 const SOURCE = 'aaaaaaaa-2222-4333-8444-555555555555';

@@ -2,7 +2,7 @@
  * The OpenAPI examples of the quick EEG streams (`/stream/start`, `/stream/{streamId}/...`):
  * answers the service gave (see ../openapi-examples.ts).
  */
-import type { OperationExamples } from '../openapi-examples.js';
+import type { OperationExamples } from './operation-examples.js';
 
 export const QUICK_STREAM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   'GET /stream/{streamId}': {

@@ -2,7 +2,7 @@
  * The OpenAPI examples of the stream paths (`/stream/streams/...`): answers the service gave (see
  * ../openapi-examples.ts).
  */
-import type { OperationExamples } from '../openapi-examples.js';
+import type { OperationExamples } from './operation-examples.js';
 
 export const STREAM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   'POST /stream/streams': {

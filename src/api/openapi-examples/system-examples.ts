@@ -3,7 +3,7 @@
  * jobs, recordings, events, the clock, the debug command): answers the service gave (see
  * ../openapi-examples.ts).
  */
-import type { OperationExamples } from '../openapi-examples.js';
+import type { OperationExamples } from './operation-examples.js';
 
 /** A finished job, as GET /system/jobs/{id} answers it and DELETE of a finished job too. */
 const FINISHED_JOB_ANSWER = {

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { applyConfig, DeviceConfigSchema, effectiveConfig, patchConfig } from '../../settings/config.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 import { ConfigEntry, entryOut, wantsEntryList } from '../sdk-shapes.js';
 
 const tags = ['system: device'];

@@ -9,7 +9,7 @@ import type { DebugCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { DebugBody, runDebugCommand } from '../debug-command.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 
 const tags = ['system: device'];
 

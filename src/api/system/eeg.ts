@@ -12,7 +12,7 @@ import { handlerValidated } from '../validation.js';
 import { restoreConfiguredEeg } from '../../settings/config.js';
 import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from '../http-helpers.js';
 import { socketRoute } from '../socket-route.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 import { EegConfigShape, ElectrodeListQuery } from './schemas.js';
 
 const tags = ['system: eeg'];

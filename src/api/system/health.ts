@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { healthProblems } from '../../metrics/health.js';
 import type { BatteryStatus } from '../../device/headset.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 import { HealthRecord } from './schemas.js';
 
 const tags = ['system: device'];

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { renameDevice } from '../rename-device.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 
 const tags = ['system: device'];
 const HostnameAnswer = Type.Object({ success: Type.Literal(true), hostname: Type.String() });

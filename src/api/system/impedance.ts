@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall, listParam } from '../http-helpers.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
 
 const tags = ['system: impedance'];

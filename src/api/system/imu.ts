@@ -8,7 +8,7 @@ import { IMU_NODE_COUNT } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceRead } from '../http-helpers.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 import { ImuReadingShape } from './schemas.js';
 import { IMU_SENSOR } from '../sdk-shapes.js';
 

@@ -3,14 +3,7 @@
  * interface. `createApp` registers {@link systemPlugin} with a {@link SystemPluginOptions}.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Headset } from '../../device/headset.js';
-import type { HostMetrics } from '../../metrics/host-metrics.js';
-import type { ServiceMetrics } from '../../metrics/service-metrics.js';
-import type { JobRegistry } from '../../jobs/jobs.js';
-import type { SettingsStore } from '../../store/settings-store.js';
-import type { ConfigEntries } from '../../store/config-entries.js';
-import type { EventHub } from '../../events/hub.js';
-import type { LiveSockets } from '../../events/live-sockets.js';
+import type { SystemContext } from './context.js';
 import { clockRoutes } from './clock.js';
 import { configRoutes } from './config.js';
 import { debugRoutes } from './debug.js';
@@ -24,40 +17,6 @@ import { jobRoutes } from './jobs.js';
 import { ledRoutes } from './leds.js';
 import { motorRoutes } from './motors.js';
 import { statusRoutes } from './status.js';
-
-/**
- * The services the /system routes call, built by the service's composition root (src/services.ts)
- * and handed to {@link systemPlugin}; the plugin builds nothing.
- */
-export interface SystemContext {
-  /** The headset every route drives (simulated, replay or hardware). */
-  readonly device: Headset;
-  /**
-   * The settings store: the one whose `hostname()` the security hook uses, so that a renamed device
-   * is accepted in `Host` at once; one store for the whole service (it caches the hostname).
-   */
-  readonly settings: SettingsStore;
-  /** Apps' key-value entries (the maker's SDK config store), listed by GET /system/config. */
-  readonly entries: ConfigEntries;
-  /** The device's event hub (GET /system/events), shared with the guide plugin. */
-  readonly hub: EventHub;
-  /** The device's long operations (shared with the guide plugin, which starts them). */
-  readonly jobs: JobRegistry;
-  readonly hostMetrics: HostMetrics;
-  readonly serviceMetrics: ServiceMetrics;
-  /** The clients of WebSocket GET /system/events (the hub's events). */
-  readonly eventSockets: LiveSockets;
-  /** The clients of WebSocket GET /system/sensors/eeg/stream (the device's frames). */
-  readonly eegSockets: LiveSockets;
-  /** The port actually served (healthz `httpPort`); read at each request. */
-  readonly httpPort: () => number;
-  /** The service version (status, version). */
-  readonly version: string;
-  /** Stream counts for GET /system/status. */
-  readonly streams: () => { total: number; running: number };
-  /** When the service started (ms since the epoch) for `uptimeSeconds`. */
-  readonly startedAt: number;
-}
 
 /** What {@link systemPlugin} is handed. */
 export type SystemPluginOptions = SystemContext;
@@ -79,4 +38,5 @@ export function systemPlugin(app: FastifyInstance, context: SystemPluginOptions)
   jobRoutes(app, context);
 }
 
+export type { SystemContext } from './context.js';
 export { SettingsStore } from '../../store/settings-store.js';

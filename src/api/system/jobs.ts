@@ -9,7 +9,7 @@ import { JOB_RETENTION_MS, type JobRecord, JOBS_KEPT } from '../../jobs/jobs.js'
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { JobAnswer, JobShape } from '../job-shapes.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 
 const tags = ['system: jobs'];
 

@@ -15,7 +15,7 @@ import {
   refuseUnknownFields,
   stringField,
 } from '../http-helpers.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 import { LedReadingAnswer } from './schemas.js';
 
 const tags = ['system: leds'];

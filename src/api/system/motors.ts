@@ -11,7 +11,7 @@ import { MOTOR_MOVEMENTS, type MotorCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { deviceCall, deviceRead, listParam, QueryBoolean, queryBoolean } from '../http-helpers.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
 import { check, issuesToError } from '../../schemas/validator.js';
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { ReplayRecordingInfo } from '../../device/replay/recording.js';
-import type { SystemContext } from './index.js';
+import type { SystemContext } from './context.js';
 import { DeviceStatusShape, type ReplayStatus } from './schemas.js';
 
 const tags = ['system: device'];

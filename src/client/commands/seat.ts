@@ -13,15 +13,11 @@ import { fixed, table } from '../table.js';
 import { thresholdsOf } from './impedance.js';
 import { levelStyle } from './styles.js';
 import { sleep } from './waiting.js';
+import type { Static } from 'typebox';
+import type { ElectrodeProgressShape } from '../../schemas/jobs.js';
 
-interface ElectrodeProgress {
-  done: boolean;
-  position: number;
-  state: number;
-  impedance: number | null;
-  attempts?: number;
-  reason?: string;
-}
+/** One electrode of the job's progress, as the API documents it. */
+type ElectrodeProgress = Static<typeof ElectrodeProgressShape>;
 
 interface Result {
   before: number;

@@ -26,8 +26,11 @@ import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/e
 import { FormatError } from '../../formats/format-error.js';
 import { matchElectrode } from '../../formats/labels.js';
 import { triggerMarkers, triggerSignal } from './triggers.js';
+import type { ReplayMarker } from './replay-marker.js';
 import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
 import { errorMessage } from '../../core/error-message.js';
+
+export type { ReplayMarker };
 
 /** One file signal played as one electrode's channel. */
 export interface ReplayChannel {
@@ -40,16 +43,6 @@ export interface ReplayChannel {
   readonly toMicrovolts: number;
   /** The signal's header, for reading its samples. */
   readonly signal: EdfSignalHeader;
-}
-
-/** An annotation of the file, replayed as a marker when playback reaches `position`. */
-export interface ReplayMarker {
-  /** Sample of the pass (0-based, per channel) the annotation falls on. */
-  readonly position: number;
-  /** Seconds from the file's first sample, as the file says. */
-  readonly onset: number;
-  readonly duration: number | undefined;
-  readonly text: string;
 }
 
 /** A file signal the replay device does not play, and why (a sentence). */

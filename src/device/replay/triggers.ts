@@ -9,7 +9,7 @@
  * marker's text is `trigger <code>`. The signal is read once, one record at a time.
  */
 import type { EdfReader, EdfSignalHeader } from '../../formats/edf-reader.js';
-import type { ReplayMarker } from './recording.js';
+import type { ReplayMarker } from './replay-marker.js';
 
 /** Labels of trigger signals (trimmed, any case). */
 const TRIGGER_LABEL = /^(status|trigger|trig|stim|sti ?\d+|(dig )?d?trig)$/i;

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { jobsFor } from '../../../src/jobs/jobs.js';
+import { EventMessage } from '../../../src/schemas/events.js';
+import { check } from '../../../src/schemas/validator.js';
 import type { SystemApp } from './support.js';
 import { systemApp } from './support.js';
 
@@ -71,6 +74,46 @@ describe('WebSockets under /system', () => {
     // kΩ in events: a retracted electrode reads in the MΩ range, i.e. above 1000 kΩ.
     expect(impedance.data.O1).toBeGreaterThan(1000);
     expect(impedance.timestamp).toBeGreaterThan(1.6e12);
+  });
+});
+
+describe('the messages of /system/events', () => {
+  // The dashboard's types and the OpenAPI document read schemas/events.ts; the hub is typed from
+  // it, and here what reaches a client is checked against it, message by message.
+  it("are each of the documented shape: system, impedance, quality, job and the API's own", async () => {
+    const s = await systemApp({ guides: false });
+    try {
+      const base = await s.listen();
+      const http = base.replace('ws', 'http');
+      const kinds = ['system', 'impedance', 'quality', 'job'];
+      const all = collect(
+        `${base}/system/events`,
+        (m) =>
+          kinds.every((kind) => m.some((e) => e.type === kind)) &&
+          m.some((e) => e.type === 'job' && (e.job as { status: string }).status === 'completed'),
+        10_000,
+      );
+      const quality = collect(`${base}/system/events`, (m) => m.some((e) => e.type === 'quality'), 10_000);
+      await Promise.all([all.opened, quality.opened]);
+      await fetch(`${http}/system/sensors/eeg/stream`, { method: 'POST' });
+      await quality.finished;
+      await fetch(`${http}/system/sensors/eeg/stream`, { method: 'DELETE' });
+      await fetch(`${http}/system/sensors/impedance?channels=O1`);
+      s.events.system('impedance_increase', 'warning', 'O1 rose.');
+      const job = jobsFor(s.device).start('test.operation', { total: 1, completed: 0, electrodes: {} }, () =>
+        Promise.resolve({ done: true }),
+      );
+      await job.settled;
+      const messages = await all.finished;
+      const wrong = messages.flatMap((message) =>
+        check(EventMessage, message).map(
+          (issue) => `${JSON.stringify(message)}: ${issue.path} ${issue.message}`,
+        ),
+      );
+      expect(wrong).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 });
 

@@ -290,9 +290,10 @@ function Events() {
       <ol class="events" data-testid="events">
         {shown.length === 0 && <li class="muted">No event yet.</li>}
         {shown.slice(0, 60).map((e, i) => (
-          <li key={`${e.timestamp}-${i}`} class={e.level ?? ''}>
-            <time>{new Date(e.timestamp).toLocaleTimeString()}</time> <b>{e.eventType ?? e.type}</b>{' '}
-            {e.message ?? summarise(e)}
+          <li key={`${e.timestamp}-${i}`} class={e.type === 'system' ? e.level : ''}>
+            <time>{new Date(e.timestamp).toLocaleTimeString()}</time>{' '}
+            <b>{e.type === 'system' ? e.eventType : e.type}</b>{' '}
+            {e.type === 'system' ? e.message : summarise(e)}
           </li>
         ))}
       </ol>
@@ -301,14 +302,11 @@ function Events() {
 }
 
 function summarise(e: DeviceEvent): string {
-  if (e.type === 'impedance' && e.data !== undefined) {
-    const values = Object.values(e.data).filter((v): v is number => typeof v === 'number');
+  if (e.type === 'impedance') {
+    const values = Object.values(e.data);
     return `${values.length} electrodes, median ${median(values).toFixed(1)} kΩ`;
   }
-  if (e.type === 'quality' && e.data !== undefined) {
-    const overall = e.data.overall;
-    return typeof overall === 'number' ? `overall ${(overall * 100).toFixed(0)} %` : '';
-  }
+  if (e.type === 'quality') return `overall ${(e.data.overall * 100).toFixed(0)} %`;
   return '';
 }
 

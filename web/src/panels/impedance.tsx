@@ -7,30 +7,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, request } from '../api';
 import { useEvents, usePoll } from '../live';
-import type { Job as JobAnswer } from '../api-types';
+import type { ImpedanceSession, Job as JobAnswer } from '../api-types';
 
 const STATE_NAMES = ['idle', 'moving', 'braked', 'stalled', 'fault'];
 /** kΩ from which the service calls an electrode out of contact (docs/systems.md, diagnose). */
 const NO_CONTACT_KOHMS = 1000;
 
-interface Session {
-  status: string;
-  sessionId: string;
-  mode: string;
-}
-
-interface ElectrodeProgress {
-  done: boolean;
-  position: number;
-  state: number;
-  impedance: number | null;
-  attempts?: number;
-  reason?: string;
-}
-
-/** A job as the panel reads its open `progress` and `result` (docs/system-paths.md, jobs). */
-type Job = Omit<JobAnswer, 'progress' | 'result'> & {
-  progress: { total?: number; completed?: number; electrodes?: Record<string, ElectrodeProgress> };
+/** A job as the panel reads its open `result` (docs/system-paths.md, jobs). */
+type Job = Omit<JobAnswer, 'result'> & {
   result: {
     results?: Record<string, { before: number; after: number; reached: boolean; reason: string }>;
   } | null;
@@ -68,7 +52,7 @@ function HeadMap({ scheme, version }: { scheme: string; version: number }) {
 function ContinuousCheck({ onReading }: { onReading: () => void }) {
   const session = usePoll(async () => {
     try {
-      return await api<Session>('/electrodes/impedance');
+      return await api<ImpedanceSession>('/electrodes/impedance');
     } catch {
       return undefined;
     }
@@ -435,9 +419,9 @@ export function ImpedancePanel() {
     [],
   );
   useEvents((e) => {
-    if (e.type !== 'impedance' || e.data === undefined) return;
+    if (e.type !== 'impedance') return;
     const values: Record<string, number> = {};
-    for (const [k, v] of Object.entries(e.data)) if (typeof v === 'number') values[k.toUpperCase()] = v;
+    for (const [k, v] of Object.entries(e.data)) values[k.toUpperCase()] = v;
     setImpedance((old) => ({ ...old, ...values }));
     refresh();
   });

@@ -32,12 +32,8 @@ export function SignalsPanel() {
   view.current = { windowSeconds, scale, hidden, spectrumChannel };
 
   useEvents((e) => {
-    if (e.type !== 'quality' || e.data === undefined) return;
-    const perChannel = e.data.channels;
-    if (perChannel !== null && typeof perChannel === 'object') {
-      for (const [k, v] of Object.entries(perChannel))
-        if (typeof v === 'number') quality.current[k.toUpperCase()] = v;
-    }
+    if (e.type !== 'quality') return;
+    for (const [k, v] of Object.entries(e.data.channels)) quality.current[k.toUpperCase()] = v;
   });
 
   useEffect(() => connectEeg(buffer.current, setConnection), []);
