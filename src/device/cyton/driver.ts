@@ -268,8 +268,12 @@ export class CytonDriver implements LiveEegDriver {
     this.linkUp = true;
     this.parser.reset();
     this.linkSubscriptions = [
-      link.onData((chunk) => this.receive(chunk)),
-      link.onClose((error) => this.linkClosed(link, error)),
+      link.onData((chunk) => {
+        this.receive(chunk);
+      }),
+      link.onClose((error) => {
+        this.linkClosed(link, error);
+      }),
     ];
   }
 
@@ -353,16 +357,14 @@ export class CytonDriver implements LiveEegDriver {
     const answer = new Promise<string>((resolve, reject) => {
       waiter = { accept, resolve };
       this.waiters.add(waiter);
-      timer = setTimeout(
-        () =>
-          reject(
-            new DeviceUnavailableError(
-              'disconnected',
-              `The board on ${this.argument.path} did not answer ${what} within ${timeoutMs / 1000} s. Check that the Cyton is switched on (PC position), that the dongle's switch is on GPIO6 and that both use the same radio channel.`,
-            ),
+      timer = setTimeout(() => {
+        reject(
+          new DeviceUnavailableError(
+            'disconnected',
+            `The board on ${this.argument.path} did not answer ${what} within ${timeoutMs / 1000} s. Check that the Cyton is switched on (PC position), that the dongle's switch is on GPIO6 and that both use the same radio channel.`,
           ),
-        timeoutMs,
-      );
+        );
+      }, timeoutMs);
     });
     answer.catch(() => undefined);
     try {
@@ -458,7 +460,9 @@ export class CytonDriver implements LiveEegDriver {
     // answer after a torn packet): read them as they are once the line has been quiet a while.
     clearTimeout(this.quietTimer);
     if (this.parser.pending > 0) {
-      this.quietTimer = setTimeout(() => this.handle(this.parser.flush(), this.now()), 50);
+      this.quietTimer = setTimeout(() => {
+        this.handle(this.parser.flush(), this.now());
+      }, 50);
     }
   }
 
@@ -537,7 +541,9 @@ export class CytonDriver implements LiveEegDriver {
     });
     if (this.tap !== undefined) {
       const tap = this.tap;
-      rows.forEach((row, r) => tap(row, data.subarray(r * width, (r + 1) * width)));
+      rows.forEach((row, r) => {
+        tap(row, data.subarray(r * width, (r + 1) * width));
+      });
       return;
     }
     const timestamp = this.clock.place(first.index, last.index, at);

@@ -80,16 +80,14 @@ async function measureChannel(port: LeadOffPort, channel: number, signal?: Abort
     let seen = 0;
     const done = new Promise<void>((resolve, reject) => {
       const limit = port.settleMs + port.windowMs + 2 * port.answerTimeoutMs + 1000;
-      const timer = setTimeout(
-        () =>
-          reject(
-            new DeviceUnavailableError(
-              'disconnected',
-              `The Cyton stopped sending samples during the impedance measurement of channel ${channel + 1}.`,
-            ),
+      const timer = setTimeout(() => {
+        reject(
+          new DeviceUnavailableError(
+            'disconnected',
+            `The Cyton stopped sending samples during the impedance measurement of channel ${channel + 1}.`,
           ),
-        limit,
-      );
+        );
+      }, limit);
       const abort = (): void => {
         clearTimeout(timer);
         reject(cancelled());
