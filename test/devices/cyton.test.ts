@@ -3,7 +3,7 @@
  * real `serialport` package: what a Cyton on /dev/ttyUSB0 would go through, without the board.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { type CytonDriver, createCytonDriver } from '../../src/device/cyton/driver.js';
+import { type CytonDriver, createCytonDriver } from '../../src/device/cyton/index.js';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
 import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
@@ -201,7 +201,14 @@ describe('Cyton over a pseudo-terminal', () => {
     await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
     r.emulator.resetMidStream();
     await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
-    const mark = r.blocks.findIndex((b) => b.discontinuity);
+    const mark = await eventually(
+      () => {
+        const i = r.blocks.findIndex((b) => b.discontinuity);
+        return i < 0 ? undefined : i;
+      },
+      10_000,
+      'the first block after the reset',
+    );
     await eventually(() => rowsOf(r.blocks.slice(mark)) >= 60, 10_000, 'rows after the reset');
     expect(r.events.map((e) => e.kind)).toEqual(['lost', 'restored']);
     expect(mark).toBeGreaterThan(0);
@@ -228,6 +235,36 @@ describe('Cyton over a pseudo-terminal', () => {
     expect(JSON.stringify(r.emulator.settings)).toBe(before);
     expect(r.emulator.leadOff.every((l) => !l.p && !l.n)).toBe(true);
     expect(r.emulator.streaming).toBe(false);
+  });
+
+  test('impedance cancelled midway: operation_cancelled, the channel’s settings and lead-off restored', async () => {
+    const r = await rig();
+    await r.driver.setGain(4);
+    const before = JSON.stringify(r.emulator.settings);
+    const controller = new AbortController();
+    const measuring = r.driver.measureImpedance(['FP1', 'FP2'], controller.signal);
+    await eventually(() => r.emulator.streaming, 10_000, 'the measurement to stream');
+    controller.abort();
+    await expect(measuring).rejects.toMatchObject({ code: 'operation_cancelled' });
+    expect(JSON.stringify(r.emulator.settings)).toBe(before);
+    expect(r.emulator.leadOff.every((l) => !l.p && !l.n)).toBe(true);
+  });
+
+  test('impedance while streaming: the stream pauses for it and resumes with a discontinuity, values exact', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    const mark = r.blocks.length;
+    r.emulator.setImpedance(2, 8_000);
+    const z = await r.driver.measureImpedance(['C3']);
+    expect(Math.abs((z.C3 as number) - 8_000)).toBeLessThan(160);
+    await eventually(
+      () => r.blocks.length > mark && rowsOf(r.blocks.slice(mark)) >= 30,
+      10_000,
+      'rows after',
+    );
+    expect(r.blocks.slice(mark).find((b) => b.discontinuity)).toBeDefined();
+    checkExact(r.blocks, 8, 24);
   });
 
   test('impedance with a Daisy corrects for the board’s two-sample mean', async () => {

@@ -89,12 +89,12 @@ export class CytonEmulator {
   }
 
   garbage(bytes: Uint8Array): void {
-    this.port.write(bytes);
+    this.send(bytes);
   }
 
   /** Sends the first 20 bytes of a packet that then never completes (its number is skipped). */
   tear(): void {
-    this.port.write(this.packetBytes(this.packet).subarray(0, 20));
+    this.send(this.packetBytes(this.packet).subarray(0, 20));
     this.packet++;
   }
 
@@ -112,8 +112,13 @@ export class CytonEmulator {
     return Array.from({ length: this.daisy ? 16 : 8 }, () => ({ ...DEFAULT_CHANNEL_SETTINGS }));
   }
 
+  /** Writes to the link; a link already gone (the pty pair killed) is not the emulator's error. */
+  private send(bytes: Uint8Array | string): void {
+    Promise.resolve(this.port.write(bytes)).catch(() => undefined);
+  }
+
   private say(text: string): void {
-    if (!this.streaming) this.port.write(text);
+    if (!this.streaming) this.send(text);
   }
 
   private receive(text: string): void {
@@ -174,7 +179,7 @@ export class CytonEmulator {
     this.settings = this.defaults();
     this.leadOff = this.settings.map(() => ({ p: false, n: false }));
     const daisy = this.daisy ? 'On Daisy ADS1299 Device ID: 0x3E\n' : '';
-    this.port.write(
+    this.send(
       `OpenBCI V3 8-16 channel\nOn Board ADS1299 Device ID: 0x3E\n${daisy}LIS3DH Device ID: 0x33\nFirmware: ${this.options.firmware ?? 'v3.1.2'}\n$$$`,
     );
   }
@@ -197,7 +202,7 @@ export class CytonEmulator {
       else chunks.push(this.packetBytes(this.packet));
       this.packet++;
     }
-    if (chunks.length > 0) this.port.write(Buffer.concat(chunks));
+    if (chunks.length > 0) this.send(Buffer.concat(chunks));
   }
 
   /** Packet `p` since the stream started (sample number p mod 256). */

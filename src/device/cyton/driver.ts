@@ -1,8 +1,6 @@
 /**
- * The OpenBCI Cyton (and Cyton + Daisy) as a live amplifier (../live/driver.ts), over an injected
- * serial link (./link.ts). The wire is ./protocol.ts and ./parser.ts; rows and lost packets are
- * ./sequencer.ts; time stamps ./sample-clock.ts; the channel map ./montage.ts; impedance
- * ./impedance.ts (measured here, ./lead-off.ts).
+ * The OpenBCI Cyton (and Cyton + Daisy) as a live amplifier (../live/driver.ts) over an injected
+ * serial link (./link.ts, ./session.ts); packets to blocks in ./blocks.ts, impedance ./lead-off.ts.
  *
  * Lifecycle: `open` stops any stream left running, resets the board (`v`), reads its banner up to
  * `$$$` (a Daisy doubles the channels and halves the rate), then sets every channel's settings so
@@ -34,6 +32,7 @@ import { measureLeadOff } from './lead-off.js';
 import type { SerialLink, SerialLinkOpener } from './link.js';
 import { type CytonArgument, cytonChannels, parseCytonArgument } from './montage.js';
 import { type ParsedItem, PacketParser } from './parser.js';
+import { CytonSession } from './session.js';
 import {
   type ChannelSettings,
   channelSettingsCommand,
@@ -51,8 +50,8 @@ import {
   START,
   STOP,
 } from './protocol.js';
-import { SampleClock, type SampleClockOptions } from './sample-clock.js';
-import { type SequencedRow, Sequencer } from './sequencer.js';
+import type { SampleClockOptions } from './sample-clock.js';
+import { BlockMaker, type RowTap } from './blocks.js';
 
 export interface CytonDriverOptions {
   /** How long the board has to answer `v` with its banner, ms (default 4000). */
@@ -69,32 +68,19 @@ export interface CytonDriverOptions {
   readonly now?: () => number;
 }
 
-/** A row handed to whoever collects raw rows (the lead-off measurement) instead of the listeners. */
-export type RowTap = (row: SequencedRow, microvolts: Float32Array) => void;
-
 export class CytonDriver implements LiveEegDriver {
   readonly argument: CytonArgument;
-  private link: SerialLink | undefined;
-  private linkSubscriptions: Unsubscribe[] = [];
+  private session: CytonSession | undefined;
   private readonly parser = new PacketParser();
-  private sequencer = new Sequencer(false);
-  private clock = new SampleClock(PACKET_RATE);
+  private blocks: BlockMaker;
   private banner: CytonBanner | undefined;
   private liveChannels: LiveChannel[] = [];
   /** The settings the board has, per channel, as the driver last set them. */
   private settings: ChannelSettings[] = [];
   private streaming = false;
   private closed = false;
-  private linkUp = false;
-  private nextDiscontinuity = false;
   private busy: Promise<unknown> = Promise.resolve();
   private reopenTimer: NodeJS.Timeout | undefined;
-  private quietTimer: NodeJS.Timeout | undefined;
-  private tap: RowTap | undefined;
-  private readonly waiters = new Set<{
-    accept: (text: string) => boolean;
-    resolve: (text: string) => void;
-  }>();
   private readonly samples = new ListenerSet<LiveSamples>();
   private readonly links = new ListenerSet<LiveLinkEvent>();
   private readonly now: () => number;
@@ -106,6 +92,7 @@ export class CytonDriver implements LiveEegDriver {
   ) {
     this.argument = typeof argument === 'string' ? parseCytonArgument(argument) : argument;
     this.now = options.now ?? Date.now;
+    this.blocks = this.makeBlocks(false);
   }
 
   async open(): Promise<void> {
@@ -147,7 +134,7 @@ export class CytonDriver implements LiveEegDriver {
   /** What the parser and sequencer counted: bytes skipped, resynchronisations, rows lost. */
   stats(): { skippedBytes: number; resyncs: number; packets: number; lostRows: number } {
     const { skippedBytes, resyncs, packets } = this.parser;
-    return { skippedBytes, resyncs, packets, lostRows: this.sequencer.lostRows };
+    return { skippedBytes, resyncs, packets, lostRows: this.blocks.lostRows };
   }
 
   async start(): Promise<void> {
@@ -212,7 +199,6 @@ export class CytonDriver implements LiveEegDriver {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.reopenTimer);
-    clearTimeout(this.quietTimer);
     try {
       if (this.streaming && this.linkUp) await this.write(STOP).catch(() => undefined);
     } finally {
@@ -253,8 +239,7 @@ export class CytonDriver implements LiveEegDriver {
           : channels.map(() => ({ ...DEFAULT_CHANNEL_SETTINGS, gain }));
       this.banner = banner;
       this.liveChannels = channels;
-      this.sequencer = new Sequencer(banner.daisy);
-      this.clock = new SampleClock(this.sampleRate(), this.options.clock);
+      this.blocks = this.makeBlocks(banner.daisy);
       this.settings = channels.map(() => ({ ...DEFAULT_CHANNEL_SETTINGS }));
       for (let ch = 0; ch < count; ch++) await this.setChannel(ch, wanted[ch] as ChannelSettings);
     } catch (error) {
@@ -264,32 +249,36 @@ export class CytonDriver implements LiveEegDriver {
   }
 
   private attach(link: SerialLink): void {
-    this.link = link;
-    this.linkUp = true;
-    this.parser.reset();
-    this.linkSubscriptions = [
-      link.onData((chunk) => {
-        this.receive(chunk);
-      }),
-      link.onClose((error) => {
-        this.linkClosed(link, error);
-      }),
-    ];
+    const session: CytonSession = new CytonSession(
+      link,
+      this.argument.path,
+      this.parser,
+      {
+        items: (items, at) => {
+          this.handle(items, at);
+        },
+        closed: (reason) => {
+          this.linkClosed(session, reason);
+        },
+      },
+      this.now,
+    );
+    this.session = session;
+  }
+
+  private get linkUp(): boolean {
+    return this.session?.open ?? false;
   }
 
   private async dropLink(): Promise<void> {
-    const link = this.link;
-    for (const unsubscribe of this.linkSubscriptions) unsubscribe();
-    this.linkSubscriptions = [];
-    this.link = undefined;
-    this.linkUp = false;
-    if (link !== undefined) await link.close().catch(() => undefined);
+    const session = this.session;
+    this.session = undefined;
+    await session?.close();
   }
 
-  private linkClosed(link: SerialLink, error: Error | undefined): void {
-    if (link !== this.link || this.closed) return;
-    void this.dropLink();
-    const reason = error === undefined ? 'the port closed' : errorMessage(error);
+  private linkClosed(session: CytonSession, reason: string): void {
+    if (session !== this.session || this.closed) return;
+    this.session = undefined;
     this.links.emit({
       kind: 'lost',
       message: `The Cyton's serial port ${this.argument.path} is gone (${reason}); headsetd tries to reopen it every ${this.reopenInterval() / 1000} s.`,
@@ -309,8 +298,12 @@ export class CytonDriver implements LiveEegDriver {
         if (this.closed || this.linkUp) return;
         try {
           await this.connect();
+          if (this.closed) {
+            await this.dropLink();
+            return;
+          }
           if (this.streaming) await this.beginStream();
-          this.nextDiscontinuity = true;
+          this.blocks.markDiscontinuity();
           this.links.emit({ kind: 'restored', message: `The Cyton on ${this.argument.path} answers again.` });
         } catch {
           this.scheduleReopen();
@@ -338,42 +331,24 @@ export class CytonDriver implements LiveEegDriver {
     }
   }
 
-  private async write(text: string): Promise<void> {
-    const link = this.link;
-    if (link === undefined)
+  private live(): CytonSession {
+    if (this.session === undefined) {
       throw new DeviceUnavailableError('disconnected', `The Cyton's port ${this.argument.path} is not open.`);
-    await link.write(text);
+    }
+    return this.session;
   }
 
-  /** Sends `text` and waits for the answer `accept` recognises. */
-  private async ask(
+  private write(text: string): Promise<void> {
+    return this.live().write(text);
+  }
+
+  private ask(
     text: string,
     accept: (answer: string) => boolean,
     timeoutMs: number,
     what: string,
   ): Promise<string> {
-    let waiter: { accept: (t: string) => boolean; resolve: (t: string) => void } | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const answer = new Promise<string>((resolve, reject) => {
-      waiter = { accept, resolve };
-      this.waiters.add(waiter);
-      timer = setTimeout(() => {
-        reject(
-          new DeviceUnavailableError(
-            'disconnected',
-            `The board on ${this.argument.path} did not answer ${what} within ${timeoutMs / 1000} s. Check that the Cyton is switched on (PC position), that the dongle's switch is on GPIO6 and that both use the same radio channel.`,
-          ),
-        );
-      }, timeoutMs);
-    });
-    answer.catch(() => undefined);
-    try {
-      await this.write(text);
-      return await answer;
-    } finally {
-      clearTimeout(timer);
-      if (waiter !== undefined) this.waiters.delete(waiter);
-    }
+    return this.live().ask(text, accept, timeoutMs, what);
   }
 
   /** `s` then `v`: the board stops, resets to its defaults and prints its banner. */
@@ -408,8 +383,7 @@ export class CytonDriver implements LiveEegDriver {
 
   /** Sends `b` on a fresh sequence and time line. */
   private async beginStream(): Promise<void> {
-    this.sequencer.restart();
-    this.clock.reanchor();
+    this.blocks.restart();
     await this.write(START);
   }
 
@@ -426,7 +400,7 @@ export class CytonDriver implements LiveEegDriver {
       if (was && this.linkUp) {
         await this.beginStream();
         this.streaming = true;
-        this.nextDiscontinuity = true;
+        this.blocks.markDiscontinuity();
       }
     }
   }
@@ -441,10 +415,13 @@ export class CytonDriver implements LiveEegDriver {
       windowMs: this.options.impedanceWindowMs ?? 1000,
       answerTimeoutMs: this.options.answerTimeoutMs ?? 1500,
       setChannel: (channel: number, settings: ChannelSettings) => this.setChannel(channel, settings),
+      remember: (channel: number, settings: ChannelSettings) => {
+        this.settings[channel] = settings;
+      },
       command: (text: string) =>
         this.ask(text, () => true, this.options.answerTimeoutMs ?? 1500, `the lead-off command ${text}`),
       stream: async (on: boolean, tap?: RowTap) => {
-        this.tap = tap;
+        this.blocks.tap = tap;
         if (on) await this.beginStream();
         else await this.write(STOP);
       },
@@ -453,55 +430,41 @@ export class CytonDriver implements LiveEegDriver {
 
   // ---- bytes in ----
 
-  private receive(chunk: Uint8Array): void {
-    const at = this.now();
-    this.handle(this.parser.push(chunk), at);
-    // Bytes held back for a confirmation that may never come (the last packet before `s`, a short
-    // answer after a torn packet): read them as they are once the line has been quiet a while.
-    clearTimeout(this.quietTimer);
-    if (this.parser.pending > 0) {
-      this.quietTimer = setTimeout(() => {
-        this.handle(this.parser.flush(), this.now());
-      }, 50);
-    }
+  private makeBlocks(daisy: boolean): BlockMaker {
+    return new BlockMaker(
+      daisy,
+      daisy ? PACKET_RATE / 2 : PACKET_RATE,
+      this.options.clock,
+      () => this.settings.map((s) => microvoltsPerCount(s.gain)),
+      (samples) => {
+        this.emitSamples(samples);
+      },
+    );
   }
 
-  private handle(items: ParsedItem[], at: number): void {
-    let block: { rows: SequencedRow[] } = { rows: [] };
-    const flush = (): void => {
-      if (block.rows.length > 0) this.emitBlock(block.rows, at);
-      block = { rows: [] };
-    };
+  private handle(items: readonly ParsedItem[], at: number): void {
+    const blocks = this.blocks;
     for (const item of items) {
       if (item.kind === 'message') {
-        flush();
-        this.message(item.text);
-        continue;
-      }
-      if (!this.streaming && this.tap === undefined) continue;
-      for (const out of this.sequencer.push(item.packet, at)) {
-        if (out.kind === 'restart') {
-          flush();
-          this.clock.reanchor();
-          this.nextDiscontinuity = true;
-          continue;
-        }
-        if (out.row.lostBefore > 0) flush();
-        block.rows.push(out.row);
+        blocks.flush(at);
+        // A text nobody asked for: the banner means the board reset itself.
+        if (isBanner(item.text) && this.streaming) this.boardReset();
+      } else if (this.streaming || blocks.tap !== undefined) {
+        blocks.push(item.packet, at);
       }
     }
-    flush();
+    blocks.flush(at);
   }
 
-  private message(text: string): void {
-    for (const waiter of this.waiters) {
-      if (waiter.accept(text)) {
-        this.waiters.delete(waiter);
-        waiter.resolve(text);
-        return;
-      }
+  private emitSamples(samples: LiveSamples): void {
+    if (samples.lost > 0) {
+      this.links.emit({
+        kind: 'samples_lost',
+        rows: samples.lost,
+        message: `${samples.lost} sample${samples.lost === 1 ? '' : 's'} from the Cyton never arrived (the sample counter skipped them); the data is not filled in.`,
+      });
     }
-    if (isBanner(text) && this.streaming) this.boardReset();
+    this.samples.emit(samples);
   }
 
   /** The board printed its banner mid-stream: it reset itself. Set it up again and restart. */
@@ -516,7 +479,7 @@ export class CytonDriver implements LiveEegDriver {
         for (let ch = 0; ch < this.settings.length; ch++)
           await this.setChannel(ch, this.settings[ch] as ChannelSettings);
         await this.beginStream();
-        this.nextDiscontinuity = true;
+        this.blocks.markDiscontinuity();
         this.links.emit({
           kind: 'restored',
           message: `The Cyton on ${this.argument.path} streams again after its reset.`,
@@ -529,43 +492,4 @@ export class CytonDriver implements LiveEegDriver {
       }
     });
   }
-
-  private emitBlock(rows: SequencedRow[], at: number): void {
-    const first = rows[0] as SequencedRow;
-    const last = rows[rows.length - 1] as SequencedRow;
-    const width = this.liveChannels.length;
-    const scale = this.settings.map((s) => microvoltsPerCount(s.gain));
-    const data = new Float32Array(rows.length * width);
-    rows.forEach((row, r) => {
-      for (let c = 0; c < width; c++) data[r * width + c] = (row.counts[c] ?? 0) * (scale[c] as number);
-    });
-    if (this.tap !== undefined) {
-      const tap = this.tap;
-      rows.forEach((row, r) => {
-        tap(row, data.subarray(r * width, (r + 1) * width));
-      });
-      return;
-    }
-    const timestamp = this.clock.place(first.index, last.index, at);
-    const lost = first.lostBefore;
-    const discontinuity = lost > 0 || this.nextDiscontinuity;
-    this.nextDiscontinuity = false;
-    if (lost > 0) {
-      this.links.emit({
-        kind: 'samples_lost',
-        rows: lost,
-        message: `${lost} sample${lost === 1 ? '' : 's'} from the Cyton never arrived (the sample counter skipped them); the data is not filled in.`,
-      });
-    }
-    this.samples.emit({ data, rows: rows.length, timestamp, lost, discontinuity });
-  }
-}
-
-/** The factory the composer calls: `cyton:<path>[?channels=...&gain=...]` over links `openLink` opens. */
-export function createCytonDriver(
-  argument: string,
-  openLink: SerialLinkOpener,
-  options?: CytonDriverOptions,
-): CytonDriver {
-  return new CytonDriver(argument, openLink, options);
 }

@@ -14,7 +14,7 @@ import { HeadsetdError } from '../../errors/catalog.js';
 import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
 import { DeviceUnavailableError } from '../errors.js';
 import type { LiveChannel } from '../live/driver.js';
-import type { RowTap } from './driver.js';
+import type { RowTap } from './blocks.js';
 import { leadOffImpedance } from './impedance.js';
 import { type ChannelSettings, leadOffCommand } from './protocol.js';
 
@@ -27,6 +27,8 @@ export interface LeadOffPort {
   readonly windowMs: number;
   readonly answerTimeoutMs: number;
   setChannel(channel: number, settings: ChannelSettings): Promise<void>;
+  /** Records `settings` as the channel's without sending them (the board is gone; a reconnection sends them). */
+  remember(channel: number, settings: ChannelSettings): void;
   /** Sends a command and waits for its answer (the board is not streaming). */
   command(text: string): Promise<string>;
   /** Starts (`b`, rows to `tap`) or stops (`s`) the stream. */
@@ -106,9 +108,23 @@ async function measureChannel(port: LeadOffPort, channel: number, signal?: Abort
     });
     await done;
   } finally {
+    await restore(port, channel, saved);
+  }
+  return leadOffImpedance(values, port.rate);
+}
+
+/**
+ * Stops the stream, gives the channel its own settings back and switches the current off. When the
+ * board cannot be reached, the driver still records the channel's own settings, which it sends
+ * when the board answers again (a reset also switches the lead-off current off).
+ */
+async function restore(port: LeadOffPort, channel: number, saved: ChannelSettings): Promise<void> {
+  try {
     await port.stream(false);
     await port.setChannel(channel, saved);
     await port.command(leadOffCommand(channel, false, false));
+  } catch (error) {
+    port.remember(channel, saved);
+    throw error;
   }
-  return leadOffImpedance(values, port.rate);
 }
