@@ -6,15 +6,11 @@
  * `$$$` (a Daisy doubles the channels and halves the rate), then sets every channel's settings so
  * that the driver knows them. `start` sends `b`, `stop` sends `s`.
  *
- * What can go wrong while streaming, and what the driver does:
- * - packets lost (radio): counted from the sample counter, the block after them carries `lost` and
- *   `discontinuity`, and a `samples_lost` link event says how many rows;
- * - the board resets itself (its banner arrives mid-stream, a brown-out or someone pressing reset):
- *   `lost`, then the settings are sent again, the stream restarted, `restored`, and the next block
- *   is a discontinuity;
- * - the port closes (dongle unplugged): `lost`; the driver tries to reopen the same path every
- *   `reopenIntervalMs` and, when the board answers again, restores the settings and the stream and
- *   says `restored`.
+ * While streaming: packets lost (radio) are counted from the sample counter, the block after them
+ * carries `lost` and `discontinuity`, a `samples_lost` event says how many rows. The board resetting
+ * itself (its banner mid-stream): `lost`, settings sent again, stream restarted, `restored`, a
+ * discontinuity. The port closing (dongle unplugged): `lost`, the same path reopened every
+ * `reopenIntervalMs`; when the board answers, settings and stream restored, `restored`.
  */
 import { HeadsetdError } from '../../errors/catalog.js';
 import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
@@ -286,6 +282,10 @@ export class CytonDriver implements LiveEegDriver {
     this.scheduleReopen();
   }
 
+  private isClosed(): boolean {
+    return this.closed;
+  }
+
   private reopenInterval(): number {
     return this.options.reopenIntervalMs ?? 1000;
   }
@@ -298,7 +298,8 @@ export class CytonDriver implements LiveEegDriver {
         if (this.closed || this.linkUp) return;
         try {
           await this.connect();
-          if (this.closed) {
+          // close() may have run while the board was answering.
+          if (this.isClosed()) {
             await this.dropLink();
             return;
           }
