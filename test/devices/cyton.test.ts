@@ -295,6 +295,24 @@ describe('Cyton over a pseudo-terminal', () => {
     checkExact(r.blocks, 8, 24);
   });
 
+  test('the dongle alone, its board off: open fails at once with the dongle’s answer and what to do', async () => {
+    const pair = await ptyPair();
+    const boardLink = await openSerialLink(pair.board);
+    const emulator = new CytonEmulator(boardLink, { boardOff: true });
+    const driver = createCytonDriver(`cyton:${pair.host}`, openSerialLink);
+    try {
+      await expect(driver.open()).rejects.toMatchObject({
+        code: 'device_unavailable',
+        message: expect.stringMatching(/answered "Failure: Communications timeout.*the Cyton is off/),
+      });
+    } finally {
+      await driver.close();
+      emulator.stop();
+      await boardLink.close();
+      await pair.kill();
+    }
+  });
+
   test('no board answering: open fails with device_unavailable naming the port', async () => {
     const pair = await ptyPair();
     const driver = createCytonDriver(`cyton:${pair.host}`, openSerialLink, { resetTimeoutMs: 300 });

@@ -45,6 +45,8 @@ export function emulatorCounts(row: number, channel: number): number {
 export interface CytonEmulatorOptions {
   readonly daisy?: boolean;
   readonly firmware?: string;
+  /** Emulates the dongle alone, its board switched off: every command gets the dongle's failure text. */
+  readonly boardOff?: boolean;
 }
 
 export class CytonEmulator {
@@ -135,6 +137,10 @@ export class CytonEmulator {
   }
 
   private execute(command: string): void {
+    if (this.options.boardOff === true) {
+      this.send('Failure: Communications timeout - Device failed to poll Host$$$');
+      return;
+    }
     if (command === 'v') {
       this.reset();
       return;

@@ -46,23 +46,10 @@ import {
   START,
   STOP,
 } from './protocol.js';
-import type { SampleClockOptions } from './sample-clock.js';
+import type { CytonDriverOptions } from './options.js';
 import { BlockMaker, type RowTap } from './blocks.js';
 
-export interface CytonDriverOptions {
-  /** How long the board has to answer `v` with its banner, ms (default 4000). */
-  readonly resetTimeoutMs?: number;
-  /** How long a command's answer may take, ms (default 1500). */
-  readonly answerTimeoutMs?: number;
-  /** Between two attempts to reopen a lost port, ms (default 1000). */
-  readonly reopenIntervalMs?: number;
-  /** Lead-off measurement: rows discarded after switching the current on, and rows measured, in ms. */
-  readonly impedanceSettleMs?: number;
-  readonly impedanceWindowMs?: number;
-  readonly clock?: SampleClockOptions;
-  /** This machine's clock, ms since the epoch (tests). */
-  readonly now?: () => number;
-}
+export type { CytonDriverOptions } from './options.js';
 
 export class CytonDriver implements LiveEegDriver {
   readonly argument: CytonArgument;
@@ -94,6 +81,7 @@ export class CytonDriver implements LiveEegDriver {
   async open(): Promise<void> {
     if (this.closed)
       throw new DeviceUnavailableError('closed', 'The Cyton driver was closed; create another.');
+    if (this.session !== undefined) return;
     await this.connect();
   }
 
@@ -357,10 +345,17 @@ export class CytonDriver implements LiveEegDriver {
     await this.write(STOP);
     const text = await this.ask(
       RESET,
-      isBanner,
+      (answer) => isBanner(answer) || isFailure(answer),
       this.options.resetTimeoutMs ?? 4000,
       'the reset command (v) with its banner ending in $$$',
     );
+    if (isFailure(text)) {
+      // The dongle answers for a board it cannot reach ("Communications timeout - Device failed to poll Host").
+      throw new DeviceUnavailableError(
+        'disconnected',
+        `The dongle on ${this.argument.path} answered "${text.replace(/\$\$\$$/, '').trim()}": the Cyton is off, or on another radio channel. Switch the board on (PC position) and check the dongle's radio channel.`,
+      );
+    }
     return parseBanner(text);
   }
 
