@@ -47,8 +47,8 @@ describe('SampleClock', () => {
     const placed = run(250, 0, 16, 60);
     for (let i = 1; i < placed.length; i++) {
       const step = (placed[i]?.time as number) - (placed[i - 1]?.time as number);
-      expect(step).toBeGreaterThan(4 * 0.998);
-      expect(step).toBeLessThan(4 * 1.002);
+      expect(step).toBeGreaterThanOrEqual(4 * (1 - 1e-3) - 1e-9);
+      expect(step).toBeLessThanOrEqual(4 * (1 + 1e-3) + 1e-9);
     }
   });
 
