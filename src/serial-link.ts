@@ -7,7 +7,7 @@
  * Closing: `close()` is ours and is not reported; any other end of the port (the dongle unplugged,
  * a read error, the pseudo-terminal's other side gone) is reported once through `onClose`.
  */
-import { SerialPort } from 'serialport';
+import type { SerialPort } from 'serialport';
 import { ListenerSet, type Unsubscribe } from './core/listener-set.js';
 import type { SerialLink } from './device/cyton/link.js';
 import { CYTON_BAUD_RATE } from './device/cyton/protocol.js';
@@ -87,8 +87,13 @@ class SerialPortLink implements SerialLink {
   }
 }
 
-/** Opens `path` at the Cyton's 115200 baud; rejects with the system's reason (ENOENT, EACCES, EBUSY). */
-export function openSerialLink(path: string): Promise<SerialLink> {
+/**
+ * Opens `path` at the Cyton's 115200 baud; rejects with the system's reason (ENOENT, EACCES, EBUSY).
+ * The package (and its native binding) is loaded on the first call: a service without a Cyton
+ * never loads it.
+ */
+export async function openSerialLink(path: string): Promise<SerialLink> {
+  const { SerialPort } = await import('serialport');
   return new Promise((resolve, reject) => {
     const port = new SerialPort({
       path,
