@@ -50,8 +50,9 @@ export class BlockMaker {
     this.discontinuity = true;
   }
 
-  push(packet: CytonPacket, at: number): void {
-    for (const out of this.sequencer.push(packet, at)) {
+  /** One packet of a delivery that arrived at `at`, with `after` more packets after it in it. */
+  push(packet: CytonPacket, at: number, after: number): void {
+    for (const out of this.sequencer.push(packet, at, after)) {
       if (out.kind === 'restart') {
         this.flush(at);
         this.clock.reanchor();

@@ -440,13 +440,15 @@ export class CytonDriver implements LiveEegDriver {
 
   private handle(items: readonly ParsedItem[], at: number): void {
     const blocks = this.blocks;
+    let after = items.filter((item) => item.kind === 'packet').length;
     for (const item of items) {
       if (item.kind === 'message') {
         blocks.flush(at);
         // A text nobody asked for: the banner means the board reset itself.
         if (isBanner(item.text) && this.streaming) this.boardReset();
-      } else if (this.streaming || blocks.tap !== undefined) {
-        blocks.push(item.packet, at);
+      } else {
+        after--;
+        if (this.streaming || blocks.tap !== undefined) blocks.push(item.packet, at, after);
       }
     }
     blocks.flush(at);

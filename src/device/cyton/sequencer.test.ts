@@ -48,6 +48,15 @@ describe('Sequencer (Cyton)', () => {
     expect(got.find((r) => r.lostBefore > 0)?.lostBefore).toBe(600);
   });
 
+  test('a backlog of 2 s delivered at once (a stalled event loop) is not a loss', () => {
+    const seq = new Sequencer(false);
+    const out = feed(seq, 0, 50);
+    // Packets 51..550 were produced on time but all arrive together at 2.2 s.
+    for (let n = 51; n <= 550; n++) out.push(...seq.push(packet(n), 550 * 4 + 5, 550 - n));
+    expect(rows(out)).toHaveLength(551);
+    expect(seq.lostRows).toBe(0);
+  });
+
   test('a counter that jumps while no time passed is a restart, not a loss', () => {
     const seq = new Sequencer(false);
     const out = [...feed(seq, 0, 50)];

@@ -4,7 +4,10 @@
  * The sample number is one byte: it counts packets modulo 256. The packets missing between two
  * received ones are (new - previous - 1) mod 256, plus 256 for every full turn of the counter the
  * gap lasted; the turns are read from the time between the two arrivals (a gap of about 256 packet
- * periods or more), which is the only thing that can tell them apart. A counter that jumps while the
+ * periods or more), which is the only thing that can tell them apart. Packets that arrive together
+ * were waiting in a buffer (a stalled event loop, USB): the packets that came after this one in
+ * the same delivery were produced after it, so their periods are taken off the gap; a backlog
+ * delivered at once is therefore not mistaken for a loss. A counter that jumps while the
  * arrival times say the stream went on without a pause (far fewer packets elapsed than the counter
  * claims) is a counter that restarted: the board reset. That is not counted as lost rows, it is
  * reported as a restart.
@@ -53,10 +56,13 @@ export class Sequencer {
     this.lastRow = -1;
   }
 
-  /** Feeds one packet that arrived at `at` (ms, this machine's clock). */
-  push(packet: CytonPacket, at: number): SequencerOutput[] {
+  /**
+   * Feeds one packet that arrived at `at` (ms, this machine's clock) with `after` more packets in
+   * the same delivery.
+   */
+  push(packet: CytonPacket, at: number, after = 0): SequencerOutput[] {
     const out: SequencerOutput[] = [];
-    const index = this.packetIndex(packet.sampleNumber, at, out);
+    const index = this.packetIndex(packet.sampleNumber, at, after, out);
     this.lastPacket = { index, sampleNumber: packet.sampleNumber, at };
     if (!this.daisy) {
       this.emit(index, packet.counts, out);
@@ -90,11 +96,11 @@ export class Sequencer {
    * The packet's index since the start (counting lost ones). The first packet's index is its sample
    * number when it has the parity of a board half (Daisy) so that the parity stays meaningful.
    */
-  private packetIndex(sampleNumber: number, at: number, out: SequencerOutput[]): number {
+  private packetIndex(sampleNumber: number, at: number, after: number, out: SequencerOutput[]): number {
     const last = this.lastPacket;
     if (last === undefined) return this.first(sampleNumber);
     const missing = (sampleNumber - last.sampleNumber - 1 + 256) % 256;
-    const elapsed = Math.max(0, at - last.at) / PACKET_MS;
+    const elapsed = Math.max(0, (at - last.at) / PACKET_MS - after);
     // Turns of the counter: the elapsed packets beyond what `missing` explains, in whole turns.
     const turns = Math.max(0, Math.round((elapsed - 1 - missing) / 256));
     const lost = missing + 256 * turns;
