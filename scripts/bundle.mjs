@@ -58,6 +58,8 @@ const common = {
     'xpath',
     // The transpiler of TypeScript nodes (executables/typescript-node.ts): a native binary of its own.
     'esbuild',
+    // The Cyton's serial port (src/serial-link.ts): its native binding is found next to its package.
+    'serialport',
   ],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },

@@ -1,0 +1,93 @@
+/**
+ * Packets to the blocks the live headset receives: rows from the sequencer (./sequencer.ts) scaled
+ * to µV at each channel's gain, cut into blocks at every loss or restart, stamped with the sample
+ * clock (./sample-clock.ts). A block is what one chunk of bytes completed, so blocks follow the
+ * serial port's pace; a block never spans a loss, and the block after one carries `lost` and
+ * `discontinuity`.
+ *
+ * While a tap is set (the lead-off measurement), rows go to it instead, unstamped.
+ */
+import type { LiveSamples } from '../live/driver.js';
+import type { CytonPacket } from './protocol.js';
+import { SampleClock, type SampleClockOptions } from './sample-clock.js';
+import { type SequencedRow, Sequencer } from './sequencer.js';
+
+/** Where rows go during a measurement, with the row's µV. */
+export type RowTap = (row: SequencedRow, microvolts: Float32Array) => void;
+
+export class BlockMaker {
+  private readonly sequencer: Sequencer;
+  private readonly clock: SampleClock;
+  private rows: SequencedRow[] = [];
+  private discontinuity = false;
+  tap: RowTap | undefined;
+
+  constructor(
+    daisy: boolean,
+    rate: number,
+    clockOptions: SampleClockOptions | undefined,
+    /** µV per count of each channel, at its present gain. */
+    private readonly scale: () => readonly number[],
+    private readonly emit: (samples: LiveSamples) => void,
+  ) {
+    this.sequencer = new Sequencer(daisy);
+    this.clock = new SampleClock(rate, clockOptions);
+  }
+
+  get lostRows(): number {
+    return this.sequencer.lostRows;
+  }
+
+  /** A new stream (after `b`): new counter, new time line. */
+  restart(): void {
+    this.rows = [];
+    this.sequencer.restart();
+    this.clock.reanchor();
+  }
+
+  /** The next block does not continue the last one (a gain change, a reset, a reconnection). */
+  markDiscontinuity(): void {
+    this.discontinuity = true;
+  }
+
+  /** One packet of a delivery that arrived at `at`, with `after` more packets after it in it. */
+  push(packet: CytonPacket, at: number, after: number): void {
+    for (const out of this.sequencer.push(packet, at, after)) {
+      if (out.kind === 'restart') {
+        this.flush(at);
+        this.clock.reanchor();
+        this.discontinuity = true;
+        continue;
+      }
+      if (out.row.lostBefore > 0) this.flush(at);
+      this.rows.push(out.row);
+    }
+  }
+
+  /** Emits the rows gathered so far as one block, stamped for their arrival at `at`. */
+  flush(at: number): void {
+    const rows = this.rows;
+    if (rows.length === 0) return;
+    this.rows = [];
+    const scale = this.scale();
+    const width = scale.length;
+    const data = new Float32Array(rows.length * width);
+    rows.forEach((row, r) => {
+      for (let c = 0; c < width; c++) data[r * width + c] = (row.counts[c] ?? 0) * (scale[c] as number);
+    });
+    if (this.tap !== undefined) {
+      const tap = this.tap;
+      rows.forEach((row, r) => {
+        tap(row, data.subarray(r * width, (r + 1) * width));
+      });
+      return;
+    }
+    const first = rows[0] as SequencedRow;
+    const last = rows[rows.length - 1] as SequencedRow;
+    const timestamp = this.clock.place(first.index, last.index, at);
+    const lost = first.lostBefore;
+    const discontinuity = lost > 0 || this.discontinuity;
+    this.discontinuity = false;
+    this.emit({ data, rows: rows.length, timestamp, lost, discontinuity });
+  }
+}

@@ -1,0 +1,493 @@
+/**
+ * The OpenBCI Cyton (and Cyton + Daisy) as a live amplifier (../live/driver.ts) over an injected
+ * serial link (./link.ts, ./session.ts); packets to blocks in ./blocks.ts, impedance ./lead-off.ts.
+ *
+ * Lifecycle: `open` stops any stream left running, resets the board (`v`), reads its banner up to
+ * `$$$` (a Daisy doubles the channels and halves the rate), then sets every channel's settings so
+ * that the driver knows them. `start` sends `b`, `stop` sends `s`.
+ *
+ * While streaming: packets lost (radio) are counted from the sample counter, the block after them
+ * carries `lost` and `discontinuity`, a `samples_lost` event says how many rows. The board resetting
+ * itself (its banner mid-stream): `lost`, settings sent again, stream restarted, `restored`, a
+ * discontinuity. The port closing (dongle unplugged): `lost`, the same path reopened every
+ * `reopenIntervalMs`; when the board answers, settings and stream restored, `restored`.
+ */
+import { HeadsetdError } from '../../errors/catalog.js';
+import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
+import { errorMessage } from '../../core/error-message.js';
+import { ListenerSet, type Unsubscribe } from '../../core/listener-set.js';
+import { DeviceArgumentError, DeviceUnavailableError } from '../errors.js';
+import type {
+  LiveChannel,
+  LiveDriverInfo,
+  LiveEegDriver,
+  LiveLinkEvent,
+  LiveSamples,
+} from '../live/driver.js';
+import { measureLeadOff } from './lead-off.js';
+import type { SerialLink, SerialLinkOpener } from './link.js';
+import { type CytonArgument, cytonChannels, parseCytonArgument } from './montage.js';
+import { type ParsedItem, PacketParser } from './parser.js';
+import { CytonSession } from './session.js';
+import {
+  type ChannelSettings,
+  channelSettingsCommand,
+  type CytonBanner,
+  type CytonGain,
+  DEFAULT_CHANNEL_SETTINGS,
+  GAINS,
+  isBanner,
+  isFailure,
+  microvoltsPerCount,
+  PACKET_RATE,
+  parseBanner,
+  rangeMicrovolts,
+  RESET,
+  START,
+  STOP,
+} from './protocol.js';
+import type { CytonDriverOptions } from './options.js';
+import { BlockMaker, type RowTap } from './blocks.js';
+
+export type { CytonDriverOptions } from './options.js';
+
+export class CytonDriver implements LiveEegDriver {
+  readonly argument: CytonArgument;
+  private session: CytonSession | undefined;
+  private readonly parser = new PacketParser();
+  private blocks: BlockMaker;
+  private banner: CytonBanner | undefined;
+  private liveChannels: LiveChannel[] = [];
+  /** The settings the board has, per channel, as the driver last set them. */
+  private settings: ChannelSettings[] = [];
+  private streaming = false;
+  private closed = false;
+  private busy: Promise<unknown> = Promise.resolve();
+  private reopenTimer: NodeJS.Timeout | undefined;
+  private readonly samples = new ListenerSet<LiveSamples>();
+  private readonly links = new ListenerSet<LiveLinkEvent>();
+  private readonly now: () => number;
+
+  constructor(
+    argument: string | CytonArgument,
+    private readonly openLink: SerialLinkOpener,
+    private readonly options: CytonDriverOptions = {},
+  ) {
+    this.argument = typeof argument === 'string' ? parseCytonArgument(argument) : argument;
+    this.now = options.now ?? Date.now;
+    this.blocks = this.makeBlocks(false);
+  }
+
+  async open(): Promise<void> {
+    if (this.closed)
+      throw new DeviceUnavailableError('closed', 'The Cyton driver was closed; create another.');
+    if (this.session !== undefined) return;
+    await this.connect();
+  }
+
+  info(): LiveDriverInfo {
+    const b = this.banner;
+    return {
+      kind: 'cyton',
+      model: b === undefined ? 'OpenBCI Cyton' : b.daisy ? 'OpenBCI Cyton + Daisy' : 'OpenBCI Cyton',
+      hardware: b?.model ?? 'unknown',
+      firmware: b?.firmware ?? 'unknown',
+      serial: 'unknown',
+      source: this.argument.path,
+    };
+  }
+
+  channels(): readonly LiveChannel[] {
+    return this.liveChannels;
+  }
+
+  sampleRate(): number {
+    return this.banner?.daisy ? PACKET_RATE / 2 : PACKET_RATE;
+  }
+
+  range(): number | undefined {
+    if (this.settings.length === 0) return undefined;
+    return Math.max(...this.settings.map((s) => rangeMicrovolts(s.gain)));
+  }
+
+  /** The gain every channel is at (the lowest when they differ). */
+  gain(): CytonGain {
+    return Math.min(...this.settings.map((s) => s.gain)) as CytonGain;
+  }
+
+  /** What the parser and sequencer counted: bytes skipped, resynchronisations, rows lost. */
+  stats(): { skippedBytes: number; resyncs: number; packets: number; lostRows: number } {
+    const { skippedBytes, resyncs, packets } = this.parser;
+    return { skippedBytes, resyncs, packets, lostRows: this.blocks.lostRows };
+  }
+
+  async start(): Promise<void> {
+    await this.serial(async () => {
+      this.requireLink();
+      if (this.streaming) return;
+      await this.beginStream();
+      this.streaming = true;
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.serial(async () => {
+      if (!this.streaming) return;
+      this.streaming = false;
+      if (this.linkUp) await this.write(STOP);
+    });
+  }
+
+  onSamples(listener: (samples: LiveSamples) => void): Unsubscribe {
+    return this.samples.add(listener);
+  }
+
+  onLink(listener: (event: LiveLinkEvent) => void): Unsubscribe {
+    return this.links.add(listener);
+  }
+
+  async setGain(gain: number): Promise<void> {
+    if (!GAINS.includes(gain as CytonGain)) {
+      throw new DeviceArgumentError(`The Cyton has no gain ${gain}; use one of ${GAINS.join(', ')}.`, {
+        field: 'gain',
+        value: gain,
+        allowed: [...GAINS],
+      });
+    }
+    await this.serial(async () => {
+      this.requireLink();
+      const next = this.settings.map((s) => ({ ...s, gain: gain as CytonGain }));
+      // The board answers settings only when it is not streaming, and a packet measured at the old
+      // gain must not be scaled with the new one: stop, set, start again (a discontinuity).
+      await this.pauseStream(async () => {
+        for (let ch = 0; ch < next.length; ch++) await this.setChannel(ch, next[ch] as ChannelSettings);
+      });
+    });
+  }
+
+  async measureImpedance(
+    electrodes: readonly Electrode[],
+    signal?: AbortSignal,
+  ): Promise<ElectrodeMap<number>> {
+    return this.serial(async () => {
+      this.requireLink();
+      let result: ElectrodeMap<number> = {};
+      await this.pauseStream(async () => {
+        result = await measureLeadOff(this.leadOffPort(), electrodes, signal);
+      });
+      return result;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.reopenTimer);
+    try {
+      if (this.streaming && this.linkUp) await this.write(STOP).catch(() => undefined);
+    } finally {
+      this.streaming = false;
+      await this.dropLink();
+    }
+  }
+
+  // ---- the link ----
+
+  /** Opens the port, resets the board, learns it, sets the channels. */
+  private async connect(): Promise<void> {
+    const path = this.argument.path;
+    let link: SerialLink;
+    try {
+      link = await this.openLink(path);
+    } catch (error) {
+      throw new DeviceUnavailableError(
+        'disconnected',
+        `Cannot open the Cyton's serial port ${path}: ${errorMessage(error)}. Check that the dongle is plugged in, that the path is right and that this user may open it (on Linux, membership of the dialout group).`,
+      );
+    }
+    this.attach(link);
+    try {
+      const banner = await this.reset();
+      if (this.banner !== undefined && this.banner.daisy !== banner.daisy) {
+        throw new DeviceUnavailableError(
+          'disconnected',
+          `The board on ${path} now ${banner.daisy ? 'has' : 'lacks'} a Daisy module; it cannot change its channels while headsetd runs. Restart headsetd.`,
+        );
+      }
+      const count = banner.daisy ? 16 : 8;
+      const channels = cytonChannels(count, this.argument.channels);
+      const gain = this.settings[0]?.gain ?? this.argument.gain ?? DEFAULT_CHANNEL_SETTINGS.gain;
+      const wanted =
+        this.settings.length === count
+          ? this.settings
+          : channels.map(() => ({ ...DEFAULT_CHANNEL_SETTINGS, gain }));
+      this.banner = banner;
+      this.liveChannels = channels;
+      this.blocks = this.makeBlocks(banner.daisy);
+      this.settings = channels.map(() => ({ ...DEFAULT_CHANNEL_SETTINGS }));
+      for (let ch = 0; ch < count; ch++) await this.setChannel(ch, wanted[ch] as ChannelSettings);
+    } catch (error) {
+      await this.dropLink();
+      throw error;
+    }
+  }
+
+  private attach(link: SerialLink): void {
+    const session: CytonSession = new CytonSession(
+      link,
+      this.argument.path,
+      this.parser,
+      {
+        items: (items, at) => {
+          this.handle(items, at);
+        },
+        closed: (reason) => {
+          this.linkClosed(session, reason);
+        },
+      },
+      this.now,
+    );
+    this.session = session;
+  }
+
+  private get linkUp(): boolean {
+    return this.session?.open ?? false;
+  }
+
+  private async dropLink(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    await session?.close();
+  }
+
+  private linkClosed(session: CytonSession, reason: string): void {
+    if (session !== this.session || this.closed) return;
+    this.session = undefined;
+    this.links.emit({
+      kind: 'lost',
+      message: `The Cyton's serial port ${this.argument.path} is gone (${reason}); headsetd tries to reopen it every ${this.reopenInterval() / 1000} s.`,
+    });
+    this.scheduleReopen();
+  }
+
+  private isClosed(): boolean {
+    return this.closed;
+  }
+
+  private reopenInterval(): number {
+    return this.options.reopenIntervalMs ?? 1000;
+  }
+
+  private scheduleReopen(): void {
+    if (this.closed) return;
+    clearTimeout(this.reopenTimer);
+    this.reopenTimer = setTimeout(() => {
+      void this.serial(async () => {
+        if (this.closed || this.linkUp) return;
+        try {
+          await this.connect();
+          // close() may have run while the board was answering.
+          if (this.isClosed()) {
+            await this.dropLink();
+            return;
+          }
+          if (this.streaming) await this.beginStream();
+          this.blocks.markDiscontinuity();
+          this.links.emit({ kind: 'restored', message: `The Cyton on ${this.argument.path} answers again.` });
+        } catch {
+          this.scheduleReopen();
+        }
+      });
+    }, this.reopenInterval());
+  }
+
+  // ---- commands ----
+
+  /** Runs `task` after the driver's earlier tasks (commands must not interleave on the wire). */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.busy.then(task, task);
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  private requireLink(): void {
+    if (this.closed) throw new DeviceUnavailableError('closed', 'The Cyton driver is closed.');
+    if (!this.linkUp) {
+      throw new DeviceUnavailableError(
+        'disconnected',
+        `The Cyton on ${this.argument.path} is not connected (the port is gone); headsetd is trying to reopen it.`,
+      );
+    }
+  }
+
+  private live(): CytonSession {
+    if (this.session === undefined) {
+      throw new DeviceUnavailableError('disconnected', `The Cyton's port ${this.argument.path} is not open.`);
+    }
+    return this.session;
+  }
+
+  private write(text: string): Promise<void> {
+    return this.live().write(text);
+  }
+
+  private ask(
+    text: string,
+    accept: (answer: string) => boolean,
+    timeoutMs: number,
+    what: string,
+  ): Promise<string> {
+    return this.live().ask(text, accept, timeoutMs, what);
+  }
+
+  /** `s` then `v`: the board stops, resets to its defaults and prints its banner. */
+  private async reset(): Promise<CytonBanner> {
+    await this.write(STOP);
+    const text = await this.ask(
+      RESET,
+      (answer) => isBanner(answer) || isFailure(answer),
+      this.options.resetTimeoutMs ?? 4000,
+      'the reset command (v) with its banner ending in $$$',
+    );
+    if (isFailure(text)) {
+      // The dongle answers for a board it cannot reach ("Communications timeout - Device failed to poll Host").
+      throw new DeviceUnavailableError(
+        'disconnected',
+        `The dongle on ${this.argument.path} answered "${text.replace(/\$\$\$$/, '').trim()}": the Cyton is off, or on another radio channel. Switch the board on (PC position) and check the dongle's radio channel.`,
+      );
+    }
+    return parseBanner(text);
+  }
+
+  /** Sets one channel; when the board is not streaming, waits for its answer. */
+  private async setChannel(channel: number, settings: ChannelSettings): Promise<void> {
+    const command = channelSettingsCommand(channel, settings);
+    const answer = await this.ask(
+      command,
+      () => true,
+      this.options.answerTimeoutMs ?? 1500,
+      `the channel settings ${command}`,
+    );
+    if (isFailure(answer)) {
+      throw new HeadsetdError(
+        'device_unavailable',
+        `The Cyton refused ${command}: ${answer.replace(/\$\$\$$/, '').trim()}`,
+      );
+    }
+    this.settings[channel] = settings;
+  }
+
+  /** Sends `b` on a fresh sequence and time line. */
+  private async beginStream(): Promise<void> {
+    this.blocks.restart();
+    await this.write(START);
+  }
+
+  /** Stops the stream (when running) around `task`, then starts it again with a discontinuity. */
+  private async pauseStream(task: () => Promise<void>): Promise<void> {
+    const was = this.streaming;
+    if (was) {
+      this.streaming = false;
+      await this.write(STOP);
+    }
+    try {
+      await task();
+    } finally {
+      if (was && this.linkUp) {
+        await this.beginStream();
+        this.streaming = true;
+        this.blocks.markDiscontinuity();
+      }
+    }
+  }
+
+  /** What the lead-off measurement needs of the driver. */
+  private leadOffPort() {
+    return {
+      channels: this.liveChannels,
+      settings: this.settings,
+      rate: this.sampleRate(),
+      settleMs: this.options.impedanceSettleMs ?? 500,
+      windowMs: this.options.impedanceWindowMs ?? 1000,
+      answerTimeoutMs: this.options.answerTimeoutMs ?? 1500,
+      setChannel: (channel: number, settings: ChannelSettings) => this.setChannel(channel, settings),
+      remember: (channel: number, settings: ChannelSettings) => {
+        this.settings[channel] = settings;
+      },
+      command: (text: string) =>
+        this.ask(text, () => true, this.options.answerTimeoutMs ?? 1500, `the lead-off command ${text}`),
+      stream: async (on: boolean, tap?: RowTap) => {
+        this.blocks.tap = tap;
+        if (on) await this.beginStream();
+        else await this.write(STOP);
+      },
+    };
+  }
+
+  // ---- bytes in ----
+
+  private makeBlocks(daisy: boolean): BlockMaker {
+    return new BlockMaker(
+      daisy,
+      daisy ? PACKET_RATE / 2 : PACKET_RATE,
+      this.options.clock,
+      () => this.settings.map((s) => microvoltsPerCount(s.gain)),
+      (samples) => {
+        this.emitSamples(samples);
+      },
+    );
+  }
+
+  private handle(items: readonly ParsedItem[], at: number): void {
+    const blocks = this.blocks;
+    let after = items.filter((item) => item.kind === 'packet').length;
+    for (const item of items) {
+      if (item.kind === 'message') {
+        blocks.flush(at);
+        // A text nobody asked for: the banner means the board reset itself.
+        if (isBanner(item.text) && this.streaming) this.boardReset();
+      } else {
+        after--;
+        if (this.streaming || blocks.tap !== undefined) blocks.push(item.packet, at, after);
+      }
+    }
+    blocks.flush(at);
+  }
+
+  private emitSamples(samples: LiveSamples): void {
+    if (samples.lost > 0) {
+      this.links.emit({
+        kind: 'samples_lost',
+        rows: samples.lost,
+        message: `${samples.lost} sample${samples.lost === 1 ? '' : 's'} from the Cyton never arrived (the sample counter skipped them); the data is not filled in.`,
+      });
+    }
+    this.samples.emit(samples);
+  }
+
+  /** The board printed its banner mid-stream: it reset itself. Set it up again and restart. */
+  private boardReset(): void {
+    this.links.emit({
+      kind: 'lost',
+      message: `The Cyton on ${this.argument.path} reset itself mid-stream (its banner arrived); its settings are being restored and the stream restarted.`,
+    });
+    void this.serial(async () => {
+      if (!this.streaming || !this.linkUp) return;
+      try {
+        for (let ch = 0; ch < this.settings.length; ch++)
+          await this.setChannel(ch, this.settings[ch] as ChannelSettings);
+        await this.beginStream();
+        this.blocks.markDiscontinuity();
+        this.links.emit({
+          kind: 'restored',
+          message: `The Cyton on ${this.argument.path} streams again after its reset.`,
+        });
+      } catch (error) {
+        this.links.emit({
+          kind: 'lost',
+          message: `The Cyton did not come back after its reset: ${errorMessage(error)}`,
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * The Cyton driver against the board emulator, over a real pseudo-terminal pair (socat) and the
+ * real `serialport` package: what a Cyton on /dev/ttyUSB0 would go through, without the board.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { type CytonDriver, createCytonDriver } from '../../src/device/cyton/index.js';
+import type { SerialLink } from '../../src/device/cyton/link.js';
+import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
+import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
+import { openSerialLink } from '../../src/serial-link.js';
+import { CytonEmulator, emulatorCounts } from '../support/cyton-emulator.js';
+import { type PtyPair, ptyPair } from '../support/pty-pair.js';
+import { eventually } from '../support/wait.js';
+
+interface Rig {
+  pair: PtyPair;
+  boardLink: SerialLink;
+  emulator: CytonEmulator;
+  driver: CytonDriver;
+  blocks: LiveSamples[];
+  events: LiveLinkEvent[];
+  /** How many blocks had arrived when each event came. */
+  eventAt: number[];
+}
+
+const rigs: Rig[] = [];
+
+async function rig(options: { daisy?: boolean; argument?: string } = {}): Promise<Rig> {
+  const pair = await ptyPair();
+  const boardLink = await openSerialLink(pair.board);
+  const emulator = new CytonEmulator(boardLink, { daisy: options.daisy ?? false });
+  const driver = createCytonDriver(`cyton:${pair.host}${options.argument ?? ''}`, openSerialLink, {
+    reopenIntervalMs: 200,
+    impedanceSettleMs: 100,
+    impedanceWindowMs: 600,
+  });
+  const r: Rig = { pair, boardLink, emulator, driver, blocks: [], events: [], eventAt: [] };
+  rigs.push(r);
+  driver.onSamples((s) => r.blocks.push(s));
+  driver.onLink((e) => {
+    r.events.push(e);
+    r.eventAt.push(r.blocks.length);
+  });
+  await driver.open();
+  return r;
+}
+
+afterEach(async () => {
+  for (const r of rigs.splice(0)) {
+    await r.driver.close();
+    r.emulator.stop();
+    await r.boardLink.close();
+    await r.pair.kill();
+  }
+});
+
+const rowsOf = (blocks: LiveSamples[]): number => blocks.reduce((n, b) => n + b.rows, 0);
+
+/**
+ * Checks every value of every block against the emulator's signal at `gain`, and answers the row
+ * numbers the blocks held (channel 1 carries the row number).
+ */
+function checkExact(blocks: LiveSamples[], channels: number, gain: number): number[] {
+  const scale = microvoltsPerCount(gain);
+  const rows: number[] = [];
+  for (const block of blocks) {
+    for (let r = 0; r < block.rows; r++) {
+      const row = Math.round((block.data[r * channels] as number) / scale);
+      rows.push(row);
+      for (let c = 0; c < channels; c++) {
+        expect(block.data[r * channels + c], `row ${row} channel ${c + 1}`).toBe(
+          Math.fround(emulatorCounts(row, c) * scale),
+        );
+      }
+    }
+  }
+  return rows;
+}
+
+describe('Cyton over a pseudo-terminal', () => {
+  test('open resets the board, reads 8 channels at 250 Hz from its banner, and sets every channel', async () => {
+    const { driver, emulator } = await rig();
+    expect(emulator.commands.slice(0, 2)).toEqual(['s', 'v']);
+    expect(emulator.commands.filter((c) => c.startsWith('x'))).toHaveLength(8);
+    expect(driver.sampleRate()).toBe(250);
+    expect(driver.channels().map((c) => c.electrode)).toEqual([
+      'FP1',
+      'FP2',
+      'C3',
+      'C4',
+      'T5',
+      'T6',
+      'O1',
+      'O2',
+    ]);
+    expect(driver.info()).toMatchObject({ kind: 'cyton', model: 'OpenBCI Cyton', firmware: 'v3.1.2' });
+    expect(driver.range()).toBe(187_500);
+  });
+
+  test('the µV out are the counts in, scaled by 4.5 V / 24 / (2^23 − 1), exact to float32, rows in order, time never backwards', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 250, 10_000, '250 rows');
+    await r.driver.stop();
+    const rows = checkExact(r.blocks, 8, 24);
+    expect(rows).toEqual(rows.map((_, i) => (rows[0] as number) + i));
+    expect(r.blocks.every((b) => b.lost === 0 && !b.discontinuity)).toBe(true);
+    for (let i = 1; i < r.blocks.length; i++) {
+      const prev = r.blocks[i - 1] as LiveSamples;
+      expect((r.blocks[i] as LiveSamples).timestamp).toBeGreaterThan(
+        prev.timestamp + (prev.rows - 1) * 4 * 0.99,
+      );
+    }
+  });
+
+  test('dropped packets are reported as lost rows, with the right count, and never filled in', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 50, 10_000, '50 rows');
+    r.emulator.drop(7);
+    await eventually(
+      () => r.blocks.some((b) => b.lost > 0) && rowsOf(r.blocks) >= 150,
+      10_000,
+      'rows after the loss',
+    );
+    const rows = checkExact(r.blocks, 8, 24);
+    const gaps = rows
+      .slice(1)
+      .map((row, i) => row - (rows[i] as number))
+      .filter((d) => d !== 1);
+    expect(gaps).toEqual([8]);
+    const after = r.blocks.find((b) => b.lost > 0) as LiveSamples;
+    expect(after).toMatchObject({ lost: 7, discontinuity: true });
+    expect(r.events).toContainEqual(expect.objectContaining({ kind: 'samples_lost', rows: 7 }));
+    expect(r.driver.stats().lostRows).toBe(7);
+  });
+
+  test('garbage and a torn packet are skipped and counted; the torn packet is one lost row', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 50, 10_000, '50 rows');
+    r.emulator.garbage(Uint8Array.from([0x00, 0xa0, 0x42, 0xc0, 0xff, 0x13]));
+    r.emulator.tear();
+    await eventually(
+      () => r.blocks.some((b) => b.lost > 0) && rowsOf(r.blocks) >= 150,
+      10_000,
+      'rows after the garbage',
+    );
+    checkExact(r.blocks, 8, 24);
+    expect(r.blocks.filter((b) => b.lost > 0).map((b) => b.lost)).toEqual([1]);
+    expect(r.driver.stats().skippedBytes).toBeGreaterThanOrEqual(6 + 20);
+  });
+
+  test('with a Daisy: 16 channels at 125 Hz, odd and even packets combined, exact', async () => {
+    const r = await rig({ daisy: true });
+    expect(r.driver.sampleRate()).toBe(125);
+    expect(r.driver.channels()).toHaveLength(16);
+    expect(
+      r.driver
+        .channels()
+        .map((c) => c.electrode)
+        .slice(8),
+    ).toEqual(['F7', 'F8', 'F3', 'F4', 'T3', 'T4', 'P3', 'P4']);
+    expect(r.driver.info().model).toBe('OpenBCI Cyton + Daisy');
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 125, 10_000, '125 rows');
+    r.emulator.drop(3);
+    await eventually(
+      () => r.blocks.some((b) => b.lost > 0) && rowsOf(r.blocks) >= 200,
+      10_000,
+      'rows after the loss',
+    );
+    const rows = checkExact(r.blocks, 16, 24);
+    // 3 packets in a row always break 2 rows: from an odd one, (odd, even) and (odd, -); from an
+    // even one, (-, even) and (odd, even). The halves that did arrive are dropped with them.
+    expect(r.blocks.filter((b) => b.lost > 0).map((b) => b.lost)).toEqual([2]);
+    expect(new Set(rows).size).toBe(rows.length);
+  });
+
+  test('setGain sends every channel its settings; the values after it are scaled by the new gain', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    await r.driver.setGain(8);
+    expect(r.emulator.settings.map((s) => s.gain)).toEqual(Array(8).fill(8));
+    expect(r.driver.range()).toBe(562_500);
+    const before = r.blocks.length;
+    await eventually(() => rowsOf(r.blocks.slice(before)) >= 100, 10_000, 'rows at gain 8');
+    const after = r.blocks.slice(before);
+    expect(after[0]?.discontinuity).toBe(true);
+    checkExact(r.blocks.slice(0, before), 8, 24);
+    checkExact(after, 8, 8);
+    await expect(r.driver.setGain(3)).rejects.toThrow(/no gain 3; use one of 1, 2, 4, 6, 8, 12, 24/);
+  });
+
+  test('a board reset mid-stream: lost, settings sent again, stream restarted, restored, a discontinuity', async () => {
+    const r = await rig();
+    await r.driver.setGain(12);
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    r.emulator.resetMidStream();
+    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
+    const mark = await eventually(
+      () => {
+        const i = r.blocks.findIndex((b) => b.discontinuity);
+        return i < 0 ? undefined : i;
+      },
+      10_000,
+      'the first block after the reset',
+    );
+    await eventually(() => rowsOf(r.blocks.slice(mark)) >= 60, 10_000, 'rows after the reset');
+    expect(r.events.map((e) => e.kind)).toEqual(['lost', 'restored']);
+    expect(mark).toBeGreaterThan(0);
+    expect(r.emulator.settings.map((s) => s.gain)).toEqual(Array(8).fill(12));
+    // Every value, before and after, at the gain the board really had.
+    checkExact(r.blocks, 8, 12);
+  });
+
+  test('impedance by lead-off current, one channel at a time, within 2 % of the emulated impedance; settings restored', async () => {
+    const r = await rig();
+    r.emulator.setImpedance(0, 5_000);
+    r.emulator.setImpedance(1, 20_000);
+    r.emulator.setImpedance(6, 750);
+    const before = JSON.stringify(r.emulator.settings);
+    const z = await r.driver.measureImpedance(['FP1', 'FP2', 'O1', 'CZ']);
+    expect(Object.keys(z)).toEqual(['FP1', 'FP2', 'O1']);
+    expect(z.FP1).toBeGreaterThan(5_000 * 0.98);
+    expect(z.FP1).toBeLessThan(5_000 * 1.02);
+    expect(z.FP2).toBeGreaterThan(20_000 * 0.98);
+    expect(z.FP2).toBeLessThan(20_000 * 1.02);
+    expect(Math.abs((z.O1 as number) - 750)).toBeLessThan(100);
+    expect(r.emulator.commands).toContain('x1000100X');
+    expect(r.emulator.commands).toContain('z101Z');
+    expect(JSON.stringify(r.emulator.settings)).toBe(before);
+    expect(r.emulator.leadOff.every((l) => !l.p && !l.n)).toBe(true);
+    expect(r.emulator.streaming).toBe(false);
+  });
+
+  test('impedance cancelled midway: operation_cancelled, the channel’s settings and lead-off restored', async () => {
+    const r = await rig();
+    await r.driver.setGain(4);
+    const before = JSON.stringify(r.emulator.settings);
+    const controller = new AbortController();
+    const measuring = r.driver.measureImpedance(['FP1', 'FP2'], controller.signal);
+    await eventually(() => r.emulator.streaming, 10_000, 'the measurement to stream');
+    controller.abort();
+    await expect(measuring).rejects.toMatchObject({ code: 'operation_cancelled' });
+    expect(JSON.stringify(r.emulator.settings)).toBe(before);
+    expect(r.emulator.leadOff.every((l) => !l.p && !l.n)).toBe(true);
+  });
+
+  test('impedance while streaming: the stream pauses for it and resumes with a discontinuity, values exact', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    const mark = r.blocks.length;
+    r.emulator.setImpedance(2, 8_000);
+    const z = await r.driver.measureImpedance(['C3']);
+    expect(Math.abs((z.C3 as number) - 8_000)).toBeLessThan(160);
+    await eventually(
+      () => r.blocks.length > mark && rowsOf(r.blocks.slice(mark)) >= 30,
+      10_000,
+      'rows after',
+    );
+    expect(r.blocks.slice(mark).find((b) => b.discontinuity)).toBeDefined();
+    checkExact(r.blocks, 8, 24);
+  });
+
+  test('impedance with a Daisy corrects for the board’s two-sample mean', async () => {
+    const r = await rig({ daisy: true });
+    r.emulator.setImpedance(8, 10_000);
+    const z = await r.driver.measureImpedance(['F7']);
+    expect(z.F7).toBeGreaterThan(10_000 * 0.98);
+    expect(z.F7).toBeLessThan(10_000 * 1.02);
+  });
+
+  test('the dongle unplugged (socat killed): lost; plugged back: restored, streaming again with a discontinuity', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    r.emulator.stop();
+    await r.pair.kill();
+    await eventually(() => r.events.some((e) => e.kind === 'lost'), 10_000, 'the lost event');
+    expect(r.events.find((e) => e.kind === 'lost')?.message).toContain(r.pair.host);
+    await r.boardLink.close();
+    await r.pair.restart();
+    r.boardLink = await openSerialLink(r.pair.board);
+    r.emulator = new CytonEmulator(r.boardLink);
+    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'the restored event');
+    const mark = r.eventAt[r.events.findIndex((e) => e.kind === 'restored')] as number;
+    await eventually(() => rowsOf(r.blocks.slice(mark)) >= 30, 10_000, 'rows after the reconnection');
+    expect(r.blocks[mark]?.discontinuity).toBe(true);
+    expect(r.blocks.slice(mark + 1).every((b) => !b.discontinuity)).toBe(true);
+    checkExact(r.blocks, 8, 24);
+  });
+
+  test('the dongle alone, its board off: open fails at once with the dongle’s answer and what to do', async () => {
+    const pair = await ptyPair();
+    const boardLink = await openSerialLink(pair.board);
+    const emulator = new CytonEmulator(boardLink, { boardOff: true });
+    const driver = createCytonDriver(`cyton:${pair.host}`, openSerialLink);
+    try {
+      await expect(driver.open()).rejects.toMatchObject({
+        code: 'device_unavailable',
+        message: expect.stringMatching(/answered "Failure: Communications timeout.*the Cyton is off/),
+      });
+    } finally {
+      await driver.close();
+      emulator.stop();
+      await boardLink.close();
+      await pair.kill();
+    }
+  });
+
+  test('no board answering: open fails with device_unavailable naming the port', async () => {
+    const pair = await ptyPair();
+    const driver = createCytonDriver(`cyton:${pair.host}`, openSerialLink, { resetTimeoutMs: 300 });
+    try {
+      await expect(driver.open()).rejects.toMatchObject({
+        code: 'device_unavailable',
+        message: expect.stringContaining(`The board on ${pair.host} did not answer the reset command (v)`),
+      });
+      await expect(
+        createCytonDriver('cyton:/dev/does-not-exist', openSerialLink).open(),
+      ).rejects.toMatchObject({
+        code: 'device_unavailable',
+        message: expect.stringContaining("Cannot open the Cyton's serial port /dev/does-not-exist"),
+      });
+    } finally {
+      await driver.close();
+      await pair.kill();
+    }
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * An OpenBCI Cyton (optionally with a Daisy) emulated for the tests: it speaks the board's serial
+ * protocol on any byte link (an in-memory pair, or one end of a `socat` pseudo-terminal pair).
+ *
+ * - `v`: stops streaming, restores the default settings, prints the firmware 3 banner up to `$$$`
+ *   (with the `On Daisy` line when it has a Daisy);
+ * - `b` / `s`: streams 250 packets per second (by the wall clock) / stops; the sample number starts
+ *   at 0 on each `b`;
+ * - `d`, `x...X`, `z...Z`: answered with the firmware's texts when not streaming, silent while
+ *   streaming, as the board does;
+ * - the signal: `emulatorCounts(row, channel)` counts, known to the tests. Channel 1 carries the row
+ *   number itself (so a test finds which row it holds, across lost packets), the others a
+ *   pseudo-random value over the whole 24-bit range;
+ * - lead-off (`z<ch>10Z`/`z<ch>01Z`): that channel carries instead the 31.25 Hz sine the 6 nA
+ *   current develops through the impedance set with `setImpedance` plus the 2.2 kΩ resistor, at the
+ *   channel's gain; with a Daisy, the mean of two 250 Hz samples as the board sends it;
+ * - faults on demand: `drop(n)` packets, `garbage(bytes)`, `tear()` a packet, `resetMidStream()`.
+ */
+import {
+  CHANNEL_LETTERS,
+  type ChannelSettings,
+  DEFAULT_CHANNEL_SETTINGS,
+  encodePacket,
+  LEAD_OFF_HZ,
+  microvoltsPerCount,
+  PACKET_RATE,
+  parseChannelSettings,
+  parseLeadOff,
+} from '../../src/device/cyton/protocol.js';
+import { leadOffAmplitudeMicrovolts } from '../../src/device/cyton/impedance.js';
+
+/** The bytes an emulator writes and reads: the half of a link it owns. */
+export interface EmulatorPort {
+  write(bytes: Uint8Array | string): unknown;
+  onData(listener: (chunk: Uint8Array) => void): unknown;
+}
+
+/** The counts the emulator sends for `row` (packet index, or Daisy row) and 0-based `channel`. */
+export function emulatorCounts(row: number, channel: number): number {
+  if (channel === 0) return row % 0x400000;
+  const h = Math.imul(row + 1, 0x9e3779b1) ^ Math.imul(channel + 7, 0x85ebca6b);
+  return (((h >>> 0) % 0x1000000) - 0x800000) | 0;
+}
+
+export interface CytonEmulatorOptions {
+  readonly daisy?: boolean;
+  readonly firmware?: string;
+  /** Emulates the dongle alone, its board switched off: every command gets the dongle's failure text. */
+  readonly boardOff?: boolean;
+}
+
+export class CytonEmulator {
+  readonly daisy: boolean;
+  /** Every command received, in order (`v`, `b`, `x1060110X`, ...). */
+  readonly commands: string[] = [];
+  settings: ChannelSettings[];
+  leadOff: { p: boolean; n: boolean }[];
+  private readonly impedance = new Map<number, number>();
+  private pending = '';
+  private timer: NodeJS.Timeout | undefined;
+  private startedAt = 0;
+  private packet = 0;
+  private dropping = 0;
+  /** Packets sent since the last `b`. */
+  sent = 0;
+
+  constructor(
+    private readonly port: EmulatorPort,
+    private readonly options: CytonEmulatorOptions = {},
+  ) {
+    this.daisy = options.daisy ?? false;
+    this.settings = this.defaults();
+    this.leadOff = this.settings.map(() => ({ p: false, n: false }));
+    port.onData((chunk) => {
+      this.receive(Buffer.from(chunk).toString('latin1'));
+    });
+  }
+
+  get streaming(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** The impedance (Ω) the lead-off current meets on 0-based `channel`. */
+  setImpedance(channel: number, ohms: number): void {
+    this.impedance.set(channel, ohms);
+  }
+
+  /** The next `n` packets are not sent (their sample numbers are skipped). */
+  drop(n: number): void {
+    this.dropping += n;
+  }
+
+  garbage(bytes: Uint8Array): void {
+    this.send(bytes);
+  }
+
+  /** Sends the first 20 bytes of a packet that then never completes (its number is skipped). */
+  tear(): void {
+    this.send(this.packetBytes(this.packet).subarray(0, 20));
+    this.packet++;
+  }
+
+  /** The board resets itself while streaming: it stops, prints its banner, forgets its settings. */
+  resetMidStream(): void {
+    this.reset();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private defaults(): ChannelSettings[] {
+    return Array.from({ length: this.daisy ? 16 : 8 }, () => ({ ...DEFAULT_CHANNEL_SETTINGS }));
+  }
+
+  /** Writes to the link; a link already gone (the pty pair killed) is not the emulator's error. */
+  private send(bytes: Uint8Array | string): void {
+    Promise.resolve(this.port.write(bytes)).catch(() => undefined);
+  }
+
+  private say(text: string): void {
+    if (!this.streaming) this.send(text);
+  }
+
+  private receive(text: string): void {
+    this.pending += text;
+    while (this.pending.length > 0) {
+      const c = this.pending[0] as string;
+      const length = c === 'x' ? 9 : c === 'z' ? 5 : 1;
+      if (this.pending.length < length) return;
+      const command = this.pending.slice(0, length);
+      this.pending = this.pending.slice(length);
+      this.commands.push(command);
+      this.execute(command);
+    }
+  }
+
+  private execute(command: string): void {
+    if (this.options.boardOff === true) {
+      this.send('Failure: Communications timeout - Device failed to poll Host$$$');
+      return;
+    }
+    if (command === 'v') {
+      this.reset();
+      return;
+    }
+    if (command === 'b') {
+      this.start();
+      return;
+    }
+    if (command === 's') {
+      this.stop();
+      return;
+    }
+    if (command === 'd') {
+      this.settings = this.defaults();
+      this.say('updating channel settings to default$$$');
+      return;
+    }
+    if (command[0] === 'x') {
+      const parsed = parseChannelSettings(command);
+      if (parsed === undefined || parsed.channel >= this.settings.length) {
+        this.say('Failure: Err: too many chars$$$');
+        return;
+      }
+      this.settings[parsed.channel] = parsed.settings;
+      this.say(`Success: Channel set for ${CHANNEL_LETTERS[parsed.channel]}$$$`);
+      return;
+    }
+    if (command[0] === 'z') {
+      const parsed = parseLeadOff(command);
+      if (parsed === undefined || parsed.channel >= this.settings.length) {
+        this.say('Failure: 5th char not Z$$$');
+        return;
+      }
+      this.leadOff[parsed.channel] = { p: parsed.p, n: parsed.n };
+      this.say(`Success: Lead off set for ${CHANNEL_LETTERS[parsed.channel]}$$$`);
+      return;
+    }
+  }
+
+  private reset(): void {
+    this.stop();
+    this.settings = this.defaults();
+    this.leadOff = this.settings.map(() => ({ p: false, n: false }));
+    const daisy = this.daisy ? 'On Daisy ADS1299 Device ID: 0x3E\n' : '';
+    this.send(
+      `OpenBCI V3 8-16 channel\nOn Board ADS1299 Device ID: 0x3E\n${daisy}LIS3DH Device ID: 0x33\nFirmware: ${this.options.firmware ?? 'v3.1.2'}\n$$$`,
+    );
+  }
+
+  private start(): void {
+    if (this.streaming) return;
+    this.packet = 0;
+    this.sent = 0;
+    this.startedAt = performance.now();
+    this.timer = setInterval(() => {
+      this.tick();
+    }, 8);
+  }
+
+  private tick(): void {
+    const due = Math.floor(((performance.now() - this.startedAt) * PACKET_RATE) / 1000);
+    const chunks: Uint8Array[] = [];
+    while (this.packet < due) {
+      if (this.dropping > 0) this.dropping--;
+      else chunks.push(this.packetBytes(this.packet));
+      this.packet++;
+    }
+    if (chunks.length > 0) this.send(Buffer.concat(chunks));
+  }
+
+  /** Packet `p` since the stream started (sample number p mod 256). */
+  private packetBytes(p: number): Uint8Array {
+    this.sent++;
+    const counts = new Array<number>(8);
+    // Daisy: odd packets carry row (p - 1) / 2 of channels 1-8, even ones row p / 2 - 1 of 9-16.
+    const odd = (p & 1) === 1;
+    const row = !this.daisy ? p : odd ? (p - 1) / 2 : p / 2 - 1;
+    const base = this.daisy && !odd ? 8 : 0;
+    for (let c = 0; c < 8; c++) {
+      const channel = base + c;
+      const lead = this.leadOff[channel];
+      counts[c] =
+        lead?.p || lead?.n ? this.leadOffCounts(channel, p) : emulatorCounts(Math.max(0, row), channel);
+    }
+    return encodePacket(p & 0xff, counts);
+  }
+
+  /** The lead-off sine on `channel` as packet `p` carries it (Daisy: the mean of the chip's last two samples). */
+  private leadOffCounts(channel: number, p: number): number {
+    const amplitude = leadOffAmplitudeMicrovolts(this.impedance.get(channel) ?? 10_000);
+    const scale = microvoltsPerCount(this.settings[channel]?.gain ?? 24);
+    const at = (k: number): number =>
+      (amplitude * Math.sin((2 * Math.PI * LEAD_OFF_HZ * k) / PACKET_RATE + 0.4)) / scale;
+    return this.daisy ? (at(p - 1) + at(p)) / 2 : at(p);
+  }
+}
