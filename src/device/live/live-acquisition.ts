@@ -268,7 +268,7 @@ export class LiveAcquisition implements EegAcquisition {
               this.gains,
               'gain',
               this.gains.length === 1
-                ? ` (the amplifier's own gain: ${this.hooks.deviceName} does not let headsetd set it)`
+                ? " (the amplifier's own gain, which headsetd cannot set on this device)"
                 : '',
             ),
       samplingFrequency:

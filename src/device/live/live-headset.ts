@@ -56,7 +56,7 @@ export interface LiveHeadsetOptions {
   readonly onListenerError?: (error: unknown) => void;
 }
 
-/** The device in words, for messages: `The OpenBCI Cyton on /dev/ttyUSB0`. */
+/** The device in words, for messages (`The OpenBCI Cyton (/dev/ttyUSB0)`): capabilities.ts's `deviceName`. */
 export function liveDeviceName(driver: LiveEegDriver): string {
   const { model, source } = driver.info();
   return `The ${model} (${source})`;
