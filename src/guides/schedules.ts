@@ -67,7 +67,11 @@ export class ImpedanceSchedules {
 
   create(request: ScheduleRequest): ScheduleView {
     // A schedule measures impedance, and with `optimize` moves motors: refused up front without them.
-    requireParts(this.context.device, 'impedance', ...(request.action === 'optimize' ? (['motors'] as const) : []));
+    requireParts(
+      this.context.device,
+      'impedance',
+      ...(request.action === 'optimize' ? (['motors'] as const) : []),
+    );
     const intervalMs = request.interval * UNIT_MS[request.unit];
     if (intervalMs < MIN_INTERVAL_MS) {
       throw new HeadsetdError(

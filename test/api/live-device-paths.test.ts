@@ -101,9 +101,9 @@ const NOT_SUPPORTED: Record<string, string> = {
 describe('the API on a live amplifier with EEG only', () => {
   test('every device, guide and SDK path answers without a 500; exactly those needing a missing part answer not_supported', async () => {
     const server = await serve(await liveDevice());
-    const document = (await server.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    const document = (await server.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
       paths: Record<string, Record<string, Operation>>;
-    };
+    }>();
     const failures: string[] = [];
     const refused: Record<string, string> = {};
     for (const [route, item] of Object.entries(document.paths)) {
@@ -122,9 +122,9 @@ describe('the API on a live amplifier with EEG only', () => {
         if (answer.statusCode >= 500)
           failures.push(`${name}: ${answer.statusCode} ${answer.body.slice(0, 300)}`);
         if (answer.statusCode !== 409) continue;
-        const error = (
-          answer.json() as { error: { code: string; message: string; details: Record<string, string> } }
-        ).error;
+        const error = answer.json<{
+          error: { code: string; message: string; details: Record<string, string> };
+        }>().error;
         if (error.code !== 'not_supported') continue;
         refused[name] = error.details.capability as string;
         expect(error.details.device, name).toBe(DEVICE);
@@ -146,38 +146,39 @@ describe('the API on a live amplifier with EEG only', () => {
       battery: false,
       peripheralBus: false,
     };
-    const status = (await server.app.inject({ method: 'GET', url: '/system/status' })).json() as {
+    const status = (await server.app.inject({ method: 'GET', url: '/system/status' })).json<{
       status: Record<string, unknown>;
-    };
+    }>();
     expect(status.status).toMatchObject({ state: 'idle', battery: null, capabilities });
     // No battery figure is a model's: there is none (the CPU's may be, where the machine has no sensor).
     expect(status.status.simulated).not.toContain('battery');
     expect(status.status.temperatures).toMatchObject({ battery: { celsius: null, source: 'none' } });
-    const health = (await server.app.inject({ method: 'GET', url: '/system/healthz' })).json() as Record<
-      string,
-      unknown
-    >;
+    const health = (await server.app.inject({ method: 'GET', url: '/system/healthz' })).json<
+      Record<string, unknown>
+    >();
     expect(health).toMatchObject({
       status: 'healthy',
       capabilities,
       battery: { hasBattery: false, percent: 0, timeRemaining: null, temperature: null, type: 'none' },
     });
     expect(modelProblems(DeviceState, health)).toEqual([]);
-    const version = (await server.app.inject({ method: 'GET', url: '/system/version' })).json() as {
+    const version = (await server.app.inject({ method: 'GET', url: '/system/version' })).json<{
       version: Record<string, string>;
-    };
+    }>();
     expect(version.version).toMatchObject({ device: 'fake', source: 'the test', hardware: 'fake rev 1' });
-    const sensors = (await server.app.inject({ method: 'GET', url: '/system/sensors' })).json() as {
-      type: string;
-    }[];
+    const sensors = (await server.app.inject({ method: 'GET', url: '/system/sensors' })).json<
+      {
+        type: string;
+      }[]
+    >();
     expect(sensors.map((s) => s.type)).toEqual(['eeg']);
   });
 
   test('the simulated headset lists every part in status and healthz', async () => {
     const server = await serve(createSimulatedHeadset({ seed: 2 }));
-    const status = (await server.app.inject({ method: 'GET', url: '/system/status' })).json() as {
+    const status = (await server.app.inject({ method: 'GET', url: '/system/status' })).json<{
       status: { capabilities: Record<string, boolean>; battery: unknown };
-    };
+    }>();
     expect(Object.values(status.status.capabilities)).toEqual([true, true, true, true, true, true, true]);
     expect(status.status.battery).not.toBeNull();
   });
