@@ -159,7 +159,10 @@ export class LiveAcquisition implements EegAcquisition {
       }
       if (this.hooks.measuringImpedance()) throw impedanceBusy(this.hooks.impedanceHolder());
       if (initial !== undefined) {
-        const next = this.validated(initial);
+        // A rate the amplifier does not have is a wish here, not an error: the amplifier keeps its
+        // own and the caller (an eeg-source) resamples, as when acquisition already runs.
+        const { samplingFrequency, ...rest } = initial;
+        const next = this.validated(samplingFrequency === this.defaults.samplingFrequency ? initial : rest);
         await this.applyGain(next.gain);
         this.current = next;
       }

@@ -125,6 +125,14 @@ describe('live headset framing', () => {
     expect(gain).toMatchObject({ field: 'gain', allowed: [1] });
   });
 
+  test('an eeg-source asking for another rate starts acquisition at the amplifier’s (it resamples)', async () => {
+    const { driver, frames } = await open();
+    const state = await device?.eeg.start('streams', { samplingFrequency: 500, channels: ['Cz'] });
+    expect(state?.config).toMatchObject({ samplingFrequency: 250, channels: ['CZ'] });
+    driver.push(3);
+    expect(frames[0]).toMatchObject({ sampleRate: 250, channels: ['Cz'] });
+  });
+
   test('channels the amplifier does not map are refused, naming those it does', async () => {
     const driver = new FakeLiveDriver({
       channels: [
