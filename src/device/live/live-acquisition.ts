@@ -167,6 +167,11 @@ export class LiveAcquisition implements EegAcquisition {
         this.current = next;
       }
       await this.driver.start();
+      if (this.closed) {
+        // Closed while the amplifier was starting: nothing may flow after a close.
+        await this.driver.stop();
+        this.assertOpen();
+      }
       this.owners.add(owner);
       this.samples = 0;
       this.run = this.newRun(this.current);
