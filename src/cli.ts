@@ -39,10 +39,12 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
   --host HOST              address to listen on (default 127.0.0.1; beyond loopback a token is required)
   --port N                 port (default 42069; 0 picks a free one)
   --data-dir DIR           database, token, recordings, executables (default ~/.local/share/headsetd)
-  --device simulated|simulated:seated|replay:FILE
+  --device simulated|simulated:seated|replay:FILE|cyton:PORT|lsl:QUERY
                            the headset: simulated (default; its electrodes start retracted),
                            simulated:seated (worn, every electrode already on the scalp),
-                           or an EDF/BDF recording played back
+                           an EDF/BDF recording played back, an OpenBCI Cyton board on serial
+                           port PORT (cyton:/dev/ttyUSB0), or the LSL stream QUERY finds
+                           (lsl:type=EEG, lsl:name=obci_eeg1); docs/devices.md
   --seed N                 seed of the simulated headset, for repeatable signals
   --log-level LEVEL        fatal, error, warn, info (default), debug, trace, silent
   --workers N              worker threads running the streams (default: one per core; 1 to 64)

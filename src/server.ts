@@ -28,9 +28,7 @@ import {
   startDiscoveryResponder,
 } from './discovery.js';
 import { trustedNetworks } from './security/trusted-networks.js';
-import { createReplayHeadset } from './device/replay/index.js';
-import { createSimulatedHeadset } from './device/simulated/index.js';
-import { HeadsetdError } from './errors/catalog.js';
+import { openDevice } from './devices.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from './recordings/index.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from './executables/stream-host-entry.js';
@@ -89,28 +87,9 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   return (await settleWithin(ended, ms)).done;
 }
 
-/**
- * The headset named by `--device`: the simulated one (electrodes retracted, as a headset is put
- * on; or with `:seated`, worn with every electrode already pressed onto the scalp, for app
- * development), or a recording played back.
- */
-function openDevice(settings: Settings): Headset {
-  const seed = settings.seed === undefined ? {} : { seed: settings.seed };
-  if (settings.device === 'simulated') return createSimulatedHeadset(seed);
-  if (settings.device === 'simulated:seated') {
-    return createSimulatedHeadset({ ...seed, initialMotorPosition: 'scalp' });
-  }
-  if (settings.device.startsWith('replay:')) {
-    return createReplayHeadset(settings.device.slice('replay:'.length), seed);
-  }
-  throw new HeadsetdError(
-    'invalid_request',
-    `The device '${settings.device}' is unknown; use simulated, simulated:seated or replay:FILE.`,
-  );
-}
-
 /** Stops every moving motor, synchronously, and logs which ones were moving. */
 function stopMotors(device: Headset, logger: Logger, why: string): void {
+  if (!device.capabilities().motors) return;
   try {
     const stopped = device.motors.stopAll();
     if (stopped.length > 0) logger.warn({ electrodes: stopped }, `motors ${stopped.join(', ')} ${why}`);
@@ -155,7 +134,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     if (repair.outcome !== 'unchanged')
       logger.warn({ repair }, `recording ${repair.name}: ${repair.outcome}`);
   }
-  const device = options.device ?? openDevice(settings);
+  // A live amplifier is opened here, before the service listens: a failure is a start-up error.
+  const device = options.device ?? (await openDevice(settings.device, settings.seed, { logger }));
   // A headset keeps executing its last command: after a service was killed during a move, its
   // motors may still be driving. None may move without a client that asked for it: stop them first.
   stopMotors(device, logger, 'were moving when the service started (it ended during a move)');

@@ -57,7 +57,16 @@ export async function applyStoredConfig(
     log.warn({ err: error }, 'The stored device configuration is invalid; using the defaults.');
     overrides = {};
   }
-  await applyConfig(device, config, overrides);
+  try {
+    await applyConfig(device, config, overrides);
+  } catch (error) {
+    // A configuration stored for another device (gain 24 kept from the simulated headset, on an
+    // LSL stream whose gain is its own) must not stop the service: the device keeps its defaults.
+    log.warn(
+      { err: error },
+      "The stored EEG configuration does not suit this device; it keeps the device's own defaults.",
+    );
+  }
 }
 
 export interface DeviceServicesOptions {

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorEnvelope } from '../schemas/responses.js';
 import { ERROR_EXAMPLE, withExamples } from './openapi-examples.js';
 import { DocumentedNodeSchema, withDocumentedNodes } from './openapi-nodes.js';
+import { needsPart } from './part-routes.js';
 
 /**
  * Errors every route can answer whatever its own: 401 and 403 from the security hook, 500 for a
@@ -24,6 +25,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     if (schema === undefined || (schema as { hide?: boolean }).hide === true) return;
     const response = { ...(schema.response as Record<number, unknown> | undefined) };
     for (const status of COMMON_ERRORS) response[status] ??= { $ref: 'ErrorEnvelope' };
+    // A route that needs a part of the device answers 409 not_supported on a device without it.
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.some((m) => needsPart(m, route.url))) response[409] ??= { $ref: 'ErrorEnvelope' };
     if ((route as { wsHandler?: unknown }).wsHandler !== undefined) {
       response[101] ??= {
         description: 'Switching Protocols: a WebSocket whose messages are JSON text, one per event or frame.',

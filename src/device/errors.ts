@@ -11,12 +11,13 @@
  * | DeviceBusyError | device_busy | acquisition and impedance measurement exclude each other (`heldBy`) |
  * | DeviceUnavailableError | device_unavailable | the device is closed, lost, or its recording cut short (`reason`) |
  * | ChannelsUnavailableError | channels_unavailable | a subscriber names channels the device does not acquire |
+ * | DeviceNotSupportedError | not_supported | the device lacks the part asked for (`capability`): a Cyton has no motors |
  *
  * A motor fault is not an error: the motor reports state 4 and a `motor_fault` event, and moves
  * to it are ignored until a reset (docs/device.md §Motors).
  */
 import { type ErrorDetails, HeadsetdError } from '../errors/catalog.js';
-import type { AcquisitionOwner } from './headset.js';
+import type { AcquisitionOwner, DeviceCapability } from './headset.js';
 
 /** What holds the device when it is busy: an acquisition (its owners) or a measurement (whose). */
 export type DeviceHolder =
@@ -89,5 +90,37 @@ export class ChannelsUnavailableError extends HeadsetdError {
     this.channels = fault.channels;
     this.acquired = fault.acquired;
     this.field = fault.field;
+  }
+}
+
+/** What each capability is called in a sentence (`has no motors`). */
+const CAPABILITY_TEXT: Record<DeviceCapability, string> = {
+  eeg: 'EEG front end',
+  impedance: 'impedance measurement',
+  motors: 'motors',
+  leds: 'LEDs',
+  imu: 'IMU',
+  battery: 'battery it can read',
+  peripheralBus: 'peripheral bus',
+};
+
+/**
+ * The device lacks the part a call needs: a Cyton board has no motors, an LSL stream no impedance
+ * meter. `device` names the device as a person would (`The Cyton board on /dev/ttyUSB0`); the
+ * message says what is missing and what still works.
+ */
+export class DeviceNotSupportedError extends HeadsetdError {
+  readonly device: string;
+  readonly capability: DeviceCapability;
+
+  constructor(device: string, capability: DeviceCapability, hint?: string) {
+    super(
+      'not_supported',
+      `${device} has no ${CAPABILITY_TEXT[capability]}: ${hint ?? 'this path serves only devices that have it; GET /system/status lists what this device has (capabilities).'}`,
+      { device, capability },
+    );
+    this.name = 'DeviceNotSupportedError';
+    this.device = device;
+    this.capability = capability;
   }
 }

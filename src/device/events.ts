@@ -12,6 +12,8 @@ export type SystemEventType =
   | 'motor_timeout'
   | 'device_lost'
   | 'device_restored'
+  /** A live amplifier's rows that never arrived (never filled in): the message gives the count. */
+  | 'samples_lost'
   | 'low_battery'
   | 'charging_started'
   | 'charging_stopped';

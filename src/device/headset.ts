@@ -338,17 +338,53 @@ export interface PeripheralBus {
 
 export type DeviceState = 'idle' | 'acquiring' | 'measuring_impedance' | 'moving';
 
+/**
+ * The parts a device has (docs/devices.md §Capabilities). A part the device lacks answers every
+ * member with a `DeviceNotSupportedError` (not_supported), never with made-up values. The simulated
+ * headset and the replay device have every part; a live amplifier (Cyton, LSL) has EEG, impedance
+ * when its driver measures it, and nothing else.
+ */
+export interface DeviceCapabilities {
+  readonly eeg: boolean;
+  /** `impedance`. */
+  readonly impedance: boolean;
+  /** `motors`. */
+  readonly motors: boolean;
+  /** `leds`. */
+  readonly leds: boolean;
+  /** `imu`. */
+  readonly imu: boolean;
+  /** `power`: a battery the device reads. */
+  readonly battery: boolean;
+  /** `bus`: the debug command channel to the device's peripherals. */
+  readonly peripheralBus: boolean;
+}
+
+export type DeviceCapability = keyof DeviceCapabilities;
+
+/** Every part: what the simulated headset and the replay device have. */
+export const ALL_CAPABILITIES: DeviceCapabilities = Object.freeze({
+  eeg: true,
+  impedance: true,
+  motors: true,
+  leds: true,
+  imu: true,
+  battery: true,
+  peripheralBus: true,
+});
+
 export interface DeviceStatus {
   /** measuring_impedance, else acquiring, else moving (any motor), else idle. */
   readonly state: DeviceState;
   readonly eeg: AcquisitionState;
   readonly impedance: { readonly measuring: boolean };
   readonly motors: { readonly moving: readonly Electrode[]; readonly stalled: readonly Electrode[] };
-  readonly battery: { readonly percent: number; readonly isCharging: boolean };
+  /** Null on a device without a battery (`capabilities().battery` false). */
+  readonly battery: { readonly percent: number; readonly isCharging: boolean } | null;
 }
 
 export interface DeviceInfo {
-  /** `simulated`, `replay` or `hardware`. */
+  /** `simulated`, `replay`, or a live amplifier's driver (`cyton`, `lsl`). */
   readonly kind: string;
   readonly model: string;
   /** Hardware revision, for GET /system/version's `hardware`. */
@@ -360,6 +396,8 @@ export interface DeviceInfo {
    * dropped and why (GET /system/status answers it as `replay`).
    */
   readonly recording?: ReplayRecordingInfo;
+  /** A live device's source of samples, in words (`/dev/ttyUSB0`, `LSL stream 'obci_eeg1' ...`). */
+  readonly source?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -383,6 +421,8 @@ export interface Headset {
   onEvent(listener: (event: DeviceEvent) => void): Unsubscribe;
   status(): DeviceStatus;
   info(): DeviceInfo;
+  /** The parts this device has; the others throw `DeviceNotSupportedError` (not_supported). */
+  capabilities(): DeviceCapabilities;
   /** Stops acquisition and motors, cancels timers, drops listeners. Safe to call twice. */
   close(): Promise<void>;
 }

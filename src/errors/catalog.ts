@@ -30,6 +30,9 @@ export const ERROR_CATALOG = {
   channels_unavailable: {
     message: 'The device does not acquire the channels asked for; enable them or name others.',
   },
+  not_supported: {
+    message: 'The device has no such part: this path serves only devices that have it.',
+  },
   transition_failed: {
     message: 'The stream could not complete the transition; its status says where it is now.',
   },

@@ -8,6 +8,7 @@
  * second of device time while motors move. Cancelling stops the job's moving motors where they
  * are; so does a failure.
  */
+import { requireParts } from '../device/capabilities.js';
 import type { MotorHolder } from './motor-locks.js';
 import type { TimerHandle } from '../device/clock.js';
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
@@ -111,6 +112,8 @@ export function startElectrodeJob<R extends object>(
   spec: ElectrodeJobSpec<R>,
 ): Job<ElectrodeJobProgress, R> {
   const { device } = context;
+  // Before anything is held: every electrode operation moves motors.
+  requireParts(device, 'motors');
   const holder: MotorHolder = { what: spec.holder };
   const release = context.locks.acquire(spec.electrodes, holder);
   const initial: ElectrodeJobProgress = new ElectrodeProgressTracker(

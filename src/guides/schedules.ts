@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ELECTRODES, type Electrode, MIXED_CASE } from '../core/electrodes.js';
+import { requireParts } from '../device/capabilities.js';
 import type { ElectrodeMap } from '../device/headset.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { GuidesContext } from './context.js';
@@ -65,6 +66,12 @@ export class ImpedanceSchedules {
   constructor(private readonly context: GuidesContext) {}
 
   create(request: ScheduleRequest): ScheduleView {
+    // A schedule measures impedance, and with `optimize` moves motors: refused up front without them.
+    requireParts(
+      this.context.device,
+      'impedance',
+      ...(request.action === 'optimize' ? (['motors'] as const) : []),
+    );
     const intervalMs = request.interval * UNIT_MS[request.unit];
     if (intervalMs < MIN_INTERVAL_MS) {
       throw new HeadsetdError(

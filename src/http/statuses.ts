@@ -24,6 +24,10 @@ export const HTTP_STATUS = {
   invalid_state: 409,
   device_busy: 409,
   channels_unavailable: 409,
+  // The request is sound, but the attached device lacks the part it needs (docs/devices.md
+  // §Capabilities): a conflict with the device, not a fault of the service (not 501) nor an
+  // unknown path (not 404: the path exists and serves devices that have the part).
+  not_supported: 409,
   transition_failed: 409,
   operation_cancelled: 409,
   precondition_failed: 412,

@@ -144,7 +144,7 @@ export function configuredEeg(overrides: JsonObject, config: DeviceConfig): Part
 }
 
 /**
- * Hands the configuration to the device: the low-battery threshold always; the EEG settings the
+ * Hands the configuration to the device: the low-battery threshold (where it has a battery); the EEG settings the
  * user set only while nothing acquires (a running acquisition keeps what its owner configured).
  * With `resetEeg` (the patch touched `eeg`), the device's own EEG defaults are restored first, so
  * that a key set back to null takes the device's default again.
@@ -155,7 +155,8 @@ export async function applyConfig(
   overrides: JsonObject,
   resetEeg = false,
 ): Promise<void> {
-  device.power.setLowBatteryThreshold(config.lowBatteryThreshold);
+  // Kept in the settings either way; a device without a battery has no threshold to apply it to.
+  if (device.capabilities().battery) device.power.setLowBatteryThreshold(config.lowBatteryThreshold);
   if (device.eeg.state().streaming) return;
   if (resetEeg) await device.eeg.reset();
   const eeg = configuredEeg(overrides, config);

@@ -1,6 +1,6 @@
 /** The shape of the Headset contract's cases and what each is handed. */
 import type { Frame } from '../../src/core/frame.js';
-import type { Headset } from '../../src/device/headset.js';
+import type { DeviceCapability, Headset } from '../../src/device/headset.js';
 import type { ManualClock } from '../../src/device/replay/manual-clock.js';
 
 /** The parts of a Headset whose members the cases cover one by one (`eeg.start`, `leds.set`). */
@@ -27,6 +27,11 @@ export interface HeadsetCase {
   title: string;
   /** The members the case uses and checks: `onEvent`, `clock`, or a part's member as `eeg.start`. */
   covers: readonly string[];
+  /**
+   * The parts the case needs: on a device without one of them the case does not apply (that each
+   * member of a missing part refuses with not_supported is a case of its own).
+   */
+  needs?: readonly DeviceCapability[];
   run(context: HeadsetCaseContext): Promise<void>;
 }
 

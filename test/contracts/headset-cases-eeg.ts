@@ -85,7 +85,12 @@ export const EEG_CASES: readonly HeadsetCase[] = [
       expect(unknown).toBeInstanceOf(DeviceArgumentError);
       expect(unknown).toMatchObject({ code: 'validation_failed', field: 'channels', value: 'XX' });
       const gain = await thrown(device.eeg.configure({ gain: 3 }));
-      expect(gain).toMatchObject({ field: 'gain', allowed: [1, 2, 4, 6, 8, 12, 24] });
+      expect(gain).toBeInstanceOf(DeviceArgumentError);
+      expect(gain).toMatchObject({ field: 'gain', value: 3 });
+      // Every gain of the front end, or only the amplifier's own where it cannot be set from here.
+      const allowed = (gain as DeviceArgumentError).allowed;
+      expect(allowed).toContain(initial.gain);
+      expect([[1, 2, 4, 6, 8, 12, 24], [initial.gain]]).toContainEqual(allowed);
       await device.eeg.start('streams');
       const busy = await thrown(device.eeg.reset());
       expect(busy).toBeInstanceOf(DeviceBusyError);
@@ -99,6 +104,7 @@ export const EEG_CASES: readonly HeadsetCase[] = [
   {
     title:
       'impedance is refused while EEG is acquired (DeviceBusyError naming the owners), and measured on device time otherwise',
+    needs: ['impedance'],
     covers: ['impedance.measure', 'impedance.measurementMs', 'eeg.start', 'eeg.stop'],
     async run({ device, clock }) {
       await device.eeg.start('client');
@@ -120,6 +126,7 @@ export const EEG_CASES: readonly HeadsetCase[] = [
   },
   {
     title: 'acquisition is refused while a measurement runs, with a DeviceBusyError naming who measures',
+    needs: ['impedance'],
     covers: ['impedance.measure', 'impedance.measuring', 'eeg.start'],
     async run({ device, clock }) {
       const measuring = device.impedance.measure(undefined, { holder: 'impedance session 1' });
@@ -136,6 +143,7 @@ export const EEG_CASES: readonly HeadsetCase[] = [
   },
   {
     title: 'an aborted measurement rejects with the signal’s reason and frees the meter at once',
+    needs: ['impedance'],
     covers: ['impedance.measure', 'impedance.measuring'],
     async run({ device, clock }) {
       const controller = new AbortController();
@@ -152,6 +160,7 @@ export const EEG_CASES: readonly HeadsetCase[] = [
   {
     title:
       'a measurement is announced as an impedance event with the values in kΩ; an unsubscribed listener hears nothing',
+    needs: ['impedance'],
     covers: ['onEvent', 'impedance.measure'],
     async run({ device, clock }) {
       const events: { type: string; data?: Record<string, number> }[] = [];

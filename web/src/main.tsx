@@ -6,6 +6,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { onAuthNeeded, setToken, token } from './api';
+import { useCapabilities } from './capabilities';
 import { keepEvents, reconnectEvents } from './live';
 import { DevicePanel } from './panels/device';
 import { ImpedancePanel } from './panels/impedance';
@@ -79,13 +80,19 @@ function App() {
       off();
     };
   }, []);
-  const View = PANELS[panel].view;
+  const capabilities = useCapabilities();
+  // The Impedance panel measures and moves electrodes: absent on a device with neither.
+  const shown = (Object.keys(PANELS) as PanelName[]).filter(
+    (name) =>
+      name !== 'impedance' || capabilities === undefined || capabilities.impedance || capabilities.motors,
+  );
+  const View = PANELS[shown.includes(panel) ? panel : 'device'].view;
   return (
     <>
       <header>
         <h1>headsetd</h1>
         <nav>
-          {(Object.keys(PANELS) as PanelName[]).map((name) => (
+          {shown.map((name) => (
             <a key={name} href={`#${name}`} class={name === panel ? 'active' : ''} data-panel={name}>
               {PANELS[name].title}
             </a>

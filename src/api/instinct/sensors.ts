@@ -11,6 +11,7 @@ import type { Headset } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall } from '../http-helpers.js';
+import { requireParts } from '../../device/capabilities.js';
 import { IMU_SENSOR } from '../sdk-shapes.js';
 import { Sensor, SensorAnswer, SensorBody, tags } from './schemas.js';
 
@@ -57,7 +58,8 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
         response: { 200: Type.Array(Sensor), ...errorResponses(400) },
       },
     },
-    async () => SENSOR_TYPES.map(sensor),
+    // Only the sensors the device has: an amplifier without an IMU lists EEG alone.
+    async () => SENSOR_TYPES.filter((type) => type !== 'imu' || device.capabilities().imu).map(sensor),
   );
 
   app.get<{ Params: { type: string } }>(
@@ -91,6 +93,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
     },
     async (request) => {
       const type = sensorType(request.params.type);
+      if (type === 'imu') requireParts(device, 'imu');
       const { enabled, sample_rate: rate, range } = request.body;
       if (request.body.type.toLowerCase() !== type) {
         refuse(

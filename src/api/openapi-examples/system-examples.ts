@@ -96,6 +96,15 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         manufacturer: 'headsetd (simulated)',
         serial: 'SIMBAT-9CC8B0',
       },
+      capabilities: {
+        eeg: true,
+        impedance: true,
+        motors: true,
+        leds: true,
+        imu: true,
+        battery: true,
+        peripheralBus: true,
+      },
       cpu: {
         load: 100,
         temperature: 40,
@@ -313,6 +322,15 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         battery: {
           percent: 80,
           isCharging: false,
+        },
+        capabilities: {
+          eeg: true,
+          impedance: true,
+          motors: true,
+          leds: true,
+          imu: true,
+          battery: true,
+          peripheralBus: true,
         },
         uptimeSeconds: 4.1,
         version: '0.1.0',

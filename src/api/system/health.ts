@@ -31,6 +31,31 @@ function wholeBattery(battery: BatteryStatus): Record<string, unknown> {
   };
 }
 
+/**
+ * The battery of a device that has none (a live amplifier that reports none): the record keeps
+ * its shape, so that a client that reads it (the maker's SDK) still parses it, and says so with
+ * `hasBattery: false`; every figure is 0 and carries no information, the time left and the
+ * temperature are null, and no health rule reads it (docs/devices.md §Capabilities).
+ */
+const NO_BATTERY: BatteryStatus = Object.freeze({
+  hasBattery: false,
+  cycleCount: 0,
+  isCharging: false,
+  designedCapacity: 0,
+  maxCapacity: 0,
+  currentCapacity: 0,
+  voltage: 0,
+  capacityUnit: 'mWh',
+  percent: 0,
+  timeRemaining: null,
+  temperature: null,
+  acConnected: false,
+  type: 'none',
+  model: '',
+  manufacturer: '',
+  serial: '',
+});
+
 function wholeValues<T extends Record<string, number>>(figures: T): T {
   return Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v)])) as T;
 }
@@ -48,12 +73,14 @@ export function healthRoutes(app: FastifyInstance, context: SystemContext): void
     },
     async () => {
       const host = context.hostMetrics.sample();
-      const battery = device.power.battery();
-      const states = device.motors.states();
+      const capabilities = device.capabilities();
+      const battery = capabilities.battery ? device.power.battery() : NO_BATTERY;
+      const states = capabilities.motors ? device.motors.states() : {};
       const faulted = Object.entries(states)
         .filter(([, code]) => code === 4)
         .map(([electrode]) => electrode);
-      const problems = healthProblems(host, battery, device.power.lowBatteryThreshold(), faulted);
+      const threshold = capabilities.battery ? device.power.lowBatteryThreshold() : 0;
+      const problems = healthProblems(host, battery, threshold, faulted);
       return {
         status: problems.length === 0 ? 'healthy' : 'degraded',
         problems,
@@ -61,6 +88,7 @@ export function healthRoutes(app: FastifyInstance, context: SystemContext): void
         grpcPort: 0,
         host: context.settings.hostname(),
         battery: wholeBattery(battery),
+        capabilities: { ...capabilities },
         cpu: {
           ...host.cpu,
           temperature: host.cpu.temperature === null ? null : Math.round(host.cpu.temperature),

@@ -36,6 +36,23 @@ export const ImuReadingShape = Type.Object({
 export const AnyObject = Type.Object({}, { additionalProperties: true });
 
 /** GET /system/health: the health record. */
+/** The parts the device has (docs/devices.md §Capabilities); a missing part answers 409 not_supported. */
+export const DeviceCapabilitiesShape = Type.Object(
+  {
+    eeg: Type.Boolean(),
+    impedance: Type.Boolean(),
+    motors: Type.Boolean(),
+    leds: Type.Boolean(),
+    imu: Type.Boolean(),
+    battery: Type.Boolean(),
+    peripheralBus: Type.Boolean(),
+  },
+  {
+    description:
+      'The parts the device has: the simulated headset and a replay have all; a live amplifier (Cyton, LSL) has EEG and, where its driver measures it, impedance. Paths that need a missing part answer 409 not_supported.',
+  },
+);
+
 export const HealthRecord = Type.Object({
   status: Type.Enum(['healthy', 'degraded']),
   problems: Type.Array(Type.String()),
@@ -59,8 +76,13 @@ export const HealthRecord = Type.Object({
         description: '°C of the pack (added to the reference record).',
       }),
     },
-    { additionalProperties: true, description: 'The health record battery, plus temperature.' },
+    {
+      additionalProperties: true,
+      description:
+        'The health record battery, plus temperature. On a device without a battery: hasBattery false, every figure 0, timeRemaining and temperature null, type "none" (docs/devices.md).',
+    },
   ),
+  capabilities: DeviceCapabilitiesShape,
   cpu: Type.Object({
     load: Type.Number({ description: 'Percent of all cores busy since the previous health call.' }),
     temperature: Type.Union([Type.Integer(), Type.Null()], {
@@ -134,7 +156,10 @@ export const DeviceStatusShape = Type.Object({
   impedance: Type.Object({ measuring: Type.Boolean() }),
   motors: Type.Object({ moving: Type.Array(Type.String()), stalled: Type.Array(Type.String()) }),
   streams: Type.Object({ total: Type.Integer(), running: Type.Integer() }),
-  battery: Type.Object({ percent: Type.Number(), isCharging: Type.Boolean() }),
+  battery: Type.Union([Type.Object({ percent: Type.Number(), isCharging: Type.Boolean() }), Type.Null()], {
+    description: 'Null on a device without a battery (capabilities.battery false).',
+  }),
+  capabilities: DeviceCapabilitiesShape,
   uptimeSeconds: Type.Number({ description: 'Seconds since the service started.' }),
   version: Type.String({ description: 'The service version.' }),
   temperatures: Type.Object({ cpu: Temperature, battery: Temperature }),

@@ -15,7 +15,8 @@ export const API_VERSION = '1';
 
 /**
  * The figures of the health record (dotted paths) that a model produces rather than a sensor:
- * `battery` as a whole on a simulated or replayed device, its `battery.temperature` wherever the
+ * `battery` as a whole on a simulated or replayed device (a live amplifier's battery, when it has
+ * one, is read from it), its `battery.temperature` wherever the
  * pack's is modelled, and `cpu.temperature` where the machine has no sensor.
  */
 export function simulatedFigures(
@@ -24,7 +25,7 @@ export function simulatedFigures(
   cpuTemperature: string,
 ): string[] {
   const figures: string[] = [];
-  if (deviceKind !== 'hardware') figures.push('battery');
+  if (deviceKind === 'simulated' || deviceKind === 'replay') figures.push('battery');
   if (batteryTemperature === 'simulated') figures.push('battery.temperature');
   if (cpuTemperature === 'simulated') figures.push('cpu.temperature');
   return figures;
@@ -66,7 +67,9 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
     async () => {
       const status = device.status();
       const cpu = context.hostMetrics.cpuThermal();
-      const batteryCelsius = device.power.battery().temperature;
+      const capabilities = device.capabilities();
+      // A device without a battery has no battery figure at all (status.battery is null).
+      const batteryCelsius = capabilities.battery ? device.power.battery().temperature : null;
       const batterySource = batteryCelsius === null ? 'none' : device.thermal.batteryTemperatureSource;
       return {
         success: true,
@@ -77,6 +80,7 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
           motors: status.motors,
           streams: context.streams(),
           battery: status.battery,
+          capabilities: { ...capabilities },
           uptimeSeconds: Math.round((Date.now() - context.startedAt) / 100) / 10,
           version: context.version,
           temperatures: {
@@ -104,7 +108,15 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
               service: Type.String(),
               hardware: Type.String({ description: 'Hardware revision of the device.' }),
               firmware: Type.String(),
-              device: Type.String({ description: 'simulated, replay or hardware.' }),
+              device: Type.String({
+                description: 'simulated, replay, or the live amplifier’s driver (cyton, lsl).',
+              }),
+              source: Type.Optional(
+                Type.String({
+                  description:
+                    'A live device’s source of samples, in words (its serial port, its LSL stream).',
+                }),
+              ),
             }),
           }),
         },
@@ -120,6 +132,7 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
           hardware: info.hardware,
           firmware: info.firmware,
           device: info.kind,
+          ...(info.source === undefined ? {} : { source: info.source }),
         },
       };
     },

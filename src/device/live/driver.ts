@@ -10,6 +10,7 @@
  */
 import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
 import type { Unsubscribe } from '../../core/listener-set.js';
+import type { BatteryStatus } from '../headset.js';
 
 /** One channel of the amplifier, in the driver's column order. */
 export interface LiveChannel {
@@ -31,7 +32,9 @@ export interface LiveSamples {
   readonly timestamp: number;
   /**
    * Rows the amplifier produced before this block that never arrived (from the board's sample
-   * counter, or the LSL time stamps). Never filled in: the frame after a loss is marked.
+   * counter, or the LSL time stamps). Never filled in: the frame after a loss is marked, and the
+   * live headset announces the count as a `samples_lost` event (a block with `lost > 0` is a
+   * discontinuity even when its `discontinuity` is false).
    */
   readonly lost: number;
   /**
@@ -41,7 +44,11 @@ export interface LiveSamples {
   readonly discontinuity: boolean;
 }
 
-/** What happened to the link, for the device's events (`device_lost`, `device_restored`, ...). */
+/**
+ * What happened to the link, for the device's events (`device_lost`, `device_restored`,
+ * `samples_lost`). Rows lost before a block are announced from the block's `lost`: a
+ * `samples_lost` link event is for rows no block will account for (lost as the link dropped).
+ */
 export type LiveLinkEvent =
   | { readonly kind: 'lost'; readonly message: string }
   | { readonly kind: 'restored'; readonly message: string }
@@ -84,10 +91,25 @@ export interface LiveEegDriver {
    */
   setGain?(gain: number): Promise<void>;
   /**
+   * The gain the amplifier applies now, where the driver knows it (Cyton: 24 after a reset). Absent:
+   * the headset reports gain 1 (the values are the amplifier's µV; no gain is applied here).
+   */
+  gain?(): number;
+  /**
    * Measures impedance the amplifier's way (Cyton: lead-off current on each channel in turn), in Ω,
    * for the electrodes given. Absent: the amplifier cannot measure impedance.
    */
   measureImpedance?(electrodes: readonly Electrode[], signal?: AbortSignal): Promise<ElectrodeMap<number>>;
+  /**
+   * ms one `measureImpedance` of every channel takes, the shortest interval between readings the
+   * impedance sessions can keep. Absent: one second is assumed.
+   */
+  impedanceMeasurementMs?(): number;
+  /**
+   * The amplifier's battery, where it reports one. Absent: the headset has no battery
+   * (`capabilities().battery` false; the power paths answer not_supported).
+   */
+  battery?(): BatteryStatus;
   /** Stops and releases the wire. Safe to call twice. */
   close(): Promise<void>;
 }

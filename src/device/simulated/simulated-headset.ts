@@ -18,6 +18,8 @@ import {
   type Unsubscribe,
 } from '../events.js';
 import {
+  ALL_CAPABILITIES,
+  type DeviceCapabilities,
   type DeviceInfo,
   type DeviceStatus,
   type ElectrodeMap,
@@ -297,6 +299,11 @@ export class SimulatedHeadset implements Headset {
 
   info(): DeviceInfo {
     return this.identity;
+  }
+
+  /** Every part: the simulation (and the replay device built on it) has them all. */
+  capabilities(): DeviceCapabilities {
+    return ALL_CAPABILITIES;
   }
 
   /**

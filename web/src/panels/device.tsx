@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { type DeviceEvent, recentEvents, usePoll } from '../live';
 import type { DeviceStatus as Status, Health, Imu, Led } from '../api-types';
+import { missingParts, useCapabilities } from '../capabilities';
 
 const RATES = [250, 500, 1000, 2000, 4000, 8000, 16000];
 const GAINS = [1, 2, 4, 6, 8, 12, 24];
@@ -98,7 +99,10 @@ function Acquisition({ status, onChange }: { status: Status | undefined; onChang
               setRate(Number(e.currentTarget.value));
             }}
           >
-            {RATES.map((r) => (
+            {(config === undefined || RATES.includes(config.samplingFrequency)
+              ? RATES
+              : [config.samplingFrequency, ...RATES]
+            ).map((r) => (
               <option key={r} value={r}>
                 {r}
               </option>
@@ -320,23 +324,27 @@ export function DevicePanel() {
   const health = usePoll(() => api<Health>('/system/healthz'), 5000);
   const s = status.value;
   const h = health.value;
+  const capabilities = useCapabilities();
+  const missing = capabilities === undefined ? [] : missingParts(capabilities);
   return (
     <div class="cards">
       <section class="card">
-        <h2>Battery and host</h2>
+        <h2>{s?.battery === null ? 'Host' : 'Battery and host'}</h2>
         {s === undefined ? (
           <p class="muted">{status.error === undefined ? 'Loading…' : describe(status.error)}</p>
         ) : (
           <>
-            <Meter
-              value={s.battery.percent}
-              max={100}
-              label={`battery ${s.battery.percent} %${s.battery.isCharging ? ', charging' : ''}${
-                h === undefined || h.battery.timeRemaining === null
-                  ? ''
-                  : `, ${Math.round(h.battery.timeRemaining)} min left`
-              }`}
-            />
+            {s.battery !== null && (
+              <Meter
+                value={s.battery.percent}
+                max={100}
+                label={`battery ${s.battery.percent} %${s.battery.isCharging ? ', charging' : ''}${
+                  h === undefined || h.battery.timeRemaining === null
+                    ? ''
+                    : `, ${Math.round(h.battery.timeRemaining)} min left`
+                }`}
+              />
+            )}
             {h !== undefined && (
               <>
                 <Meter
@@ -359,6 +367,11 @@ export function DevicePanel() {
                   headsetd {s.version} · up {Math.round(s.uptimeSeconds)} s · streams {s.streams.running}/
                   {s.streams.total} running
                 </p>
+                {missing.length > 0 && (
+                  <p class="muted" data-testid="missing-parts">
+                    This device has no {missing.join(', ')}: those controls are not shown.
+                  </p>
+                )}
                 {h.problems.map((p) => (
                   <p class="warning" key={p}>
                     {p}
@@ -370,8 +383,8 @@ export function DevicePanel() {
         )}
       </section>
       <Acquisition status={s} onChange={status.refresh} />
-      <Leds />
-      <Orientation />
+      {capabilities?.leds === true && <Leds />}
+      {capabilities?.imu === true && <Orientation />}
       <Events />
     </div>
   );

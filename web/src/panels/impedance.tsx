@@ -4,6 +4,7 @@
  * (GET /electrodes/impedance/map, SVG), fetched again after each measurement, so its geometry,
  * levels, thresholds and palettes are the service's and are not repeated here.
  */
+import { useCapabilities } from '../capabilities';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, request } from '../api';
 import { useEvents, usePoll } from '../live';
@@ -397,6 +398,7 @@ function Motors({ impedance }: { impedance: Record<string, number> }) {
 }
 
 export function ImpedancePanel() {
+  const capabilities = useCapabilities();
   const [scheme, setScheme] = useState('default');
   const [version, setVersion] = useState(0);
   const [impedance, setImpedance] = useState<Record<string, number>>({});
@@ -445,11 +447,13 @@ export function ImpedancePanel() {
         </h2>
         <HeadMap scheme={scheme} version={version} />
       </section>
-      <div class="stack">
-        <ContinuousCheck onReading={refresh} />
-      </div>
-      <Optimisation onProgress={refresh} />
-      <Motors impedance={impedance} />
+      {capabilities?.impedance === true && (
+        <div class="stack">
+          <ContinuousCheck onReading={refresh} />
+        </div>
+      )}
+      {capabilities?.motors === true && capabilities.impedance && <Optimisation onProgress={refresh} />}
+      {capabilities?.motors === true && <Motors impedance={impedance} />}
     </div>
   );
 }

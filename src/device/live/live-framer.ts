@@ -1,0 +1,99 @@
+/**
+ * Cuts a live amplifier's blocks into the headset's frames: `frameRows(rate)` rows each (~10 ms),
+ * whatever the size of the blocks the driver pushes (a Cyton packet is one row, an LSL chunk may be
+ * hundreds). Values pass through unaltered (they are already the amplifier's µV), only the columns
+ * of the acquired electrodes are kept, in the configured order.
+ *
+ * Time: a frame's `timestamp` is the time of its first row, read from the block that row came in
+ * (the block's `timestamp` + row / rate). Lost rows are never filled in: the rows before a loss
+ * leave as a shorter frame at once, and the frame after it says `discontinuity: true`, as does the
+ * first frame of a run.
+ */
+import type { Frame } from '../../core/frame.js';
+import { frameRows } from '../acquisition.js';
+import type { LiveSamples } from './driver.js';
+
+export interface FramerOptions {
+  /** Hz, the amplifier's rate. */
+  readonly rate: number;
+  /** Columns of the driver's blocks to keep, in the frames' order. */
+  readonly columns: readonly number[];
+  /** The frames' channel names, one per kept column. */
+  readonly channelNames: readonly string[];
+  /** Columns of the driver's blocks (the driver's channel count). */
+  readonly width: number;
+  /** µV bound of a sample, when the amplifier knows it (frame `range`). */
+  readonly range: () => number | undefined;
+  /** The next frame's `seq` (counted over the device's life, not the run's). */
+  readonly nextSeq: () => number;
+  readonly emit: (frame: Frame) => void;
+}
+
+export class LiveFramer {
+  private readonly rows: number;
+  private pending: Float32Array;
+  private filled = 0;
+  private pendingTimestamp = 0;
+  private pendingDiscontinuity = false;
+  /** The next frame starts after a gap (or is the run's first). */
+  private gap = true;
+  /** Rows handed out in frames. */
+  delivered = 0;
+
+  constructor(private readonly options: FramerOptions) {
+    this.rows = frameRows(options.rate);
+    this.pending = new Float32Array(this.rows * options.columns.length);
+  }
+
+  /** Rows per full frame. */
+  frameRows(): number {
+    return this.rows;
+  }
+
+  /** Takes one block from the driver; emits every frame it completes. */
+  push(block: LiveSamples): void {
+    const { columns, width, rate } = this.options;
+    if (block.discontinuity || block.lost > 0) {
+      // The rows before the gap are whole and true: they leave now, as a shorter frame.
+      this.flush();
+      this.gap = true;
+    }
+    const kept = columns.length;
+    for (let row = 0; row < block.rows; row++) {
+      if (this.filled === 0) {
+        this.pendingTimestamp = block.timestamp + (row * 1000) / rate;
+        this.pendingDiscontinuity = this.gap;
+        this.gap = false;
+      }
+      const from = row * width;
+      const to = this.filled * kept;
+      for (let c = 0; c < kept; c++) this.pending[to + c] = block.data[from + (columns[c] as number)] ?? 0;
+      this.filled++;
+      if (this.filled === this.rows) this.flush();
+    }
+  }
+
+  /** Emits the rows held back, as a shorter frame (before a gap, at a stop). */
+  flush(): void {
+    if (this.filled === 0) return;
+    const kept = this.options.columns.length;
+    const data = this.filled === this.rows ? this.pending : this.pending.slice(0, this.filled * kept);
+    const range = this.options.range();
+    const frame: Frame = {
+      seq: this.options.nextSeq(),
+      timestamp: this.pendingTimestamp,
+      sampleRate: this.options.rate,
+      channels: this.options.channelNames,
+      data,
+      ...(this.pendingDiscontinuity ? { discontinuity: true } : {}),
+      ...(range === undefined ? {} : { range }),
+      createdAt: performance.timeOrigin + performance.now(),
+    };
+    this.delivered += this.filled;
+    this.filled = 0;
+    this.pendingDiscontinuity = false;
+    // Frames are shared with listeners: the next one gets its own buffer.
+    this.pending = new Float32Array(this.rows * kept);
+    this.options.emit(frame);
+  }
+}

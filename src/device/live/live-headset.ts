@@ -1,0 +1,254 @@
+/**
+ * The live headset: a `Headset` built on any `LiveEegDriver` (driver.ts), an amplifier that
+ * pushes real samples (an OpenBCI Cyton on a serial port, an LSL stream). It has what the
+ * amplifier has and nothing else (docs/devices.md §Capabilities):
+ * - EEG, with the simulated device's acquisition semantics, framed from the driver's blocks as
+ *   they arrive (live-acquisition.ts, live-framer.ts);
+ * - impedance, when the driver measures it (live-impedance.ts);
+ * - a battery, when the driver reads one;
+ * - no motors, LEDs, IMU or peripheral bus: those parts refuse every call with
+ *   `DeviceNotSupportedError` (not_supported) naming the device (missing-parts.ts).
+ *
+ * Events: acquisition started/stopped, `samples_lost` with the count of rows that never arrived,
+ * `device_lost`/`device_restored` as the driver's link drops and comes back, and impedance
+ * measurements (kΩ). The thermal model stands for the processor headsetd runs on, where the machine
+ * has no sensor (status lists `cpu.temperature` as simulated then).
+ */
+import { type DeviceClock, systemClock } from '../clock.js';
+import { DeviceArgumentError } from '../errors.js';
+import {
+  type DeviceEvent,
+  type EventLevel,
+  ListenerSet,
+  type SystemEventType,
+  type Unsubscribe,
+} from '../events.js';
+import type {
+  BatteryStatus,
+  DeviceCapabilities,
+  DeviceInfo,
+  DeviceStatus,
+  ElectrodeMap,
+  Headset,
+  ImpedanceMeter,
+  Imu,
+  LedController,
+  MotorController,
+  PeripheralBus,
+  PowerSupply,
+  ThermalModel,
+} from '../headset.js';
+import {
+  FirstOrderTemperature,
+  PROCESSOR_TIME_CONSTANT_MS,
+  processorSteadyCelsius,
+  roundCelsius,
+} from '../simulated/thermal.js';
+import type { LiveEegDriver } from './driver.js';
+import { LiveAcquisition } from './live-acquisition.js';
+import { LiveImpedanceMeter } from './live-impedance.js';
+import { MissingParts } from './missing-parts.js';
+
+export interface LiveHeadsetOptions {
+  /** Time source of events and the thermal model (default the system clock). */
+  readonly clock?: DeviceClock;
+  /** Where errors thrown by frame and event listeners go (default: a process warning). */
+  readonly onListenerError?: (error: unknown) => void;
+}
+
+/** The device in words, for messages (`The OpenBCI Cyton (/dev/ttyUSB0)`): capabilities.ts's `deviceName`. */
+export function liveDeviceName(driver: LiveEegDriver): string {
+  const { model, source } = driver.info();
+  return `The ${model} (${source})`;
+}
+
+/** A battery the driver reads, with the threshold of the low-battery rule. */
+function livePower(read: () => BatteryStatus): PowerSupply {
+  let threshold = 15;
+  return {
+    battery: read,
+    lowBatteryThreshold: () => threshold,
+    setLowBatteryThreshold: (percent) => {
+      if (typeof percent !== 'number' || !Number.isFinite(percent) || percent < 0 || percent > 100) {
+        throw new DeviceArgumentError(
+          `lowBatteryThreshold must be a number from 0 to 100; got ${JSON.stringify(percent)}.`,
+          {
+            field: 'lowBatteryThreshold',
+            value: percent,
+            min: 0,
+            max: 100,
+          },
+        );
+      }
+      threshold = percent;
+    },
+  };
+}
+
+export class LiveHeadset implements Headset {
+  readonly clock: DeviceClock;
+  readonly eeg: LiveAcquisition;
+  readonly impedance: ImpedanceMeter;
+  readonly motors: MotorController;
+  readonly leds: LedController;
+  readonly imu: Imu;
+  readonly power: PowerSupply;
+  readonly thermal: ThermalModel;
+  readonly bus: PeripheralBus;
+  /** The device in words (`The OpenBCI Cyton (/dev/ttyUSB0)`), as its not_supported answers name it. */
+  readonly name: string;
+
+  private readonly events: ListenerSet<DeviceEvent>;
+  private readonly meter: LiveImpedanceMeter | undefined;
+  private readonly parts: DeviceCapabilities;
+  private readonly unsubscribeLink: Unsubscribe;
+  private closed = false;
+
+  /** Use `openLiveHeadset`: the driver must be open (its channels and rate known). */
+  constructor(
+    private readonly driver: LiveEegDriver,
+    options: LiveHeadsetOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.name = liveDeviceName(driver);
+    this.events = new ListenerSet<DeviceEvent>(options.onListenerError);
+    const missing = new MissingParts(this.name);
+    const measure = driver.measureImpedance?.bind(driver);
+    this.meter =
+      measure === undefined
+        ? undefined
+        : new LiveImpedanceMeter(measure, driver.impedanceMeasurementMs?.(), {
+            deviceName: this.name,
+            mapped: () => this.eeg.mappedElectrodes(),
+            acquisitionOwners: () => (this.eeg.state().streaming ? this.eeg.state().owners : []),
+            onMeasured: (values) => {
+              this.emitImpedance(values);
+            },
+          });
+    this.impedance = this.meter ?? missing.impedance();
+    this.eeg = new LiveAcquisition(driver, {
+      deviceName: this.name,
+      measuringImpedance: () => this.meter?.measuring() ?? false,
+      impedanceHolder: () => this.meter?.measuringFor(),
+      onStarted: (config) => {
+        this.system(
+          'acquisition_started',
+          'info',
+          `EEG acquisition started: ${config.channels.length} channels at ${config.samplingFrequency} Hz, gain ${config.gain}.`,
+        );
+      },
+      onStopped: (samples) => {
+        this.system('acquisition_stopped', 'info', `EEG acquisition stopped after ${samples} samples.`);
+      },
+      onRowsLost: (rows) => {
+        this.rowsLost(rows, 'before the next block that arrived');
+      },
+      ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
+    });
+    const battery = driver.battery?.bind(driver);
+    this.power = battery === undefined ? missing.power() : livePower(battery);
+    this.motors = missing.motors();
+    this.leds = missing.leds();
+    this.imu = missing.imu();
+    this.bus = missing.bus();
+    const processor = new FirstOrderTemperature(
+      PROCESSOR_TIME_CONSTANT_MS,
+      processorSteadyCelsius(0),
+      this.clock.now(),
+    );
+    this.thermal = {
+      processorCelsius: (load) =>
+        roundCelsius(processor.update(this.clock.now(), processorSteadyCelsius(load))),
+      batteryTemperatureSource: 'sensor',
+    };
+    this.parts = Object.freeze({
+      eeg: true,
+      impedance: this.meter !== undefined,
+      motors: false,
+      leds: false,
+      imu: false,
+      battery: battery !== undefined,
+      peripheralBus: false,
+    });
+    this.unsubscribeLink = driver.onLink((event) => {
+      if (event.kind === 'lost')
+        this.system('device_lost', 'error', `${this.name} was lost: ${event.message}`);
+      else if (event.kind === 'restored') {
+        this.system('device_restored', 'info', `${this.name} is back: ${event.message}`);
+      } else this.rowsLost(event.rows, event.message);
+    });
+  }
+
+  onEvent(listener: (event: DeviceEvent) => void): Unsubscribe {
+    return this.events.add(listener);
+  }
+
+  capabilities(): DeviceCapabilities {
+    return this.parts;
+  }
+
+  status(): DeviceStatus {
+    const eeg = this.eeg.state();
+    const measuring = this.meter?.measuring() ?? false;
+    const battery = this.parts.battery ? this.power.battery() : undefined;
+    return {
+      state: measuring ? 'measuring_impedance' : eeg.streaming ? 'acquiring' : 'idle',
+      eeg,
+      impedance: { measuring },
+      motors: { moving: [], stalled: [] },
+      battery: battery === undefined ? null : { percent: battery.percent, isCharging: battery.isCharging },
+    };
+  }
+
+  info(): DeviceInfo {
+    const { kind, model, hardware, firmware, serial, source } = this.driver.info();
+    return { kind, model, hardware, firmware, serial, source };
+  }
+
+  /** Stops acquisition, ends measurements, releases the driver's wire. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.eeg.close();
+    this.meter?.close();
+    this.unsubscribeLink();
+    this.events.clear();
+    await this.driver.close();
+  }
+
+  private rowsLost(rows: number, where: string): void {
+    this.system(
+      'samples_lost',
+      'warning',
+      `${this.name} lost ${rows} sample${rows === 1 ? '' : 's'} per channel ${where}: they are not filled in; the next frame says discontinuity.`,
+    );
+  }
+
+  private system(eventType: SystemEventType, level: EventLevel, message: string): void {
+    this.events.emit({ type: 'system', timestamp: this.clock.wallNow(), eventType, level, message });
+  }
+
+  private emitImpedance(values: ElectrodeMap<number>): void {
+    const data: Record<string, number> = {};
+    for (const [electrode, ohms] of Object.entries(values)) data[electrode] = Math.round(ohms / 10) / 100;
+    this.events.emit({ type: 'impedance', timestamp: this.clock.wallNow(), data });
+  }
+}
+
+/**
+ * Opens the driver (port, stream) and builds the live headset on it. Rejects with the driver's
+ * error (device_unavailable) when the amplifier cannot be reached, and `validation_failed` when
+ * none of its channels is played as an EEG electrode; the driver is closed again then.
+ */
+export async function openLiveHeadset(
+  driver: LiveEegDriver,
+  options: LiveHeadsetOptions = {},
+): Promise<LiveHeadset> {
+  await driver.open();
+  try {
+    return new LiveHeadset(driver, options);
+  } catch (error) {
+    await driver.close();
+    throw error;
+  }
+}

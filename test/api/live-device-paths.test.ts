@@ -1,0 +1,172 @@
+/**
+ * Every path of the API on a live amplifier without motors, LEDs, IMU, battery, peripheral bus or
+ * impedance meter (a fake one, as an LSL stream is): each path the OpenAPI document lists under
+ * /system, the guides and the maker's SDK is called with its documented example; none answers 500,
+ * and exactly the paths that need a missing part answer 409 not_supported naming the device and
+ * that part. Status and healthz list the capabilities; healthz keeps a battery record the SDK
+ * parses; a stored configuration made for another device does not stop the start-up.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, test } from 'vitest';
+import { PART_ROUTES } from '../../src/api/part-routes.js';
+import { DEFAULTS } from '../../src/config.js';
+import { systemClock } from '../../src/device/clock.js';
+import { openLiveHeadset } from '../../src/device/live/live-headset.js';
+import { createSimulatedHeadset } from '../../src/device/simulated/index.js';
+import type { Headset } from '../../src/device/headset.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+import { FakeLiveDriver } from '../support/fake-live-driver.js';
+import { FakeRuntime } from '../support/fake-runtime.js';
+import { DeviceState, modelProblems } from '../support/instinct-models.js';
+
+const DEVICE = 'The Fake amplifier (the test)';
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function dataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-live-paths-'));
+  cleanups.push(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+async function serve(device: Headset, dir = dataDir()): Promise<RunningServer> {
+  const server = await startServer({
+    settings: { ...DEFAULTS, port: 0, dataDir: dir },
+    logger: pino({ level: 'silent' }),
+    runtime: new FakeRuntime(),
+    device,
+  });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+function liveDevice(): Promise<Headset> {
+  return openLiveHeadset(new FakeLiveDriver({ clock: systemClock, blockRows: 5 }));
+}
+
+interface Operation {
+  requestBody?: {
+    content: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>;
+  };
+  responses: Record<string, unknown>;
+}
+
+/** A path parameter filled with a value the path accepts. */
+function fill(name: string): string {
+  if (/lectrode|position/.test(name)) return 'O1';
+  if (name.includes('type')) return 'imu';
+  return '0';
+}
+
+describe('the API on a live amplifier with EEG only', () => {
+  test('every device, guide and SDK path answers without a 500; exactly those needing a missing part answer not_supported', async () => {
+    const server = await serve(await liveDevice());
+    const document = (await server.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    const failures: string[] = [];
+    const refused: Record<string, string> = {};
+    for (const [route, item] of Object.entries(document.paths)) {
+      if (/^\/(stream|streams|recordings|openapi|docs|dashboard)/.test(route)) continue;
+      for (const [method, operation] of Object.entries(item)) {
+        if ('101' in operation.responses) continue;
+        const url = route.replace(/\{([^}]+)\}/g, (_, name: string) => fill(name));
+        const media = operation.requestBody?.content['application/json'];
+        const body = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
+        const answer = await server.app.inject({
+          method: method.toUpperCase() as 'GET',
+          url,
+          ...(body === undefined ? {} : { payload: body as object }),
+        });
+        const name = `${method.toUpperCase()} ${route}`;
+        if (answer.statusCode >= 500)
+          failures.push(`${name}: ${answer.statusCode} ${answer.body.slice(0, 300)}`);
+        if (answer.statusCode !== 409) continue;
+        const error = answer.json<{
+          error: { code: string; message: string; details: Record<string, string> };
+        }>().error;
+        if (error.code !== 'not_supported') continue;
+        refused[name] = error.details.capability as string;
+        // The document lists the 409 the route answers.
+        expect(Object.keys(operation.responses), name).toContain('409');
+        expect(error.details.device, name).toBe(DEVICE);
+        expect(error.message.startsWith(`${DEVICE} has no `), name).toBe(true);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(refused).toEqual(PART_ROUTES);
+  });
+
+  test('status and healthz list the capabilities; healthz says there is no battery and still parses as the SDK reads it', async () => {
+    const server = await serve(await liveDevice());
+    const capabilities = {
+      eeg: true,
+      impedance: false,
+      motors: false,
+      leds: false,
+      imu: false,
+      battery: false,
+      peripheralBus: false,
+    };
+    const status = (await server.app.inject({ method: 'GET', url: '/system/status' })).json<{
+      status: Record<string, unknown>;
+    }>();
+    expect(status.status).toMatchObject({ state: 'idle', battery: null, capabilities });
+    // No battery figure is a model's: there is none (the CPU's may be, where the machine has no sensor).
+    expect(status.status.simulated).not.toContain('battery');
+    expect(status.status.temperatures).toMatchObject({ battery: { celsius: null, source: 'none' } });
+    const health = (await server.app.inject({ method: 'GET', url: '/system/healthz' })).json<
+      Record<string, unknown>
+    >();
+    expect(health).toMatchObject({
+      status: 'healthy',
+      capabilities,
+      battery: { hasBattery: false, percent: 0, timeRemaining: null, temperature: null, type: 'none' },
+    });
+    expect(modelProblems(DeviceState, health)).toEqual([]);
+    const version = (await server.app.inject({ method: 'GET', url: '/system/version' })).json<{
+      version: Record<string, string>;
+    }>();
+    expect(version.version).toMatchObject({ device: 'fake', source: 'the test', hardware: 'fake rev 1' });
+    const sensors = (await server.app.inject({ method: 'GET', url: '/system/sensors' })).json<
+      {
+        type: string;
+      }[]
+    >();
+    expect(sensors.map((s) => s.type)).toEqual(['eeg']);
+  });
+
+  test('the simulated headset lists every part in status and healthz', async () => {
+    const server = await serve(createSimulatedHeadset({ seed: 2 }));
+    const status = (await server.app.inject({ method: 'GET', url: '/system/status' })).json<{
+      status: { capabilities: Record<string, boolean>; battery: unknown };
+    }>();
+    expect(Object.values(status.status.capabilities)).toEqual([true, true, true, true, true, true, true]);
+    expect(status.status.battery).not.toBeNull();
+  });
+
+  test('a configuration stored for another device (gain 12, a threshold) does not stop a live device from starting', async () => {
+    const dir = dataDir();
+    const first = await serve(createSimulatedHeadset({ seed: 2 }), dir);
+    const set = await first.app.inject({
+      method: 'PATCH',
+      url: '/system/config',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      payload: { eeg: { gain: 12 }, lowBatteryThreshold: 30 },
+    });
+    expect(set.statusCode).toBe(200);
+    await first.close();
+    const device = await liveDevice();
+    const second = await serve(device, dir);
+    expect(device.eeg.config().gain).toBe(1);
+    const eeg = await second.app.inject({ method: 'POST', url: '/system/sensors/eeg/stream' });
+    expect(eeg.statusCode).toBe(200);
+  });
+});
