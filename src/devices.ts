@@ -8,6 +8,10 @@ import type { Logger } from 'pino';
 import type { Headset } from './device/headset.js';
 import type { LiveEegDriver } from './device/live/driver.js';
 import { openLiveHeadset } from './device/live/live-headset.js';
+import { createCytonDriver } from './device/cyton/index.js';
+import { createLslDriver } from './device/lsl/index.js';
+import type { LslNetwork } from './lsl/network.js';
+import { openSerialLink } from './serial-link.js';
 import { createReplayHeadset } from './device/replay/index.js';
 import { createSimulatedHeadset } from './device/simulated/index.js';
 import { errorMessage } from './core/error-message.js';
@@ -20,6 +24,8 @@ export const LIVE_DEVICE_PREFIXES = ['cyton', 'lsl'] as const;
 export interface LiveDriverOptions {
   /** The service's log, for what the driver wants a person to see (a reconnection, a reset). */
   readonly logger: Logger;
+  /** Where LSL may look for streams (the service's `lsl` settings); default: this machine only. */
+  readonly lsl?: LslNetwork;
 }
 
 /**
@@ -45,13 +51,20 @@ export function registerLiveDriver(prefix: string, factory: LiveDriverFactory | 
   };
 }
 
-// The drivers of this build, by prefix. The Cyton (src/device/cyton/) and LSL (src/device/lsl/)
-// drivers register here:
-//   registerLiveDriver('cyton', (path, options) => new CytonDriver(path, options));
-//   registerLiveDriver('lsl', (query, options) => new LslDriver(query, options));
+// The drivers of this build, by prefix. The Cyton's port is opened through serialport
+// (serial-link.ts, loaded on first use), which device/ may not import; the LSL driver looks for
+// its stream where the service's LSL settings say.
+registerLiveDriver('cyton', (argument) => createCytonDriver(argument, openSerialLink));
+registerLiveDriver('lsl', (argument, options) =>
+  createLslDriver(argument, {
+    ...(options.lsl === undefined ? {} : { network: options.lsl }),
+    log: (message) => options.logger.info(message),
+  }),
+);
 
 export interface OpenDeviceOptions {
   readonly logger: Logger;
+  readonly lsl?: LslNetwork;
 }
 
 /**
@@ -91,7 +104,12 @@ export async function openDevice(
     );
   }
   try {
-    return await openLiveHeadset(factory(argument, { logger: options.logger }));
+    return await openLiveHeadset(
+      factory(argument, {
+        logger: options.logger,
+        ...(options.lsl === undefined ? {} : { lsl: options.lsl }),
+      }),
+    );
   } catch (error) {
     const message = `The device '${device}' cannot be opened: ${errorMessage(error)}`;
     throw isHeadsetdError(error)

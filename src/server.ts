@@ -135,7 +135,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       logger.warn({ repair }, `recording ${repair.name}: ${repair.outcome}`);
   }
   // A live amplifier is opened here, before the service listens: a failure is a start-up error.
-  const device = options.device ?? (await openDevice(settings.device, settings.seed, { logger }));
+  const device =
+    options.device ?? (await openDevice(settings.device, settings.seed, { logger, lsl: settings.lsl }));
   // A headset keeps executing its last command: after a service was killed during a move, its
   // motors may still be driving. None may move without a client that asked for it: stop them first.
   stopMotors(device, logger, 'were moving when the service started (it ended during a move)');

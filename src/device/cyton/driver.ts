@@ -7,7 +7,7 @@
  * that the driver knows them. `start` sends `b`, `stop` sends `s`.
  *
  * While streaming: packets lost (radio) are counted from the sample counter, the block after them
- * carries `lost` and `discontinuity`, a `samples_lost` event says how many rows. The board resetting
+ * carries `lost` and `discontinuity` (the live headset announces the count). The board resetting
  * itself (its banner mid-stream): `lost`, settings sent again, stream restarted, `restored`, a
  * discontinuity. The port closing (dongle unplugged): `lost`, the same path reopened every
  * `reopenIntervalMs`; when the board answers, settings and stream restored, `restored`.
@@ -454,14 +454,8 @@ export class CytonDriver implements LiveEegDriver {
     blocks.flush(at);
   }
 
+  /** Rows the counter skipped travel in `samples.lost`: the live headset announces them, once. */
   private emitSamples(samples: LiveSamples): void {
-    if (samples.lost > 0) {
-      this.links.emit({
-        kind: 'samples_lost',
-        rows: samples.lost,
-        message: `${samples.lost} sample${samples.lost === 1 ? '' : 's'} from the Cyton never arrived (the sample counter skipped them); the data is not filled in.`,
-      });
-    }
     this.samples.emit(samples);
   }
 

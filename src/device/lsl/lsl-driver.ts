@@ -413,14 +413,8 @@ export class LslDriver implements LiveEegDriver {
   private deliver(values: number[], stamps: number[]): void {
     if (!this.running || this.timeline === undefined) return;
     this.rowsDelivered += stamps.length;
+    // Rows lost in a gap travel in the block's `lost`: the live headset announces them, once.
     for (const block of this.timeline.blocks(values, stamps, this.correction)) {
-      if (block.lost > 0) {
-        this.links.emit({
-          kind: 'samples_lost',
-          rows: block.lost,
-          message: `${block.lost} sample(s) of the LSL stream never arrived (a gap in its time stamps before ${new Date(block.timestamp).toISOString()})`,
-        });
-      }
       this.samples.emit(block);
     }
   }
