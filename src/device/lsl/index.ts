@@ -1,4 +1,4 @@
-/** The LSL device's driver (`--device lsl:<query>`), for the live headset (docs/devices-lsl.md). */
+/** The LSL device's driver (`--device lsl:<query>`), for the live headset (docs/devices.md §Lab Streaming Layer). */
 export {
   createLslDriver,
   LslDriver,
