@@ -136,4 +136,13 @@ describe('the recorder node', () => {
     ]);
     expect(edflibCheck(file, { samples: false }).ok).toBe(true);
   });
+
+  test('a BDF recording that clips is not told to record BDF: the warning offers what it can do', async () => {
+    const h = recorderHarness(dataDir, { filename: 'clipping', format: 'bdf', physicalRange: 100 });
+    await h.node.start();
+    feed(h.node, 250, 1, { range: 50 }, (k) => (k < 10 ? 150 : 10));
+    await h.node.stop();
+    expect(h.warnings).toHaveLength(1);
+    expect(h.warnings[0]).toMatch(/set the recorder's physicalRange wider$/);
+  });
 });

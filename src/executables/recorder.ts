@@ -364,7 +364,7 @@ class Recorder implements NodeInstance {
       const at = ((runs[0]?.first ?? 0) / file.spec.sampleRate).toFixed(3);
       const message =
         `recording "${file.name}" clips: values outside ${span(file.spec)} uV (first at ${at} s) are written at the limit, ` +
-        "counted in clippedSamples and annotated in the file; set the recorder's physicalRange wider, or record BDF";
+        `counted in clippedSamples and annotated in the file; set the recorder's physicalRange wider${this.format === 'edf' ? ', or record BDF' : ''}`;
       this.context.log(message);
       this.context.warn?.(message);
     }
