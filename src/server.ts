@@ -51,6 +51,11 @@ export interface ServerOptions {
   runtime?: StreamRuntime;
   /** Replaces the device chosen by `settings.device` (tests). */
   device?: Headset;
+  /**
+   * Awaited before the port is opened, so that no request can start a child process earlier (the
+   * command line's move into a cgroup of its own, which runs while the service starts).
+   */
+  beforeListen?: Promise<unknown>;
 }
 
 export interface RunningServer {
@@ -302,6 +307,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   });
 
   try {
+    await options.beforeListen;
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
     await app.close();
