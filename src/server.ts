@@ -34,7 +34,7 @@ import { HeadsetdError } from './errors/catalog.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from './recordings/index.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from './executables/stream-host-entry.js';
-import { openDatabase } from './store/database.js';
+import { closeDatabase, commitsPending, openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
 import type { StreamRuntime } from './runtime/stream-runtime.js';
 import { StreamStore } from './streams/store.js';
@@ -269,6 +269,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     logger,
     version: VERSION,
     security,
+    commitsPending: () => commitsPending(db),
     extraPlugins: [
       (scope) => {
         systemPlugin(scope, services.system);
@@ -313,7 +314,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     await app.close();
     await manager.close();
     await device.close();
-    db.close();
+    await closeDatabase(db);
     throw error;
   }
   port = (app.server.address() as AddressInfo).port;
@@ -368,7 +369,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         await httpClosed;
         await discoveryClosed;
         await device.close();
-        db.close();
+        await closeDatabase(db);
         lock.release();
       })();
       return closing;

@@ -18,6 +18,16 @@ import { installSecurity, type SecurityOptions } from './security.js';
 import { streamsPlugin } from './streams.js';
 import { installValidation } from './validation.js';
 import { headersTimeouts } from '../security/http-timeouts.js';
+import { errorMessage } from '../core/error-message.js';
+
+/** A commit that reached the store but not the disk: the change is made, but not yet safe. */
+function storageFlushError(error: unknown): HeadsetdError {
+  return new HeadsetdError(
+    'storage_error',
+    `The store could not flush its last changes to the disk (${errorMessage(error)}); they hold until the service stops, but may be lost on a power cut. Check the service's data directory (disk health, free space).`,
+    { reason: (error as NodeJS.ErrnoException).code ?? 'flush' },
+  );
+}
 
 export interface AppOptions {
   manager: StreamManager;
@@ -34,6 +44,11 @@ export interface AppOptions {
    * HEADERS_TIMEOUT_MS of security/http-timeouts.ts, docs/api.md); tests shorten it.
    */
   headersTimeoutMs?: number;
+  /**
+   * The store's commits not yet on disk (undefined when none): a request that wrote is answered
+   * once they are, so that what the API acknowledged survives a power cut (store/durability.ts).
+   */
+  commitsPending?: () => Promise<void> | undefined;
   /** Plugins of the other resources (systems, guides, recordings), registered after the streams. */
   extraPlugins?: ((app: FastifyInstance) => Promise<void> | void)[];
 }
@@ -65,6 +80,24 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
   }) as unknown as FastifyInstance;
 
+  const pending = options.commitsPending;
+  if (pending !== undefined) {
+    app.addHook('onSend', (_request, _reply, payload, done) => {
+      const flushing = pending();
+      if (flushing === undefined) {
+        done(null, payload);
+        return;
+      }
+      flushing.then(
+        () => {
+          done(null, payload);
+        },
+        (error: unknown) => {
+          done(storageFlushError(error));
+        },
+      );
+    });
+  }
   installErrorHandling(app, {
     explain: (error) => namingStreamHolders(error, () => eegReaders(options.manager.list())),
   });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { Db } from './database.js';
+import { durabilityOf } from './durability.js';
 import { errorMessage } from '../core/error-message.js';
 
 /** Free space under which an I/O error is taken for a full disk: SQLite writes pages of 4 KiB and more. */
@@ -94,7 +95,10 @@ export function storageError(db: Db, what: string, error: unknown): HeadsetdErro
  */
 export function storeWrite<T>(db: Db, what: string, work: () => T): T {
   try {
-    return work();
+    const done = work();
+    // On its way to the disk (durability.ts): a request that wrote is answered once it is there.
+    durabilityOf(db)?.committedOne();
+    return done;
   } catch (error) {
     throw storageError(db, what, error) ?? error;
   }
