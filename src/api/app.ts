@@ -3,7 +3,12 @@
  * plugin per resource. Knows HTTP and nothing below the interfaces it is handed.
  */
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { StreamManager } from '../streams/manager.js';
 import { BODY_LIMIT, registerBodyParsers } from './body.js';
@@ -82,7 +87,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   const pending = options.commitsPending;
   if (pending !== undefined) {
-    app.addHook('onSend', (_request, _reply, payload, done) => {
+    const untilOnDisk = (
+      _request: FastifyRequest,
+      _reply: FastifyReply,
+      payload: unknown,
+      done: (error: Error | null, payload?: unknown) => void,
+    ): void => {
       const flushing = pending();
       if (flushing === undefined) {
         done(null, payload);
@@ -96,6 +106,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           done(storageFlushError(error));
         },
       );
+    };
+    // On the routes that write: a GET's rare commit (an expired entry removed) is flushed in the
+    // background, and status polls keep a hook less.
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+      const own = route.onSend;
+      route.onSend = own === undefined ? untilOnDisk : [...(Array.isArray(own) ? own : [own]), untilOnDisk];
     });
   }
   installErrorHandling(app, {
