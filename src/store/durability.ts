@@ -69,7 +69,16 @@ export class StoreDurability {
 
   private async syncOnce(): Promise<void> {
     const upTo = this.committed;
-    const fd = this.logDescriptor();
+    let fd: number;
+    try {
+      fd = this.logDescriptor();
+    } catch (error) {
+      // No log: whoever removed it (the last connection closing) checkpointed it into the
+      // database file and synced that first; nothing of ours is left in a log to flush.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.synced = Math.max(this.synced, upTo);
+      return;
+    }
     await new Promise<void>((resolve, reject) => {
       fdatasync(fd, (error) => {
         if (error === null) resolve();
