@@ -10,7 +10,7 @@ import { SettingsSchema } from '../src/config.js';
 import { DebugBody } from '../src/api/debug-command.js';
 import { BUILTINS } from '../src/executables/builtins.js';
 import { assertSchemasValid, check } from '../src/schemas/validator.js';
-import { DeviceConfigSchema } from '../src/settings/config.js';
+import { DEFAULT_DEVICE_CONFIG, DeviceConfigSchema, effectiveConfig } from '../src/settings/config.js';
 
 test('the settings, device configuration, debug body and built-in configs are valid JSON Schema', () => {
   const schemas = [SettingsSchema, DeviceConfigSchema, DebugBody, ...BUILTINS.map((b) => b.configSchema)];
@@ -25,4 +25,8 @@ test('a schema that is not valid JSON Schema is still refused by the check the t
   }).toThrow(/schema is invalid/);
   // ...while the run-time validator compiles only what strict mode refuses (unknown keywords).
   expect(() => check(Type.Unsafe<unknown>({ typo: 1 }), {})).toThrow(/unknown keyword/);
+});
+
+test('the default device configuration, applied unchecked when nothing is stored, is what the check would answer', () => {
+  expect(effectiveConfig({})).toEqual(DEFAULT_DEVICE_CONFIG);
 });
