@@ -2,7 +2,8 @@
 /**
  * headsetd benchmarks: `npm run bench` (builds, then runs this file).
  *
- * Usage: node bench/run.js [--check] [--quick] [--only dsp,runtime,codecs,formats,api,service,latency,external]
+ * Usage: node bench/run.js [--check] [--quick]
+ *                          [--only dsp,runtime,codecs,formats,api,service,latency,external,startup,apistatus,storesoak]
  *                          [--json FILE] [--write-baseline]
  *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0);
  *             advisory benchmarks (contention-sensitive, see docs/performance.md) never fail it
@@ -34,6 +35,9 @@ import { runRuntime } from './suites/runtime.js';
 import { runService } from './suites/service.js';
 import { runLatency } from './suites/latency.js';
 import { runExternal } from './suites/external.js';
+import { runStartup } from './suites/startup.js';
+import { runApiStatus } from './suites/api-status.js';
+import { runStoreSoak } from './suites/store-soak.js';
 
 const SUITES = {
   dsp: runDsp,
@@ -44,6 +48,9 @@ const SUITES = {
   service: runService,
   latency: runLatency,
   external: runExternal,
+  startup: runStartup,
+  apistatus: runApiStatus,
+  storesoak: runStoreSoak,
 };
 
 /** The suites of `--quick`: in-process, CPU-bound, seconds each. */

@@ -127,20 +127,22 @@ function validate(file: string, settings: Settings): number {
 
 async function serve(settings: Settings): Promise<void> {
   const logger = pino({ level: settings.logLevel, base: { service: 'headsetd' } }, pino.destination(2));
-  // Before any child is spawned: children are born in the cgroup their parent is in.
-  const containment = containChildren();
+  // Before any child is spawned: children are born in the cgroup their parent is in. The move
+  // runs on libuv's thread pool while the service starts; the server awaits it before listening.
+  const containing = containChildren();
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ settings, logger, beforeListen: containing });
+  } catch (error) {
+    (await containing)?.release();
+    throw error;
+  }
+  const containment = await containing;
   logger.debug(
     containment === undefined
       ? 'child processes are contained by process groups only (no writable cgroup v2 here)'
       : `child processes are contained in the cgroup ${containment.dir}`,
   );
-  let server: Awaited<ReturnType<typeof startServer>>;
-  try {
-    server = await startServer({ settings, logger });
-  } catch (error) {
-    containment?.release();
-    throw error;
-  }
   if (server.token?.created === true) {
     announceCreatedToken(server.token.token, tokenPath(settings.dataDir), process.stderr, logger);
   }

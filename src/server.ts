@@ -32,7 +32,7 @@ import { openDevice } from './devices.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from './recordings/index.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from './executables/stream-host-entry.js';
-import { openDatabase } from './store/database.js';
+import { closeDatabase, commitsPending, openDatabase } from './store/database.js';
 import { StreamManager } from './streams/manager.js';
 import type { StreamRuntime } from './runtime/stream-runtime.js';
 import { StreamStore } from './streams/store.js';
@@ -49,6 +49,11 @@ export interface ServerOptions {
   runtime?: StreamRuntime;
   /** Replaces the device chosen by `settings.device` (tests). */
   device?: Headset;
+  /**
+   * Awaited before the port is opened, so that no request can start a child process earlier (the
+   * command line's move into a cgroup of its own, which runs while the service starts).
+   */
+  beforeListen?: Promise<unknown>;
 }
 
 export interface RunningServer {
@@ -245,6 +250,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     logger,
     version: VERSION,
     security,
+    commitsPending: () => commitsPending(db),
     extraPlugins: [
       (scope) => {
         systemPlugin(scope, services.system);
@@ -283,12 +289,13 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   });
 
   try {
+    await options.beforeListen;
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
     await app.close();
     await manager.close();
     await device.close();
-    db.close();
+    await closeDatabase(db);
     throw error;
   }
   port = (app.server.address() as AddressInfo).port;
@@ -343,7 +350,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         await httpClosed;
         await discoveryClosed;
         await device.close();
-        db.close();
+        await closeDatabase(db);
         lock.release();
       })();
       return closing;

@@ -52,7 +52,9 @@ export async function applyStoredConfig(
   let config = DEFAULT_DEVICE_CONFIG;
   let overrides = settings.configOverrides();
   try {
-    config = effectiveConfig(overrides);
+    // Nothing stored (every first start): the defaults, which need no check (a test checks them);
+    // compiling the configuration's validator took 6 ms of a start (docs/performance.md).
+    if (Object.keys(overrides).length > 0) config = effectiveConfig(overrides);
   } catch (error) {
     log.warn({ err: error }, 'The stored device configuration is invalid; using the defaults.');
     overrides = {};

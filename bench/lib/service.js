@@ -13,15 +13,22 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { requestJson } from './http-load.js';
 
-const CLI = new URL('../../dist/headsetd.mjs', import.meta.url).pathname;
+/**
+ * The service's entry; HEADSETD_BENCH_CLI names another build's (to measure a change before and
+ * after in one run of the same suite).
+ */
+export const SERVICE_CLI =
+  process.env.HEADSETD_BENCH_CLI ?? new URL('../../dist/headsetd.mjs', import.meta.url).pathname;
+const CLI = SERVICE_CLI;
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 8_000;
 
 /**
  * Resolves with `{ url, pid, dataDir, cpuSeconds(), stop() }` once the service prints its listening
- * line. `nodeOptions`: flags for node itself (a profiler, heap snapshots on a signal).
+ * line. `nodeOptions`: flags for node itself (a profiler, heap snapshots on a signal); `logLevel`:
+ * undefined for the service's default (what a user gets).
  */
-export async function startService({ nodeOptions = [] } = {}) {
+export async function startService({ nodeOptions = [], logLevel = 'warn' } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-api-'));
   const child = spawn(
     process.execPath,
@@ -35,8 +42,7 @@ export async function startService({ nodeOptions = [] } = {}) {
       '0',
       '--data-dir',
       dataDir,
-      '--log-level',
-      'warn',
+      ...(logLevel === undefined ? [] : ['--log-level', logLevel]),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

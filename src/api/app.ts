@@ -3,7 +3,12 @@
  * plugin per resource. Knows HTTP and nothing below the interfaces it is handed.
  */
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { StreamManager } from '../streams/manager.js';
 import { BODY_LIMIT, registerBodyParsers } from './body.js';
@@ -19,6 +24,16 @@ import { installSecurity, type SecurityOptions } from './security.js';
 import { streamsPlugin } from './streams.js';
 import { installValidation } from './validation.js';
 import { headersTimeouts } from '../security/http-timeouts.js';
+import { errorMessage } from '../core/error-message.js';
+
+/** A commit that reached the store but not the disk: the change is made, but not yet safe. */
+function storageFlushError(error: unknown): HeadsetdError {
+  return new HeadsetdError(
+    'storage_error',
+    `The store could not flush its last changes to the disk (${errorMessage(error)}); they hold until the service stops, but may be lost on a power cut. Check the service's data directory (disk health, free space).`,
+    { reason: (error as NodeJS.ErrnoException).code ?? 'flush' },
+  );
+}
 
 export interface AppOptions {
   manager: StreamManager;
@@ -35,6 +50,11 @@ export interface AppOptions {
    * HEADERS_TIMEOUT_MS of security/http-timeouts.ts, docs/api.md); tests shorten it.
    */
   headersTimeoutMs?: number;
+  /**
+   * The store's commits not yet on disk (undefined when none): a request that wrote is answered
+   * once they are, so that what the API acknowledged survives a power cut (store/durability.ts).
+   */
+  commitsPending?: () => Promise<void> | undefined;
   /** Plugins of the other resources (systems, guides, recordings), registered after the streams. */
   extraPlugins?: ((app: FastifyInstance) => Promise<void> | void)[];
 }
@@ -66,6 +86,37 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
   }) as unknown as FastifyInstance;
 
+  const pending = options.commitsPending;
+  if (pending !== undefined) {
+    const untilOnDisk = (
+      _request: FastifyRequest,
+      _reply: FastifyReply,
+      payload: unknown,
+      done: (error: Error | null, payload?: unknown) => void,
+    ): void => {
+      const flushing = pending();
+      if (flushing === undefined) {
+        done(null, payload);
+        return;
+      }
+      flushing.then(
+        () => {
+          done(null, payload);
+        },
+        (error: unknown) => {
+          done(storageFlushError(error));
+        },
+      );
+    };
+    // On the routes that write: a GET's rare commit (an expired entry removed) is flushed in the
+    // background, and status polls keep a hook less.
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+      const own = route.onSend;
+      route.onSend = own === undefined ? untilOnDisk : [...(Array.isArray(own) ? own : [own]), untilOnDisk];
+    });
+  }
   installErrorHandling(app, {
     explain: (error) => inIfMatchTerms(namingStreamHolders(error, () => eegReaders(options.manager.list()))),
   });

@@ -109,9 +109,13 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   );
   await app.register(formbody, { bodyLimit: BODY_LIMIT, parser: parseForm });
 
-  // Refuse unaccepted content types before reading the body.
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (!hasBody(request)) return payload;
+  // Refuse unaccepted content types before reading the body. A callback hook: every request,
+  // GETs included, passes here, and an async hook cost a promise each (docs/performance.md).
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (!hasBody(request)) {
+      done(null, payload);
+      return;
+    }
     const accepts = request.routeOptions.config.accepts ?? [];
     const type = mediaType(request);
     const allowed = accepts.flatMap((k) => MEDIA_TYPES[k]);
@@ -130,10 +134,13 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
               : '';
       const hint =
         allowed.length === 0 ? 'this route takes no body' : `send one of ${allowed.join(', ')}${curl}`;
-      throw new HeadsetdError('unsupported_media_type', `The body has ${got}; ${hint}.`, {
-        accepted: allowed,
-      });
+      done(
+        new HeadsetdError('unsupported_media_type', `The body has ${got}; ${hint}.`, {
+          accepted: allowed,
+        }),
+      );
+      return;
     }
-    return payload;
+    done(null, payload);
   });
 }

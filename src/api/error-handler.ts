@@ -102,9 +102,10 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
   // A request no route takes is answered 404/405 before its body is looked at: without this the
   // body's content type was judged first (no route accepts any), and `PATCH /stream/streams` with
   // a JSON body answered 415 instead of 405.
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (request.is404) throw unroutedError(table, request);
-    return payload;
+  // A callback hook (every request passes here; an async one cost a promise each).
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.is404) done(unroutedError(table, request));
+    else done(null, payload);
   });
 
   app.setNotFoundHandler((request, reply) => sendError(reply, unroutedError(table, request)));

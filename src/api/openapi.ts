@@ -4,8 +4,8 @@
  * own files: nothing is fetched at run time.
  */
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { docsUiRoutes } from './docs-ui.js';
 import { ErrorEnvelope } from '../schemas/responses.js';
 import { ERROR_EXAMPLE, withExamples } from './openapi-examples.js';
 import { DocumentedNodeSchema, withDocumentedNodes } from './openapi-nodes.js';
@@ -73,9 +73,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-  });
+  // Swagger UI's own packages are loaded by the first request to /docs, not at start-up.
+  docsUiRoutes(app, '/docs');
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

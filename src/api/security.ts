@@ -53,7 +53,9 @@ function withoutToken(policy: AccessPolicy): AccessPolicy {
 }
 
 export function installSecurity(app: FastifyInstance, options: SecurityOptions): void {
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: every request passes here, and a promise per request showed
+  // in the profile of GET /system/status under load (docs/performance.md §The API's hot path).
+  app.addHook('onRequest', (request, _reply, done) => {
     const policy = accessPolicy(options);
     // The dashboard's page and files (api/dashboard.ts) load without the token, so that the page
     // can ask for it; they hold no data of the device. Host, Origin and Sec-Fetch-Site still apply.
@@ -67,6 +69,6 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
       { headers: request.headers, url: request.url, port: options.port() },
       trusted || shell ? withoutToken(policy) : policy,
     );
-    if (refusal !== undefined) throw refusal;
+    done(refusal);
   });
 }

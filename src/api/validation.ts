@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TSchema } from 'typebox';
-import { AJV_OPTIONS, createAjv } from '../schemas/validator.js';
+import { AJV_OPTIONS, assertSchemasValid, createAjv } from '../schemas/validator.js';
 
 const documentedOnly = new WeakSet<object>();
 
@@ -31,6 +31,7 @@ function acceptsEmptyObject(schema: unknown): boolean {
  * never called in a session. Fastify reads `errors` off the function after a false answer.
  */
 function compiledOnFirstUse(
+  schema: unknown,
   compile: () => ValidateFunction,
   pending: (() => void)[],
 ): ((data: unknown) => boolean) & {
@@ -38,6 +39,7 @@ function compiledOnFirstUse(
 } {
   let validate: ValidateFunction | undefined;
   pending.push(() => {
+    assertSchemasValid([schema]);
     validate ??= compile();
   });
   const check = (data: unknown): boolean => {
@@ -53,8 +55,9 @@ function compiledOnFirstUse(
 const pendingByApp = new WeakMap<FastifyInstance, (() => void)[]>();
 
 /**
- * Compiles every route's validator now; throws on the first schema ajv refuses. The tests call it
- * so that a schema error in a route nobody called still fails the build.
+ * Compiles every route's validator now, each schema checked against JSON Schema's meta-schema
+ * first; throws on the first schema ajv refuses. The tests call it so that a schema error in a
+ * route nobody called still fails the build.
  */
 export function compileAllValidators(app: FastifyInstance): void {
   for (const compile of pendingByApp.get(app) ?? []) compile();
@@ -79,7 +82,7 @@ export function installValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart === 'body' && documentedOnly.has(schema)) return () => true;
     const ajv = httpPart === 'body' ? strict : coercing;
-    return compiledOnFirstUse(() => ajv.compile(schema), pending);
+    return compiledOnFirstUse(schema, () => ajv.compile(schema), pending);
   });
   // Answers are plain JSON.stringify: open objects (meta, config, node info) are never trimmed.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

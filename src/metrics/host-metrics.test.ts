@@ -34,6 +34,21 @@ describe('host metrics', () => {
     }
   });
 
+  it('GET /system/status no longer reads sysfs and os.cpus() per request: the CPU temperature is kept for a second', () => {
+    const root = fakeSys({ 'class/thermal/thermal_zone0/temp': '41000\n' });
+    try {
+      const metrics = new HostMetrics(tmpdir(), { sysRoot: root });
+      expect(metrics.cpuThermal().celsius).toBe(41);
+      writeFileSync(path.join(root, 'class/thermal/thermal_zone0/temp'), '52000\n');
+      // Within CPU_THERMAL_TTL_MS the last reading stands; a health sample reads afresh.
+      expect(metrics.cpuThermal().celsius).toBe(41);
+      expect(metrics.sample().cpu.temperature).toBe(52);
+      expect(metrics.cpuThermal().celsius).toBe(52);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('samples consistent figures of this machine', () => {
     const metrics = new HostMetrics(tmpdir());
     metrics.sample();

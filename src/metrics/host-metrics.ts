@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 
 export interface CpuFigures {
   /** Percent of all cores busy since the previous sample (first call: 1-minute load average). */
@@ -144,10 +145,20 @@ export interface HostMetricsOptions {
 /** Where the CPU temperature comes from: a sensor, the model, or nowhere (null). */
 export type CpuTemperatureSource = 'sensor' | 'simulated' | 'none';
 
+/**
+ * How long `cpuThermal()` answers its last reading: it is read by every GET /system/status, and
+ * reading it (sysfs directories, `os.cpus()`) cost more than the rest of the answer (a profile
+ * under load, docs/performance.md §The API's hot path); a temperature moves over seconds.
+ */
+export const CPU_THERMAL_TTL_MS = 1000;
+
 /** Samples the host; keeps the previous CPU times so that `load` covers the interval between calls. */
 export class HostMetrics {
   private previous: CpuTimes | undefined;
   private lastLoad: number | undefined;
+  private thermal:
+    | { at: number; value: { celsius: number | null; source: CpuTemperatureSource } }
+    | undefined;
   private readonly sysRoot: string;
 
   constructor(
@@ -166,6 +177,8 @@ export class HostMetrics {
         ? ((now.busy - before.busy) / (now.total - before.total)) * 100
         : ((os.loadavg()[0] ?? 0) / Math.max(1, os.cpus().length)) * 100;
     this.lastLoad = round(Math.min(100, Math.max(0, load)), 1);
+    // The model's temperature follows the new load from now on.
+    this.thermal = undefined;
     const clocks = clockSpeeds();
     return {
       cpu: {
@@ -184,11 +197,19 @@ export class HostMetrics {
    * load of the last sample (the 1-minute load average before the first).
    */
   cpuThermal(): { celsius: number | null; source: CpuTemperatureSource } {
+    const now = performance.now();
+    if (this.thermal !== undefined && now - this.thermal.at < CPU_THERMAL_TTL_MS) return this.thermal.value;
+    const value = this.readCpuThermal();
+    this.thermal = { at: now, value };
+    return value;
+  }
+
+  private readCpuThermal(): { celsius: number | null; source: CpuTemperatureSource } {
     const sensor = sensorTemperature(this.sysRoot);
     if (sensor !== null) return { celsius: sensor, source: 'sensor' };
     const model = this.options.cpuTemperatureModel;
     if (model === undefined) return { celsius: null, source: 'none' };
-    const load = this.lastLoad ?? ((os.loadavg()[0] ?? 0) / Math.max(1, os.cpus().length)) * 100;
+    const load = this.lastLoad ?? ((os.loadavg()[0] ?? 0) / Math.max(1, os.availableParallelism())) * 100;
     return { celsius: round(model(load), 1), source: 'simulated' };
   }
 }

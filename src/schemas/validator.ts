@@ -53,6 +53,11 @@ export const AJV_OPTIONS = {
   useDefaults: false,
   // Errors carry their parent schema, so an unknown-field message can list the known fields.
   verbose: true,
+  // Our schemas are checked against JSON Schema's meta-schema by the tests
+  // (`compileAllValidators`, `assertSchemasValid`), not at every start: compiling the meta-schema
+  // took ~20 ms of each ajv instance's first compile (docs/performance.md §Start-up). Strict mode
+  // (unknown keywords, formats) still applies at compile time.
+  validateSchema: false,
 } as const;
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
@@ -65,6 +70,21 @@ export function createAjv(): Ajv {
 }
 
 const sharedAjv = createAjv();
+let metaChecking: Ajv | undefined;
+
+/**
+ * Throws when one of `schemas` is not a valid JSON Schema (the meta-schema check that ajv skips at
+ * run time, see AJV_OPTIONS). For the tests.
+ */
+export function assertSchemasValid(schemas: Iterable<unknown>): void {
+  metaChecking ??= new Ajv({ ...AJV_OPTIONS, validateSchema: true });
+  for (const schema of schemas) {
+    // With `true` ajv throws "schema is invalid: ..." itself; anything but `true` is a failure too.
+    if (metaChecking.validateSchema(schema as object, true) !== true) {
+      throw new Error(`schema is invalid: ${metaChecking.errorsText()}`);
+    }
+  }
+}
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 export function compile(schema: TSchema): ValidateFunction {

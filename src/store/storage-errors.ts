@@ -12,6 +12,7 @@ import { statfsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HeadsetdError } from '../errors/catalog.js';
+import { durabilityOf } from './durability.js';
 import { errorMessage } from '../core/error-message.js';
 
 /** The database a write goes to (database.ts's `Db`, named here from the driver: that file imports this one). */
@@ -96,7 +97,10 @@ export function storageError(db: Db, what: string, error: unknown): HeadsetdErro
  */
 export function storeWrite<T>(db: Db, what: string, work: () => T): T {
   try {
-    return work();
+    const done = work();
+    // On its way to the disk (durability.ts): a request that wrote is answered once it is there.
+    durabilityOf(db)?.committedOne();
+    return done;
   } catch (error) {
     throw storageError(db, what, error) ?? error;
   }

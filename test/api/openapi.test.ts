@@ -73,3 +73,19 @@ test("every route's request schemas compile under the strict validator (they are
     compileAllValidators(server.app);
   }).not.toThrow();
 });
+
+test('/docs renders the document although Swagger UI is loaded only by the first request to it', async () => {
+  const page = await server.app.inject({ method: 'GET', url: '/docs' });
+  expect(page.statusCode).toBe(200);
+  expect(page.headers['content-type']).toMatch(/^text\/html/);
+  expect(page.body).toContain('swagger-initializer.js');
+  const script = await server.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+  expect(script.statusCode).toBe(200);
+  const documented = await server.app.inject({ method: 'GET', url: '/docs/json' });
+  const served = await server.app.inject({ method: 'GET', url: '/openapi.json' });
+  expect(documented.json()).toEqual(served.json());
+  // A path under /docs that Swagger UI does not serve is the service's own 404.
+  const missing = await server.app.inject({ method: 'GET', url: '/docs/nothing' });
+  expect(missing.statusCode).toBe(404);
+  expect(missing.json()).toMatchObject({ success: false, error: { code: 'not_found' } });
+});

@@ -64,15 +64,17 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
         },
       },
     },
-    async () => {
+    // Synchronous: the most polled path answers without a promise (docs/performance.md).
+    () => {
       const status = device.status();
       const cpu = context.hostMetrics.cpuThermal();
       const capabilities = device.capabilities();
       // A device without a battery has no battery figure at all (status.battery is null).
       const batteryCelsius = capabilities.battery ? device.power.battery().temperature : null;
       const batterySource = batteryCelsius === null ? 'none' : device.thermal.batteryTemperatureSource;
+      const info = device.info();
       return {
-        success: true,
+        success: true as const,
         status: {
           state: status.state,
           eeg: status.eeg,
@@ -87,8 +89,8 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
             cpu,
             battery: { celsius: batteryCelsius, source: batterySource },
           },
-          simulated: simulatedFigures(device.info().kind, batterySource, cpu.source),
-          ...replayStatus(device.info().recording),
+          simulated: simulatedFigures(info.kind, batterySource, cpu.source),
+          ...replayStatus(info.recording),
         },
       };
     },

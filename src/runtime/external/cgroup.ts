@@ -13,7 +13,8 @@
  * without delegation), and not attempted under systemd (INVOCATION_ID set): the unit's own cgroup
  * already holds every child, and systemd kills them all when the unit stops.
  */
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface ChildContainment {
@@ -60,20 +61,24 @@ function members(dir: string): number[] {
 }
 
 /** Removes the cgroups that services killed with `kill -9` left behind (rmdir fails unless empty). */
-function sweepStale(parent: string): void {
-  for (const name of readdirSync(parent)) {
+async function sweepStale(parent: string): Promise<void> {
+  for (const name of await readdir(parent)) {
     const pid = /^headsetd-(\d+)$/.exec(name)?.[1];
     if (pid === undefined || processAlive(Number(pid))) continue;
     try {
-      rmdirSync(path.join(parent, name));
+      await rmdir(path.join(parent, name));
     } catch {
       // Members are left (programs that outlived a killed service): not ours to end.
     }
   }
 }
 
-/** Moves the service into a cgroup of its own; undefined where that is not possible (see above). */
-export function containChildren(): ChildContainment | undefined {
+/**
+ * Moves the service into a cgroup of its own; undefined where that is not possible (see above).
+ * Asynchronous: the kernel takes 8–20 ms to move a process between cgroups, which the service's
+ * start spends on its own work meanwhile (the caller awaits it before any child can be spawned).
+ */
+export async function containChildren(): Promise<ChildContainment | undefined> {
   if (process.platform !== 'linux' || process.env.INVOCATION_ID !== undefined) return undefined;
   let parent: string;
   try {
@@ -81,17 +86,17 @@ export function containChildren(): ChildContainment | undefined {
     const own = ownCgroup();
     if (mount === undefined || own === undefined) return undefined;
     parent = path.join(mount, own);
-    sweepStale(parent);
+    await sweepStale(parent);
   } catch {
     return undefined;
   }
   const dir = path.join(parent, `headsetd-${process.pid}`);
   try {
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'cgroup.procs'), String(process.pid));
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'cgroup.procs'), String(process.pid));
   } catch {
     try {
-      rmdirSync(dir);
+      await rmdir(dir);
     } catch {
       // never made
     }
