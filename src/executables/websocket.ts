@@ -211,9 +211,9 @@ class WebSocketOutput implements NodeInstance {
 
   onFrame(_port: string, frame: Frame): void {
     if (this.clients.size === 0) return;
-    const dropped = this.clients.sendPayload(() =>
-      this.binary ? encodeFrameBinary(frame) : JSON.stringify(frameToJson(frame)),
-    );
+    const dropped = this.binary
+      ? this.clients.sendPayload(() => encodeFrameBinary(frame))
+      : this.clients.sendText(() => JSON.stringify(frameToJson(frame)));
     if (dropped > 0) this.context.countDropped(dropped);
     if (dropped !== this.slowClients) {
       this.slowClients = dropped;

@@ -12,11 +12,14 @@
  * being told when the first client arrives and the last leaves.
  */
 
+import { Buffer } from 'node:buffer';
+
 /** What the fan-out needs of a socket (a `ws` WebSocket has it). */
 export interface ClientSocket {
   readonly readyState: number;
   readonly bufferedAmount: number;
   send(data: string | Uint8Array): void;
+  send(data: string | Uint8Array, options: { binary: boolean }): void;
   close(code?: number, reason?: string): void;
   on(event: 'close' | 'error', listener: () => void): unknown;
 }
@@ -29,6 +32,9 @@ export const GOING_AWAY = 1001;
 
 /** The `readyState` of an open socket (ws exports it only on the class). */
 const OPEN = 1;
+
+/** Bytes sent as a text message (UTF-8 already). */
+const AS_TEXT = Object.freeze({ binary: false });
 
 export interface SocketFanoutOptions {
   /** Unsent bytes above which a client skips messages (default {@link CLIENT_SEND_LIMIT_BYTES}). */
@@ -85,7 +91,7 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
    * Sends the payload `encode` makes (called at most once, and only if a client takes it) to every
    * open client under its limit; answers how many clients skipped it.
    */
-  sendPayload(encode: () => string | Uint8Array): number {
+  sendPayload(encode: () => string | Uint8Array, options?: { binary: boolean }): number {
     if (this.clients.size === 0) return 0;
     let payload: string | Uint8Array | undefined;
     let skipped = 0;
@@ -96,11 +102,20 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
         continue;
       }
       payload ??= encode();
-      socket.send(payload);
+      if (options === undefined) socket.send(payload);
+      else socket.send(payload, options);
     }
     this.dropped += skipped;
     this.slowClients = skipped;
     return skipped;
+  }
+
+  /**
+   * As {@link sendPayload} for a text message: the text is encoded to UTF-8 once and those bytes
+   * go to every client as a text message, instead of each client's socket encoding the text again.
+   */
+  sendText(encode: () => string): number {
+    return this.sendPayload(() => Buffer.from(encode(), 'utf8'), AS_TEXT);
   }
 
   /** Closes every client (service shutdown) with 1001 going away. */
