@@ -26,12 +26,11 @@ async function joined() {
     },
   };
   const wire: ToHost[] = [];
-  let proxy: DeviceProxy | undefined;
   const forwarder = new DeviceForwarder(device, (message) => {
     wire.push(structuredClone(message));
-    proxy?.handle(structuredClone(message));
+    proxy.handle(structuredClone(message));
   });
-  proxy = new DeviceProxy((message: FromHost) => {
+  const proxy = new DeviceProxy((message: FromHost) => {
     forwarder.handle(structuredClone(message));
   });
   const received: Frame[] = [];

@@ -20,7 +20,9 @@ describe('latency summaries without sorting the window', () => {
   it('a summary gives the nearest-rank p50 and p99 of the last 10 s', () => {
     const window = new LatencyWindow();
     const latencies = Array.from({ length: 500 }, (_, i) => ((i * 37) % 500) / 100);
-    latencies.forEach((ms, i) => window.record(1_000 + i, ms));
+    latencies.forEach((ms, i) => {
+      window.record(1_000 + i, ms);
+    });
     window.record(-20_000, 1_000); // older than the window: left out
     const sorted = Float64Array.from(latencies).sort();
     const round = (v: number) => Math.round(v * 1000) / 1000;

@@ -19,6 +19,8 @@ export interface ClientSocket {
   readonly readyState: number;
   readonly bufferedAmount: number;
   send(data: string | Uint8Array): void;
+  // Two signatures, as ws's own (its second parameter may be a callback instead).
+  // eslint-disable-next-line @typescript-eslint/unified-signatures
   send(data: string | Uint8Array, options: { binary: boolean }): void;
   close(code?: number, reason?: string): void;
   on(event: 'close' | 'error', listener: () => void): unknown;
