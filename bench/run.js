@@ -2,7 +2,7 @@
 /**
  * headsetd benchmarks: `npm run bench` (builds, then runs this file).
  *
- * Usage: node bench/run.js [--check] [--quick] [--only dsp,runtime,codecs,formats,api,service,latency,external]
+ * Usage: node bench/run.js [--check] [--quick] [--only dsp,runtime,codecs,formats,api,service,latency,external,cpu]
  *                          [--json FILE] [--write-baseline]
  *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0);
  *             advisory benchmarks (contention-sensitive, see docs/performance.md) never fail it
@@ -34,6 +34,7 @@ import { runRuntime } from './suites/runtime.js';
 import { runService } from './suites/service.js';
 import { runLatency } from './suites/latency.js';
 import { runExternal } from './suites/external.js';
+import { runCpu } from './suites/cpu.js';
 
 const SUITES = {
   dsp: runDsp,
@@ -44,6 +45,7 @@ const SUITES = {
   service: runService,
   latency: runLatency,
   external: runExternal,
+  cpu: runCpu,
 };
 
 /** The suites of `--quick`: in-process, CPU-bound, seconds each. */

@@ -19,9 +19,10 @@ const STOP_TIMEOUT_MS = 8_000;
 
 /**
  * Resolves with `{ url, pid, dataDir, cpuSeconds(), stop() }` once the service prints its listening
- * line. `nodeOptions`: flags for node itself (a profiler, heap snapshots on a signal).
+ * line. `nodeOptions`: flags for node itself (a profiler, heap snapshots on a signal); `logLevel`:
+ * `--log-level` (default `warn`; null leaves the service's default).
  */
-export async function startService({ nodeOptions = [] } = {}) {
+export async function startService({ nodeOptions = [], logLevel = 'warn' } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-api-'));
   const child = spawn(
     process.execPath,
@@ -35,8 +36,8 @@ export async function startService({ nodeOptions = [] } = {}) {
       '0',
       '--data-dir',
       dataDir,
-      '--log-level',
-      'warn',
+      // null: the service's default level, as a user starts it.
+      ...(logLevel === null ? [] : ['--log-level', logLevel]),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
