@@ -38,6 +38,43 @@ const OPEN = 1;
 /** Bytes sent as a text message (UTF-8 already). */
 const AS_TEXT = Object.freeze({ binary: false });
 
+/** A server's final, unmasked text frame of `payload` (RFC 6455 §5.2): header and payload in one buffer. */
+export function textFrame(payload: Uint8Array): Buffer {
+  const length = payload.length;
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (header === 2) frame[1] = length;
+  else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  frame.set(payload, header);
+  return frame;
+}
+
+/**
+ * The TCP connection under a `ws` WebSocket that may be written ready frames: one with no
+ * extension negotiated (its frames are sent as they are) and whose sender holds nothing queued
+ * (it queues only while compressing or reading a Blob). Anything else: undefined.
+ */
+function rawConnection(socket: ClientSocket): { write(data: Uint8Array): unknown } | undefined {
+  const ws = socket as ClientSocket & {
+    extensions?: unknown;
+    _socket?: { write?: unknown };
+    _sender?: { _queue?: unknown[] };
+  };
+  const connection = ws._socket;
+  if (ws.extensions !== '' || connection === undefined || typeof connection.write !== 'function')
+    return undefined;
+  if ((ws._sender?._queue?.length ?? 0) > 0) return undefined;
+  return connection as { write(data: Uint8Array): unknown };
+}
+
 export interface SocketFanoutOptions {
   /** Unsent bytes above which a client skips messages (default {@link CLIENT_SEND_LIMIT_BYTES}). */
   limitBytes?: number | undefined;
@@ -113,11 +150,31 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
   }
 
   /**
-   * As {@link sendPayload} for a text message: the text is encoded to UTF-8 once and those bytes
-   * go to every client as a text message, instead of each client's socket encoding the text again.
+   * As {@link sendPayload} for a text message: the message is encoded and framed once (RFC 6455
+   * §5.2, a server's unmasked final text frame) and the same bytes are written to every client's
+   * connection in one write. A client whose connection cannot take ready frames (an extension
+   * such as compression was negotiated, or a socket that is not `ws`'s) is sent the UTF-8 bytes
+   * as a text message instead. Either way no client encodes the text again.
    */
   sendText(encode: () => string): number {
-    return this.sendPayload(() => Buffer.from(encode(), 'utf8'), AS_TEXT);
+    if (this.clients.size === 0) return 0;
+    let bytes: Buffer | undefined;
+    let framed: Buffer | undefined;
+    let skipped = 0;
+    for (const socket of this.clients) {
+      if (socket.readyState !== OPEN) continue;
+      if (socket.bufferedAmount > this.limitBytes) {
+        skipped++;
+        continue;
+      }
+      bytes ??= Buffer.from(encode(), 'utf8');
+      const connection = rawConnection(socket);
+      if (connection === undefined) socket.send(bytes, AS_TEXT);
+      else connection.write((framed ??= textFrame(bytes)));
+    }
+    this.dropped += skipped;
+    this.slowClients = skipped;
+    return skipped;
   }
 
   /** Closes every client (service shutdown) with 1001 going away. */
