@@ -5,7 +5,8 @@
  * message per frame in the JSON form of frame.ts; `binary`: one binary message per frame in the
  * layout of core/frame-binary.ts), `clientBufferBytes` (the bound below).
  *
- * Each frame is encoded once and the same payload is sent to every client. A client's send queue
+ * Each frame is encoded once and the same payload is sent to every client (a JSON frame is framed
+ * once too and written to each client's connection in one write: SocketFanout.sendText). A client's send queue
  * (the one fan-out, runtime/socket-fanout.ts) is bounded by `clientBufferBytes` (default
  * {@link CLIENT_BUFFER_LIMIT_BYTES}) of `bufferedAmount`
  * (bytes accepted by `send` but not yet written to the socket): while a client is over it, frames
