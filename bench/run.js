@@ -3,7 +3,7 @@
  * headsetd benchmarks: `npm run bench` (builds, then runs this file).
  *
  * Usage: node bench/run.js [--check] [--quick]
- *                          [--only dsp,runtime,codecs,formats,api,service,latency,external,startup,apistatus,storesoak]
+ *                          [--only dsp,runtime,codecs,formats,api,service,latency,external,startup,apistatus,storesoak,cpu]
  *                          [--json FILE] [--write-baseline]
  *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0);
  *             advisory benchmarks (contention-sensitive, see docs/performance.md) never fail it
@@ -38,6 +38,7 @@ import { runExternal } from './suites/external.js';
 import { runStartup } from './suites/startup.js';
 import { runApiStatus } from './suites/api-status.js';
 import { runStoreSoak } from './suites/store-soak.js';
+import { runCpu } from './suites/cpu.js';
 
 const SUITES = {
   dsp: runDsp,
@@ -51,6 +52,7 @@ const SUITES = {
   startup: runStartup,
   apistatus: runApiStatus,
   storesoak: runStoreSoak,
+  cpu: runCpu,
 };
 
 /** The suites of `--quick`: in-process, CPU-bound, seconds each. */

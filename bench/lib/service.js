@@ -26,7 +26,7 @@ const STOP_TIMEOUT_MS = 8_000;
 /**
  * Resolves with `{ url, pid, dataDir, cpuSeconds(), stop() }` once the service prints its listening
  * line. `nodeOptions`: flags for node itself (a profiler, heap snapshots on a signal); `logLevel`:
- * undefined for the service's default (what a user gets).
+ * `--log-level` (default `warn`; null leaves the service's default).
  */
 export async function startService({ nodeOptions = [], logLevel = 'warn' } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-api-'));
@@ -42,7 +42,8 @@ export async function startService({ nodeOptions = [], logLevel = 'warn' } = {})
       '0',
       '--data-dir',
       dataDir,
-      ...(logLevel === undefined ? [] : ['--log-level', logLevel]),
+      // null: the service's default level, as a user starts it.
+      ...(logLevel === null ? [] : ['--log-level', logLevel]),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

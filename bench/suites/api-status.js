@@ -49,7 +49,7 @@ async function bareNode(bodyFile) {
 }
 
 export async function runApiStatus(report) {
-  const service = await startService({ logLevel: undefined });
+  const service = await startService({ logLevel: null });
   const dir = mkdtempSync(join(tmpdir(), 'headsetd-bench-status-'));
   let streams;
   let bare;

@@ -46,7 +46,7 @@ export async function runStoreSoak(report) {
   const dir = mkdtempSync(join(tmpdir(), 'headsetd-bench-eld-'));
   const file = join(dir, 'eld.json');
   process.env.HEADSETD_BENCH_ELD_FILE = file;
-  const service = await startService({ nodeOptions: ['--import', PROBE], logLevel: undefined });
+  const service = await startService({ nodeOptions: ['--import', PROBE], logLevel: null });
   let streams;
   let polling = true;
   const pollers = [];

@@ -69,6 +69,9 @@ class FilterNode implements NodeInstance {
     if (filter === undefined) return;
     const data = new Float32Array(frame.data.length);
     filter.process(frame.data, data);
+    // The usual case, the bound known and nothing waiting: the frame is made once, with its range.
+    const ready = this.held.length === 0 && (frame.range === undefined || this.l1 !== undefined);
+    const range = ready && frame.range !== undefined ? this.rangeOf(frame.range) : undefined;
     const out: Frame = {
       seq: frame.seq,
       timestamp: frame.timestamp,
@@ -77,10 +80,11 @@ class FilterNode implements NodeInstance {
       data,
       ...(frame.discontinuity === true ? { discontinuity: true } : {}),
       ...this.highpassOf(frame),
+      ...(range === undefined ? {} : { range }),
       // Latency is measured from the frame's creation at its source, across processors.
       ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
     };
-    if (frame.range === undefined && this.held.length === 0) {
+    if (ready) {
       this.context.emit('out', out);
     } else if (this.l1 === undefined || this.held.length > 0) {
       // Order is kept: once one frame waits for the bound, the ones after it wait too.
@@ -109,9 +113,13 @@ class FilterNode implements NodeInstance {
   }
 
   private emitWithRange(frame: Frame, inputRange: number | undefined): void {
-    const range =
-      Number.isNaN(inputRange) || this.l1 === undefined ? undefined : scaledRange(inputRange, this.l1);
+    const range = inputRange === undefined ? undefined : this.rangeOf(inputRange);
     this.context.emit('out', range === undefined ? frame : { ...frame, range });
+  }
+
+  /** The output's range for an input's (NaN: the input had none), once ‖h‖₁ is known. */
+  private rangeOf(inputRange: number): number | undefined {
+    return Number.isNaN(inputRange) || this.l1 === undefined ? undefined : scaledRange(inputRange, this.l1);
   }
 
   /** Sums ‖h‖₁ for at most SLICE_MS, then yields; releases the held frames once it is known. */

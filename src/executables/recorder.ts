@@ -112,6 +112,8 @@ class Recorder implements NodeInstance {
   private clipSpans: ClipSpans | undefined;
   private readonly early: PendingMark<Mark>[] = [];
   private failed = false;
+  /** The limits of the last frame asked about, by its `range` and `highpass` (they seldom change). */
+  private lastLimits: { range?: number; highpass?: number; limits: PhysicalLimits } | undefined;
 
   constructor(
     private readonly context: NodeContext,
@@ -273,8 +275,9 @@ class Recorder implements NodeInstance {
     if (frame.sampleRate !== spec.sampleRate)
       return `sampling changed from ${spec.sampleRate} Hz to ${frame.sampleRate} Hz`;
     const same =
-      frame.channels.length === spec.channels.length &&
-      frame.channels.every((c, i) => c === spec.channels[i]);
+      frame.channels === spec.channels ||
+      (frame.channels.length === spec.channels.length &&
+        frame.channels.every((c, i) => c === spec.channels[i]));
     if (!same) return `channels changed to ${frame.channels.join(' ')}`;
     if (spec.format !== 'csv') {
       const wanted = this.limitsOf(frame);
@@ -352,7 +355,16 @@ class Recorder implements NodeInstance {
 
   /** The limits a segment opened on `frame` gets (./recorder-range.ts). */
   private limitsOf(frame: Frame): PhysicalLimits {
-    return physicalLimitsFor(this.format, frame, this.config.physicalRange);
+    const last = this.lastLimits;
+    if (last !== undefined && last.range === frame.range && last.highpass === frame.highpass)
+      return last.limits;
+    const limits = physicalLimitsFor(this.format, frame, this.config.physicalRange);
+    this.lastLimits = {
+      ...(frame.range === undefined ? {} : { range: frame.range }),
+      ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
+      limits,
+    };
+    return limits;
   }
 
   /** Values were clipped in the last write: count, annotate (in spans), warn once per segment. */

@@ -5,7 +5,8 @@
  * message per frame in the JSON form of frame.ts; `binary`: one binary message per frame in the
  * layout of core/frame-binary.ts), `clientBufferBytes` (the bound below).
  *
- * Each frame is encoded once and the same payload is sent to every client. A client's send queue
+ * Each frame is encoded once and the same payload is sent to every client (a JSON frame is framed
+ * once too and written to each client's connection in one write: SocketFanout.sendText). A client's send queue
  * (the one fan-out, runtime/socket-fanout.ts) is bounded by `clientBufferBytes` (default
  * {@link CLIENT_BUFFER_LIMIT_BYTES}) of `bufferedAmount`
  * (bytes accepted by `send` but not yet written to the socket): while a client is over it, frames
@@ -211,9 +212,9 @@ class WebSocketOutput implements NodeInstance {
 
   onFrame(_port: string, frame: Frame): void {
     if (this.clients.size === 0) return;
-    const dropped = this.clients.sendPayload(() =>
-      this.binary ? encodeFrameBinary(frame) : JSON.stringify(frameToJson(frame)),
-    );
+    const dropped = this.binary
+      ? this.clients.sendPayload(() => encodeFrameBinary(frame))
+      : this.clients.sendText(() => JSON.stringify(frameToJson(frame)));
     if (dropped > 0) this.context.countDropped(dropped);
     if (dropped !== this.slowClients) {
       this.slowClients = dropped;

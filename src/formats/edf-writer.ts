@@ -235,8 +235,11 @@ export class EdfWriter {
 
   private put(channel: number, digital: number): void {
     const at = (channel * this.samplesPerRecord + this.fill) * this.bytesPerSample;
-    if (this.bytesPerSample === 2) this.record.writeInt16LE(digital, at);
-    else this.record.writeIntLE(digital, at, 3);
+    // Little-endian two's complement, byte by byte (Buffer's checked writers cost more per sample).
+    const record = this.record;
+    record[at] = digital & 0xff;
+    record[at + 1] = (digital >> 8) & 0xff;
+    if (this.bytesPerSample === 3) record[at + 2] = (digital >> 16) & 0xff;
   }
 
   /**

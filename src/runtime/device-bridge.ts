@@ -4,9 +4,11 @@
  * main thread subscribes to the real device and posts each frame to the worker. The device's frame
  * may be shared by other subscribers on the main thread, so its samples are copied once and the copy's
  * buffer is transferred (docs/architecture.md §Data plane: copies only at thread boundaries).
+ * The channel names cross only when they change: the worker keeps each subscription's last list
+ * (frozen, so the runtime seals its frames without copying it).
  */
 import type { Frame } from '../core/frame.js';
-import { type FromHost, type NodeRef, type ToHost, toWire } from './thread-messages.js';
+import { type FromHost, type NodeRef, type ToHost, samplesToWire } from './thread-messages.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { type ErrorCode, ERROR_CATALOG, HeadsetdError } from '../errors/catalog.js';
 import type { RuntimeEvent } from './stream-runtime.js';
@@ -15,7 +17,10 @@ import type { RuntimeEvent } from './stream-runtime.js';
 export class DeviceProxy implements DeviceFrameSource {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  private readonly handlers = new Map<number, (frame: Frame) => void>();
+  private readonly handlers = new Map<
+    number,
+    { onFrame: (frame: Frame) => void; channels: readonly string[] }
+  >();
 
   constructor(private readonly post: (message: FromHost) => void) {}
 
@@ -24,7 +29,7 @@ export class DeviceProxy implements DeviceFrameSource {
     onFrame: (frame: Frame) => void,
   ): Promise<() => void> {
     const subscription = this.nextId++;
-    this.handlers.set(subscription, onFrame);
+    this.handlers.set(subscription, { onFrame, channels: [] });
     const ready = new Promise<void>((resolve, reject) => {
       this.pending.set(subscription, { resolve, reject });
     });
@@ -56,7 +61,13 @@ export class DeviceProxy implements DeviceFrameSource {
       return true;
     }
     if (message.kind === 'device-frame') {
-      this.handlers.get(message.subscription)?.(message.frame);
+      const handler = this.handlers.get(message.subscription);
+      if (handler === undefined) return true;
+      const { frame } = message;
+      if (frame.channels !== undefined) handler.channels = Object.freeze(frame.channels);
+      // The deserialized object is this thread's own: it takes the subscription's channels.
+      (frame as { channels: readonly string[] }).channels = handler.channels;
+      handler.onFrame(frame as Frame);
       return true;
     }
     return false;
@@ -118,12 +129,23 @@ export class DeviceForwarder {
           : { type: 'node_degraded', ...owner, message: problem },
       );
     };
+    /** The channels the worker holds for this subscription (the last ones sent). */
+    let sent: readonly string[] | undefined;
     const unsubscribe = device
       .subscribe(
         request,
         (frame) => {
-          const wire = toWire(frame);
-          this.post({ kind: 'device-frame', subscription, frame: wire }, [wire.data.buffer as ArrayBuffer]);
+          const wire = samplesToWire(frame);
+          const same = sent !== undefined && sameNames(sent, frame.channels);
+          if (!same) sent = frame.channels;
+          this.post(
+            {
+              kind: 'device-frame',
+              subscription,
+              frame: same ? wire : { ...wire, channels: [...frame.channels] },
+            },
+            [wire.data.buffer as ArrayBuffer],
+          );
         },
         onCondition,
       )
@@ -159,6 +181,14 @@ export class DeviceForwarder {
     const stop = await pending;
     stop?.();
   }
+}
+
+/** True when two channel lists are the same names in the same order (most often the same array). */
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The device's refusal as the worker rethrows it: with its catalog code when it had one. */

@@ -101,3 +101,48 @@ describe('SocketFanout', () => {
     expect(fanout.size).toBe(0);
   });
 });
+
+describe('SocketFanout.sendText on real websockets', () => {
+  it('frames a text message once and every client reads it whole, compressed or not', async () => {
+    const { WebSocket, WebSocketServer } = await import('ws');
+    const servers: InstanceType<typeof WebSocketServer>[] = [];
+    const fanout = new SocketFanout();
+    const clients: InstanceType<typeof WebSocket>[] = [];
+    const received: string[][] = [];
+    for (const perMessageDeflate of [false, true]) {
+      const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate });
+      servers.push(server);
+      await new Promise<void>((resolve) => {
+        server.once('listening', () => {
+          resolve();
+        });
+      });
+      server.on('connection', (socket) => {
+        fanout.add(socket);
+      });
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      for (let i = 0; i < 2; i++) {
+        const client = new WebSocket(`ws://127.0.0.1:${port}/`);
+        const messages: string[] = [];
+        received.push(messages);
+        client.on('message', (data, isBinary) => {
+          messages.push(`${isBinary ? 'binary' : 'text'}:${(data as Buffer).toString('utf8')}`);
+        });
+        await new Promise((resolve) => client.once('open', resolve));
+        clients.push(client);
+      }
+    }
+    while (fanout.size < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Header lengths of 2, 4 and 10 bytes (payloads under 126, under 65 536, and longer); UTF-8.
+    const texts = ['µV', 'x'.repeat(200), `${'é'.repeat(40_000)}end`];
+    for (const text of texts) fanout.sendText(() => text);
+    const want = texts.map((t) => `text:${t}`);
+    while (received.some((m) => m.length < texts.length)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    for (const messages of received) expect(messages).toEqual(want);
+    for (const client of clients) client.terminate();
+    for (const server of servers) server.close();
+  });
+});

@@ -12,11 +12,16 @@
  * being told when the first client arrives and the last leaves.
  */
 
+import { Buffer } from 'node:buffer';
+
 /** What the fan-out needs of a socket (a `ws` WebSocket has it). */
 export interface ClientSocket {
   readonly readyState: number;
   readonly bufferedAmount: number;
   send(data: string | Uint8Array): void;
+  // Two signatures, as ws's own (its second parameter may be a callback instead).
+  // eslint-disable-next-line @typescript-eslint/unified-signatures
+  send(data: string | Uint8Array, options: { binary: boolean }): void;
   close(code?: number, reason?: string): void;
   on(event: 'close' | 'error', listener: () => void): unknown;
 }
@@ -29,6 +34,46 @@ export const GOING_AWAY = 1001;
 
 /** The `readyState` of an open socket (ws exports it only on the class). */
 const OPEN = 1;
+
+/** Bytes sent as a text message (UTF-8 already). */
+const AS_TEXT = Object.freeze({ binary: false });
+
+/** A server's final, unmasked text frame of `payload` (RFC 6455 §5.2): header and payload in one buffer. */
+export function textFrame(payload: Uint8Array): Buffer {
+  const length = payload.length;
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81; // FIN, opcode 1 (text)
+  if (header === 2) frame[1] = length;
+  else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  frame.set(payload, header);
+  return frame;
+}
+
+/**
+ * The TCP connection under a `ws` WebSocket that may be written ready frames: one with no
+ * extension negotiated (its frames are sent as they are) and whose sender holds nothing queued
+ * (it queues only while compressing or reading a Blob). Anything else: undefined.
+ */
+function rawConnection(socket: ClientSocket): { write(data: Uint8Array): unknown } | undefined {
+  const ws = socket as ClientSocket & {
+    extensions?: unknown;
+    _socket?: { write?: unknown };
+    _sender?: { _queue?: unknown[] };
+  };
+  const connection = ws._socket;
+  if (ws.extensions !== '' || connection === undefined || typeof connection.write !== 'function')
+    return undefined;
+  if ((ws._sender?._queue?.length ?? 0) > 0) return undefined;
+  return connection as { write(data: Uint8Array): unknown };
+}
 
 export interface SocketFanoutOptions {
   /** Unsent bytes above which a client skips messages (default {@link CLIENT_SEND_LIMIT_BYTES}). */
@@ -85,7 +130,7 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
    * Sends the payload `encode` makes (called at most once, and only if a client takes it) to every
    * open client under its limit; answers how many clients skipped it.
    */
-  sendPayload(encode: () => string | Uint8Array): number {
+  sendPayload(encode: () => string | Uint8Array, options?: { binary: boolean }): number {
     if (this.clients.size === 0) return 0;
     let payload: string | Uint8Array | undefined;
     let skipped = 0;
@@ -96,7 +141,36 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
         continue;
       }
       payload ??= encode();
-      socket.send(payload);
+      if (options === undefined) socket.send(payload);
+      else socket.send(payload, options);
+    }
+    this.dropped += skipped;
+    this.slowClients = skipped;
+    return skipped;
+  }
+
+  /**
+   * As {@link sendPayload} for a text message: the message is encoded and framed once (RFC 6455
+   * §5.2, a server's unmasked final text frame) and the same bytes are written to every client's
+   * connection in one write. A client whose connection cannot take ready frames (an extension
+   * such as compression was negotiated, or a socket that is not `ws`'s) is sent the UTF-8 bytes
+   * as a text message instead. Either way no client encodes the text again.
+   */
+  sendText(encode: () => string): number {
+    if (this.clients.size === 0) return 0;
+    let bytes: Buffer | undefined;
+    let framed: Buffer | undefined;
+    let skipped = 0;
+    for (const socket of this.clients) {
+      if (socket.readyState !== OPEN) continue;
+      if (socket.bufferedAmount > this.limitBytes) {
+        skipped++;
+        continue;
+      }
+      bytes ??= Buffer.from(encode(), 'utf8');
+      const connection = rawConnection(socket);
+      if (connection === undefined) socket.send(bytes, AS_TEXT);
+      else connection.write((framed ??= textFrame(bytes)));
     }
     this.dropped += skipped;
     this.slowClients = skipped;

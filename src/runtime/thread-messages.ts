@@ -62,15 +62,26 @@ export interface WireFrame {
 }
 
 /**
+ * A device frame on the wire (device-bridge.ts): `channels` only when they differ from the
+ * previous frame of the same subscription, which they almost never do, so that 21 names are not
+ * cloned twice per frame.
+ */
+export type DeviceWireFrame = Omit<WireFrame, 'channels'> & { channels?: string[] };
+
+/**
  * A frame's copy for the thread boundary: the samples are copied once (the frame may be shared
  * with other consumers on this side) and the copy's buffer is what the caller transfers.
  */
 export function toWire(frame: Frame): WireFrame {
+  return { ...samplesToWire(frame), channels: [...frame.channels] };
+}
+
+/** {@link toWire} without the channel names (a device frame whose channels did not change). */
+export function samplesToWire(frame: Frame): Omit<WireFrame, 'channels'> {
   return {
     seq: frame.seq,
     timestamp: frame.timestamp,
     sampleRate: frame.sampleRate,
-    channels: [...frame.channels],
     data: frame.data.slice(),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
     ...(frame.range === undefined ? {} : { range: frame.range }),
@@ -90,7 +101,7 @@ export type ToHost =
       code?: string;
       details?: Record<string, unknown>;
     }
-  | { kind: 'device-frame'; subscription: number; frame: WireFrame }
+  | { kind: 'device-frame'; subscription: number; frame: DeviceWireFrame }
   /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */
   | { kind: 'ingest-frame'; streamId: string; nodeId: string; frame: WireFrame };
 

@@ -23,16 +23,37 @@ const RETAKE_RETRY_MS = 1_000;
 
 /** A frame narrowed to `channels` (in that order); the same frame when it already matches. */
 export function selectChannels(frame: Frame, channels: readonly string[]): Frame {
-  const width = frame.channels.length;
-  const columns = channels.map((name) => frame.channels.indexOf(name)).filter((c) => c >= 0);
-  if (columns.length === width && columns.every((c, i) => c === i)) return frame;
-  const rows = width === 0 ? 0 : frame.data.length / width;
-  const data = new Float32Array(rows * columns.length);
-  for (let row = 0; row < rows; row++) {
-    for (let i = 0; i < columns.length; i++)
-      data[row * columns.length + i] = frame.data[row * width + (columns[i] ?? 0)] ?? 0;
-  }
-  return { ...frame, channels: columns.map((c) => frame.channels[c] ?? ''), data };
+  return channelSelector(channels)(frame);
+}
+
+/**
+ * {@link selectChannels} for one subscription: which columns to take is worked out once per
+ * channel list of the device (a list object stays the same for a whole acquisition run), not per
+ * frame.
+ */
+export function channelSelector(channels: readonly string[]): (frame: Frame) => Frame {
+  let planned: readonly string[] | undefined;
+  let columns: number[] = [];
+  let names: readonly string[] = [];
+  let identity = false;
+  return (frame) => {
+    if (frame.channels !== planned) {
+      planned = frame.channels;
+      const width = frame.channels.length;
+      columns = channels.map((name) => frame.channels.indexOf(name)).filter((c) => c >= 0);
+      identity = columns.length === width && columns.every((c, i) => c === i);
+      names = Object.freeze(columns.map((c) => frame.channels[c] ?? ''));
+    }
+    if (identity) return frame;
+    const width = frame.channels.length;
+    const rows = width === 0 ? 0 : frame.data.length / width;
+    const data = new Float32Array(rows * columns.length);
+    for (let row = 0; row < rows; row++) {
+      for (let i = 0; i < columns.length; i++)
+        data[row * columns.length + i] = frame.data[row * width + (columns[i] ?? 0)] ?? 0;
+    }
+    return { ...frame, channels: names, data };
+  };
 }
 
 /**
@@ -130,14 +151,22 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
         hold(RESET_REASON);
       };
       stoppedUnder.add(notice);
+      let select: ((frame: Frame) => Frame) | undefined;
+      /** The device's channel list last checked, and which wanted channels it lacks. */
+      let checked: readonly string[] | undefined;
+      let missing: readonly string[] = [];
       const unsubscribeFrames = headset.eeg.onFrame((frame) => {
         wanted ??= [...frame.channels];
-        const missing = wanted.filter((name) => !frame.channels.includes(name));
+        select ??= channelSelector(wanted);
+        if (frame.channels !== checked) {
+          checked = frame.channels;
+          missing = wanted.filter((name) => !frame.channels.includes(name));
+        }
         if (missing.length > 0) {
           hold(missingReason(missing));
           return;
         }
-        const selected = selectChannels(frame, wanted);
+        const selected = select(frame);
         if (held === undefined) {
           onFrame(selected);
           return;
