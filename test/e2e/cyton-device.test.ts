@@ -6,7 +6,8 @@
  * those values; packets the board drops are announced (`samples_lost`), marked (a discontinuity in
  * the frames, an annotation in the file) and never filled in; a board reset mid-stream is lost and
  * restored and the stream goes on. GET /system/status lists the capabilities, and a motor or LED
- * path answers 409 not_supported.
+ * path answers 409 not_supported. The dongle unplugged: health degraded, naming the board, until
+ * it is back.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -44,7 +45,12 @@ let service: Service | undefined;
 let events: EventClient | undefined;
 
 /** What beforeAll set up, for the tests. */
-function rig(): { pair: PtyPair; emulator: CytonEmulator; service: Service; events: EventClient } {
+function rig(): {
+  pair: PtyPair;
+  emulator: CytonEmulator;
+  service: Service;
+  events: EventClient;
+} {
   if (pair === undefined || emulator === undefined || service === undefined || events === undefined) {
     throw new Error('the service did not start');
   }
@@ -195,4 +201,31 @@ describe('headsetd on an OpenBCI Cyton (emulated, over a pty)', () => {
     // Frames go on after the reset, one after another.
     expect(frames.slice(afterRestart).flatMap((f) => f.data).length).toBeGreaterThan(0);
   }, 90_000);
+
+  test('healthz said healthy while the Cyton was unplugged: now degraded naming it, status.lost, healthy again once back', async () => {
+    const { pair, service, events } = rig();
+    const health = async () => (await json(`${service.url}/system/healthz`)).body;
+    expect((await health()).status).toBe('healthy');
+    expect((await json(`${service.url}/system/status`)).body.status.lost).toBeUndefined();
+    const lostBefore = events.of('device_lost').length;
+    rig().emulator.stop();
+    await boardLink?.close();
+    await pair.kill();
+    await eventually(() => events.of('device_lost').length > lostBefore, 20_000, 'the device_lost event');
+    const degraded = await health();
+    expect(degraded.status).toBe('degraded');
+    expect(degraded.problems).toEqual([expect.stringMatching(/^The OpenBCI Cyton \(.*\) was lost: .*port/)]);
+    expect((await json(`${service.url}/system/status`)).body.status.lost).toBe(degraded.problems[0]);
+    // Plugged back: the board answers on the same path.
+    await pair.restart();
+    boardLink = await openSerialLink(pair.board);
+    emulator = new CytonEmulator(boardLink);
+    await eventually(
+      () => events.of('device_restored').length === events.of('device_lost').length,
+      20_000,
+      'the device_restored event',
+    );
+    expect(await health()).toMatchObject({ status: 'healthy', problems: [] });
+    expect((await json(`${service.url}/system/status`)).body.status.lost).toBeUndefined();
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
  * set): a stream eeg-source → recorder (BDF+) and eeg-source → band-pass → websocket. The BDF+
  * file, read back by EDFlib, holds exactly the values the outlet sent (within one BDF step) under
  * the electrodes its labels name; the outlet's program killed and started again is announced
- * (`device_lost`, `device_restored`), marked (a discontinuity in the frames, an annotation in the
+ * (`device_lost`, `device_restored`; health degraded in between), marked (a discontinuity in the frames, an annotation in the
  * file), and the stream goes on with nothing duplicated, lost or invented.
  */
 import { writeFileSync } from 'node:fs';
@@ -120,6 +120,9 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     // The outlet's program killed; another one publishes the same source.
     first.kill();
     await eventually(() => events.of('device_lost').length > 0, 30_000, 'the device_lost event');
+    // Until it is back, health says so.
+    const health = (await json(`${service.url}/system/healthz`)).body;
+    expect(health).toMatchObject({ status: 'degraded', problems: [expect.stringContaining(`'${name}'`)] });
     const second = outlet(1, 2);
     await eventually(() => events.of('device_restored').length > 0, 30_000, 'the device_restored event');
     await second.waitFor('SENT 1');

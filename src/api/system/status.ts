@@ -89,6 +89,7 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
           },
           simulated: simulatedFigures(device.info().kind, batterySource, cpu.source),
           ...replayStatus(device.info().recording),
+          ...(status.lost === undefined ? {} : { lost: status.lost }),
         },
       };
     },
