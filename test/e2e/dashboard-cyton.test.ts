@@ -3,7 +3,8 @@
  * the board emulated over a socat pseudo-terminal pair: the Signals panel lists the Cyton's eight
  * channels under the montage's electrode names and draws their traces as frames come (the traces
  * canvas changes from one screenshot to the next, its description counts 8 channels); the Device
- * panel hides motors and LEDs and says the device has none; nothing the board lacks is asked for.
+ * panel hides motors and LEDs and says the device has none, and says so when the board is lost
+ * (the dongle unplugged) until it is back; nothing the board lacks is asked for.
  * `HEADSETD_SCREENSHOTS=<dir>` keeps a screenshot of the Signals panel.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -104,6 +105,26 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
     await page.getByTestId('impedance-start').waitFor();
     expect(await page.getByTestId('optimize').count()).toBe(0);
     expect(await page.locator('table.motors').count()).toBe(0);
+  });
+
+  test('the dongle unplugged: the Device panel says degraded and that the board was lost; plugged back: healthy', async () => {
+    const { page } = rig().browser;
+    if (pair === undefined) throw new Error('no pty pair');
+    await page.click('a[data-panel=device]');
+    await page.getByText('healthy', { exact: true }).waitFor();
+    emulator?.stop();
+    await boardLink?.close();
+    await pair.kill();
+    await page.getByText('degraded', { exact: true }).waitFor();
+    // The health problem, in the Host card (the Live events list shows the event too).
+    const problem = page.locator('p.warning', { hasText: /^The OpenBCI Cyton \(.*\) was lost: / });
+    await problem.waitFor();
+    expect(await problem.textContent()).toContain('headsetd tries to reopen it every 1 s');
+    await pair.restart();
+    boardLink = await openSerialLink(pair.board);
+    emulator = new CytonEmulator(boardLink);
+    await page.getByText('healthy', { exact: true }).waitFor();
+    expect(await page.locator('p.warning').count()).toBe(0);
   });
 
   test('nothing the board lacks was asked for: no not_supported answer, no page error', () => {
