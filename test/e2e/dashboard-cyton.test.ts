@@ -115,7 +115,13 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
     emulator?.stop();
     await boardLink?.close();
     await pair.kill();
-    await page.getByText('degraded', { exact: true }).waitFor();
+    await eventually(
+      async () => (await json(`${rig().service.url}/system/status`)).body.status.lost !== undefined,
+      15_000,
+      'the service to see the board lost',
+    );
+    // The page reads healthz every 5 s.
+    await page.getByText('degraded', { exact: true }).waitFor({ timeout: 20_000 });
     // The health problem, in the Host card (the Live events list shows the event too).
     const problem = page.locator('p.warning', { hasText: /^The OpenBCI Cyton \(.*\) was lost: / });
     await problem.waitFor();
@@ -123,7 +129,7 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
     await pair.restart();
     boardLink = await openSerialLink(pair.board);
     emulator = new CytonEmulator(boardLink);
-    await page.getByText('healthy', { exact: true }).waitFor();
+    await page.getByText('healthy', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await page.locator('p.warning').count()).toBe(0);
   });
 
