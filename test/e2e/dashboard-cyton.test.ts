@@ -131,7 +131,7 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
     emulator = new CytonEmulator(boardLink);
     await page.getByText('healthy', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await page.locator('p.warning').count()).toBe(0);
-  });
+  }, 90_000);
 
   test('nothing the board lacks was asked for: no not_supported answer, no page error', () => {
     const { browser } = rig();
