@@ -103,6 +103,12 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     const events = await EventClient.connect(service);
     running.events = events;
     const status = await json(`${service.url}/system/status`);
+    // The channel no electrode matches is reported, not played.
+    const identity = await json(`${service.url}/system/version`);
+    expect(identity.body.version).toMatchObject({ device: 'lsl' });
+    expect(identity.body.version.source).toContain(
+      "channels not played: AUX1 (names none of the headset's 19 EEG electrodes)",
+    );
     expect(status.body.status.capabilities).toMatchObject({
       eeg: true,
       impedance: false,
