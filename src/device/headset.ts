@@ -381,6 +381,11 @@ export interface DeviceStatus {
   readonly motors: { readonly moving: readonly Electrode[]; readonly stalled: readonly Electrode[] };
   /** Null on a device without a battery (`capabilities().battery` false). */
   readonly battery: { readonly percent: number; readonly isCharging: boolean } | null;
+  /**
+   * A live device whose amplifier is gone now (its link lost, not yet restored): why, in a sentence
+   * for a person. Absent while the device is there.
+   */
+  readonly lost?: string;
 }
 
 export interface DeviceInfo {

@@ -4,7 +4,8 @@
  */
 import { acquisitionBusy } from '../device/busy.js';
 import { ELECTRODES, type Electrode, MIXED_CASE, parseElectrode } from '../core/electrodes.js';
-import type { Headset } from '../device/headset.js';
+import { requireParts } from '../device/capabilities.js';
+import type { DeviceCapability, Headset } from '../device/headset.js';
 import type { ImpedanceStore } from '../store/impedance-store.js';
 import type { JobRegistry } from '../jobs/jobs.js';
 import type { SettingsStore } from '../store/settings-store.js';
@@ -90,8 +91,17 @@ export function electrodeFrom(value: unknown, path: string): Electrode {
   return electrode;
 }
 
-/** Refuses a request while EEG is acquired (impedance and acquisition are exclusive). */
-export function assertNotAcquiring(device: Headset, what: string): void {
+/**
+ * Refuses a request while EEG is acquired (impedance and acquisition are exclusive). A device
+ * without one of `parts` the request needs is refused first (not_supported): stopping acquisition
+ * would not make the request possible, so device_busy would send the client the wrong way.
+ */
+export function assertNotAcquiring(
+  device: Headset,
+  what: string,
+  ...parts: readonly DeviceCapability[]
+): void {
+  requireParts(device, ...parts);
   const state = device.eeg.state();
   if (state.streaming) throw acquisitionBusy(state.owners, what);
 }

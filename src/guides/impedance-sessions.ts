@@ -11,6 +11,7 @@
  * so an acquisition asked for right after the stop is not refused.
  */
 import { acquisitionBusy } from '../device/busy.js';
+import { requireParts } from '../device/capabilities.js';
 import { randomUUID } from 'node:crypto';
 import type { Electrode } from '../core/electrodes.js';
 import type { ElectrodeMap, Headset } from '../device/headset.js';
@@ -103,6 +104,8 @@ export class ImpedanceSessions {
    * session's `updateInterval` is the asked one, or the meter's measurement time if that is longer.
    */
   start(request: SessionRequest): Session {
+    // A device without an impedance meter is told so before being told to stop acquisition.
+    requireParts(this.device, 'impedance');
     const acquisition = this.device.eeg.state();
     if (acquisition.streaming) throw acquisitionBusy(acquisition.owners, 'checking impedance');
     if (this.current?.status === 'running') this.finish(this.current, 'stopped');

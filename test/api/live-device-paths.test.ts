@@ -65,6 +65,18 @@ function fill(name: string): string {
   return '0';
 }
 
+/** Calls `method route` with the body of its documented example and its path parameters filled. */
+function call(server: RunningServer, route: string, method: string, operation: Operation) {
+  const url = route.replace(/\{([^}]+)\}/g, (_, name: string) => fill(name));
+  const media = operation.requestBody?.content['application/json'];
+  const body = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
+  return server.app.inject({
+    method: method.toUpperCase() as 'GET',
+    url,
+    ...(body === undefined ? {} : { payload: body as object }),
+  });
+}
+
 describe('the API on a live amplifier with EEG only', () => {
   test('every device, guide and SDK path answers without a 500; exactly those needing a missing part answer not_supported', async () => {
     const server = await serve(await liveDevice());
@@ -77,14 +89,7 @@ describe('the API on a live amplifier with EEG only', () => {
       if (/^\/(stream|streams|recordings|openapi|docs|dashboard)/.test(route)) continue;
       for (const [method, operation] of Object.entries(item)) {
         if ('101' in operation.responses) continue;
-        const url = route.replace(/\{([^}]+)\}/g, (_, name: string) => fill(name));
-        const media = operation.requestBody?.content['application/json'];
-        const body = media?.example ?? Object.values(media?.examples ?? {})[0]?.value;
-        const answer = await server.app.inject({
-          method: method.toUpperCase() as 'GET',
-          url,
-          ...(body === undefined ? {} : { payload: body as object }),
-        });
+        const answer = await call(server, route, method, operation);
         const name = `${method.toUpperCase()} ${route}`;
         if (answer.statusCode >= 500)
           failures.push(`${name}: ${answer.statusCode} ${answer.body.slice(0, 300)}`);
@@ -102,6 +107,27 @@ describe('the API on a live amplifier with EEG only', () => {
     }
     expect(failures).toEqual([]);
     expect(refused).toEqual(PART_ROUTES);
+  });
+
+  test('while EEG acquisition runs, a path needing a missing part still answers not_supported, not device_busy', async () => {
+    const server = await serve(await liveDevice());
+    const document = (await server.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    expect((await server.app.inject({ method: 'POST', url: '/system/sensors/eeg/stream' })).statusCode).toBe(
+      200,
+    );
+    const answers: Record<string, string> = {};
+    for (const name of Object.keys(PART_ROUTES)) {
+      const [method = '', route = ''] = name.split(' ');
+      const operation = document.paths[route]?.[method.toLowerCase()];
+      if (operation === undefined) throw new Error(`${name} is not in the OpenAPI document`);
+      const answer = await call(server, route, method, operation);
+      answers[name] = `${answer.statusCode} ${answer.json<{ error?: { code: string } }>().error?.code ?? ''}`;
+    }
+    expect(answers).toEqual(
+      Object.fromEntries(Object.keys(PART_ROUTES).map((name) => [name, '409 not_supported'])),
+    );
   });
 
   test('status and healthz list the capabilities; healthz says there is no battery and still parses as the SDK reads it', async () => {

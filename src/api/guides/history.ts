@@ -96,7 +96,7 @@ export function historyRoutes(app: FastifyInstance, context: GuidesContext): voi
       },
     },
     async (request) => {
-      assertNotAcquiring(context.device, 'taking an impedance snapshot');
+      assertNotAcquiring(context.device, 'taking an impedance snapshot', 'impedance');
       const values = ohmsToKiloohms(await context.device.impedance.measure());
       const snapshot = context.store.addSnapshot(request.body.name, request.body.notes ?? '', {
         timestamp: Date.now(),

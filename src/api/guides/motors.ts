@@ -188,7 +188,7 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
         custom.set(electrodeFrom(name, `/customization/${name}`), steps);
       }
       for (const e of custom.keys()) if (!electrodes.includes(e)) electrodes.push(e);
-      assertNotAcquiring(device, 'applying pressure');
+      assertNotAcquiring(device, 'applying pressure', 'motors');
       const press = (e: Electrode): number => custom.get(e) ?? PRESSURE_PROFILES[profile];
       return answerElectrodeJob(context, reply, request.query, {
         operation: 'motors.apply-pressure',

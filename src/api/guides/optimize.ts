@@ -112,7 +112,7 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
         body.priorityChannels === undefined ? [] : electrodesFrom(body.priorityChannels, '/priorityChannels');
       const strategy = body.strategy ?? 'gentle';
       const target = body.targetImpedance ?? context.config().impedance.thresholds.good;
-      assertNotAcquiring(device, 'optimizing electrodes');
+      assertNotAcquiring(device, 'optimizing electrodes', 'motors', 'impedance');
       const all = [...new Set([...priority, ...channels])];
       const options = {
         targetKohms: target,
@@ -163,7 +163,7 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
       const electrodes = electrodesFrom(body.electrodes, '/electrodes');
       const strategy = body.strategy ?? 'gentle';
       const target = body.target?.impedance ?? context.config().impedance.thresholds.good;
-      assertNotAcquiring(device, 'adjusting electrodes');
+      assertNotAcquiring(device, 'adjusting electrodes', 'motors');
       const options = {
         targetKohms: target,
         maxAttempts: body.maxAttempts ?? 15,

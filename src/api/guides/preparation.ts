@@ -115,7 +115,7 @@ export function preparationRoutes(app: FastifyInstance, context: GuidesContext):
     async (request, reply) => {
       const { action, amount } = request.body;
       const electrodes = electrodesFrom(request.body.electrodes, '/electrodes');
-      if (action === 'seat') assertNotAcquiring(device, 'seating electrodes');
+      if (action === 'seat') assertNotAcquiring(device, 'seating electrodes', 'motors');
       return answerElectrodeJob(context, reply, request.query, {
         operation: 'electrodes.prepare',
         holder: `prepare ${action}`,

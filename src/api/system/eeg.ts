@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
+import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { handlerValidated } from '../validation.js';
 import { restoreConfiguredEeg } from '../../settings/config.js';
@@ -34,6 +35,22 @@ const EegBody = Type.Object(
 
 const ConfigAnswer = Type.Object({ success: Type.Literal(true), config: EegConfigShape });
 
+/**
+ * `?gain=8` beside `?channels=…` reads naturally, but gain and samplingFrequency are body fields:
+ * the query schema would drop them and the answer say success with nothing changed.
+ */
+function refuseBodyFieldsInQuery(url: string): void {
+  const query = new URLSearchParams(url.split('?')[1] ?? '');
+  const misplaced = ['gain', 'samplingFrequency'].find((name) => query.has(name));
+  if (misplaced === undefined) return;
+  const value = query.get(misplaced) ?? '';
+  throw new HeadsetdError(
+    'invalid_request',
+    `${misplaced} is a body field, not a query parameter (only channels goes in the query): send it as the form field ${misplaced}=${value} or the JSON {"${misplaced}": ${value}}.`,
+    { path: `/querystring/${misplaced}` },
+  );
+}
+
 export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
   const { device } = context;
 
@@ -51,6 +68,7 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
       },
     },
     async (request) => {
+      refuseBodyFieldsInQuery(request.url);
       const fields = bodyFields(request.body);
       refuseUnknownFields(fields, ['gain', 'samplingFrequency', 'channels']);
       const gain = numberField(fields, 'gain');

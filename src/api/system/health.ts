@@ -81,6 +81,9 @@ export function healthRoutes(app: FastifyInstance, context: SystemContext): void
         .map(([electrode]) => electrode);
       const threshold = capabilities.battery ? device.power.lowBatteryThreshold() : 0;
       const problems = healthProblems(host, battery, threshold, faulted);
+      // A live device's amplifier gone (unplugged, its outlet stopped): no EEG until it is back.
+      const lost = device.status().lost;
+      if (lost !== undefined) problems.push(lost);
       return {
         status: problems.length === 0 ? 'healthy' : 'degraded',
         problems,

@@ -168,6 +168,12 @@ export const DeviceStatusShape = Type.Object({
       'Health-record figures produced by a model, not a sensor: battery (the whole record, on a simulated or replayed device), battery.temperature, cpu.temperature.',
   }),
   replay: Type.Optional(ReplayStatus),
+  lost: Type.Optional(
+    Type.String({
+      description:
+        'Present while a live device is lost (its amplifier unplugged, its outlet gone): why. No EEG arrives until it is back (event device_restored).',
+    }),
+  ),
 });
 
 /** GET /system/led/state: one LED. */

@@ -91,6 +91,7 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
           },
           simulated: simulatedFigures(info.kind, batterySource, cpu.source),
           ...replayStatus(info.recording),
+          ...(status.lost === undefined ? {} : { lost: status.lost }),
         },
       };
     },

@@ -103,6 +103,8 @@ export class LiveHeadset implements Headset {
   private readonly parts: DeviceCapabilities;
   private readonly unsubscribeLink: Unsubscribe;
   private closed = false;
+  /** The sentence of the `device_lost` event while the link is down (GET /system/status, healthz). */
+  private lost: string | undefined;
 
   /** Use `openLiveHeadset`: the driver must be open (its channels and rate known). */
   constructor(
@@ -171,9 +173,11 @@ export class LiveHeadset implements Headset {
       peripheralBus: false,
     });
     this.unsubscribeLink = driver.onLink((event) => {
-      if (event.kind === 'lost')
-        this.system('device_lost', 'error', `${this.name} was lost: ${event.message}`);
-      else if (event.kind === 'restored') {
+      if (event.kind === 'lost') {
+        this.lost = `${this.name} was lost: ${event.message}`;
+        this.system('device_lost', 'error', this.lost);
+      } else if (event.kind === 'restored') {
+        this.lost = undefined;
         this.system('device_restored', 'info', `${this.name} is back: ${event.message}`);
       } else this.rowsLost(event.rows, event.message);
     });
@@ -197,6 +201,7 @@ export class LiveHeadset implements Headset {
       impedance: { measuring },
       motors: { moving: [], stalled: [] },
       battery: battery === undefined ? null : { percent: battery.percent, isCharging: battery.isCharging },
+      ...(this.lost === undefined ? {} : { lost: this.lost }),
     };
   }
 

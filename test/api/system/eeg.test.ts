@@ -29,6 +29,22 @@ describe('EEG under /system', () => {
     expect(s.device.eeg.config().samplingFrequency).toBe(500);
   });
 
+  it('gain or samplingFrequency in the query is refused, saying where it goes (it answered success, changing nothing)', async () => {
+    const before = s.device.eeg.config();
+    for (const [query, field] of [
+      ['gain=8', 'gain'],
+      ['channels=O1&samplingFrequency=500', 'samplingFrequency'],
+    ] as const) {
+      const res = await s.app.inject({ method: 'PUT', url: `/system/sensors/eeg?${query}` });
+      expect(res.statusCode, query).toBe(400);
+      const error = errorOf(res);
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain(`${field} is a body field, not a query parameter`);
+      expect(error.details).toMatchObject({ path: `/querystring/${field}` });
+    }
+    expect(s.device.eeg.config()).toEqual(before);
+  });
+
   it('accepts the same fields as JSON', async () => {
     const res = await s.app.inject({
       method: 'PUT',

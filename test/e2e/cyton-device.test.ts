@@ -1,0 +1,231 @@
+/**
+ * `headsetd serve --device cyton:<pty>` end to end, against the board emulator on a socat
+ * pseudo-terminal pair: a stream eeg-source → recorder (BDF+) and eeg-source → band-pass →
+ * websocket. The BDF+ file, read back by EDFlib, holds exactly the µV the board sent (within one
+ * BDF step), under the montage's labels, at 250 Hz; the websocket frames are scipy's band-pass of
+ * those values; packets the board drops are announced (`samples_lost`), marked (a discontinuity in
+ * the frames, an annotation in the file) and never filled in; a board reset mid-stream is lost and
+ * restored and the stream goes on. GET /system/status lists the capabilities, and a motor or LED
+ * path answers 409 not_supported. The dongle unplugged: health degraded, naming the board, until
+ * it is back.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
+import { openSerialLink } from '../../src/serial-link.js';
+import type { SerialLink } from '../../src/device/cyton/link.js';
+import type { FrameClient } from '../runtime/helpers.js';
+import { CytonEmulator, emulatorCounts } from '../support/cyton-emulator.js';
+import { edflibCheck } from '../support/edf-check.js';
+import {
+  annotationSamples,
+  EventClient,
+  recordedRows,
+  recordedSamples,
+  scipyBandpass,
+  signalRate,
+  signalStream,
+  startRecordingStream,
+} from '../support/live-e2e.js';
+import { type PtyPair, ptyPair } from '../support/pty-pair.js';
+import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
+
+const RATE = 250;
+const STREAM = '3c1b7e52-6a0d-4f8e-9b21-c4d5e6f7a8b9';
+const SCALE = microvoltsPerCount(24);
+/** The default montage's electrodes, channel 1 first, as a recording labels them. */
+const LABELS = ['Fp1', 'Fp2', 'C3', 'C4', 'T5', 'T6', 'O1', 'O2'];
+const DROPPED = 7;
+
+let pair: PtyPair | undefined;
+let boardLink: SerialLink | undefined;
+let emulator: CytonEmulator | undefined;
+let service: Service | undefined;
+let events: EventClient | undefined;
+
+/** What beforeAll set up, for the tests. */
+function rig(): {
+  pair: PtyPair;
+  emulator: CytonEmulator;
+  service: Service;
+  events: EventClient;
+} {
+  if (pair === undefined || emulator === undefined || service === undefined || events === undefined) {
+    throw new Error('the service did not start');
+  }
+  return { pair, emulator, service, events };
+}
+
+beforeAll(async () => {
+  pair = await ptyPair();
+  boardLink = await openSerialLink(pair.board);
+  emulator = new CytonEmulator(boardLink);
+  service = await startService({ args: ['--device', `cyton:${pair.host}`] });
+  events = await EventClient.connect(service);
+}, 60_000);
+
+afterAll(async () => {
+  events?.close();
+  await service?.stop();
+  emulator?.stop();
+  await boardLink?.close();
+  await pair?.kill();
+});
+
+describe('headsetd on an OpenBCI Cyton (emulated, over a pty)', () => {
+  test('GET /system/status lists the capabilities; motor and LED paths answer 409 not_supported', async () => {
+    const { pair, service } = rig();
+    const status = await json(`${service.url}/system/status`);
+    expect(status.status).toBe(200);
+    expect(status.body.status.capabilities).toEqual({
+      eeg: true,
+      impedance: true,
+      motors: false,
+      leds: false,
+      imu: false,
+      battery: false,
+      peripheralBus: false,
+    });
+    for (const [method, route, capability] of [
+      ['GET', '/system/motors/position', 'motors'],
+      ['GET', '/system/led/state', 'leds'],
+    ] as const) {
+      const answer = await json(`${service.url}${route}`, { method });
+      expect(answer.status, route).toBe(409);
+      expect(answer.body.success).toBe(false);
+      expect(answer.body.error.code).toBe('not_supported');
+      expect(answer.body.error.message).toContain(pair.host);
+      expect(answer.body.error.details.capability).toBe(capability);
+    }
+  });
+
+  test('BDF+ holds the exact µV; the websocket the band-passed values; a drop and a reset are marked, never filled', async () => {
+    const { emulator, service, events } = rig();
+    const ws: FrameClient = await startRecordingStream(service, STREAM, 'cyton.bdf');
+    await eventually(async () => (await recordedSamples(service, STREAM)) >= RATE, 20_000, '1 s recorded');
+    emulator.drop(DROPPED);
+    await eventually(() => events.of('samples_lost').length > 0, 20_000, 'the samples_lost event');
+    const afterDrop = await recordedSamples(service, STREAM);
+    await eventually(
+      async () => (await recordedSamples(service, STREAM)) >= afterDrop + RATE,
+      20_000,
+      '1 s recorded after the drop',
+    );
+    emulator.resetMidStream();
+    await eventually(() => events.of('device_restored').length > 0, 20_000, 'the device_restored event');
+    const afterReset = await recordedSamples(service, STREAM);
+    await eventually(
+      async () => (await recordedSamples(service, STREAM)) >= afterReset + RATE / 2,
+      20_000,
+      'samples recorded after the reset',
+    );
+    await signalStream(service, STREAM, 'stop');
+    ws.close();
+
+    // The events: the loss with its count, the board lost then restored.
+    expect(events.of('samples_lost').map((e) => e.message)).toEqual([
+      expect.stringContaining(`lost ${DROPPED} samples per channel`),
+    ]);
+    expect(events.of('device_lost')).toHaveLength(1);
+    expect(events.of('device_restored')).toHaveLength(1);
+
+    // The file, as EDFlib reads it: BDF+, the montage's labels, 250 Hz, µV.
+    const file = edflibCheck(path.join(service.dataDir, 'recordings', 'cyton.bdf'));
+    expect(file.ok).toBe(true);
+    expect(file.filetype).toBe(3);
+    const signals = file.signals.filter((s) => s.label.trim() !== 'BDF Annotations');
+    expect(signals.map((s) => s.label.trim())).toEqual(LABELS);
+    expect(signalRate(file)).toBe(RATE);
+    expect(new Set(signals.map((s) => s.samplesPerRecord)).size).toBe(1);
+    expect(signals.every((s) => s.physicalDimension.trim() === 'uV')).toBe(true);
+
+    // Every sample that arrived, exact within one BDF step; channel 1 carries the board's row.
+    const n = recordedRows(file);
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const row = Math.round((signals[0]?.samples?.[i] as number) / SCALE);
+      rows.push(row);
+      signals.forEach((s, c) => {
+        const step = (s.physicalMax - s.physicalMin) / (s.digitalMax - s.digitalMin);
+        const sent = Math.fround(emulatorCounts(row, c) * SCALE);
+        expect(Math.abs((s.samples?.[i] as number) - sent), `sample ${i} ${s.label}`).toBeLessThanOrEqual(
+          step,
+        );
+      });
+    }
+    // From the board's first packet on, in order, nothing filled in: one jump over the dropped packets, one restart at row 0 after
+    // the reset; everything else one row after the other.
+    const breaks = rows
+      .slice(1)
+      .map((row, i) => ({ at: i + 1, from: rows[i] as number, to: row }))
+      .filter((b) => b.to !== b.from + 1);
+    expect(rows[0]).toBe(0);
+    expect(breaks.map((b) => b.to - b.from)[0]).toBe(DROPPED + 1);
+    expect(breaks).toHaveLength(2);
+    expect(breaks[1]?.to).toBe(0);
+    const [drop, reset] = breaks.map((b) => b.at) as [number, number];
+
+    // The file annotates both, at the first sample after each.
+    const notes = annotationSamples(file, RATE).filter(
+      (a) => !a.text.startsWith('Recording') && a.text !== '',
+    );
+    for (const at of [drop, reset]) {
+      expect(
+        notes.some((a) => Math.abs(a.sample - at) <= 1 && /Gap|Discontinuity|lost/.test(a.text)),
+        `an annotation at sample ${at}: ${JSON.stringify(notes)}`,
+      ).toBe(true);
+    }
+
+    // The websocket frames: the montage's channels at 250 Hz; discontinuities at the drop and the
+    // reset; between them exactly the rows the file has there, band-passed as scipy does it.
+    const frames = ws.frames.map((r) => r.frame);
+    expect(frames.every((f) => f.sampleRate === RATE && f.channels.join() === LABELS.join())).toBe(true);
+    const marks = frames.map((f, i) => (f.discontinuity === true ? i : -1)).filter((i) => i >= 0);
+    expect(marks.length).toBeGreaterThanOrEqual(2);
+    const [afterLoss, afterRestart] = marks.slice(-2) as [number, number];
+    const filtered = frames.slice(afterLoss, afterRestart).flatMap((f) => f.data);
+    expect(filtered).toHaveLength(reset - drop);
+    const input = rows
+      .slice(drop, reset)
+      .map((row) => LABELS.map((_, c) => Math.fround(emulatorCounts(row, c) * SCALE)));
+    const expected = scipyBandpass(input, RATE);
+    let worst = 0;
+    filtered.forEach((row, i) => {
+      row.forEach((v, c) => {
+        worst = Math.max(worst, Math.abs(v - (expected[i]?.[c] as number)));
+      });
+    });
+    // float32 frames of values up to ~4e5 µV: a few float32 steps.
+    expect(worst).toBeLessThan(0.5);
+    // Frames go on after the reset, one after another.
+    expect(frames.slice(afterRestart).flatMap((f) => f.data).length).toBeGreaterThan(0);
+  }, 90_000);
+
+  test('healthz said healthy while the Cyton was unplugged: now degraded naming it, status.lost, healthy again once back', async () => {
+    const { pair, service, events } = rig();
+    const health = async () => (await json(`${service.url}/system/healthz`)).body;
+    expect((await health()).status).toBe('healthy');
+    expect((await json(`${service.url}/system/status`)).body.status.lost).toBeUndefined();
+    const lostBefore = events.of('device_lost').length;
+    rig().emulator.stop();
+    await boardLink?.close();
+    await pair.kill();
+    await eventually(() => events.of('device_lost').length > lostBefore, 20_000, 'the device_lost event');
+    const degraded = await health();
+    expect(degraded.status).toBe('degraded');
+    expect(degraded.problems).toEqual([expect.stringMatching(/^The OpenBCI Cyton \(.*\) was lost: .*port/)]);
+    expect((await json(`${service.url}/system/status`)).body.status.lost).toBe(degraded.problems[0]);
+    // Plugged back: the board answers on the same path.
+    await pair.restart();
+    boardLink = await openSerialLink(pair.board);
+    emulator = new CytonEmulator(boardLink);
+    await eventually(
+      () => events.of('device_restored').length === events.of('device_lost').length,
+      20_000,
+      'the device_restored event',
+    );
+    expect(await health()).toMatchObject({ status: 'healthy', problems: [] });
+    expect((await json(`${service.url}/system/status`)).body.status.lost).toBeUndefined();
+  }, 60_000);
+});
