@@ -35,6 +35,27 @@ const twinUrls = {
   },
 };
 
+/**
+ * The settings' validator as ajv's standalone code, generated from tsc's output (dist/config.js,
+ * built before this script runs) with the options the service compiles with, in place of
+ * src/schemas/settings-validator.ts: a start checks its settings without ajv's code generator.
+ */
+const prebuiltSettingsValidator = {
+  name: 'prebuilt-settings-validator',
+  setup(build) {
+    const file = path.join(src, 'schemas', 'settings-validator.ts');
+    build.onLoad({ filter: /settings-validator\.ts$/ }, async (args) => {
+      if (args.path !== file) return undefined;
+      const { Ajv } = await import('ajv');
+      const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
+      const { AJV_OPTIONS } = await import(path.join(root, 'dist', 'schemas', 'validator.js'));
+      const { SettingsSchema } = await import(path.join(root, 'dist', 'config.js'));
+      const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
+      return { contents: standaloneCode(ajv, ajv.compile(SettingsSchema)), loader: 'js', resolveDir: root };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -63,7 +84,7 @@ const common = {
   ],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },
-  plugins: [twinUrls],
+  plugins: [prebuiltSettingsValidator, twinUrls],
   // The service's bundle starts its workers on the worker's bundle (executables/stream-host-entry.ts).
   define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../stream-host.mjs') },
 };
