@@ -12,7 +12,8 @@
  * package.json, the worker's entry) get the URL their tsc-built twin in dist/ has, computed from
  * the bundle's own location, so dist/ can be moved or installed anywhere.
  */
-import { readFile } from 'node:fs/promises';
+import { chmodSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -89,7 +90,32 @@ const common = {
   define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../stream-host.mjs') },
 };
 
-await esbuild.build({ ...common, entryPoints: [path.join(src, 'cli.ts')], outfile: path.join(root, 'dist', 'headsetd.mjs') });
+// The service: CommonJS, run by the `headsetd` command (dist/headsetd.mjs, src/bundle-loader.ts)
+// with V8's code cache, which Node 20 takes for a `vm.Script` and not for an ES module.
+const service = path.join(root, 'dist', 'headsetd.cjs');
+rmSync(`${service}.cache`, { force: true });
+await esbuild.build({
+  ...common,
+  format: 'cjs',
+  // The loader's wrapper gives `require`, `__filename` and `__dirname`; this file's URL stands for
+  // import.meta.url (esbuild has no import.meta in CommonJS). Strict as the ES module was: the
+  // directive leads, before the banner's statement.
+  banner: { js: '"use strict";const __headsetdUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { ...common.define, 'import.meta.url': '__headsetdUrl' },
+  entryPoints: [path.join(src, 'cli.ts')],
+  outfile: service,
+});
+// The entry's `#!` line stays on the loader: inside the loader's wrapper it is a syntax error.
+await writeFile(service, (await readFile(service, 'utf8')).replace(/^#![^\n]*\n/, ''));
+await esbuild.build({
+  ...common,
+  plugins: [],
+  banner: { js: '#!/usr/bin/env node' },
+  sourcemap: false,
+  entryPoints: [path.join(src, 'bundle-loader.ts')],
+  outfile: path.join(root, 'dist', 'headsetd.mjs'),
+});
+chmodSync(path.join(root, 'dist', 'headsetd.mjs'), 0o755);
 await esbuild.build({
   ...common,
   entryPoints: [path.join(src, 'executables', 'stream-host.ts')],
