@@ -105,8 +105,9 @@ await esbuild.build({
   entryPoints: [path.join(src, 'cli.ts')],
   outfile: service,
 });
-// The entry's `#!` line stays on the loader: inside the loader's wrapper it is a syntax error.
-await writeFile(service, (await readFile(service, 'utf8')).replace(/^#![^\n]*\n/, ''));
+// The entry's `#!` line stays on the loader: inside the loader's wrapper it is a syntax error. The
+// line stays, empty, so that the source map's lines still match (the wrapper's text goes on it).
+await writeFile(service, (await readFile(service, 'utf8')).replace(/^#![^\n]*/, ''));
 await esbuild.build({
   ...common,
   plugins: [],
