@@ -4,8 +4,8 @@
  *
  * V8 spent 35–40 ms of each start compiling the 2 MB bundle, and more compiling the functions a
  * start runs (docs/performance.md §Start-up). Node 20's module loaders take no code cache, a
- * `vm.Script` does: the bundle is CommonJS, compiled here inside the same wrapper Node's loader
- * puts around a CommonJS module, with the cache of a whole start (the build starts the service
+ * `vm.Script` does: the bundle is CommonJS inside the same wrapper Node's loader puts around a
+ * CommonJS module (written into the file by the build), compiled here with the cache of a whole start (the build starts the service
  * once with HEADSETD_WRITE_CODE_CACHE set and writes the cache when it exits:
  * scripts/code-cache.mjs). V8 refuses a cache made by another Node or V8 version or with other V8
  * flags; the bundle is then compiled as without one, so the cache only ever saves time.
@@ -28,8 +28,8 @@ function readCache(): Buffer | undefined {
   }
 }
 
-const wrapped = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`;
-const script = new vm.Script(wrapped, {
+// The bundle's text is already the wrapper function (scripts/bundle.mjs).
+const script = new vm.Script(readFileSync(bundle, 'utf8'), {
   filename: bundle,
   cachedData: readCache(),
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

@@ -2,7 +2,7 @@
  * The `headsetd` command runs the service's bundle with V8's code cache made by the build
  * (src/bundle-loader.ts, scripts/code-cache.mjs). V8 refuses a cache silently, and then every start
  * compiles the whole bundle again (40 ms of a 150 ms start): the cache the build made must be one
- * this Node accepts for the bundle as the command wraps it.
+ * this Node accepts for the bundle the command compiles.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,11 +14,7 @@ test('the code cache the build made is accepted for the bundle, so a start does 
   const bundle = path.join(ROOT, 'dist', 'headsetd.cjs');
   const cache = `${bundle}.cache`;
   expect(existsSync(cache)).toBe(true);
-  // The command's own wrapper, read from it: the cache is only valid for exactly this text.
-  const loader = readFileSync(path.join(ROOT, 'dist', 'headsetd.mjs'), 'utf8');
-  const wrapper = /`(\(function \(exports, require, module, __filename, __dirname\) \{)\$\{/.exec(loader);
-  expect(wrapper).not.toBeNull();
-  const script = new vm.Script(`${wrapper?.[1] ?? ''}${readFileSync(bundle, 'utf8')}\n})`, {
+  const script = new vm.Script(readFileSync(bundle, 'utf8'), {
     filename: bundle,
     cachedData: readFileSync(cache),
   });
