@@ -1,5 +1,6 @@
 /**
- * Bundles the service's entry (src/cli.ts) into one file, dist/headsetd.mjs, for start-up time:
+ * Bundles the service's entry (src/cli.ts) into one file, dist/headsetd.cjs (run by the `headsetd`
+ * command dist/headsetd.mjs with V8's code cache: src/bundle-loader.ts), for start-up time:
  * loading some 400 modules (TypeBox alone is ~100 ms of module loading) is most of what a cold
  * start costs, and one file is parsed and linked at once (docs/performance.md §Start-up).
  *
