@@ -58,7 +58,9 @@ registerLiveDriver('cyton', (argument) => createCytonDriver(argument, openSerial
 registerLiveDriver('lsl', (argument, options) =>
   createLslDriver(argument, {
     ...(options.lsl === undefined ? {} : { network: options.lsl }),
-    log: (message) => options.logger.info(message),
+    log: (message) => {
+      options.logger.info(message);
+    },
   }),
 );
 
