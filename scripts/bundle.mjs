@@ -110,8 +110,22 @@ await esbuild.build({
 // compiles it with its code cache as it is (a copy with a wrapper added cost 4 MiB of resident
 // memory). The wrapper goes on the first line in place of the entry's `#!` line (which stays on the
 // command), so the source map's lines still match.
-const text = (await readFile(service, 'utf8')).replace(/^#![^\n]*/, '');
-await writeFile(service, `(function (exports, require, module, __filename, __dirname) {${text}\n})`);
+// `import()` goes through the command's own `import` (the wrapper's `__headsetdImport`): Node 20
+// loses a `vm.Script`'s dynamic-import callback when the script comes from a code cache
+// (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). The command sits beside this file, so specifiers
+// resolve as from here. Only string literals are rewritten (the worker's bootstrap text in a
+// template is not code of this file); any other `import(` stops the build.
+const text = (await readFile(service, 'utf8'))
+  .replace(/^#![^\n]*/, '')
+  .replace(/(?<![\w$.])import\(("[^"\n]+")\)/g, '__headsetdImport($1)');
+const unhandled = /(?<![\w$.`])import\((?!\$\{)/.exec(text);
+if (unhandled !== null) {
+  throw new Error(`a dynamic import() the service's bundle cannot run: ${text.slice(unhandled.index - 60, unhandled.index + 60)}`);
+}
+await writeFile(
+  service,
+  `(function (exports, require, module, __filename, __dirname, __headsetdImport) {${text}\n})`,
+);
 await esbuild.build({
   ...common,
   plugins: [],

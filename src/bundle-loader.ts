@@ -9,7 +9,9 @@
  * once with HEADSETD_WRITE_CODE_CACHE set and writes the cache when it exits:
  * scripts/code-cache.mjs). V8 refuses a cache made by another Node or V8 version or with other V8
  * flags; the bundle is then compiled as without one, so the cache only ever saves time.
- * `import()` in the bundle goes to Node's own loader (the externals, a user's node files).
+ * `import()` in the bundle (Swagger UI, the PNG rasteriser, the serial port: loaded on first use)
+ * is this module's own, handed to the bundle: Node 20 loses a `vm.Script`'s dynamic-import
+ * callback when the script comes from a code cache.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,11 +31,7 @@ function readCache(): Buffer | undefined {
 }
 
 // The bundle's text is already the wrapper function (scripts/bundle.mjs).
-const script = new vm.Script(readFileSync(bundle, 'utf8'), {
-  filename: bundle,
-  cachedData: readCache(),
-  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-});
+const script = new vm.Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData: readCache() });
 if (process.env.HEADSETD_WRITE_CODE_CACHE === '1') {
   // After a whole start and stop: the cache then holds every function they compiled.
   process.once('exit', () => {
@@ -42,4 +40,15 @@ if (process.env.HEADSETD_WRITE_CODE_CACHE === '1') {
 }
 const main = script.runInThisContext() as (...args: unknown[]) => void;
 const module = { exports: {} };
-main(module.exports, createRequire(bundle), module, bundle, fileURLToPath(new URL('.', import.meta.url)));
+// The bundle's `import()` (rewritten by the build): Node 20 loses a script's own dynamic-import
+// callback when the script comes from a code cache. This module is beside the bundle, so a
+// specifier resolves as from the bundle.
+const dynamicImport = (specifier: string): Promise<unknown> => import(specifier);
+main(
+  module.exports,
+  createRequire(bundle),
+  module,
+  bundle,
+  fileURLToPath(new URL('.', import.meta.url)),
+  dynamicImport,
+);
