@@ -1,7 +1,7 @@
 /**
  * Builds dist/ from src/: TypeScript (tsc -p tsconfig.build.json), then the WebAssembly kernels
  * (build-wasm.mjs), then the service's entry bundled into dist/headsetd.mjs (bundle.mjs), then the
- * dashboard (web/) into dist/web/ (build-web.mjs). With `--if-stale` it builds only when a source, a tsconfig or package.json is
+ * dashboard (web/) into dist/web/ (build-web.mjs), then V8's code cache of the bundle (code-cache.mjs). With `--if-stale` it builds only when a source, a tsconfig or package.json is
  * newer than the last successful build (dist/.build-stamp), so `npm start` on an unchanged
  * checkout starts at once instead of recompiling the project. A build starts from an empty dist/,
  * so no output of a deleted source survives.
@@ -47,4 +47,6 @@ run(process.execPath, [path.join(root, 'scripts', 'build-wasm.mjs')]);
 run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')]);
 // The dashboard served at / (docs/dashboard.md): web/ bundled into dist/web/.
 run(process.execPath, [path.join(root, 'scripts', 'build-web.mjs')]);
+// V8's code cache of the service's bundle, made by one start of it (code-cache.mjs).
+run(process.execPath, [path.join(root, 'scripts', 'code-cache.mjs')]);
 writeFileSync(stamp, `${new Date().toISOString()}\n`);

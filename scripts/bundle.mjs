@@ -1,5 +1,6 @@
 /**
- * Bundles the service's entry (src/cli.ts) into one file, dist/headsetd.mjs, for start-up time:
+ * Bundles the service's entry (src/cli.ts) into one file, dist/headsetd.cjs (run by the `headsetd`
+ * command dist/headsetd.mjs with V8's code cache: src/bundle-loader.ts), for start-up time:
  * loading some 400 modules (TypeBox alone is ~100 ms of module loading) is most of what a cold
  * start costs, and one file is parsed and linked at once (docs/performance.md §Start-up).
  *
@@ -12,7 +13,8 @@
  * package.json, the worker's entry) get the URL their tsc-built twin in dist/ has, computed from
  * the bundle's own location, so dist/ can be moved or installed anywhere.
  */
-import { readFile } from 'node:fs/promises';
+import { chmodSync, rmSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -31,6 +33,27 @@ const twinUrls = {
         contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(twin)}, import.meta.url).href`),
         loader: 'ts',
       };
+    });
+  },
+};
+
+/**
+ * The settings' validator as ajv's standalone code, generated from tsc's output (dist/config.js,
+ * built before this script runs) with the options the service compiles with, in place of
+ * src/schemas/settings-validator.ts: a start checks its settings without ajv's code generator.
+ */
+const prebuiltSettingsValidator = {
+  name: 'prebuilt-settings-validator',
+  setup(build) {
+    const file = path.join(src, 'schemas', 'settings-validator.ts');
+    build.onLoad({ filter: /settings-validator\.ts$/ }, async (args) => {
+      if (args.path !== file) return undefined;
+      const { Ajv } = await import('ajv');
+      const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
+      const { AJV_OPTIONS } = await import(path.join(root, 'dist', 'schemas', 'validator.js'));
+      const { SettingsSchema } = await import(path.join(root, 'dist', 'config.js'));
+      const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
+      return { contents: standaloneCode(ajv, ajv.compile(SettingsSchema)), loader: 'js', resolveDir: root };
     });
   },
 };
@@ -63,12 +86,55 @@ const common = {
   ],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },
-  plugins: [twinUrls],
+  plugins: [prebuiltSettingsValidator, twinUrls],
   // The service's bundle starts its workers on the worker's bundle (executables/stream-host-entry.ts).
   define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../stream-host.mjs') },
 };
 
-await esbuild.build({ ...common, entryPoints: [path.join(src, 'cli.ts')], outfile: path.join(root, 'dist', 'headsetd.mjs') });
+// The service: CommonJS, run by the `headsetd` command (dist/headsetd.mjs, src/bundle-loader.ts)
+// with V8's code cache, which Node 20 takes for a `vm.Script` and not for an ES module.
+const service = path.join(root, 'dist', 'headsetd.cjs');
+rmSync(`${service}.cache`, { force: true });
+await esbuild.build({
+  ...common,
+  format: 'cjs',
+  // The loader's wrapper gives `require`, `__filename` and `__dirname`; this file's URL stands for
+  // import.meta.url (esbuild has no import.meta in CommonJS). Strict as the ES module was: the
+  // directive leads, before the banner's statement.
+  banner: { js: '"use strict";const __headsetdUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { ...common.define, 'import.meta.url': '__headsetdUrl' },
+  entryPoints: [path.join(src, 'cli.ts')],
+  outfile: service,
+});
+// The file is the function Node's loader wraps a CommonJS module in, as text: the `headsetd` command
+// compiles it with its code cache as it is (a copy with a wrapper added cost 4 MiB of resident
+// memory). The wrapper goes on the first line in place of the entry's `#!` line (which stays on the
+// command), so the source map's lines still match.
+// `import()` goes through the command's own `import` (the wrapper's `__headsetdImport`): Node 20
+// loses a `vm.Script`'s dynamic-import callback when the script comes from a code cache
+// (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). The command sits beside this file, so specifiers
+// resolve as from here. Only string literals are rewritten (the worker's bootstrap text in a
+// template is not code of this file); any other `import(` stops the build.
+const text = (await readFile(service, 'utf8'))
+  .replace(/^#![^\n]*/, '')
+  .replace(/(?<![\w$.])import\(("[^"\n]+")\)/g, '__headsetdImport($1)');
+const unhandled = /(?<![\w$.`])import\((?!\$\{)/.exec(text);
+if (unhandled !== null) {
+  throw new Error(`a dynamic import() the service's bundle cannot run: ${text.slice(unhandled.index - 60, unhandled.index + 60)}`);
+}
+await writeFile(
+  service,
+  `(function (exports, require, module, __filename, __dirname, __headsetdImport) {${text}\n})`,
+);
+await esbuild.build({
+  ...common,
+  plugins: [],
+  banner: { js: '#!/usr/bin/env node' },
+  sourcemap: false,
+  entryPoints: [path.join(src, 'bundle-loader.ts')],
+  outfile: path.join(root, 'dist', 'headsetd.mjs'),
+});
+chmodSync(path.join(root, 'dist', 'headsetd.mjs'), 0o755);
 await esbuild.build({
   ...common,
   entryPoints: [path.join(src, 'executables', 'stream-host.ts')],

@@ -9,7 +9,8 @@ import { type Static, Type } from 'typebox';
 import { HeadsetdError } from './errors/catalog.js';
 import { assertDocument } from './schemas/depth.js';
 import { isLoopbackName } from './security/access.js';
-import { check, issuesToError } from './schemas/validator.js';
+import { validate as prebuiltSettingsValidator } from './schemas/settings-validator.js';
+import { check, issuesToError, usePrecompiled } from './schemas/validator.js';
 import { parseYamlText } from './schemas/yaml-text.js';
 import { errorMessage } from './core/error-message.js';
 
@@ -87,6 +88,8 @@ export const SettingsSchema = Type.Object(
 );
 
 export type Settings = Static<typeof SettingsSchema>;
+
+if (prebuiltSettingsValidator !== undefined) usePrecompiled(SettingsSchema, prebuiltSettingsValidator);
 
 export function defaultDataDir(): string {
   const base = process.env.XDG_DATA_HOME ?? path.join(homedir(), '.local', 'share');

@@ -77,12 +77,16 @@ export function installValidation(app: FastifyInstance): void {
     };
     route.preValidation = own === undefined ? fill : [fill, ...(Array.isArray(own) ? own : [own])];
   });
-  const strict = createAjv();
-  const coercing = new Ajv({ ...AJV_OPTIONS, coerceTypes: 'array' });
+  // The two ajv instances are made by the first validator compiled (a request's), not at start.
+  let strict: Ajv | undefined;
+  let coercing: Ajv | undefined;
+  const ajvFor = (httpPart: string | undefined): Ajv =>
+    httpPart === 'body'
+      ? (strict ??= createAjv())
+      : (coercing ??= new Ajv({ ...AJV_OPTIONS, coerceTypes: 'array' }));
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart === 'body' && documentedOnly.has(schema)) return () => true;
-    const ajv = httpPart === 'body' ? strict : coercing;
-    return compiledOnFirstUse(schema, () => ajv.compile(schema), pending);
+    return compiledOnFirstUse(schema, () => ajvFor(httpPart).compile(schema), pending);
   });
   // Answers are plain JSON.stringify: open objects (meta, config, node info) are never trimmed.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

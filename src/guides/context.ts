@@ -34,7 +34,11 @@ export interface GuidesContext {
 /** The configuration, or the defaults when the stored one no longer validates. */
 export function currentConfig(settings: SettingsStore): DeviceConfig {
   try {
-    return effectiveConfig(settings.configOverrides());
+    const overrides = settings.configOverrides();
+    // Nothing stored (every first start): the defaults, which need no check (a test checks them);
+    // the check compiles the configuration's validator, 6 ms of a start (docs/performance.md).
+    if (Object.keys(overrides).length === 0) return DEFAULT_DEVICE_CONFIG;
+    return effectiveConfig(overrides);
   } catch {
     return DEFAULT_DEVICE_CONFIG;
   }

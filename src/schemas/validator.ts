@@ -69,7 +69,10 @@ export function createAjv(): Ajv {
   return ajv;
 }
 
-const sharedAjv = createAjv();
+// Made by the first compile, not at start: the route validators compile on their first request and
+// the settings' validator is generated at build time (settings-validator.ts), so a start needs no
+// ajv instance (docs/performance.md §Start-up).
+let sharedAjv: Ajv | undefined;
 let metaChecking: Ajv | undefined;
 
 /**
@@ -90,10 +93,19 @@ const compiled = new WeakMap<TSchema, ValidateFunction>();
 export function compile(schema: TSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (validate === undefined) {
+    sharedAjv ??= createAjv();
     validate = sharedAjv.compile(schema);
     compiled.set(schema, validate);
   }
   return validate;
+}
+
+/**
+ * Uses `validate`, ajv's standalone code generated at build time from `schema` with AJV_OPTIONS,
+ * as `schema`'s validator instead of compiling it on first use.
+ */
+export function usePrecompiled(schema: TSchema, validate: ValidateFunction): void {
+  compiled.set(schema, validate);
 }
 
 function escapePointer(token: string): string {
