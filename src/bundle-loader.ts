@@ -3,7 +3,7 @@
  * dist/headsetd.cjs, with V8's code cache made at build time (dist/headsetd.cjs.cache).
  *
  * V8 spent 35–40 ms of each start compiling the 2 MB bundle, and more compiling the functions a
- * start runs (docs/performance.md §Start-up). Node 20's module loaders take no code cache, a
+ * start runs (docs/performance-areas.md §Start-up). Node 20's module loaders take no code cache, a
  * `vm.Script` does: the bundle is CommonJS inside the same wrapper Node's loader puts around a
  * CommonJS module (written into the file by the build), compiled here with the cache of a whole start (the build starts the service
  * once with HEADSETD_WRITE_CODE_CACHE set and writes the cache when it exits:

@@ -1,7 +1,7 @@
 /**
  * GET /docs: the OpenAPI document rendered by Swagger UI, built by the first request that asks
  * for it. Loading Swagger UI's packages (its plugin, @fastify/static, send, the page's files) took
- * about 30 ms of a 270 ms start (docs/performance.md §Start-up), for a page few sessions open.
+ * about 30 ms of a 270 ms start (docs/performance-areas.md §Start-up), for a page few sessions open.
  *
  * The page lives in a small Fastify instance of its own, made once on first use and handed the
  * main app's document; the main app's routes under the prefix forward each request to it with

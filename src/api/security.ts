@@ -54,7 +54,7 @@ function withoutToken(policy: AccessPolicy): AccessPolicy {
 
 export function installSecurity(app: FastifyInstance, options: SecurityOptions): void {
   // A callback hook, not an async one: every request passes here, and a promise per request showed
-  // in the profile of GET /system/status under load (docs/performance.md §The API's hot path).
+  // in the profile of GET /system/status under load (docs/performance-areas.md §The API's hot path).
   app.addHook('onRequest', (request, _reply, done) => {
     const policy = accessPolicy(options);
     // The dashboard's page and files (api/dashboard.ts) load without the token, so that the page

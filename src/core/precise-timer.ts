@@ -13,7 +13,7 @@
  * A data-plane worker runs many streams on one thread, and a sleeping thread serves none of them:
  * the precise sleeps of a thread may take at most SLEEP_BUDGET of each SLEEP_WINDOW_MS (enough for
  * one stream's frames every 10 ms). Past it, a deadline is waited for with an ordinary timer
- * (up to about a millisecond late) until the next window (docs/performance.md §Pacing).
+ * (up to about a millisecond late) until the next window (docs/performance.md, "Pacing in a shared worker").
  */
 
 /** How long before its deadline the coarse timer wakes. */

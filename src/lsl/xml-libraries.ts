@@ -1,7 +1,7 @@
 /**
  * The XML parser and the XPath engine, loaded on first use: only the LSL nodes (in a stream's
  * worker) and the check of an lsl-inlet predicate need them, and bundled into the service they were
- * ~370 KB of code parsed at every start and held by an idle service (docs/performance.md
+ * ~370 KB of code parsed at every start and held by an idle service (docs/performance-areas.md
  * §Start-up and idle memory).
  */
 import { createRequire } from 'node:module';

@@ -148,7 +148,7 @@ export type CpuTemperatureSource = 'sensor' | 'simulated' | 'none';
 /**
  * How long `cpuThermal()` answers its last reading: it is read by every GET /system/status, and
  * reading it (sysfs directories, `os.cpus()`) cost more than the rest of the answer (a profile
- * under load, docs/performance.md §The API's hot path); a temperature moves over seconds.
+ * under load, docs/performance-areas.md §The API's hot path); a temperature moves over seconds.
  */
 export const CPU_THERMAL_TTL_MS = 1000;
 

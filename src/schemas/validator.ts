@@ -55,7 +55,7 @@ export const AJV_OPTIONS = {
   verbose: true,
   // Our schemas are checked against JSON Schema's meta-schema by the tests
   // (`compileAllValidators`, `assertSchemasValid`), not at every start: compiling the meta-schema
-  // took ~20 ms of each ajv instance's first compile (docs/performance.md §Start-up). Strict mode
+  // took ~20 ms of each ajv instance's first compile (docs/performance-areas.md §Start-up). Strict mode
   // (unknown keywords, formats) still applies at compile time.
   validateSchema: false,
 } as const;
@@ -71,7 +71,7 @@ export function createAjv(): Ajv {
 
 // Made by the first compile, not at start: the route validators compile on their first request and
 // the settings' validator is generated at build time (settings-validator.ts), so a start needs no
-// ajv instance (docs/performance.md §Start-up).
+// ajv instance (docs/performance-areas.md §Start-up).
 let sharedAjv: Ajv | undefined;
 let metaChecking: Ajv | undefined;
 

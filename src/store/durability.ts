@@ -4,7 +4,7 @@
  * SQLite in WAL mode with `synchronous = FULL` calls fsync on the write-ahead log inside every
  * commit: 3–11 ms on this kind of storage, on the API's thread, for every edit, signal, setting
  * and impedance reading (the event loop's p99 delay was 12–15 ms during a soak,
- * docs/performance.md §The store's commits). The database now commits with `synchronous = NORMAL`:
+ * docs/performance-areas.md §The store's commits). The database now commits with `synchronous = NORMAL`:
  * the commit is in the log (in the operating system's cache) when `run` returns, which survives
  * `kill -9` of the service, and the log is flushed to the disk by `fdatasync` on libuv's thread
  * pool, while the event loop goes on:
