@@ -8,7 +8,9 @@ function absoluteText(absolute) {
 
 /** One result, printed as soon as it is measured. */
 export function formatLine(r) {
-  return `${r.pass ? 'ok  ' : 'MISS'} ${r.id}${r.advisory ? ' (advisory)' : ''}: ratio ${r.ratio} (${r.threshold}) — ${r.title}\n       ${r.ratioOf}\n       ${absoluteText(r.absolute)}`;
+  const missed =
+    (r.missedBudgets ?? []).length > 0 ? `\n       budget missed: ${r.missedBudgets.join(', ')}` : '';
+  return `${r.pass ? 'ok  ' : 'MISS'} ${r.id}${r.advisory ? ' (advisory)' : ''}: ratio ${r.ratio} (${r.threshold}) — ${r.title}\n       ${r.ratioOf}\n       ${absoluteText(r.absolute)}${missed}`;
 }
 
 /** The summary table (Markdown, so it can be pasted into docs/performance.md). */

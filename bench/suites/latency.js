@@ -129,6 +129,10 @@ export async function runLatency(report) {
     ratio: p(ours, 0.5) / p(anchor, 0.5),
     ratioOf: 'p50 latency (last sample → receipt) of headsetd ÷ of a bare ws sender',
     max: 3,
+    budgets: [
+      { figure: 'p50Ms', max: 0.3 },
+      { figure: 'p99Ms', max: 1 },
+    ],
     absolute: {
       p50Ms: p(ours, 0.5),
       p99Ms: p(ours, 0.99),

@@ -99,6 +99,7 @@ export async function runStoreSoak(report) {
       ratioOf:
         'p99 event-loop delay with impedance readings + stream churn ÷ p99 with streams and polling only',
       max: 2,
+      budgets: [{ figure: 'soakP99Ms', max: 5 }],
       absolute: {
         soakP50Ms: soak.p50,
         soakP99Ms: soak.p99,
