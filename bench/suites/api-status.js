@@ -1,4 +1,3 @@
-/* global console */
 /**
  * api.system-status.vs-node: GET /system/status of the service started as a user starts it
  * (default logging, fresh data dir), beside 10 running streams (bench/lib/ten-streams.js), under
