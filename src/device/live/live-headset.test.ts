@@ -90,6 +90,15 @@ describe('live headset framing', () => {
     expect(lost?.message).toContain('lost 10 samples');
   });
 
+  test('the frame after lost rows says how many were lost (lostSamples), so a recorder does not call the loss a pause', async () => {
+    const { driver, frames } = await open();
+    await device?.eeg.start('client');
+    driver.push(4);
+    driver.lose(7);
+    driver.push(6);
+    expect(frames.map((f) => f.lostSamples)).toEqual([undefined, undefined, 7, undefined]);
+  });
+
   test('a block marked discontinuous (an amplifier reset) starts a marked frame', async () => {
     const { driver, frames } = await open();
     await device?.eeg.start('client');
