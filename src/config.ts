@@ -12,6 +12,7 @@ import { isLoopbackName } from './security/access.js';
 import { check, issuesToError } from './schemas/validator.js';
 import { parseYamlText } from './schemas/yaml-text.js';
 import { errorMessage } from './core/error-message.js';
+import { assertDeviceSetting } from './device-setting.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -210,6 +211,16 @@ export function loadSettings(
       ...(interfaces === undefined ? {} : { interfaces: interfaces as string[] }),
     };
   }
+  assertDeviceSetting(
+    settings.device,
+    fromFlags.device !== undefined
+      ? '--device'
+      : fromEnv.device !== undefined
+        ? 'HEADSETD_DEVICE'
+        : fromFile.device !== undefined
+          ? 'the settings file'
+          : 'default',
+  );
   const issues = check(SettingsSchema, settings);
   if (issues.length > 0) throw issuesToError(issues, 'The settings');
   const result = settings as Settings;

@@ -39,6 +39,32 @@ describe('loadSettings', () => {
     expect(settings.port).toBe(42069);
   });
 
+  it('--device cyton: with no port, lsl: with no query, or an unknown device says what to give, with an example', () => {
+    const problem = (device: string): string => {
+      try {
+        loadSettings({ device }, {});
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'invalid_request', details: { path: '/device' } });
+        return (error as Error).message;
+      }
+      throw new Error(`${device} was accepted`);
+    };
+    expect(problem('cyton:')).toMatch(
+      /^The setting \/device \(--device\): "cyton:" names no serial port: .*cyton:SERIAL_PORT, e\.g\. cyton:\/dev\/ttyUSB0/,
+    );
+    expect(problem('lsl:')).toMatch(
+      /^The setting \/device \(--device\): "lsl:" has no query: .*lsl:type=EEG/,
+    );
+    expect(problem('foo')).toMatch(
+      /^The setting \/device \(--device\): "foo" is not a device: use simulated, .*cyton:\/dev\/ttyUSB0.*lsl:type=EEG/,
+    );
+    expect(problem('cyton:')).not.toContain('The settings at');
+    expect(() => loadSettings({}, { HEADSETD_DEVICE: 'cyton:' })).toThrow(
+      /\(HEADSETD_DEVICE\): "cyton:" names no serial port/,
+    );
+    expect(loadSettings({ device: 'cyton:/dev/ttyUSB0' }, {}).device).toBe('cyton:/dev/ttyUSB0');
+  });
+
   it('gives the defaults when nothing is set', () => {
     const settings = loadSettings({}, {});
     expect(settings).toEqual({ ...DEFAULTS, dataDir: path.resolve(defaultDataDir()) });
