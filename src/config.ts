@@ -28,9 +28,9 @@ export const SettingsSchema = Type.Object(
       description: 'Database, token, recordings and executables live here.',
     }),
     device: Type.String({
-      pattern: '^(simulated|simulated:seated|replay:.+|cyton:.+|lsl:.+)$',
+      pattern: '^(simulated|simulated:seated|replay:.+|cyton:.+|lsl(:.*)?)$',
       description:
-        'simulated (electrodes retracted), simulated:seated (worn, electrodes pressed onto the scalp), replay:FILE (EDF/BDF), cyton:SERIAL_PORT (an OpenBCI Cyton board) or lsl:QUERY (an LSL stream).',
+        'simulated (electrodes retracted), simulated:seated (worn, electrodes pressed onto the scalp), replay:FILE (EDF/BDF), cyton:SERIAL_PORT (an OpenBCI Cyton board) or lsl:QUERY (an LSL stream; lsl alone is lsl:type=EEG).',
     }),
     seed: Type.Optional(
       Type.Integer({ description: 'Seed of the simulated headset, for repeatable signals.' }),

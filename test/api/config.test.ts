@@ -39,7 +39,7 @@ describe('loadSettings', () => {
     expect(settings.port).toBe(42069);
   });
 
-  it('--device cyton: with no port, lsl: with no query, or an unknown device says what to give, with an example', () => {
+  it('--device cyton: with no port or an unknown device says what to give, with an example; lsl and lsl: are lsl:type=EEG as documented', () => {
     const problem = (device: string): string => {
       try {
         loadSettings({ device }, {});
@@ -52,9 +52,6 @@ describe('loadSettings', () => {
     expect(problem('cyton:')).toMatch(
       /^The setting \/device \(--device\): "cyton:" names no serial port: .*cyton:SERIAL_PORT, e\.g\. cyton:\/dev\/ttyUSB0/,
     );
-    expect(problem('lsl:')).toMatch(
-      /^The setting \/device \(--device\): "lsl:" has no query: .*lsl:type=EEG/,
-    );
     expect(problem('foo')).toMatch(
       /^The setting \/device \(--device\): "foo" is not a device: use simulated, .*cyton:\/dev\/ttyUSB0.*lsl:type=EEG/,
     );
@@ -63,6 +60,8 @@ describe('loadSettings', () => {
       /\(HEADSETD_DEVICE\): "cyton:" names no serial port/,
     );
     expect(loadSettings({ device: 'cyton:/dev/ttyUSB0' }, {}).device).toBe('cyton:/dev/ttyUSB0');
+    expect(loadSettings({ device: 'lsl' }, {}).device).toBe('lsl');
+    expect(loadSettings({ device: 'lsl:' }, {}).device).toBe('lsl:');
   });
 
   it('gives the defaults when nothing is set', () => {
