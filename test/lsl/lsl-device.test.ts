@@ -205,6 +205,24 @@ describe.for(LIBLSL_VERSIONS)('the LSL device reads liblsl %s outlets', (version
     await expect(d.start()).rejects.toThrow(/The LSL device is closed/);
   }, 60_000);
 
+  test('a stop right after a burst delivers its last sample (held back until the outlet showed it still ran, it was dropped)', async (context) => {
+    skipWithout(version, context);
+    const name = `LslDevice Stop ${version}`;
+    const count = 120;
+    const tool = outlet({ name, source: `stop-${version}`, channels: 2, count, labels: 'C3,C4' });
+    await tool.waitFor('READY 0');
+    const { driver: d, got } = driver(`name=${name}`);
+    await d.open();
+    await d.start();
+    await eventually(() => got.rows() >= count - 1, 20_000, 'the burst');
+    await d.stop();
+    expect(got.rows()).toBe(count);
+    expect(got.values(2)).toEqual(
+      Array.from({ length: count }, (_, i) => [0, 1].map((c) => Math.fround(i * 2 + c + 0.25))),
+    );
+    expect(d.status().closeSamplesDropped).toBe(0);
+  }, 60_000);
+
   test('the outlet closed, then killed, then started again: lost, restored, a discontinuity, no sample duplicated or invented', async (context) => {
     skipWithout(version, context);
     const name = `LslDevice Restart ${version}`;

@@ -419,6 +419,9 @@ export class LslDriver implements LiveEegDriver {
   }
 
   async stop(): Promise<void> {
+    // The last sample of the last batch is held back until the outlet shows it still runs: ask it
+    // now, so that a stop delivers it rather than dropping a real sample.
+    if (this.running) await this.feed?.settle();
     this.running = false;
     this.abort.abort();
     clearInterval(this.correctionTimer);
