@@ -224,13 +224,14 @@ export function openFeed(
       clearTimeout(holdTimer);
       socket.destroy();
     },
-    settle: async () => {
-      if (closedByUs || !guard.holding) return;
+    settle: () => {
+      if (closedByUs || !guard.holding) return Promise.resolve();
       clearTimeout(holdTimer);
       const generation = guard.generation;
-      const answers = await outletAnswers(stream.v4address, stream.v4servicePort, stream.uid);
-      if (closedByUs || guard.generation !== generation || !guard.holding) return;
-      if (answers || !serviceAnswers) pass([guard.take() as Sample]);
+      return outletAnswers(stream.v4address, stream.v4servicePort, stream.uid).then((answers) => {
+        if (closedByUs || guard.generation !== generation) return;
+        if (answers || !serviceAnswers) pass([guard.take() as Sample]);
+      });
     },
   };
 }
