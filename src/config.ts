@@ -13,6 +13,7 @@ import { validate as prebuiltSettingsValidator } from './schemas/settings-valida
 import { check, issuesToError, usePrecompiled } from './schemas/validator.js';
 import { parseYamlText } from './schemas/yaml-text.js';
 import { errorMessage } from './core/error-message.js';
+import { assertDeviceSetting } from './device-setting.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -28,9 +29,9 @@ export const SettingsSchema = Type.Object(
       description: 'Database, token, recordings and executables live here.',
     }),
     device: Type.String({
-      pattern: '^(simulated|simulated:seated|replay:.+|cyton:.+|lsl:.+)$',
+      pattern: '^(simulated|simulated:seated|replay:.+|cyton:.+|lsl(:.*)?)$',
       description:
-        'simulated (electrodes retracted), simulated:seated (worn, electrodes pressed onto the scalp), replay:FILE (EDF/BDF), cyton:SERIAL_PORT (an OpenBCI Cyton board) or lsl:QUERY (an LSL stream).',
+        'simulated (electrodes retracted), simulated:seated (worn, electrodes pressed onto the scalp), replay:FILE (EDF/BDF), cyton:SERIAL_PORT (an OpenBCI Cyton board) or lsl:QUERY (an LSL stream; lsl alone is lsl:type=EEG).',
     }),
     seed: Type.Optional(
       Type.Integer({ description: 'Seed of the simulated headset, for repeatable signals.' }),
@@ -213,6 +214,16 @@ export function loadSettings(
       ...(interfaces === undefined ? {} : { interfaces: interfaces as string[] }),
     };
   }
+  assertDeviceSetting(
+    settings.device,
+    fromFlags.device !== undefined
+      ? '--device'
+      : fromEnv.device !== undefined
+        ? 'HEADSETD_DEVICE'
+        : fromFile.device !== undefined
+          ? 'the settings file'
+          : 'default',
+  );
   const issues = check(SettingsSchema, settings);
   if (issues.length > 0) throw issuesToError(issues, 'The settings');
   const result = settings as Settings;

@@ -72,6 +72,21 @@ describe('openDevice', () => {
     );
   });
 
+  test('lsl and lsl: alone open the LSL driver with the documented default query (they were refused as unknown)', async () => {
+    const argumentsSeen: string[] = [];
+    restores.push(
+      registerLiveDriver('lsl', (argument) => {
+        argumentsSeen.push(argument);
+        return new FakeLiveDriver({ openError: new Error('no stream') });
+      }),
+    );
+    for (const device of ['lsl', 'lsl:']) {
+      const error = await refusal(openDevice(device, undefined, { logger }));
+      expect(error.message).toBe(`The device '${device}' cannot be opened: no stream`);
+    }
+    expect(argumentsSeen).toEqual(['', '']);
+  });
+
   test('an unknown device names those there are', async () => {
     const error = await refusal(openDevice('hardware:1', undefined, { logger }));
     expect(error.code).toBe('invalid_request');

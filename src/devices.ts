@@ -92,7 +92,8 @@ export async function openDevice(
   const argument = colon < 0 ? '' : device.slice(colon + 1);
   const factory = LIVE_DRIVERS.get(prefix);
   const known = factory !== undefined || (LIVE_DEVICE_PREFIXES as readonly string[]).includes(prefix);
-  if (!known || argument === '') {
+  // `lsl` and `lsl:` alone: the LSL driver's default query (type=EEG).
+  if (!known || (argument === '' && prefix !== 'lsl')) {
     throw new HeadsetdError(
       'invalid_request',
       `The device '${device}' is unknown; use simulated, simulated:seated, replay:FILE, cyton:SERIAL_PORT or lsl:QUERY.`,

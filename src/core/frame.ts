@@ -34,6 +34,14 @@ export interface Frame {
    */
   readonly highpass?: number;
   /**
+   * Samples per channel the source knows it lost just before this frame (a device's dropped
+   * packets, counted from its sample counter), at this frame's rate; only on a frame with
+   * `discontinuity`. Recorders annotate the loss with it instead of calling the gap a pause. Carried
+   * like `range` by the runtime and by processors that keep the rate; not part of the JSON text form
+   * nor of the binary form of external nodes.
+   */
+  readonly lostSamples?: number;
+  /**
    * Monotonic creation time at the source (`performance.timeOrigin + performance.now()`, ms), used
    * for per-pipe latency. Not part of the JSON text form.
    */

@@ -80,6 +80,7 @@ class FilterNode implements NodeInstance {
       data,
       ...(frame.discontinuity === true ? { discontinuity: true } : {}),
       ...this.highpassOf(frame),
+      ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
       ...(range === undefined ? {} : { range }),
       // Latency is measured from the frame's creation at its source, across processors.
       ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),

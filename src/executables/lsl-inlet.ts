@@ -15,6 +15,7 @@
 import type { Frame } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { lslToUnixMs } from '../lsl/clock.js';
+import { leftOutNote } from '../lsl/close-sample.js';
 import { type Feed, fetchFullInfo, measureTimeCorrection, openFeed } from '../lsl/inlet.js';
 import { buildQuery, type ResolvedStream, resolveStream, xpathLiteral } from '../lsl/resolver.js';
 import { checkInterfaces, lslNetworkOf } from './lsl-outlet.js';
@@ -166,9 +167,7 @@ class LslInletNode implements NodeInstance {
           (sample) => {
             this.closeSamplesDropped++;
             this.context.setInfo({ closeSamplesDropped: this.closeSamplesDropped });
-            this.context.log(
-              `left out the sample liblsl sent as its outlet closed (timestamp ${sample.timestamp.toFixed(6)}, values ${sample.values.join(', ')}): the outlet never pushed it`,
-            );
+            this.context.log(leftOutNote(sample, true));
           },
         );
         if (this.stopped) resolve('stopped');

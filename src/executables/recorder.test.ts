@@ -139,6 +139,25 @@ describe('segments and annotations', () => {
     expect(annotations.find((a) => a.text === 'late')?.onset).toBeCloseTo((300 + 10) / rate, 6);
   });
 
+  test('samples lost upstream (a Cyton’s dropped packets) are annotated with their count, not as a pause', async () => {
+    const h = recorder({ filename: 'dropped', format: 'edf' });
+    await h.node.start();
+    const rate = 250;
+    h.node.onFrame?.(
+      'in',
+      frame(0, 0, rate, ['A', 'B'], 25, () => 1, { range: 10 }),
+    );
+    // 7 rows never arrived: the next frame starts 28 ms late, says discontinuity and the count.
+    h.node.onFrame?.(
+      'in',
+      frame(1, 25 + 7, rate, ['A', 'B'], 25, () => 1, { range: 10, discontinuity: true, lostSamples: 7 }),
+    );
+    await h.node.stop();
+    const texts = readEdf(path.join(dir, 'dropped.edf')).annotations.map((a) => a.text);
+    expect(texts).toContain('Gap of 0.028 s: 7 samples lost upstream');
+    expect(texts.some((t) => t.includes('paused'))).toBe(false);
+  });
+
   test('a marker before the first frame lands at its first sample; bad payloads are refused', async () => {
     const h = recorder({ filename: 'early.edf' });
     await h.node.start();

@@ -242,7 +242,12 @@ class Recorder implements NodeInstance {
       } else {
         const lost = this.lastSeq === undefined ? 0 : frame.seq - this.lastSeq - 1;
         const gapMs = frame.timestamp - (this.expected ?? frame.timestamp);
-        if (frame.discontinuity === true) {
+        if (frame.discontinuity === true && (frame.lostSamples ?? 0) > 0) {
+          const n = frame.lostSamples as number;
+          notes.push(
+            `Gap of ${seconds(Math.max(0, gapMs))} s: ${n} sample${n === 1 ? '' : 's'} lost upstream`,
+          );
+        } else if (frame.discontinuity === true) {
           notes.push(
             gapMs * file.spec.sampleRate > 500
               ? `Gap of ${seconds(gapMs)} s (paused or interrupted)`

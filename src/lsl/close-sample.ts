@@ -35,6 +35,16 @@ export interface Sample {
   values: number[];
 }
 
+/**
+ * The log line for a sample left out at an outlet's close. It does not say the outlet never pushed
+ * it: with liblsl 1.12 to 1.15 (no close sample) it is a real sample sent less than HOLD_MS before
+ * the close, and nothing on the wire tells the two apart.
+ */
+export function leftOutNote(sample: Sample, withValues: boolean): string {
+  const values = withValues ? `, values ${sample.values.join(', ')}` : '';
+  return `left out the last sample its outlet sent before closing (timestamp ${sample.timestamp.toFixed(6)}${values}; counted in closeSamplesDropped): liblsl 1.16.0 to 1.17.3 send a sample nobody pushed as an outlet closes, which nothing tells from a real one sent less than ${HOLD_MS / 1000} s before the close, so this may have been a real sample`;
+}
+
 /** Decides which samples of a feed pass at once, and holds back the last one. */
 export class CloseSampleGuard {
   private held: Sample | undefined;

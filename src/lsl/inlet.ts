@@ -79,6 +79,12 @@ export async function measureTimeCorrection(stream: ResolvedStream): Promise<num
 export interface Feed {
   /** Closes the feed; `onEnd` is not called for a feed closed this way. */
   close(): void;
+  /**
+   * Before a close of ours: decides now about the sample held back (the last of the last batch),
+   * as the hold would, by asking the outlet whether it still runs; passes it on when it does.
+   * A reader that stops keeps its last real sample instead of dropping it.
+   */
+  settle(): Promise<void>;
 }
 
 /**
@@ -217,6 +223,15 @@ export function openFeed(
       closedByUs = true;
       clearTimeout(holdTimer);
       socket.destroy();
+    },
+    settle: () => {
+      if (closedByUs || !guard.holding) return Promise.resolve();
+      clearTimeout(holdTimer);
+      const generation = guard.generation;
+      return outletAnswers(stream.v4address, stream.v4servicePort, stream.uid).then((answers) => {
+        if (closedByUs || guard.generation !== generation) return;
+        if (answers || !serviceAnswers) pass([guard.take() as Sample]);
+      });
     },
   };
 }

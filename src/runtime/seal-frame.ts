@@ -33,6 +33,7 @@ export class PortSequencer {
       ...(discontinuity ? { discontinuity: true } : {}),
       ...(frame.range === undefined ? {} : { range: frame.range }),
       ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
+      ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
       createdAt: frame.createdAt ?? frameClock(),
     });
   }

@@ -58,6 +58,7 @@ export interface WireFrame {
   discontinuity?: boolean;
   range?: number;
   highpass?: number;
+  lostSamples?: number;
   createdAt?: number;
 }
 
@@ -86,6 +87,7 @@ export function samplesToWire(frame: Frame): Omit<WireFrame, 'channels'> {
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
     ...(frame.range === undefined ? {} : { range: frame.range }),
     ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
+    ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
     ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
   };
 }

@@ -39,6 +39,31 @@ describe('loadSettings', () => {
     expect(settings.port).toBe(42069);
   });
 
+  it('--device cyton: with no port or an unknown device says what to give, with an example; lsl and lsl: are lsl:type=EEG as documented', () => {
+    const problem = (device: string): string => {
+      try {
+        loadSettings({ device }, {});
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'invalid_request', details: { path: '/device' } });
+        return (error as Error).message;
+      }
+      throw new Error(`${device} was accepted`);
+    };
+    expect(problem('cyton:')).toMatch(
+      /^The setting \/device \(--device\): "cyton:" names no serial port: .*cyton:SERIAL_PORT, e\.g\. cyton:\/dev\/ttyUSB0/,
+    );
+    expect(problem('foo')).toMatch(
+      /^The setting \/device \(--device\): "foo" is not a device: use simulated, .*cyton:\/dev\/ttyUSB0.*lsl:type=EEG/,
+    );
+    expect(problem('cyton:')).not.toContain('The settings at');
+    expect(() => loadSettings({}, { HEADSETD_DEVICE: 'cyton:' })).toThrow(
+      /\(HEADSETD_DEVICE\): "cyton:" names no serial port/,
+    );
+    expect(loadSettings({ device: 'cyton:/dev/ttyUSB0' }, {}).device).toBe('cyton:/dev/ttyUSB0');
+    expect(loadSettings({ device: 'lsl' }, {}).device).toBe('lsl');
+    expect(loadSettings({ device: 'lsl:' }, {}).device).toBe('lsl:');
+  });
+
   it('gives the defaults when nothing is set', () => {
     const settings = loadSettings({}, {});
     expect(settings).toEqual({ ...DEFAULTS, dataDir: path.resolve(defaultDataDir()) });

@@ -176,6 +176,10 @@ describe('headsetd on an OpenBCI Cyton (emulated, over a pty)', () => {
         `an annotation at sample ${at}: ${JSON.stringify(notes)}`,
       ).toBe(true);
     }
+    // The drop is annotated as a loss with its count, not as a pause.
+    const atDrop = notes.filter((a) => Math.abs(a.sample - drop) <= 1).map((a) => a.text);
+    expect(atDrop).toContain(`Gap of 0.028 s: ${DROPPED} samples lost upstream`);
+    expect(atDrop.some((t) => t.includes('paused'))).toBe(false);
 
     // The websocket frames: the montage's channels at 250 Hz; discontinuities at the drop and the
     // reset; between them exactly the rows the file has there, band-passed as scipy does it.

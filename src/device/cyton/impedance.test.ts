@@ -30,6 +30,16 @@ describe('lead-off impedance', () => {
     expect(leadOffImpedance(sent, 125)).toBeCloseTo(5_000, 3);
   });
 
+  test('rows lost inside the window do not shrink the impedance: each sample is fitted at its row number', () => {
+    const a = leadOffAmplitudeMicrovolts(20_000);
+    const all = tone(160, PACKET_RATE, a);
+    // One row missing in the middle: closing the gap shifts the second half by 45°.
+    const kept = all.flatMap((v, i) => (i === 80 ? [] : [v]));
+    const indices = all.flatMap((_, i) => (i === 80 ? [] : [i]));
+    expect(leadOffImpedance(kept, PACKET_RATE)).toBeLessThan(19_000);
+    expect(leadOffImpedance(kept, PACKET_RATE, indices)).toBeCloseTo(20_000, 3);
+  });
+
   test('never below zero', () => {
     expect(leadOffImpedance(tone(250, 250, 1), 250)).toBe(0);
   });

@@ -25,8 +25,16 @@ export const SERIES_RESISTOR_OHMS = 2200;
 /**
  * The standard deviation (same unit as `samples`) of the component of `samples` at `frequency`
  * Hz, sampled at `rate` Hz: a least-squares fit of a·sin + b·cos + c; σ = √((a² + b²) / 2).
+ * `indices` gives each sample's row number when rows are missing (lost packets): the fit then
+ * places every sample at its true time instead of closing the gap, which would shift the phase of
+ * what follows and shrink the fitted amplitude.
  */
-export function toneStd(samples: ArrayLike<number>, rate: number, frequency: number): number {
+export function toneStd(
+  samples: ArrayLike<number>,
+  rate: number,
+  frequency: number,
+  indices?: ArrayLike<number>,
+): number {
   const n = samples.length;
   if (n < 3) return Number.NaN;
   // Normal equations of the 3-parameter fit, solved directly (3×3, symmetric).
@@ -40,8 +48,9 @@ export function toneStd(samples: ArrayLike<number>, rate: number, frequency: num
   let y1 = 0;
   const w = (2 * Math.PI * frequency) / rate;
   for (let i = 0; i < n; i++) {
-    const s = Math.sin(w * i);
-    const c = Math.cos(w * i);
+    const t = indices === undefined ? i : (indices[i] as number) - (indices[0] as number);
+    const s = Math.sin(w * t);
+    const c = Math.cos(w * t);
     const y = samples[i] as number;
     ss += s * s;
     sc += s * c;
@@ -80,11 +89,15 @@ function solve3(m: number[][], v: number[]): [number, number] {
 
 /**
  * Impedance (Ω) from the µV a channel read with the lead-off current on, at `rate` Hz (250, or
- * 125 with a Daisy, whose two-sample mean is corrected for).
+ * 125 with a Daisy, whose two-sample mean is corrected for); `indices`: each sample's row number.
  */
-export function leadOffImpedance(microvolts: ArrayLike<number>, rate: number): number {
+export function leadOffImpedance(
+  microvolts: ArrayLike<number>,
+  rate: number,
+  indices?: ArrayLike<number>,
+): number {
   const daisyMean = rate < PACKET_RATE ? Math.cos((Math.PI * LEAD_OFF_HZ) / PACKET_RATE) : 1;
-  const sigma = toneStd(microvolts, rate, LEAD_OFF_HZ) / daisyMean;
+  const sigma = toneStd(microvolts, rate, LEAD_OFF_HZ, indices) / daisyMean;
   const ohms = (Math.SQRT2 * sigma * 1e-6) / LEAD_OFF_AMPS - SERIES_RESISTOR_OHMS;
   return Math.max(0, ohms);
 }

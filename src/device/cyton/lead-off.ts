@@ -5,7 +5,8 @@
  *    for the N input when the channel was on SRB2, the usual montage with the electrodes on the N
  *    pins and the reference on SRB2; `z<ch>10Z` for the P input otherwise);
  * 2. the board streams; the first `settleMs` of rows are dropped (the step of switching the
- *    current on), the next `windowMs` are kept;
+ *    current on), the next `windowMs` are kept, each at its row number (a row lost inside the
+ *    window leaves a hole in time rather than shifting the sine's phase);
  * 3. the stream stops, the channel's own settings are sent back and the current switched off
  *    (`z<ch>00Z`), whether the measurement succeeded, failed or was cancelled;
  * 4. Z = √2·σ·1e-6 / 6 nA − 2.2 kΩ (./impedance.ts).
@@ -76,6 +77,8 @@ async function measureChannel(port: LeadOffPort, channel: number, signal?: Abort
   const settleRows = Math.round((port.settleMs / 1000) * port.rate);
   const windowRows = Math.max(8, Math.round((port.windowMs / 1000) * port.rate));
   const values: number[] = [];
+  // Each value's row number: rows lost inside the window (the radio) are placed at their true time.
+  const indices: number[] = [];
   try {
     await port.setChannel(channel, MEASURING);
     await port.command(leadOffCommand(channel, !onN, onN));
@@ -95,10 +98,16 @@ async function measureChannel(port: LeadOffPort, channel: number, signal?: Abort
         reject(cancelled());
       };
       signal?.addEventListener('abort', abort, { once: true });
-      void port.stream(true, (_row, microvolts) => {
+      void port.stream(true, (row, microvolts) => {
         seen++;
         if (seen <= settleRows || values.length >= windowRows) return;
+        if (indices.length > 0 && row.index <= (indices[indices.length - 1] as number)) {
+          // The board restarted its count: the sine's phase is unknown across it; start the window again.
+          values.length = 0;
+          indices.length = 0;
+        }
         values.push(microvolts[channel] as number);
+        indices.push(row.index);
         if (values.length >= windowRows) {
           clearTimeout(timer);
           signal?.removeEventListener('abort', abort);
@@ -110,7 +119,7 @@ async function measureChannel(port: LeadOffPort, channel: number, signal?: Abort
   } finally {
     await restore(port, channel, saved);
   }
-  return leadOffImpedance(values, port.rate);
+  return leadOffImpedance(values, port.rate, indices);
 }
 
 /**

@@ -77,12 +77,16 @@ export class PacketParser {
   /**
    * Treats the bytes held back waiting for the next header as what they look like (a packet when
    * header and footer fit): called when the stream goes quiet, as after the last packet before `s`.
+   * With `keepPartial`, a header followed by fewer than 33 bytes at the end stays held: the rest of
+   * that packet may be waiting to be read (a quiet timer that fired late on a loaded machine, before
+   * the read that holds it); taking the half for garbage would lose a row.
    */
-  flush(): ParsedItem[] {
+  flush(keepPartial = false): ParsedItem[] {
     const out: ParsedItem[] = [];
     let i = 0;
     const bytes = this.buffer;
     while (i < bytes.length) {
+      if (keepPartial && bytes[i] === HEADER && bytes.length - i < PACKET_LENGTH) break;
       if (isPacketAt(bytes, i)) {
         out.push({ kind: 'packet', packet: decodePacket(bytes, i) });
         this.packets++;
@@ -94,7 +98,7 @@ export class PacketParser {
       this.skip(bytes[i] as number, out);
       i++;
     }
-    this.buffer = new Uint8Array(0);
+    this.buffer = bytes.slice(i);
     return out;
   }
 

@@ -149,6 +149,32 @@ describe('PacketParser', () => {
     expect(parser.skippedBytes).toBe(5 + 33 + 10);
   });
 
+  test('a quiet flush that fires late (a loaded machine) while a packet is half read keeps the half: no row lost', () => {
+    // The session flushes after 50 ms of quiet; on a loaded machine its timer can run before the
+    // read that holds the rest of the packet, which was already waiting.
+    const parser = new PacketParser();
+    const second = encodePacket(1, counts(1));
+    const got: number[] = [];
+    const take = (items: ReturnType<PacketParser['push']>): void => {
+      for (const item of items) if (item.kind === 'packet') got.push(item.packet.sampleNumber);
+    };
+    take(parser.push(encodePacket(0, counts(0))));
+    take(parser.flush());
+    take(parser.push(second.subarray(0, 10)));
+    take(parser.flush(true));
+    take(parser.push(concat(second.subarray(10), encodePacket(2, counts(2)))));
+    take(parser.flush());
+    expect(got).toEqual([0, 1, 2]);
+    expect(parser.skippedBytes).toBe(0);
+    // A half packet the line never completes is given up at the next flush that does not keep it.
+    parser.push(second.subarray(0, 10));
+    expect(parser.flush(true)).toEqual([]);
+    expect(parser.pending).toBe(10);
+    parser.flush();
+    expect(parser.pending).toBe(0);
+    expect(parser.skippedBytes).toBe(10);
+  });
+
   test('text up to $$$ is a message, also between packets (a reset mid-stream)', () => {
     const parser = new PacketParser();
     const banner = 'OpenBCI V3 8-16 channel\nFirmware: v3.1.2\n$$$';

@@ -57,6 +57,19 @@ describe('Sequencer (Cyton)', () => {
     expect(seq.lostRows).toBe(0);
   });
 
+  test('a backlog of 1.5 s read in several chunks (a loaded machine) is not a loss of 256', () => {
+    const seq = new Sequencer(false);
+    const out = feed(seq, 0, 50);
+    // Packets 51..425 were produced on time; the port hands them over 124 at a time, 1 ms apart.
+    const at = 425 * 4 + 5;
+    for (let first = 51; first <= 425; first += 124) {
+      const last = Math.min(425, first + 123);
+      for (let n = first; n <= last; n++) out.push(...seq.push(packet(n), at + (first - 51) / 124, last - n));
+    }
+    expect(rows(out)).toHaveLength(426);
+    expect(seq.lostRows).toBe(0);
+  });
+
   test('a counter that jumps while no time passed is a restart, not a loss', () => {
     const seq = new Sequencer(false);
     const out = [...feed(seq, 0, 50)];

@@ -7,7 +7,11 @@
  * periods or more), which is the only thing that can tell them apart. Packets that arrive together
  * were waiting in a buffer (a stalled event loop, USB): the packets that came after this one in
  * the same delivery were produced after it, so their periods are taken off the gap; a backlog
- * delivered at once is therefore not mistaken for a loss. A counter that jumps while the
+ * delivered at once is therefore not mistaken for a loss. A backlog larger than one read comes in
+ * several deliveries, the first of which would look like a gap of a whole turn: a delivery of 32
+ * packets or more is a backlog, and its gap is not read as turns of the counter (a loss of 256
+ * packets or more during a stall of the event loop is then undercounted by whole turns; the
+ * counted rows stay exact). A counter that jumps while the
  * arrival times say the stream went on without a pause (far fewer packets elapsed than the counter
  * claims) is a counter that restarted: the board reset. That is not counted as lost rows, it is
  * reported as a restart.
@@ -35,6 +39,8 @@ export type SequencerOutput =
   | { readonly kind: 'restart'; readonly message: string };
 
 const PACKET_MS = 1000 / PACKET_RATE;
+/** Packets in one delivery beyond which it is a backlog (0.128 s; a USB read carries a few). */
+const BACKLOG_PACKETS = 32;
 
 export class Sequencer {
   private lastPacket: { index: number; sampleNumber: number; at: number } | undefined;
@@ -101,8 +107,11 @@ export class Sequencer {
     if (last === undefined) return this.first(sampleNumber);
     const missing = (sampleNumber - last.sampleNumber - 1 + 256) % 256;
     const elapsed = Math.max(0, (at - last.at) / PACKET_MS - after);
-    // Turns of the counter: the elapsed packets beyond what `missing` explains, in whole turns.
-    const turns = Math.max(0, Math.round((elapsed - 1 - missing) / 256));
+    // Turns of the counter: the elapsed packets beyond what `missing` explains, in whole turns. A
+    // delivery that is itself a backlog may be only the first read of it (the port hands over a
+    // few KiB at a time), so its gap proves no turn: the rest of the backlog is still to come.
+    const backlog = after >= BACKLOG_PACKETS;
+    const turns = backlog ? 0 : Math.max(0, Math.round((elapsed - 1 - missing) / 256));
     const lost = missing + 256 * turns;
     // Arrivals come in bursts (USB latency): allow a generous slack before calling it a restart.
     const slack = 64 + elapsed * 0.5;

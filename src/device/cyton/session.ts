@@ -107,11 +107,18 @@ export class CytonSession {
     // Bytes held back for a confirmation that may never come (the last packet before `s`, a short
     // answer after a torn packet): read them as they are once the line has been quiet a while.
     clearTimeout(this.quietTimer);
-    if (this.parser.pending > 0) {
-      this.quietTimer = setTimeout(() => {
-        this.deliver(this.parser.flush(), this.now());
-      }, QUIET_MS);
-    }
+    if (this.parser.pending > 0) this.flushWhenQuiet(true);
+  }
+
+  /**
+   * A half packet survives the first quiet period: the timer may have fired before the read holding
+   * the rest ran (timers come before I/O in the event loop). It is given up only after a second.
+   */
+  private flushWhenQuiet(keepPartial: boolean): void {
+    this.quietTimer = setTimeout(() => {
+      this.deliver(this.parser.flush(keepPartial), this.now());
+      if (keepPartial && this.parser.pending > 0) this.flushWhenQuiet(false);
+    }, QUIET_MS);
   }
 
   /** Answers go to their askers; the rest to the driver, in order. */

@@ -255,10 +255,18 @@ export class LiveAcquisition implements EegAcquisition {
   private async halt(): Promise<void> {
     const run = this.run;
     if (run === undefined) return;
-    run.framer.flush();
-    this.run = undefined;
-    this.hooks.onStopped(this.samples);
-    await this.driver.stop();
+    // Rows the driver delivers while it stops (a sample it held back) are real: framed, then the
+    // rows held back in the framer leave as a shorter frame.
+    try {
+      await this.driver.stop();
+    } finally {
+      // close() may have ended the run meanwhile (it flushed and reported it).
+      if (this.run === run) {
+        this.run = undefined;
+        run.framer.flush();
+        this.hooks.onStopped(this.samples);
+      }
+    }
   }
 
   private async applyGain(gain: EegGain): Promise<void> {

@@ -6,8 +6,8 @@
  *
  * Time: a frame's `timestamp` is the time of its first row, read from the block that row came in
  * (the block's `timestamp` + row / rate). Lost rows are never filled in: the rows before a loss
- * leave as a shorter frame at once, and the frame after it says `discontinuity: true`, as does the
- * first frame of a run.
+ * leave as a shorter frame at once, and the frame after it says `discontinuity: true` with the
+ * count in `lostSamples`, as does (without a count) the first frame of a run.
  */
 import type { Frame } from '../../core/frame.js';
 import { frameRows } from '../acquisition.js';
@@ -35,6 +35,10 @@ export class LiveFramer {
   private filled = 0;
   private pendingTimestamp = 0;
   private pendingDiscontinuity = false;
+  /** Rows the driver lost before the pending frame (its `lostSamples`). */
+  private pendingLost = 0;
+  /** Rows lost since the last frame began, for the next one. */
+  private lost = 0;
   /** The next frame starts after a gap (or is the run's first). */
   private gap = true;
   /** Rows handed out in frames. */
@@ -57,13 +61,16 @@ export class LiveFramer {
       // The rows before the gap are whole and true: they leave now, as a shorter frame.
       this.flush();
       this.gap = true;
+      this.lost += block.lost;
     }
     const kept = columns.length;
     for (let row = 0; row < block.rows; row++) {
       if (this.filled === 0) {
         this.pendingTimestamp = block.timestamp + (row * 1000) / rate;
         this.pendingDiscontinuity = this.gap;
+        this.pendingLost = this.lost;
         this.gap = false;
+        this.lost = 0;
       }
       const from = row * width;
       const to = this.filled * kept;
@@ -86,12 +93,14 @@ export class LiveFramer {
       channels: this.options.channelNames,
       data,
       ...(this.pendingDiscontinuity ? { discontinuity: true } : {}),
+      ...(this.pendingLost > 0 ? { lostSamples: this.pendingLost } : {}),
       ...(range === undefined ? {} : { range }),
       createdAt: performance.timeOrigin + performance.now(),
     };
     this.delivered += this.filled;
     this.filled = 0;
     this.pendingDiscontinuity = false;
+    this.pendingLost = 0;
     // Frames are shared with listeners: the next one gets its own buffer.
     this.pending = new Float32Array(this.rows * kept);
     this.options.emit(frame);

@@ -90,6 +90,15 @@ describe('live headset framing', () => {
     expect(lost?.message).toContain('lost 10 samples');
   });
 
+  test('the frame after lost rows says how many were lost (lostSamples), so a recorder does not call the loss a pause', async () => {
+    const { driver, frames } = await open();
+    await device?.eeg.start('client');
+    driver.push(4);
+    driver.lose(7);
+    driver.push(6);
+    expect(frames.map((f) => f.lostSamples)).toEqual([undefined, undefined, 7, undefined]);
+  });
+
   test('a block marked discontinuous (an amplifier reset) starts a marked frame', async () => {
     const { driver, frames } = await open();
     await device?.eeg.start('client');
@@ -110,6 +119,23 @@ describe('live headset framing', () => {
     expect(frames[2]?.channels).toEqual(['Cz']);
     driver.push(3);
     expect(frames).toHaveLength(3);
+  });
+
+  test('rows the driver delivers while it stops (a sample it held back) are framed, not dropped', async () => {
+    const driver = new FakeLiveDriver();
+    const stop = driver.stop.bind(driver);
+    driver.stop = async () => {
+      driver.push(2);
+      await stop();
+    };
+    const { frames } = await open(driver);
+    await device?.eeg.configure({ channels: ['Fp1'] });
+    await device?.eeg.start('client');
+    driver.push(4);
+    await device?.eeg.stop('client');
+    const fp1 = columnOf(driver, 'FP1');
+    expect(column(frames, 0)).toEqual([0, 1, 2, 3, 4, 5].map((n) => sampleValue(n, fp1)));
+    expect(device?.eeg.state().streaming).toBe(false);
   });
 
   test('the rate is the amplifier’s, the channels those it maps, the gain its own without setGain', async () => {

@@ -30,7 +30,7 @@ describe('the lsl: argument', () => {
 
   test.each([
     ['colour=red', /"colour=red" is not a query term; use name=…, type=…/],
-    ['name=', /name has no value/],
+    ['name=', /name has no value; give the stream's, e\.g\. lsl:name=OpenBCI_EEG/],
     ['name=a&name=b', /name is given twice/],
     ['predicate=name=(', /the predicate name=\( is not XPath 1.0/],
     ['type=EEG?wait=soon', /wait must be seconds/],

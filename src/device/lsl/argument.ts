@@ -34,6 +34,13 @@ export interface LslArgument {
 
 export const DEFAULT_WAIT_S = 10;
 const QUERY_KEYS = ['name', 'type', 'sourceId', 'source_id', 'predicate'] as const;
+const QUERY_EXAMPLES: Record<(typeof QUERY_KEYS)[number], string> = {
+  name: 'OpenBCI_EEG',
+  type: 'EEG',
+  sourceId: 'myuid1234',
+  source_id: 'myuid1234',
+  predicate: "starts-with(name,'OpenBCI')",
+};
 const OPTION_KEYS = ['channels', 'wait', 'gap'] as const;
 /** `&` starts a new pair only before a known key: a predicate's literal may hold one. */
 const QUERY_SPLIT = new RegExp(`&(?=(?:${QUERY_KEYS.join('|')})=)`);
@@ -58,7 +65,12 @@ export function parseLslArgument(argument: string): LslArgument {
         argument,
       );
     }
-    if (value === '') refuse(`--device lsl:${argument}: ${key} has no value.`, argument);
+    if (value === '') {
+      refuse(
+        `--device lsl:${argument}: ${key} has no value; give the stream's, e.g. lsl:${key}=${QUERY_EXAMPLES[key as (typeof QUERY_KEYS)[number]]} (or lsl alone for type=EEG).`,
+        argument,
+      );
+    }
     const field = key === 'source_id' ? 'sourceId' : (key as keyof StreamQuery);
     if (query[field] !== undefined) refuse(`--device lsl:${argument}: ${field} is given twice.`, argument);
     if (field === 'predicate') {

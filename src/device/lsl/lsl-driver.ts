@@ -18,6 +18,7 @@
  */
 import { ListenerSet, type Unsubscribe } from '../../core/listener-set.js';
 import { READABLE_FORMATS, type ReadableFormat } from '../../lsl/info.js';
+import { leftOutNote } from '../../lsl/close-sample.js';
 import { type Feed, fetchFullInfo, measureTimeCorrection, openFeed } from '../../lsl/inlet.js';
 import { LOOPBACK_NETWORK, type LslNetwork } from '../../lsl/network.js';
 import { buildQuery, type ResolvedStream, resolveStreams, xpathLiteral } from '../../lsl/resolver.js';
@@ -381,9 +382,7 @@ export class LslDriver implements LiveEegDriver {
           resolve,
           (sample) => {
             this.closeSamplesDropped++;
-            this.log(
-              `left out the sample liblsl sent as its outlet closed (timestamp ${sample.timestamp.toFixed(6)}): the outlet never pushed it`,
-            );
+            this.log(leftOutNote(sample, false));
           },
         );
         if (!this.isRunning()) resolve('stopped');
@@ -420,6 +419,9 @@ export class LslDriver implements LiveEegDriver {
   }
 
   async stop(): Promise<void> {
+    // The last sample of the last batch is held back until the outlet shows it still runs: ask it
+    // now, so that a stop delivers it rather than dropping a real sample.
+    if (this.running) await this.feed?.settle();
     this.running = false;
     this.abort.abort();
     clearInterval(this.correctionTimer);
