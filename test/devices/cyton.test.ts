@@ -3,7 +3,11 @@
  * real `serialport` package: what a Cyton on /dev/ttyUSB0 would go through, without the board.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { type CytonDriver, createCytonDriver } from '../../src/device/cyton/index.js';
+import {
+  type CytonDriver,
+  type CytonDriverOptions,
+  createCytonDriver,
+} from '../../src/device/cyton/index.js';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
 import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
@@ -25,14 +29,34 @@ interface Rig {
 
 const rigs: Rig[] = [];
 
-async function rig(options: { daisy?: boolean; argument?: string } = {}): Promise<Rig> {
+/** A port whose end is never reported (as a loaded machine sometimes fails to report a pty's). */
+async function openWithoutCloses(path: string): Promise<SerialLink> {
+  const link = await openSerialLink(path);
+  return {
+    write: (bytes) => link.write(bytes),
+    onData: (listener) => link.onData(listener),
+    onClose: () => () => undefined,
+    close: () => link.close(),
+  };
+}
+
+async function rig(
+  options: {
+    daisy?: boolean;
+    argument?: string;
+    driver?: CytonDriverOptions;
+    closeUnreported?: boolean;
+  } = {},
+): Promise<Rig> {
   const pair = await ptyPair();
   const boardLink = await openSerialLink(pair.board);
   const emulator = new CytonEmulator(boardLink, { daisy: options.daisy ?? false });
-  const driver = createCytonDriver(`cyton:${pair.host}${options.argument ?? ''}`, openSerialLink, {
+  const opener = options.closeUnreported === true ? openWithoutCloses : openSerialLink;
+  const driver = createCytonDriver(`cyton:${pair.host}${options.argument ?? ''}`, opener, {
     reopenIntervalMs: 200,
     impedanceSettleMs: 100,
     impedanceWindowMs: 600,
+    ...options.driver,
   });
   const r: Rig = { pair, boardLink, emulator, driver, blocks: [], events: [], eventAt: [] };
   rigs.push(r);
@@ -275,24 +299,95 @@ describe('Cyton over a pseudo-terminal', () => {
     expect(z.F7).toBeLessThan(10_000 * 1.02);
   });
 
-  test('the dongle unplugged (socat killed): lost; plugged back: restored, streaming again with a discontinuity', async () => {
+  test.each([
+    ['reported', false],
+    ['never reported (the stall watchdog notices)', true],
+  ])(
+    'the dongle unplugged (socat killed), its close %s: lost naming the port; plugged back: restored, streaming again with a discontinuity',
+    async (_, closeUnreported) => {
+      const r = await rig({ closeUnreported });
+      await r.driver.start();
+      await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+      r.emulator.stop();
+      await r.pair.kill();
+      // The port's close, or (when the close goes unreported, as under load) the stall watchdog.
+      await eventually(() => r.events.some((e) => e.kind === 'lost'), 10_000, 'the lost event');
+      expect(r.events.find((e) => e.kind === 'lost')?.message).toContain(r.pair.host);
+      await r.boardLink.close();
+      await r.pair.restart();
+      r.boardLink = await openSerialLink(r.pair.board);
+      r.emulator = new CytonEmulator(r.boardLink);
+      await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'the restored event');
+      const mark = r.eventAt[r.events.findIndex((e) => e.kind === 'restored')] as number;
+      await eventually(() => rowsOf(r.blocks.slice(mark)) >= 30, 10_000, 'rows after the reconnection');
+      expect(r.blocks[mark]?.discontinuity).toBe(true);
+      expect(r.blocks.slice(mark + 1).every((b) => !b.discontinuity)).toBe(true);
+      checkExact(r.blocks, 8, 24);
+    },
+  );
+
+  test('a board gone silent while streaming, its port still open (was: acquiring forever): lost with what was seen, reset, restored, a discontinuity, exact', async () => {
     const r = await rig();
+    await r.driver.setGain(12);
     await r.driver.start();
     await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
-    r.emulator.stop();
-    await r.pair.kill();
-    await eventually(() => r.events.some((e) => e.kind === 'lost'), 10_000, 'the lost event');
-    expect(r.events.find((e) => e.kind === 'lost')?.message).toContain(r.pair.host);
-    await r.boardLink.close();
-    await r.pair.restart();
-    r.boardLink = await openSerialLink(r.pair.board);
-    r.emulator = new CytonEmulator(r.boardLink);
-    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'the restored event');
-    const mark = r.eventAt[r.events.findIndex((e) => e.kind === 'restored')] as number;
-    await eventually(() => rowsOf(r.blocks.slice(mark)) >= 30, 10_000, 'rows after the reconnection');
+    // Silent until a reset `v`, which it answers (a board that hung, or switched off and on).
+    r.emulator.goSilent();
+    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
+    expect(r.events.map((e) => e.kind)).toEqual(['lost', 'restored']);
+    expect(r.events[0]?.message).toMatch(
+      new RegExp(
+        `^No sample from the Cyton on ${r.pair.host} for \\d+(\\.\\d)? s: is the board on and in range\\?`,
+      ),
+    );
+    const mark = r.eventAt[1] as number;
+    await eventually(() => rowsOf(r.blocks.slice(mark)) >= 60, 10_000, 'rows after the silence');
     expect(r.blocks[mark]?.discontinuity).toBe(true);
-    expect(r.blocks.slice(mark + 1).every((b) => !b.discontinuity)).toBe(true);
+    expect(r.blocks.slice(mark + 1).every((b) => !b.discontinuity && b.lost === 0)).toBe(true);
+    expect(r.emulator.settings.map((s) => s.gain)).toEqual(Array(8).fill(12));
+    // The stream starts afresh at row 0: nothing of the silence is filled in, every value exact.
+    const after = checkExact(r.blocks.slice(mark), 8, 12);
+    expect(after).toEqual(after.map((_, i) => i));
+    checkExact(r.blocks.slice(0, mark), 8, 12);
+  });
+
+  test('a board out of range for a while: resets go unanswered and are retried every interval until it answers', async () => {
+    const r = await rig({ driver: { stallTimeoutMs: 1000, resetTimeoutMs: 300 } });
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    const resets = r.emulator.commands.filter((c) => c === 'v').length;
+    r.emulator.goSilent({ forMs: 3000, deaf: true });
+    await eventually(() => r.events.some((e) => e.kind === 'lost'), 10_000, 'lost');
+    expect(r.emulator.silent).toBe(true);
+    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
+    expect(r.events.map((e) => e.kind)).toEqual(['lost', 'restored']);
+    // At least one reset unheard, then the one it answered.
+    expect(r.emulator.commands.filter((c) => c === 'v').length - resets).toBeGreaterThanOrEqual(2);
+    const mark = r.eventAt[1] as number;
+    await eventually(() => rowsOf(r.blocks.slice(mark)) >= 30, 10_000, 'rows after');
+    expect(r.blocks[mark]?.discontinuity).toBe(true);
     checkExact(r.blocks, 8, 24);
+  });
+
+  test('a stop, a pause, a gain change and an impedance measurement never trip the stall watchdog', async () => {
+    const r = await rig({ driver: { stallTimeoutMs: 600 } });
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    await r.driver.setGain(8);
+    // Its pauses (settle and window, per electrode) are longer than the stall timeout.
+    r.emulator.setImpedance(0, 5_000);
+    await r.driver.measureImpedance(['FP1', 'FP2']);
+    await r.driver.stop();
+    // Stopped, the board idle, for three stall timeouts: a lost event is what must not come, so
+    // there is nothing to await but the time.
+    await new Promise((resolve) => setTimeout(resolve, 1800));
+    expect(r.events).toEqual([]);
+    await r.driver.measureImpedance(['FP1']);
+    await r.driver.start();
+    const mark = r.blocks.length;
+    await eventually(() => rowsOf(r.blocks.slice(mark)) >= 60, 10_000, 'rows after the restart');
+    expect(r.events).toEqual([]);
+    checkExact(r.blocks.slice(mark), 8, 8);
   });
 
   test('the dongle alone, its board off: open fails at once with the dongle’s answer and what to do', async () => {

@@ -6,8 +6,8 @@
  * those values; packets the board drops are announced (`samples_lost`), marked (a discontinuity in
  * the frames, an annotation in the file) and never filled in; a board reset mid-stream is lost and
  * restored and the stream goes on. GET /system/status lists the capabilities, and a motor or LED
- * path answers 409 not_supported. The dongle unplugged: health degraded, naming the board, until
- * it is back.
+ * path answers 409 not_supported. The board silent while streaming (its port still open), and the
+ * dongle unplugged: health degraded, naming the board and what was seen, until it is back.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -205,6 +205,38 @@ describe('headsetd on an OpenBCI Cyton (emulated, over a pty)', () => {
     // Frames go on after the reset, one after another.
     expect(frames.slice(afterRestart).flatMap((f) => f.data).length).toBeGreaterThan(0);
   }, 90_000);
+
+  test('healthz said healthy while the Cyton was silent, its port open: now degraded saying no sample came, healthy again once it answers', async () => {
+    const { emulator, service, events } = rig();
+    const health = async () => (await json(`${service.url}/system/healthz`)).body;
+    await signalStream(service, STREAM, 'start');
+    await eventually(() => emulator.streaming, 20_000, 'the board to stream');
+    expect((await health()).status).toBe('healthy');
+    const lostBefore = events.of('device_lost').length;
+    // Out of range for 5 s: no packet, no answer, the port open; back on its own.
+    emulator.goSilent({ forMs: 5000, deaf: true });
+    await eventually(() => events.of('device_lost').length > lostBefore, 20_000, 'the device_lost event');
+    const degraded = await health();
+    expect(degraded.status).toBe('degraded');
+    expect(degraded.problems).toEqual([
+      expect.stringMatching(
+        /^The OpenBCI Cyton \(.*\) was lost: No sample from the Cyton on .* for [\d.]+ s/,
+      ),
+    ]);
+    await eventually(
+      () => events.of('device_restored').length === events.of('device_lost').length,
+      20_000,
+      'the device_restored event',
+    );
+    expect(await health()).toMatchObject({ status: 'healthy', problems: [] });
+    const after = await recordedSamples(service, STREAM);
+    await eventually(
+      async () => (await recordedSamples(service, STREAM)) >= after + RATE / 2,
+      20_000,
+      'samples recorded after the silence',
+    );
+    await signalStream(service, STREAM, 'stop');
+  }, 60_000);
 
   test('healthz said healthy while the Cyton was unplugged: now degraded naming it, status.lost, healthy again once back', async () => {
     const { pair, service, events } = rig();

@@ -14,7 +14,8 @@
  * - lead-off (`z<ch>10Z`/`z<ch>01Z`): that channel carries instead the 31.25 Hz sine the 6 nA
  *   current develops through the impedance set with `setImpedance` plus the 2.2 kΩ resistor, at the
  *   channel's gain; with a Daisy, the mean of two 250 Hz samples as the board sends it;
- * - faults on demand: `drop(n)` packets, `garbage(bytes)`, `tear()` a packet, `resetMidStream()`.
+ * - faults on demand: `drop(n)` packets, `garbage(bytes)`, `tear()` a packet, `resetMidStream()`,
+ *   `goSilent()` (switched off or out of range, the port left open).
  */
 import {
   CHANNEL_LETTERS,
@@ -49,6 +50,13 @@ export interface CytonEmulatorOptions {
   readonly boardOff?: boolean;
 }
 
+export interface SilenceOptions {
+  /** The board comes back on its own after this long, streaming on (the packets meanwhile lost). */
+  readonly forMs?: number;
+  /** Out of radio range: not even `v` is heard while silent (by default a `v` ends the silence). */
+  readonly deaf?: boolean;
+}
+
 export class CytonEmulator {
   readonly daisy: boolean;
   /** Every command received, in order (`v`, `b`, `x1060110X`, ...). */
@@ -61,6 +69,7 @@ export class CytonEmulator {
   private startedAt = 0;
   private packet = 0;
   private dropping = 0;
+  private silence: { deaf: boolean; timer: NodeJS.Timeout | undefined } | undefined;
   /** Packets sent since the last `b`. */
   sent = 0;
 
@@ -105,9 +114,34 @@ export class CytonEmulator {
     this.reset();
   }
 
+  /**
+   * The board goes silent: no packet, no answer, the port left open. A `v` (unless `deaf`) ends the
+   * silence with a reset; `forMs` ends it on its own, the stream going on where the clock is.
+   */
+  goSilent(options: SilenceOptions = {}): void {
+    this.wake();
+    const timer =
+      options.forMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            this.wake();
+          }, options.forMs);
+    this.silence = { deaf: options.deaf ?? false, timer };
+  }
+
+  get silent(): boolean {
+    return this.silence !== undefined;
+  }
+
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.wake();
+  }
+
+  private wake(): void {
+    clearTimeout(this.silence?.timer);
+    this.silence = undefined;
   }
 
   private defaults(): ChannelSettings[] {
@@ -116,6 +150,7 @@ export class CytonEmulator {
 
   /** Writes to the link; a link already gone (the pty pair killed) is not the emulator's error. */
   private send(bytes: Uint8Array | string): void {
+    if (this.silence !== undefined) return;
     Promise.resolve(this.port.write(bytes)).catch(() => undefined);
   }
 
@@ -132,6 +167,10 @@ export class CytonEmulator {
       const command = this.pending.slice(0, length);
       this.pending = this.pending.slice(length);
       this.commands.push(command);
+      if (this.silence !== undefined) {
+        if (command !== 'v' || this.silence.deaf) continue;
+        this.wake();
+      }
       this.execute(command);
     }
   }

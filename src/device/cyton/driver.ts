@@ -9,10 +9,11 @@
  * While streaming: packets lost (radio) are counted from the sample counter, the block after them
  * carries `lost` and `discontinuity` (the live headset announces the count). The board resetting
  * itself (its banner mid-stream): `lost`, settings sent again, stream restarted, `restored`, a
- * discontinuity. The port closing (dongle unplugged): `lost`, the same path reopened every
- * `reopenIntervalMs`; when the board answers, settings and stream restored, `restored`.
+ * discontinuity. The port closing (dongle unplugged), or no packet for `stallTimeoutMs` while
+ * streaming (./stall-watchdog.ts: the board off or out of range, the port still open): `lost`, the
+ * port closed and reopened every `reopenIntervalMs`; when the board answers its reset, settings and
+ * stream restored, `restored`, a discontinuity.
  */
-import { HeadsetdError } from '../../errors/catalog.js';
 import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
 import { errorMessage } from '../../core/error-message.js';
 import { ListenerSet, type Unsubscribe } from '../../core/listener-set.js';
@@ -24,6 +25,7 @@ import type {
   LiveLinkEvent,
   LiveSamples,
 } from '../live/driver.js';
+import { resetBoard, sendChannelSettings } from './commands.js';
 import { measureLeadOff } from './lead-off.js';
 import type { SerialLink, SerialLinkOpener } from './link.js';
 import { type CytonArgument, cytonChannels, parseCytonArgument } from './montage.js';
@@ -31,23 +33,20 @@ import { type ParsedItem, PacketParser } from './parser.js';
 import { CytonSession } from './session.js';
 import {
   type ChannelSettings,
-  channelSettingsCommand,
   type CytonBanner,
   type CytonGain,
   DEFAULT_CHANNEL_SETTINGS,
   GAINS,
   isBanner,
-  isFailure,
   microvoltsPerCount,
   PACKET_RATE,
-  parseBanner,
   rangeMicrovolts,
-  RESET,
   START,
   STOP,
 } from './protocol.js';
 import type { CytonDriverOptions } from './options.js';
 import { BlockMaker, type RowTap } from './blocks.js';
+import { DEFAULT_STALL_TIMEOUT_MS, StallWatchdog } from './stall-watchdog.js';
 
 export type { CytonDriverOptions } from './options.js';
 
@@ -64,6 +63,9 @@ export class CytonDriver implements LiveEegDriver {
   private closed = false;
   private busy: Promise<unknown> = Promise.resolve();
   private reopenTimer: NodeJS.Timeout | undefined;
+  /** A reset or reconnection is under way: packets wait for it, the watchdog does not judge. */
+  private recovering = false;
+  private readonly watchdog: StallWatchdog;
   private readonly samples = new ListenerSet<LiveSamples>();
   private readonly links = new ListenerSet<LiveLinkEvent>();
   private readonly now: () => number;
@@ -76,6 +78,13 @@ export class CytonDriver implements LiveEegDriver {
     this.argument = typeof argument === 'string' ? parseCytonArgument(argument) : argument;
     this.now = options.now ?? Date.now;
     this.blocks = this.makeBlocks(false);
+    this.watchdog = new StallWatchdog(
+      options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+      () => this.streaming && this.linkUp && !this.recovering,
+      (silentMs) => {
+        this.stalled(silentMs);
+      },
+    );
   }
 
   async open(): Promise<void> {
@@ -83,6 +92,7 @@ export class CytonDriver implements LiveEegDriver {
       throw new DeviceUnavailableError('closed', 'The Cyton driver was closed; create another.');
     if (this.session !== undefined) return;
     await this.connect();
+    this.watchdog.start();
   }
 
   info(): LiveDriverInfo {
@@ -183,6 +193,7 @@ export class CytonDriver implements LiveEegDriver {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.reopenTimer);
+    this.watchdog.stop();
     try {
       if (this.streaming && this.linkUp) await this.write(STOP).catch(() => undefined);
     } finally {
@@ -270,6 +281,24 @@ export class CytonDriver implements LiveEegDriver {
     this.scheduleReopen();
   }
 
+  /** No packet for `silentMs` while streaming: the board is declared lost and reset until it answers. */
+  private stalled(silentMs: number): void {
+    if (this.closed) return;
+    const seconds = Math.round(silentMs / 100) / 10;
+    this.links.emit({
+      kind: 'lost',
+      message: `No sample from the Cyton on ${this.argument.path} for ${seconds} s: is the board on and in range? headsetd resets it every ${this.reopenInterval() / 1000} s until it answers.`,
+    });
+    this.retryLater();
+  }
+
+  /** Closes the port (a close that was never reported included) and reconnects every interval. */
+  private retryLater(): void {
+    this.recovering = true;
+    void this.dropLink();
+    this.scheduleReopen();
+  }
+
   private isClosed(): boolean {
     return this.closed;
   }
@@ -281,6 +310,7 @@ export class CytonDriver implements LiveEegDriver {
   private scheduleReopen(): void {
     if (this.closed) return;
     clearTimeout(this.reopenTimer);
+    this.recovering = true;
     this.reopenTimer = setTimeout(() => {
       void this.serial(async () => {
         if (this.closed || this.linkUp) return;
@@ -292,6 +322,7 @@ export class CytonDriver implements LiveEegDriver {
             return;
           }
           if (this.streaming) await this.beginStream();
+          this.recovering = false;
           this.blocks.markDiscontinuity();
           this.links.emit({ kind: 'restored', message: `The Cyton on ${this.argument.path} answers again.` });
         } catch {
@@ -340,46 +371,19 @@ export class CytonDriver implements LiveEegDriver {
     return this.live().ask(text, accept, timeoutMs, what);
   }
 
-  /** `s` then `v`: the board stops, resets to its defaults and prints its banner. */
-  private async reset(): Promise<CytonBanner> {
-    await this.write(STOP);
-    const text = await this.ask(
-      RESET,
-      (answer) => isBanner(answer) || isFailure(answer),
-      this.options.resetTimeoutMs ?? 4000,
-      'the reset command (v) with its banner ending in $$$',
-    );
-    if (isFailure(text)) {
-      // The dongle answers for a board it cannot reach ("Communications timeout - Device failed to poll Host").
-      throw new DeviceUnavailableError(
-        'disconnected',
-        `The dongle on ${this.argument.path} answered "${text.replace(/\$\$\$$/, '').trim()}": the Cyton is off, or on another radio channel. Switch the board on (PC position) and check the dongle's radio channel.`,
-      );
-    }
-    return parseBanner(text);
+  private reset(): Promise<CytonBanner> {
+    return resetBoard(this.live(), this.argument.path, this.options.resetTimeoutMs ?? 4000);
   }
 
-  /** Sets one channel; when the board is not streaming, waits for its answer. */
   private async setChannel(channel: number, settings: ChannelSettings): Promise<void> {
-    const command = channelSettingsCommand(channel, settings);
-    const answer = await this.ask(
-      command,
-      () => true,
-      this.options.answerTimeoutMs ?? 1500,
-      `the channel settings ${command}`,
-    );
-    if (isFailure(answer)) {
-      throw new HeadsetdError(
-        'device_unavailable',
-        `The Cyton refused ${command}: ${answer.replace(/\$\$\$$/, '').trim()}`,
-      );
-    }
+    await sendChannelSettings(this.live(), channel, settings, this.options.answerTimeoutMs ?? 1500);
     this.settings[channel] = settings;
   }
 
   /** Sends `b` on a fresh sequence and time line. */
   private async beginStream(): Promise<void> {
     this.blocks.restart();
+    this.watchdog.heard();
     await this.write(START);
   }
 
@@ -441,6 +445,9 @@ export class CytonDriver implements LiveEegDriver {
   private handle(items: readonly ParsedItem[], at: number): void {
     const blocks = this.blocks;
     let after = items.filter((item) => item.kind === 'packet').length;
+    if (after > 0) this.watchdog.heard();
+    // Packets left over from before a reset or reconnection belong to no stream.
+    const taking = (this.streaming && !this.recovering) || blocks.tap !== undefined;
     for (const item of items) {
       if (item.kind === 'message') {
         blocks.flush(at);
@@ -448,7 +455,7 @@ export class CytonDriver implements LiveEegDriver {
         if (isBanner(item.text) && this.streaming) this.boardReset();
       } else {
         after--;
-        if (this.streaming || blocks.tap !== undefined) blocks.push(item.packet, at, after);
+        if (taking) blocks.push(item.packet, at, after);
       }
     }
     blocks.flush(at);
@@ -465,22 +472,25 @@ export class CytonDriver implements LiveEegDriver {
       kind: 'lost',
       message: `The Cyton on ${this.argument.path} reset itself mid-stream (its banner arrived); its settings are being restored and the stream restarted.`,
     });
+    this.recovering = true;
     void this.serial(async () => {
-      if (!this.streaming || !this.linkUp) return;
+      if (!this.streaming || !this.linkUp || this.closed) {
+        if (this.linkUp) this.recovering = false;
+        return;
+      }
       try {
         for (let ch = 0; ch < this.settings.length; ch++)
           await this.setChannel(ch, this.settings[ch] as ChannelSettings);
         await this.beginStream();
+        this.recovering = false;
         this.blocks.markDiscontinuity();
         this.links.emit({
           kind: 'restored',
           message: `The Cyton on ${this.argument.path} streams again after its reset.`,
         });
-      } catch (error) {
-        this.links.emit({
-          kind: 'lost',
-          message: `The Cyton did not come back after its reset: ${errorMessage(error)}`,
-        });
+      } catch {
+        // Still `lost`: reconnect and reset it every interval until it answers.
+        this.retryLater();
       }
     });
   }

@@ -8,6 +8,11 @@ export interface CytonDriverOptions {
   readonly answerTimeoutMs?: number;
   /** Between two attempts to reopen a lost port, ms (default 1000). */
   readonly reopenIntervalMs?: number;
+  /**
+   * While streaming, how long without a packet before the board is declared lost and reset, ms
+   * (default 2000; the board sends 250 packets per second).
+   */
+  readonly stallTimeoutMs?: number;
   /** Lead-off measurement: rows discarded after switching the current on, and rows measured, in ms. */
   readonly impedanceSettleMs?: number;
   readonly impedanceWindowMs?: number;

@@ -1,0 +1,57 @@
+/**
+ * The two commands the Cyton driver waits on (./driver.ts), over one session (./session.ts): the
+ * reset with its banner, and one channel's settings with the board's answer.
+ */
+import { HeadsetdError } from '../../errors/catalog.js';
+import { DeviceUnavailableError } from '../errors.js';
+import {
+  type ChannelSettings,
+  channelSettingsCommand,
+  type CytonBanner,
+  isBanner,
+  isFailure,
+  parseBanner,
+  RESET,
+  STOP,
+} from './protocol.js';
+import type { CytonSession } from './session.js';
+
+/** `s` then `v`: the board stops, resets to its defaults and prints its banner. */
+export async function resetBoard(
+  session: CytonSession,
+  path: string,
+  timeoutMs: number,
+): Promise<CytonBanner> {
+  await session.write(STOP);
+  const text = await session.ask(
+    RESET,
+    (answer) => isBanner(answer) || isFailure(answer),
+    timeoutMs,
+    'the reset command (v) with its banner ending in $$$',
+  );
+  if (isFailure(text)) {
+    // The dongle answers for a board it cannot reach ("Communications timeout - Device failed to poll Host").
+    throw new DeviceUnavailableError(
+      'disconnected',
+      `The dongle on ${path} answered "${text.replace(/\$\$\$$/, '').trim()}": the Cyton is off, or on another radio channel. Switch the board on (PC position) and check the dongle's radio channel.`,
+    );
+  }
+  return parseBanner(text);
+}
+
+/** Sets one channel; when the board is not streaming, waits for its answer. */
+export async function sendChannelSettings(
+  session: CytonSession,
+  channel: number,
+  settings: ChannelSettings,
+  timeoutMs: number,
+): Promise<void> {
+  const command = channelSettingsCommand(channel, settings);
+  const answer = await session.ask(command, () => true, timeoutMs, `the channel settings ${command}`);
+  if (isFailure(answer)) {
+    throw new HeadsetdError(
+      'device_unavailable',
+      `The Cyton refused ${command}: ${answer.replace(/\$\$\$$/, '').trim()}`,
+    );
+  }
+}
