@@ -54,11 +54,8 @@ function normalQuantile(p: number): number {
  * 65536 equiprobable normal values (the quantiles at (i + ½) / 65536), scaled to unit variance:
  * drawing one by a 16-bit random index is a normal deviate truncated at ±4.3 σ, several times
  * cheaper than Box-Muller. Used where millions of deviates per second are needed (EEG noise).
- * Built by the first draw, not at start-up (4 ms of a start that may never need it).
  */
-let normalTable: Float64Array | undefined;
-
-function buildNormalTable(): Float64Array {
+const NORMAL_TABLE = ((): Float64Array => {
   const size = 65536;
   const table = new Float64Array(size);
   let sumSquares = 0;
@@ -70,7 +67,7 @@ function buildNormalTable(): Float64Array {
   const scale = 1 / Math.sqrt(sumSquares / size);
   for (let i = 0; i < size; i++) table[i] = (table[i] ?? 0) * scale;
   return table;
-}
+})();
 
 export class Random {
   private a: number;
@@ -112,7 +109,7 @@ export class Random {
     } else {
       this.spareBits = -1;
     }
-    return (normalTable ??= buildNormalTable())[index] ?? 0;
+    return NORMAL_TABLE[index] ?? 0;
   }
 
   /** 32 uniform random bits as an unsigned integer. */
