@@ -23,11 +23,11 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
-import WebSocket from 'ws';
 import { loadGet, requestJson } from '../lib/http-load.js';
 import { median, percentile } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 import { generatorToWebsocket, startService, startStream } from '../lib/service.js';
+import { tenStreams } from '../lib/ten-streams.js';
 
 const STARTS = 7;
 const BARE = new URL('../lib/bare-server.mjs', import.meta.url).pathname;
@@ -100,26 +100,6 @@ async function bareServer(kind, bodyFile) {
   };
 }
 
-function streamDocument() {
-  return {
-    nodes: [
-      {
-        id: 'gen',
-        executable: 'signal-generator',
-        config: { sampleRate: 2000, amplitudes: [20], frequencies: [10], channels: 21 },
-      },
-      { id: 'filter', executable: 'filter', config: { highpass: 1, lowpass: 40, notch: 50, order: 4 } },
-      { id: 'ws', executable: 'websocket', config: { port: 0 } },
-      { id: 'log', executable: 'logger' },
-    ],
-    pipes: [
-      { id: 'p1', source: 'gen', destination: 'filter' },
-      { id: 'p2', source: 'filter', destination: 'ws' },
-      { id: 'p3', source: 'filter', destination: 'log' },
-    ],
-  };
-}
-
 export async function runService(report) {
   const results = [];
   const push = (r) => {
@@ -155,8 +135,7 @@ export async function runService(report) {
   const bareRss = rssMiB(bare.pid);
   await bare.stop();
   const service = await startService();
-  const clients = [];
-  const streamIds = [];
+  let streams;
   try {
     await sleep(SETTLE_MS);
     const idleRss = rssMiB(service.pid);
@@ -170,15 +149,7 @@ export async function runService(report) {
         absolute: { headsetdMiB: idleRss, bareFastifyMiB: bareRss, budgetMiB: 90 },
       }),
     );
-    for (let i = 0; i < 10; i++) {
-      const { id, status } = await startStream(service, streamDocument());
-      streamIds.push(id);
-      const port = status.nodes.find((n) => n.id === 'ws')?.port;
-      const client = new WebSocket(`ws://127.0.0.1:${port}/`);
-      client.on('message', () => undefined);
-      client.on('error', () => undefined);
-      clients.push(client);
-    }
+    streams = await tenStreams(service);
     await sleep(SETTLE_MS);
     const loadedRss = rssMiB(service.pid);
     push(
@@ -196,9 +167,9 @@ export async function runService(report) {
         },
       }),
     );
-    await apiBeside(service, streamIds, push);
+    await apiBeside(service, streams.ids, push);
   } finally {
-    for (const client of clients) client.terminate();
+    streams?.close();
     await service.stop();
   }
   push(await hundredStreams(idleRssOf(results)));
