@@ -54,6 +54,11 @@ export interface ServerOptions {
    * command line's move into a cgroup of its own, which runs while the service starts).
    */
   beforeListen?: Promise<unknown>;
+  /**
+   * How long GET /system/status may serve the answer it made (default STATUS_MAX_AGE_MS): tests
+   * lengthen it to show that what a request or the device changes is never served stale.
+   */
+  statusMaxAgeMs?: number;
 }
 
 export interface RunningServer {
@@ -252,8 +257,11 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     security,
     commitsPending: () => commitsPending(db),
     extraPlugins: [
-      (scope) => {
-        systemPlugin(scope, services.system);
+      (scope, shared) => {
+        systemPlugin(scope, services.system, {
+          writes: shared.writes,
+          ...(options.statusMaxAgeMs === undefined ? {} : { statusMaxAgeMs: options.statusMaxAgeMs }),
+        });
       },
       (scope) => {
         // The services stop with the app, as its sockets do (jobs stop their motors where they are).

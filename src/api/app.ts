@@ -23,6 +23,7 @@ import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';
 import { streamsPlugin } from './streams.js';
 import { installValidation } from './validation.js';
+import { appendHook, WriteEpoch } from './polled-answer.js';
 import { headersTimeouts } from '../security/http-timeouts.js';
 import { errorMessage } from '../core/error-message.js';
 
@@ -55,8 +56,18 @@ export interface AppOptions {
    * once they are, so that what the API acknowledged survives a power cut (store/durability.ts).
    */
   commitsPending?: () => Promise<void> | undefined;
-  /** Plugins of the other resources (systems, guides, recordings), registered after the streams. */
-  extraPlugins?: ((app: FastifyInstance) => Promise<void> | void)[];
+  /**
+   * Plugins of the other resources (systems, guides, recordings), registered after the streams;
+   * handed what the app shares with them (the requests that may change state, for answers that
+   * are kept between polls).
+   */
+  extraPlugins?: ((app: FastifyInstance, shared: AppShared) => Promise<void> | void)[];
+}
+
+/** What {@link createApp} hands every plugin of `extraPlugins`. */
+export interface AppShared {
+  /** Bumped by every request that may change state (polled-answer.ts). */
+  readonly writes: WriteEpoch;
 }
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
@@ -113,10 +124,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
-      const own = route.onSend;
-      route.onSend = own === undefined ? untilOnDisk : [...(Array.isArray(own) ? own : [own]), untilOnDisk];
+      route.onSend = appendHook(route.onSend, untilOnDisk);
     });
   }
+  // Before any route is registered: the hooks are added to each writing route as it is made.
+  const shared: AppShared = { writes: new WriteEpoch() };
+  shared.writes.install(app);
   installErrorHandling(app, {
     explain: (error) => inIfMatchTerms(namingStreamHolders(error, () => eegReaders(options.manager.list()))),
   });
@@ -139,7 +152,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     streamsPlugin(scope, { manager: options.manager, tag: 'streams (guide aliases)', ...settle });
   });
 
-  for (const plugin of options.extraPlugins ?? []) await app.register(async (scope) => plugin(scope));
+  for (const plugin of options.extraPlugins ?? []) await app.register(async (scope) => plugin(scope, shared));
   // The operator's dashboard at / (docs/dashboard.md): the page and its files, no API path.
   await app.register(async (scope) => {
     dashboardRoutes(scope);

@@ -3,6 +3,7 @@
  * interface. `createApp` registers {@link systemPlugin} with a {@link SystemPluginOptions}.
  */
 import type { FastifyInstance } from 'fastify';
+import type { WriteEpoch } from '../polled-answer.js';
 import type { SystemContext } from './context.js';
 import { clockRoutes } from './clock.js';
 import { configRoutes } from './config.js';
@@ -21,8 +22,16 @@ import { statusRoutes } from './status.js';
 /** What {@link systemPlugin} is handed. */
 export type SystemPluginOptions = SystemContext;
 
-/** Registers every /system route on the services it is handed. */
-export function systemPlugin(app: FastifyInstance, context: SystemPluginOptions): void {
+/**
+ * Registers every /system route on the services it is handed. `shared.writes` (createApp's): the
+ * requests that may change state, so that GET /system/status keeps its answer between polls
+ * for up to `shared.statusMaxAgeMs` (polled-answer.ts); without it every request makes its own.
+ */
+export function systemPlugin(
+  app: FastifyInstance,
+  context: SystemPluginOptions,
+  shared: { readonly writes?: WriteEpoch; readonly statusMaxAgeMs?: number } = {},
+): void {
   eegRoutes(app, context);
   impedanceRoutes(app, context);
   motorRoutes(app, context);
@@ -32,7 +41,7 @@ export function systemPlugin(app: FastifyInstance, context: SystemPluginOptions)
   hostnameRoutes(app, context);
   clockRoutes(app);
   configRoutes(app, context);
-  statusRoutes(app, context);
+  statusRoutes(app, context, shared);
   debugRoutes(app, context);
   eventRoutes(app, context);
   jobRoutes(app, context);

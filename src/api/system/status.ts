@@ -7,8 +7,17 @@ import { type Static, Type } from 'typebox';
 import type { ReplayRecordingInfo } from '../../device/replay/recording.js';
 import type { SystemContext } from './context.js';
 import { DeviceStatusShape, type ReplayStatus } from './schemas.js';
+import { PolledAnswer, type WriteEpoch } from '../polled-answer.js';
 
 const tags = ['system: device'];
+
+/**
+ * How old a GET /system/status answer may be when served again: below the resolution of every
+ * figure that moves by itself (uptime in tenths of a second, the battery and temperature models),
+ * and far below any poller's period; under a burst of polls the answer is made once per period.
+ */
+export const STATUS_MAX_AGE_MS = 1;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The API's version: bumped when a path or shape changes incompatibly. */
 export const API_VERSION = '1';
@@ -47,8 +56,61 @@ function replayStatus(recording: ReplayRecordingInfo | undefined): { replay?: St
   };
 }
 
-export function statusRoutes(app: FastifyInstance, context: SystemContext): void {
+/** The answer of GET /system/status, made from the device's and the service's state now. */
+function statusAnswer(context: SystemContext) {
   const { device } = context;
+  const status = device.status();
+  const cpu = context.hostMetrics.cpuThermal();
+  const capabilities = device.capabilities();
+  // A device without a battery has no battery figure at all (status.battery is null).
+  const batteryCelsius = capabilities.battery ? device.power.battery().temperature : null;
+  const batterySource = batteryCelsius === null ? 'none' : device.thermal.batteryTemperatureSource;
+  const info = device.info();
+  return {
+    success: true as const,
+    status: {
+      state: status.state,
+      eeg: status.eeg,
+      impedance: status.impedance,
+      motors: status.motors,
+      streams: context.streams(),
+      battery: status.battery,
+      capabilities: { ...capabilities },
+      uptimeSeconds: Math.round((Date.now() - context.startedAt) / 100) / 10,
+      version: context.version,
+      temperatures: {
+        cpu,
+        battery: { celsius: batteryCelsius, source: batterySource },
+      },
+      simulated: simulatedFigures(info.kind, batterySource, cpu.source),
+      ...replayStatus(info.recording),
+      ...(status.lost === undefined ? {} : { lost: status.lost }),
+    },
+  };
+}
+
+/**
+ * Registers GET /system/status and GET /system/version. With `kept.writes` (the app's requests
+ * that may change state), the status answer is kept for up to `kept.statusMaxAgeMs` (default
+ * STATUS_MAX_AGE_MS) between polls and made afresh after any such request or device event
+ * (polled-answer.ts, docs/system-paths.md).
+ */
+export function statusRoutes(
+  app: FastifyInstance,
+  context: SystemContext,
+  kept: { readonly writes?: WriteEpoch; readonly statusMaxAgeMs?: number } = {},
+): void {
+  const { device } = context;
+  const { writes, statusMaxAgeMs = STATUS_MAX_AGE_MS } = kept;
+  const polled = writes === undefined ? undefined : new PolledAnswer(writes, statusMaxAgeMs);
+  if (polled !== undefined) {
+    const unsubscribe = device.onEvent(() => {
+      polled.invalidate();
+    });
+    app.addHook('onClose', async () => {
+      unsubscribe();
+    });
+  }
 
   app.get(
     '/system/status',
@@ -65,36 +127,10 @@ export function statusRoutes(app: FastifyInstance, context: SystemContext): void
       },
     },
     // Synchronous: the most polled path answers without a promise (docs/performance.md).
-    () => {
-      const status = device.status();
-      const cpu = context.hostMetrics.cpuThermal();
-      const capabilities = device.capabilities();
-      // A device without a battery has no battery figure at all (status.battery is null).
-      const batteryCelsius = capabilities.battery ? device.power.battery().temperature : null;
-      const batterySource = batteryCelsius === null ? 'none' : device.thermal.batteryTemperatureSource;
-      const info = device.info();
-      return {
-        success: true as const,
-        status: {
-          state: status.state,
-          eeg: status.eeg,
-          impedance: status.impedance,
-          motors: status.motors,
-          streams: context.streams(),
-          battery: status.battery,
-          capabilities: { ...capabilities },
-          uptimeSeconds: Math.round((Date.now() - context.startedAt) / 100) / 10,
-          version: context.version,
-          temperatures: {
-            cpu,
-            battery: { celsius: batteryCelsius, source: batterySource },
-          },
-          simulated: simulatedFigures(info.kind, batterySource, cpu.source),
-          ...replayStatus(info.recording),
-          ...(status.lost === undefined ? {} : { lost: status.lost }),
-        },
-      };
-    },
+    polled === undefined
+      ? () => statusAnswer(context)
+      : (_request, reply) =>
+          reply.type(JSON_TYPE).send(polled.get(() => JSON.stringify(statusAnswer(context)))),
   );
 
   app.get(
