@@ -15,6 +15,7 @@
  * one stream's frames every 10 ms). Past it, a deadline is waited for with an ordinary timer
  * (up to about a millisecond late) until the next window (docs/performance.md, "Pacing in a shared worker").
  */
+import { tightenTimerSlack } from './timer-slack.js';
 
 /** How long before its deadline the coarse timer wakes. */
 export const COARSE_MARGIN_MS = 1.5;
@@ -80,6 +81,8 @@ export const realTimerEnvironment: PreciseTimerEnvironment = {
     if (timeout !== undefined) clearTimeout(timeout);
   },
   sleep: (ms) => {
+    // The kernel's default slack would let the wait end up to 50 µs late (timer-slack.ts).
+    tightenTimerSlack();
     // Nothing ever notifies the cell: the wait always times out, after `ms`.
     Atomics.wait(cell, 0, 0, ms);
   },
