@@ -28,6 +28,7 @@ import { median, percentile } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 import { generatorToWebsocket, startService, startStream } from '../lib/service.js';
 import { tenStreams } from '../lib/ten-streams.js';
+import { timeToListen } from '../lib/time-to-listen.js';
 
 const STARTS = 7;
 const BARE = new URL('../lib/bare-server.mjs', import.meta.url).pathname;
@@ -58,23 +59,6 @@ async function loadFigures(url) {
 function rssMiB(pid) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match === null ? Number.NaN : Number(match[1]) / 1024;
-}
-
-/** Spawns `argv`, resolves with the ms until it printed a listening line, then stops it. */
-async function timeToListen(argv) {
-  const started = performance.now();
-  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const ms = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk.toString('utf8');
-      if (/listening on http/.test(out)) resolve(performance.now() - started);
-    });
-    child.once('exit', (code) => reject(new Error(`${argv[0]} exited with ${code} before listening`)));
-  });
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  return ms;
 }
 
 /** A bare server (`fastify` or `node`), answering `bodyFile`'s bytes on GET /status when given. */

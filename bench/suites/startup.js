@@ -6,36 +6,17 @@
  * simulated headset, everything a first start does). STARTS pairs, order swapped every pair; the
  * ratio is the median of headsetd's times ÷ the median of the bare server's. Budget 1.3.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import process from 'node:process';
 import { URL } from 'node:url';
 import { median } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 import { SERVICE_CLI } from '../lib/service.js';
+import { timeToListen } from '../lib/time-to-listen.js';
 
 const STARTS = 9;
 const BARE = new URL('../lib/bare-server.mjs', import.meta.url).pathname;
-
-/** Spawns `argv`; resolves with the ms until it printed a listening line, then stops it. */
-async function timeToListen(argv) {
-  const started = performance.now();
-  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'ignore'] });
-  const ms = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk.toString('utf8');
-      if (/listening on http/.test(out)) resolve(performance.now() - started);
-    });
-    child.once('exit', (code) => reject(new Error(`${argv[0]} exited with ${code} before listening`)));
-  });
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  return ms;
-}
 
 async function headsetdStart() {
   const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-start-'));

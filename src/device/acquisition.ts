@@ -1,15 +1,15 @@
 /**
  * EEG acquisition shared by every device that produces samples in software (simulated, replay):
- * configuration, owners, real-time pacing, ~10 ms framing, the 24-bit ADC's quantisation and
- * clipping, and delivery of frames.
+ * configuration, real-time pacing, ~10 ms framing, the 24-bit ADC's quantisation and clipping, and
+ * delivery of frames. Who holds it (owners, the impedance exclusivity, the reset rule, `state()`)
+ * is acquisition-owners.ts, shared with a live amplifier's acquisition.
  *
  * Pacing: at every tick the engine emits the frames whose last sample is due, counted from the
  * run's start on the monotonic clock, so the number of samples follows elapsed time exactly
  * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
-import { impedanceBusy, streamsHoldAcquisition } from './busy.js';
-import { DeviceUnavailableError } from './errors.js';
+import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from './acquisition-owners.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
 import { channelName, type Electrode } from '../core/electrodes.js';
@@ -57,13 +57,9 @@ export function quantise(data: Float32Array, gain: number): void {
   }
 }
 
-export interface AcquisitionHooks {
+export interface AcquisitionHooks extends AcquisitionOwnersHooks {
   /** True impedance (Ω) of an electrode now, for the signal source. */
   impedance(electrode: Electrode): number;
-  /** True while an impedance measurement runs or waits: acquisition cannot start then. */
-  measuringImpedance(): boolean;
-  /** Who the running impedance measurement is for, when it said (named in the 409). */
-  impedanceHolder?: () => string | undefined;
   onStarted(config: EegConfig): void;
   onStopped(samples: number): void;
   onListenerError?: (error: unknown) => void;
@@ -92,12 +88,10 @@ export class AcquisitionEngine implements EegAcquisition {
   /** The standard rates, plus the source's native rate when it has one. */
   private readonly rates: readonly EegSamplingFrequency[];
   private current: EegConfig;
-  private readonly owners = new Set<AcquisitionOwner>();
+  private readonly owners: AcquisitionOwners;
   private readonly listeners: ListenerSet<Frame>;
   private run: Run | undefined;
   private seq = 0;
-  private samples = 0;
-  private closed = false;
 
   constructor(
     private readonly clock: DeviceClock,
@@ -105,6 +99,7 @@ export class AcquisitionEngine implements EegAcquisition {
     private readonly hooks: AcquisitionHooks,
   ) {
     this.listeners = new ListenerSet<Frame>(hooks.onListenerError);
+    this.owners = new AcquisitionOwners(hooks);
     // A native rate may lie outside the standard set (a 160 Hz recording): reported as it is.
     const native = source.nativeRate as EegSamplingFrequency | undefined;
     this.rates =
@@ -130,12 +125,7 @@ export class AcquisitionEngine implements EegAcquisition {
   configure(change: EegConfigChange): Promise<EegConfig> {
     return Promise.resolve().then(() => {
       const next = this.validated(change);
-      const unchanged =
-        next.gain === this.current.gain &&
-        next.samplingFrequency === this.current.samplingFrequency &&
-        next.channels.length === this.current.channels.length &&
-        next.channels.every((e, i) => e === this.current.channels[i]);
-      if (unchanged) return this.current;
+      if (sameEegConfig(next, this.current)) return this.current;
       this.current = next;
       // Running: restart at once with the new settings; the next frame says `discontinuity`.
       if (this.run !== undefined) this.restart();
@@ -145,10 +135,7 @@ export class AcquisitionEngine implements EegAcquisition {
 
   reset(options?: { readonly force?: boolean }): Promise<EegConfig> {
     return Promise.resolve().then(() => {
-      if (options?.force !== true && this.run !== undefined && this.owners.has('streams')) {
-        throw streamsHoldAcquisition();
-      }
-      this.owners.clear();
+      this.owners.reset(this.run !== undefined, options?.force);
       this.halt();
       this.current = this.defaults;
       return this.current;
@@ -157,25 +144,18 @@ export class AcquisitionEngine implements EegAcquisition {
 
   start(owner: AcquisitionOwner, initial?: EegConfigChange): Promise<AcquisitionState> {
     return Promise.resolve().then(() => {
-      this.assertOpen();
-      if (this.run === undefined) {
-        if (this.hooks.measuringImpedance()) throw impedanceBusy(this.hooks.impedanceHolder?.());
-        if (initial !== undefined) this.current = this.validated(initial);
-        this.owners.add(owner);
-        this.samples = 0;
-        this.begin();
-        this.hooks.onStarted(this.current);
-      } else {
-        this.owners.add(owner);
-      }
+      if (this.owners.join(owner, this.run !== undefined)) return this.state();
+      if (initial !== undefined) this.current = this.validated(initial);
+      this.owners.started(owner);
+      this.begin();
+      this.hooks.onStarted(this.current);
       return this.state();
     });
   }
 
   stop(owner: AcquisitionOwner): Promise<AcquisitionState> {
     return Promise.resolve().then(() => {
-      this.owners.delete(owner);
-      if (this.owners.size === 0) this.halt();
+      if (this.owners.leave(owner)) this.halt();
       return this.state();
     });
   }
@@ -185,12 +165,7 @@ export class AcquisitionEngine implements EegAcquisition {
   }
 
   state(): AcquisitionState {
-    return {
-      streaming: this.run !== undefined,
-      owners: [...this.owners],
-      samples: this.samples,
-      config: this.current,
-    };
+    return this.owners.state(this.run !== undefined, this.current);
   }
 
   onFrame(listener: (frame: Frame) => void): Unsubscribe {
@@ -199,14 +174,9 @@ export class AcquisitionEngine implements EegAcquisition {
 
   /** Stops for good: no frame after this. */
   close(): void {
-    this.owners.clear();
+    this.owners.close();
     this.halt();
     this.listeners.clear();
-    this.closed = true;
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new DeviceUnavailableError('closed', 'The device is closed.');
   }
 
   private validated(change: EegConfigChange): EegConfig {
@@ -261,7 +231,7 @@ export class AcquisitionEngine implements EegAcquisition {
     this.emitDue(run);
     if (run.timer !== undefined) this.clock.clearTimeout(run.timer);
     this.run = undefined;
-    this.hooks.onStopped(this.samples);
+    this.hooks.onStopped(this.owners.sampleCount());
   }
 
   private schedule(run: Run): void {
@@ -312,7 +282,7 @@ export class AcquisitionEngine implements EegAcquisition {
       createdAt: performance.timeOrigin + performance.now(),
     };
     run.emitted += rows;
-    this.samples += rows;
+    this.owners.count(rows);
     this.listeners.emit(frame);
   }
 }

@@ -2,7 +2,8 @@
  * EEG acquisition of a live amplifier: the semantics of the simulated device's acquisition
  * (owners, `start(owner, initial)`, configuration, reset and its device_busy rule, frames of ~10 ms
  * with `discontinuity` on the first after a start or a change), but pushed: the amplifier's blocks
- * arrive when its own clock says so, and live-framer.ts cuts them into frames as they come.
+ * arrive when its own clock says so, and live-framer.ts cuts them into frames as they come. Who
+ * holds it is the same code as the simulated device's (../acquisition-owners.ts).
  *
  * Configuration is what the amplifier allows: channels are any of the electrodes its channels are
  * played as; the rate is the amplifier's own (any other is `validation_failed` naming it); the gain
@@ -12,8 +13,8 @@
 import { channelName, type Electrode, isEegElectrode, parseElectrode } from '../../core/electrodes.js';
 import type { Frame } from '../../core/frame.js';
 import { eegChannelListOrThrow, oneOfOrThrow } from '../arguments.js';
-import { impedanceBusy, streamsHoldAcquisition } from '../busy.js';
-import { DeviceArgumentError, DeviceUnavailableError } from '../errors.js';
+import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from '../acquisition-owners.js';
+import { DeviceArgumentError } from '../errors.js';
 import { ListenerSet, type Unsubscribe } from '../events.js';
 import {
   type AcquisitionOwner,
@@ -28,12 +29,9 @@ import {
 import type { LiveEegDriver, LiveSamples } from './driver.js';
 import { LiveFramer } from './live-framer.js';
 
-export interface LiveAcquisitionHooks {
+export interface LiveAcquisitionHooks extends AcquisitionOwnersHooks {
   /** The device in words, for messages (`The Cyton board on /dev/ttyUSB0`). */
   readonly deviceName: string;
-  /** True while an impedance measurement runs or waits: acquisition cannot start then. */
-  measuringImpedance(): boolean;
-  impedanceHolder(): string | undefined;
   onStarted(config: EegConfig): void;
   onStopped(samples: number): void;
   /** A block said rows were lost before it (never filled in). */
@@ -64,12 +62,10 @@ export class LiveAcquisition implements EegAcquisition {
   private readonly defaults: EegConfig;
   private readonly gains: readonly EegGain[];
   private current: EegConfig;
-  private readonly owners = new Set<AcquisitionOwner>();
+  private readonly owners: AcquisitionOwners;
   private readonly listeners: ListenerSet<Frame>;
   private run: Run | undefined;
   private seq = 0;
-  private samples = 0;
-  private closed = false;
   /** The operations in flight, one after another. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly unsubscribe: Unsubscribe;
@@ -79,6 +75,7 @@ export class LiveAcquisition implements EegAcquisition {
     private readonly hooks: LiveAcquisitionHooks,
   ) {
     this.listeners = new ListenerSet<Frame>(hooks.onListenerError);
+    this.owners = new AcquisitionOwners(hooks);
     this.columns = mappedColumns(driver);
     if (this.columns.size === 0) {
       const labels = driver
@@ -111,12 +108,7 @@ export class LiveAcquisition implements EegAcquisition {
   configure(change: EegConfigChange): Promise<EegConfig> {
     return this.serial(async () => {
       const next = this.validated(change);
-      const unchanged =
-        next.gain === this.current.gain &&
-        next.samplingFrequency === this.current.samplingFrequency &&
-        next.channels.length === this.current.channels.length &&
-        next.channels.every((e, i) => e === this.current.channels[i]);
-      if (unchanged) return this.current;
+      if (sameEegConfig(next, this.current)) return this.current;
       await this.applyGain(next.gain);
       this.current = next;
       // Running: the frames change from here on, the next one says `discontinuity`.
@@ -130,10 +122,7 @@ export class LiveAcquisition implements EegAcquisition {
 
   reset(options?: { readonly force?: boolean }): Promise<EegConfig> {
     return this.serial(async () => {
-      if (options?.force !== true && this.run !== undefined && this.owners.has('streams')) {
-        throw streamsHoldAcquisition();
-      }
-      this.owners.clear();
+      this.owners.reset(this.run !== undefined, options?.force);
       await this.halt();
       await this.applyGain(this.defaults.gain);
       this.current = this.defaults;
@@ -152,12 +141,7 @@ export class LiveAcquisition implements EegAcquisition {
 
   start(owner: AcquisitionOwner, initial?: EegConfigChange): Promise<AcquisitionState> {
     return this.serial(async () => {
-      this.assertOpen();
-      if (this.run !== undefined) {
-        this.owners.add(owner);
-        return this.state();
-      }
-      if (this.hooks.measuringImpedance()) throw impedanceBusy(this.hooks.impedanceHolder());
+      if (this.owners.join(owner, this.run !== undefined)) return this.state();
       if (initial !== undefined) {
         // A rate the amplifier does not have is a wish here, not an error: the amplifier keeps its
         // own and the caller (an eeg-source) resamples, as when acquisition already runs.
@@ -167,13 +151,12 @@ export class LiveAcquisition implements EegAcquisition {
         this.current = next;
       }
       await this.driver.start();
-      if (this.closed) {
+      if (this.owners.isClosed()) {
         // Closed while the amplifier was starting: nothing may flow after a close.
         await this.driver.stop();
-        this.assertOpen();
+        this.owners.assertOpen();
       }
-      this.owners.add(owner);
-      this.samples = 0;
+      this.owners.started(owner);
       this.run = this.newRun(this.current);
       this.hooks.onStarted(this.current);
       return this.state();
@@ -182,19 +165,13 @@ export class LiveAcquisition implements EegAcquisition {
 
   stop(owner: AcquisitionOwner): Promise<AcquisitionState> {
     return this.serial(async () => {
-      this.owners.delete(owner);
-      if (this.owners.size === 0) await this.halt();
+      if (this.owners.leave(owner)) await this.halt();
       return this.state();
     });
   }
 
   state(): AcquisitionState {
-    return {
-      streaming: this.run !== undefined,
-      owners: [...this.owners],
-      samples: this.samples,
-      config: this.current,
-    };
+    return this.owners.state(this.run !== undefined, this.current);
   }
 
   onFrame(listener: (frame: Frame) => void): Unsubscribe {
@@ -203,13 +180,12 @@ export class LiveAcquisition implements EegAcquisition {
 
   /** Stops for good: no frame after this (the driver is closed by the headset). */
   close(): void {
-    this.closed = true;
-    this.owners.clear();
+    this.owners.close();
     const run = this.run;
     this.run = undefined;
     if (run !== undefined) {
       run.framer.flush();
-      this.hooks.onStopped(this.samples);
+      this.hooks.onStopped(this.owners.sampleCount());
     }
     this.unsubscribe();
     this.listeners.clear();
@@ -219,10 +195,6 @@ export class LiveAcquisition implements EegAcquisition {
     const next = this.queue.then(work, work);
     this.queue = next.catch(() => undefined);
     return next;
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new DeviceUnavailableError('closed', 'The device is closed.');
   }
 
   private newRun(config: EegConfig): Run {
@@ -238,7 +210,7 @@ export class LiveAcquisition implements EegAcquisition {
         range: () => this.driver.range(),
         nextSeq: () => this.seq++,
         emit: (frame) => {
-          this.samples += frame.data.length / frame.channels.length;
+          this.owners.count(frame.data.length / frame.channels.length);
           this.listeners.emit(frame);
         },
       }),
@@ -264,7 +236,7 @@ export class LiveAcquisition implements EegAcquisition {
       if (this.run === run) {
         this.run = undefined;
         run.framer.flush();
-        this.hooks.onStopped(this.samples);
+        this.hooks.onStopped(this.owners.sampleCount());
       }
     }
   }

@@ -1,15 +1,16 @@
 /**
  * Impedance of a live amplifier, measured the amplifier's way (`driver.measureImpedance`: a Cyton
  * drives its lead-off current through each channel in turn). Exclusive with EEG acquisition
- * exactly like the simulated meter: refused (`device_busy`) while acquisition runs, and acquisition
- * is refused while a measurement runs or waits. Requests are served one after another; an aborted
- * one leaves the queue (or stops the driver's measurement) at once.
+ * exactly like the simulated meter, through the same queue (../measurement-queue.ts): refused
+ * (`device_busy`) while acquisition runs, and acquisition is refused while a measurement runs or
+ * waits. Requests are served one after another; an aborted one leaves the queue (or stops the
+ * driver's measurement) at once.
  */
 import type { Electrode } from '../../core/electrodes.js';
 import { electrodeListOrThrow } from '../arguments.js';
-import { acquisitionBusy } from '../busy.js';
-import { DeviceArgumentError, DeviceUnavailableError } from '../errors.js';
+import { DeviceArgumentError } from '../errors.js';
 import type { AcquisitionOwner, ElectrodeMap, ImpedanceMeter, MeasureOptions } from '../headset.js';
+import { MeasurementQueue } from '../measurement-queue.js';
 import type { LiveEegDriver } from './driver.js';
 
 /** ms assumed for one measurement when the driver does not say. */
@@ -25,38 +26,37 @@ export interface LiveImpedanceHooks {
   onMeasured(values: ElectrodeMap<number>): void;
 }
 
-interface Request {
-  readonly electrodes: readonly Electrode[];
-  readonly resolve: (values: ElectrodeMap<number>) => void;
-  readonly reject: (error: Error) => void;
-  readonly signal: AbortSignal | undefined;
-  readonly holder: string | undefined;
-  readonly onAbort: () => void;
-  /** Stops the driver's measurement when this request runs. */
-  readonly controller: AbortController;
-}
-
-function abortReason(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new Error('The impedance measurement was aborted.');
-}
-
 export class LiveImpedanceMeter implements ImpedanceMeter {
-  private readonly queue: Request[] = [];
-  private closed = false;
+  private readonly queue: MeasurementQueue;
 
   constructor(
-    private readonly measureOn: Measure,
+    measureOn: Measure,
     private readonly ms: number | undefined,
     private readonly hooks: LiveImpedanceHooks,
-  ) {}
+  ) {
+    this.queue = new MeasurementQueue({
+      start: (electrodes, done, fail) => {
+        const controller = new AbortController();
+        measureOn(electrodes, controller.signal).then(done, (error: unknown) => {
+          fail(error instanceof Error ? error : new Error(String(error)));
+        });
+        return () => {
+          controller.abort();
+        };
+      },
+      acquisitionOwners: () => hooks.acquisitionOwners(),
+      onMeasured: (values) => {
+        hooks.onMeasured(values);
+      },
+    });
+  }
 
   measuring(): boolean {
-    return this.queue.length > 0;
+    return this.queue.measuring();
   }
 
   measuringFor(): string | undefined {
-    return this.queue[0]?.holder;
+    return this.queue.holder();
   }
 
   measurementMs(): number {
@@ -64,81 +64,25 @@ export class LiveImpedanceMeter implements ImpedanceMeter {
   }
 
   measure(electrodes?: readonly string[], options: MeasureOptions = {}): Promise<ElectrodeMap<number>> {
-    return new Promise((resolve, reject) => {
-      const { signal } = options;
-      const mapped = this.hooks.mapped();
-      const list = electrodes === undefined ? [...mapped] : electrodeListOrThrow(electrodes, 'channels');
-      const missing = list.filter((e) => !mapped.includes(e));
-      if (missing.length > 0) {
-        throw new DeviceArgumentError(
-          `${this.hooks.deviceName} has no channel played as ${missing.join(', ')}, so it cannot measure ${missing.length > 1 ? 'their' : 'its'} impedance; it measures ${mapped.join(', ')}.`,
-          { field: 'channels', value: missing[0], allowed: [...mapped] },
-        );
-      }
-      if (this.closed) throw new DeviceUnavailableError('closed', 'The device is closed.');
-      const owners = this.hooks.acquisitionOwners();
-      if (owners.length > 0) throw acquisitionBusy(owners, 'measuring impedance');
-      if (signal?.aborted === true) throw abortReason(signal);
-      const request: Request = {
-        electrodes: list,
-        resolve,
-        reject,
-        signal,
-        holder: options.holder,
-        controller: new AbortController(),
-        onAbort: () => {
-          this.abort(request);
-        },
-      };
-      signal?.addEventListener('abort', request.onAbort, { once: true });
-      // Queued at once, so that an acquisition asked for right after this call is refused.
-      this.queue.push(request);
-      if (this.queue.length === 1) this.begin();
-    });
+    return this.queue.submit(() => this.electrodesOrThrow(electrodes), options);
   }
 
   /** Device close: every waiting or running measurement fails with `device_unavailable`. */
   close(): void {
-    this.closed = true;
-    for (const request of this.queue.splice(0)) {
-      request.signal?.removeEventListener('abort', request.onAbort);
-      request.controller.abort();
-      request.reject(new DeviceUnavailableError('closed', 'The device was closed during the measurement.'));
+    this.queue.close();
+  }
+
+  /** The electrodes asked for (all the amplifier's when omitted); one it does not play is refused. */
+  private electrodesOrThrow(electrodes: readonly string[] | undefined): readonly Electrode[] {
+    const mapped = this.hooks.mapped();
+    const list = electrodes === undefined ? [...mapped] : electrodeListOrThrow(electrodes, 'channels');
+    const missing = list.filter((e) => !mapped.includes(e));
+    if (missing.length > 0) {
+      throw new DeviceArgumentError(
+        `${this.hooks.deviceName} has no channel played as ${missing.join(', ')}, so it cannot measure ${missing.length > 1 ? 'their' : 'its'} impedance; it measures ${mapped.join(', ')}.`,
+        { field: 'channels', value: missing[0], allowed: [...mapped] },
+      );
     }
-  }
-
-  private begin(): void {
-    const request = this.queue[0];
-    if (request === undefined) return;
-    this.measureOn(request.electrodes, request.controller.signal).then(
-      (values) => {
-        if (this.queue[0] !== request) return;
-        this.finish(request);
-        this.hooks.onMeasured(values);
-        request.resolve(values);
-      },
-      (error: unknown) => {
-        if (this.queue[0] !== request) return;
-        this.finish(request);
-        request.reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  }
-
-  private finish(request: Request): void {
-    this.queue.shift();
-    request.signal?.removeEventListener('abort', request.onAbort);
-    this.begin();
-  }
-
-  private abort(request: Request): void {
-    const index = this.queue.indexOf(request);
-    if (index < 0) return;
-    this.queue.splice(index, 1);
-    if (index === 0) {
-      request.controller.abort();
-      this.begin();
-    }
-    request.reject(abortReason(request.signal as AbortSignal));
+    return list;
   }
 }

@@ -160,7 +160,6 @@ export class SimulatedHeadset implements Headset {
       onMeasured: (values) => {
         this.emitImpedance(values);
       },
-      closed: () => this.closed,
     });
     const source =
       options.signalSource ?? new SimulatedEegSource(random.fork('eeg'), this.eegOptions(options));
