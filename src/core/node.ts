@@ -27,11 +27,14 @@ export interface DeviceFrameSource {
    * dropped some, a forced reset stopped acquisition) frames are held back and `onCondition` hears
    * why, then `undefined` when they flow again; the first frame after that has `discontinuity`.
    * `owner` names the node, so that the main thread can report the condition as the stream's.
+   * `frameMs` asks for frames of that duration instead of the device's (core/frame-joiner.ts):
+   * joined where the device's frames arrive, so that a longer frame also crosses threads once.
    */
   subscribe(
     request: {
       channels: readonly string[];
       sampleRate?: number;
+      frameMs?: number;
       owner?: { streamId: string; nodeId: string };
     },
     onFrame: (frame: Frame) => void,

@@ -18,6 +18,8 @@ import { resamplerL1, scaledRange } from './frame-range.js';
 export interface EegSourceConfig {
   channels?: string[];
   samplingFrequency?: number;
+  /** Frames of this duration instead of the device's (about 10 ms); see builtins.ts. */
+  frameMs?: number;
 }
 
 export const NO_DEVICE_MESSAGE =
@@ -47,6 +49,7 @@ class EegSource implements NodeInstance {
       {
         channels,
         ...(rate === undefined ? {} : { sampleRate: rate }),
+        ...(this.config.frameMs === undefined ? {} : { frameMs: this.config.frameMs }),
         owner: { streamId: this.context.streamId, nodeId: this.context.nodeId },
       },
       (frame) => {
@@ -54,7 +57,8 @@ class EegSource implements NodeInstance {
       },
     );
     const what = channels.length === 0 ? 'every acquired channel' : `${channels.length} channel(s)`;
-    this.context.log(`subscribed to ${what}${rate === undefined ? '' : ` at ${rate} Hz`}`);
+    const frames = this.config.frameMs === undefined ? '' : `, in frames of ${this.config.frameMs} ms`;
+    this.context.log(`subscribed to ${what}${rate === undefined ? '' : ` at ${rate} Hz`}${frames}`);
   }
 
   pause(): void {

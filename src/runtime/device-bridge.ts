@@ -25,7 +25,7 @@ export class DeviceProxy implements DeviceFrameSource {
   constructor(private readonly post: (message: FromHost) => void) {}
 
   async subscribe(
-    request: { channels: readonly string[]; sampleRate?: number; owner?: NodeRef },
+    request: { channels: readonly string[]; sampleRate?: number; frameMs?: number; owner?: NodeRef },
     onFrame: (frame: Frame) => void,
   ): Promise<() => void> {
     const subscription = this.nextId++;
@@ -38,6 +38,7 @@ export class DeviceProxy implements DeviceFrameSource {
       subscription,
       channels: [...request.channels],
       ...(request.sampleRate === undefined ? {} : { sampleRate: request.sampleRate }),
+      ...(request.frameMs === undefined ? {} : { frameMs: request.frameMs }),
       ...(request.owner === undefined ? {} : { owner: { ...request.owner } }),
     });
     try {
@@ -89,7 +90,7 @@ export class DeviceForwarder {
   /** Handles a worker's device request; returns false for messages that are not about the device. */
   handle(message: FromHost): boolean {
     if (message.kind === 'device-subscribe') {
-      this.subscribe(message.subscription, message.channels, message.sampleRate, message.owner);
+      this.subscribe(message.subscription, message);
       return true;
     }
     if (message.kind === 'device-unsubscribe') {
@@ -107,9 +108,7 @@ export class DeviceForwarder {
 
   private subscribe(
     subscription: number,
-    channels: string[],
-    sampleRate: number | undefined,
-    owner: NodeRef | undefined,
+    { channels, sampleRate, frameMs, owner }: Omit<Extract<FromHost, { kind: 'device-subscribe' }>, 'kind'>,
   ): void {
     const device = this.device;
     if (device === undefined || this.closed) {
@@ -120,7 +119,11 @@ export class DeviceForwarder {
       });
       return;
     }
-    const request = { channels, ...(sampleRate === undefined ? {} : { sampleRate }) };
+    const request = {
+      channels,
+      ...(sampleRate === undefined ? {} : { sampleRate }),
+      ...(frameMs === undefined ? {} : { frameMs }),
+    };
     const onCondition = (problem: string | undefined): void => {
       if (owner === undefined || this.closed) return;
       this.onEvent?.(

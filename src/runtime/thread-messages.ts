@@ -134,6 +134,7 @@ export type FromHost =
       subscription: number;
       channels: string[];
       sampleRate?: number;
+      frameMs?: number;
       owner?: NodeRef;
     }
   | { kind: 'device-unsubscribe'; subscription: number }

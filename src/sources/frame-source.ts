@@ -10,9 +10,14 @@
  * reset stops acquisition under the streams, frames are held back and the subscriber hears why
  * (`onCondition`); the first frame delivered again carries `discontinuity: true`. After a forced
  * reset the `streams` hold is taken again at once (and retried while the device refuses).
+ *
+ * A subscription with `frameMs` gets frames of that duration, joined here, on the thread the
+ * device's frames arrive on (core/frame-joiner.ts); rows held when frames are held back are
+ * delivered first, as a shorter frame.
  */
 import { channelName, parseElectrode } from '../core/electrodes.js';
 import type { Frame } from '../core/frame.js';
+import { FrameJoiner } from '../core/frame-joiner.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { ChannelsUnavailableError } from '../device/errors.js';
 import { EEG_SAMPLING_FREQUENCIES, type Headset } from '../device/headset.js';
@@ -140,10 +145,19 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
         throw error;
       }
       let wanted: readonly string[] | undefined = asked?.map(channelName);
+      const joiner = request.frameMs === undefined ? undefined : new FrameJoiner(request.frameMs, onFrame);
+      const deliver =
+        joiner === undefined
+          ? onFrame
+          : (frame: Frame) => {
+              joiner.push(frame);
+            };
       /** Why frames are held back now; undefined while they flow. */
       let held: string | undefined;
       const hold = (reason: string): void => {
         if (held === reason) return;
+        // The rows joined so far came before the hold: they go out now, not after it.
+        joiner?.flush();
         held = reason;
         onCondition?.(reason);
       };
@@ -168,12 +182,12 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
         }
         const selected = select(frame);
         if (held === undefined) {
-          onFrame(selected);
+          deliver(selected);
           return;
         }
         held = undefined;
         onCondition?.(undefined);
-        onFrame(selected.discontinuity === true ? selected : { ...selected, discontinuity: true });
+        deliver(selected.discontinuity === true ? selected : { ...selected, discontinuity: true });
       });
       let active = true;
       return () => {
