@@ -23,6 +23,17 @@ const CLI = SERVICE_CLI;
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 8_000;
 
+/** CPU seconds (user + system, all threads) process `pid` has used so far; undefined off Linux. */
+export function processCpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // Fields 14 and 15 of proc(5) (utime, stime), in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Resolves with `{ url, pid, dataDir, cpuSeconds(), stop() }` once the service prints its listening
  * line. `nodeOptions`: flags for node itself (a profiler, heap snapshots on a signal); `logLevel`:
@@ -77,13 +88,7 @@ export async function startService({ nodeOptions = [], logLevel = 'warn' } = {})
     dataDir,
     /** CPU seconds (user + system, all threads) the service has used so far; undefined off Linux. */
     cpuSeconds() {
-      try {
-        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        // Fields 14 and 15 of proc(5) (utime, stime), in clock ticks (100 per second on Linux).
-        return (Number(fields[11]) + Number(fields[12])) / 100;
-      } catch {
-        return undefined;
-      }
+      return processCpuSeconds(child.pid);
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
