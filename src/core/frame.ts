@@ -80,6 +80,34 @@ export function frameToJson(frame: Frame): FrameJson {
   };
 }
 
+/** Each channel list's JSON text, made once per list (a subscription's list object is reused). */
+const channelsText = new WeakMap<readonly string[], string>();
+
+/**
+ * `JSON.stringify(frameToJson(frame))`, the same text, made about five times faster: each row is
+ * written by the typed array's own `join` (the same number-to-text conversion as JSON's) instead of
+ * being copied into an array first, and the channel names are encoded once per list. A row with a
+ * value JSON has no text for (NaN, ±Infinity: `null` in JSON) takes the general path.
+ * (2 kHz × 21 channels × 20 rows: 50–60 µs → 9.5 µs, docs/performance-areas.md §End-to-end latency.)
+ */
+export function frameJsonText(frame: Frame): string {
+  const width = frame.channels.length;
+  let names = channelsText.get(frame.channels);
+  if (names === undefined) {
+    names = JSON.stringify(frame.channels);
+    channelsText.set(frame.channels, names);
+  }
+  let rows = '';
+  for (let offset = 0; offset < frame.data.length && width > 0; offset += width) {
+    const row = frame.data.subarray(offset, offset + width).join(',');
+    // Number text never has N or I; NaN and Infinity do (JSON writes them as null).
+    if (row.includes('N') || row.includes('I')) return JSON.stringify(frameToJson(frame));
+    rows += offset === 0 ? `[${row}]` : `,[${row}]`;
+  }
+  const gap = frame.discontinuity === true ? ',"discontinuity":true' : '';
+  return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${gap}}`;
+}
+
 /** Builds a frame from the JSON text form; rows shorter or longer than `channels` are refused. */
 export function frameFromJson(json: FrameJson): Frame {
   const width = json.channels.length;

@@ -25,7 +25,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { HeadsetdError } from '../errors/catalog.js';
-import { frameToJson } from '../core/frame.js';
+import { frameJsonText } from '../core/frame.js';
 import type { Frame } from '../core/frame.js';
 import { encodeFrameBinary } from '../core/frame-binary.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
@@ -214,7 +214,7 @@ class WebSocketOutput implements NodeInstance {
     if (this.clients.size === 0) return;
     const dropped = this.binary
       ? this.clients.sendPayload(() => encodeFrameBinary(frame))
-      : this.clients.sendText(() => JSON.stringify(frameToJson(frame)));
+      : this.clients.sendText(() => frameJsonText(frame));
     if (dropped > 0) this.context.countDropped(dropped);
     if (dropped !== this.slowClients) {
       this.slowClients = dropped;
