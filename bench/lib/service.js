@@ -7,7 +7,7 @@ import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { URL } from 'node:url';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -23,12 +23,23 @@ const CLI = SERVICE_CLI;
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 8_000;
 
-/** CPU seconds (user + system, all threads) process `pid` has used so far; undefined off Linux. */
+/**
+ * CPU seconds (user + system, all threads) process `pid` has used so far; undefined off Linux.
+ * Summed from each thread's /proc/PID/task/TID/schedstat (nanoseconds on a CPU, see the kernel's
+ * sched-stats.rst), so that a 10 s window is not rounded to /proc/PID/stat's 10 ms ticks; a
+ * thread that ended takes its time with it, so windows are taken while the threads run.
+ */
 export function processCpuSeconds(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // Fields 14 and 15 of proc(5) (utime, stime), in clock ticks (100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    return ns / 1e9;
   } catch {
     return undefined;
   }
