@@ -3,11 +3,12 @@
  * lands on real hardware is measured by the benchmarks): a coarse timer to the margin before the
  * deadline, then a precise sleep of exactly what remains.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   COARSE_MARGIN_MS,
   type PreciseTimerEnvironment,
   preciseTimeout,
+  realTimerEnvironment,
   SLEEP_BUDGET,
   SLEEP_WINDOW_MS,
 } from './precise-timer.js';
@@ -120,5 +121,19 @@ describe('preciseTimeout', () => {
       }, due);
     });
     expect(at).toBeGreaterThanOrEqual(due);
+  });
+
+  it('on the real clock, sleeps once per deadline (no probe sleep, a wake-up of its own)', async () => {
+    const sleep = vi.spyOn(realTimerEnvironment, 'sleep');
+    try {
+      const due = performance.now() + 5;
+      await new Promise<void>((resolve) => {
+        preciseTimeout(resolve, due);
+      });
+      // One precise sleep of what remained after the coarse timer (none if it woke late).
+      expect(sleep.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      sleep.mockRestore();
+    }
   });
 });

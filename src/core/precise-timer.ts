@@ -88,6 +88,16 @@ export const realTimerEnvironment: PreciseTimerEnvironment = {
   },
 };
 
+/**
+ * Whether `environment` is the real one on the real clock, so that the probe sleep can be
+ * skipped: it is a wake-up of its own per deadline (a deadline every 12 ms cost 120–138 µs of CPU
+ * with it, 83–110 µs without, on a 2-core VM). Fake timers (vitest's default set) replace
+ * `performance.now`, which then is no longer the prototype's, and the probe decides as before.
+ */
+function knownReal(environment: PreciseTimerEnvironment): boolean {
+  return environment === realTimerEnvironment && performance.now === Performance.prototype.now;
+}
+
 export interface PreciseTimer {
   cancel(): void;
 }
@@ -123,15 +133,17 @@ export function preciseTimeout(
       return;
     }
     if (remaining > 0) {
-      const before = environment.now();
-      environment.sleep(Math.min(remaining, PROBE_MS));
-      if (environment.now() === before) {
-        // The clock did not move while the thread slept: it is not real time (a test's fake
-        // clock), so wait for it on its own timers instead.
-        handle = environment.setTimeout(finish, remaining, unref);
-        return;
+      if (!knownReal(environment)) {
+        const before = environment.now();
+        environment.sleep(Math.min(remaining, PROBE_MS));
+        if (environment.now() === before) {
+          // The clock did not move while the thread slept: it is not real time (a test's fake
+          // clock), so wait for it on its own timers instead.
+          handle = environment.setTimeout(finish, remaining, unref);
+          return;
+        }
+        remaining = dueAt - environment.now();
       }
-      remaining = dueAt - environment.now();
       if (remaining > 0) environment.sleep(Math.min(remaining, COARSE_MARGIN_MS * 2));
     }
     callback();
