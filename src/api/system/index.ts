@@ -3,7 +3,6 @@
  * interface. `createApp` registers {@link systemPlugin} with a {@link SystemPluginOptions}.
  */
 import type { FastifyInstance } from 'fastify';
-import type { WriteEpoch } from '../polled-answer.js';
 import type { SystemContext } from './context.js';
 import { clockRoutes } from './clock.js';
 import { configRoutes } from './config.js';
@@ -17,7 +16,7 @@ import { imuRoutes } from './imu.js';
 import { jobRoutes } from './jobs.js';
 import { ledRoutes } from './leds.js';
 import { motorRoutes } from './motors.js';
-import { statusRoutes } from './status.js';
+import { type StatusKeeping, statusRoutes } from './status.js';
 
 /** What {@link systemPlugin} is handed. */
 export type SystemPluginOptions = SystemContext;
@@ -30,7 +29,7 @@ export type SystemPluginOptions = SystemContext;
 export function systemPlugin(
   app: FastifyInstance,
   context: SystemPluginOptions,
-  shared: { readonly writes?: WriteEpoch; readonly statusMaxAgeMs?: number } = {},
+  shared: StatusKeeping = {},
 ): void {
   eegRoutes(app, context);
   impedanceRoutes(app, context);

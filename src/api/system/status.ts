@@ -89,17 +89,21 @@ function statusAnswer(context: SystemContext) {
   };
 }
 
+/** How GET /system/status may keep its answer between polls (createApp's, for the service). */
+export interface StatusKeeping {
+  /** The app's requests that may change state; without it every request makes its own answer. */
+  readonly writes?: WriteEpoch;
+  /** How old a kept answer may be (default STATUS_MAX_AGE_MS); tests lengthen it. */
+  readonly statusMaxAgeMs?: number;
+}
+
 /**
  * Registers GET /system/status and GET /system/version. With `kept.writes` (the app's requests
  * that may change state), the status answer is kept for up to `kept.statusMaxAgeMs` (default
  * STATUS_MAX_AGE_MS) between polls and made afresh after any such request or device event
  * (polled-answer.ts, docs/system-paths.md).
  */
-export function statusRoutes(
-  app: FastifyInstance,
-  context: SystemContext,
-  kept: { readonly writes?: WriteEpoch; readonly statusMaxAgeMs?: number } = {},
-): void {
+export function statusRoutes(app: FastifyInstance, context: SystemContext, kept: StatusKeeping = {}): void {
   const { device } = context;
   const { writes, statusMaxAgeMs = STATUS_MAX_AGE_MS } = kept;
   const polled = writes === undefined ? undefined : new PolledAnswer(writes, statusMaxAgeMs);
