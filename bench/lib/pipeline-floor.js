@@ -33,6 +33,7 @@ export function plainCascade(sos, channels) {
         output[i * channels + c] = x;
       }
     }
+    return output;
   };
 }
 

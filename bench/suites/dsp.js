@@ -9,6 +9,7 @@ import { designFilter, Resampler, SosFilter } from '../../dist/dsp/index.js';
 import { FIRST_SLICE_SAMPLES } from '../../dist/executables/filter.js';
 import { SosL1Norm, sosL1Norm } from '../../dist/executables/frame-range.js';
 import { compare, cpuNs, sink } from '../lib/measure.js';
+import { plainCascade } from '../lib/pipeline-floor.js';
 import { result } from '../lib/result.js';
 import { filterVsScipy } from './filter-vs-scipy.js';
 import { EEG_ELECTRODES } from '../../dist/core/electrodes.js';
@@ -31,30 +32,9 @@ function signalBlock(samples, rate, offset = 0) {
 /**
  * The reference a first implementation would write: for each sample, for each channel, for each
  * section, the same Direct Form II transposed recursion, coefficients and state read from arrays
- * on every step.
+ * on every step (bench/lib/pipeline-floor.js, shared with the cpu suite's floors).
  */
-function naiveCascade(sos, channels) {
-  const sections = sos.length / 6;
-  const state = new Float64Array(channels * sections * 2);
-  return (input, output) => {
-    const frames = input.length / channels;
-    for (let i = 0; i < frames; i++) {
-      for (let c = 0; c < channels; c++) {
-        let x = input[i * channels + c];
-        for (let s = 0; s < sections; s++) {
-          const k = s * 6;
-          const z = (c * sections + s) * 2;
-          const y = sos[k] * x + state[z];
-          state[z] = sos[k + 1] * x - sos[k + 4] * y + state[z + 1];
-          state[z + 1] = sos[k + 2] * x - sos[k + 5] * y;
-          x = y;
-        }
-        output[i * channels + c] = x;
-      }
-    }
-    return output;
-  };
-}
+const naiveCascade = plainCascade;
 
 async function filterVsNaive(rate) {
   const frameSamples = Math.max(1, Math.round(rate / 100)); // 10 ms frames

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { sendJson } from '../support/service.js';
 
 let server: RunningServer;
 let dataDir: string;
@@ -44,14 +45,8 @@ async function status(): Promise<Status> {
 }
 
 async function send(method: string, url: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${server.url}${url}`, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  await response.arrayBuffer();
+  const answer = await sendJson(method, `${server.url}${url}`, body);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
 }
 
 describe('GET /system/status between polls', () => {

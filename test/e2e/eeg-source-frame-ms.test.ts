@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { json, type Service, startService } from '../support/service.js';
+import { type Service, sendJson, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
 interface FrameMessage {
@@ -26,14 +26,7 @@ afterEach(async () => {
   service = undefined;
 });
 
-function send(method: string, url: string, body?: unknown) {
-  return json(url, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-}
+const send = sendJson;
 
 function collect(port: number): FrameMessage[] {
   const frames: FrameMessage[] = [];

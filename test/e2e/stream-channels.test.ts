@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { json, type Service, startService } from '../support/service.js';
+import { type Service, sendJson, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
 interface FrameMessage {
@@ -77,14 +77,7 @@ async function listen<T>(url: string): Promise<Listener<T>> {
   };
 }
 
-function send(method: string, url: string, body?: unknown) {
-  return json(url, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-}
+const send = sendJson;
 
 const upper = (names: readonly string[]) => names.map((n) => n.toUpperCase());
 const SEVEN = ['Pz', 'O1', 'O2', 'P3', 'P4', 'Cz', 'Fp1'];

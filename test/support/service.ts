@@ -96,3 +96,17 @@ export async function json(url: string, init?: RequestInit): Promise<{ status: n
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
+
+/** `json` with `method` and, when given, `body` sent as JSON. */
+export function sendJson(
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
+  return json(url, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+}
