@@ -37,6 +37,15 @@ describe('config entries', () => {
     expect(entries.list().map((e) => e.key)).toEqual(['theme']);
   });
 
+  test('expires_in counts from the instant the entry was written, even when the clock moves meanwhile', () => {
+    // A clock that moves a millisecond at every reading (the e2e test once saw 3600001 ms).
+    const entries = new ConfigEntries(db, () => now++);
+    const created = entries.create({ key: 'k', value: 1, expiresIn: '1h' });
+    expect(Date.parse(created.expiresOn ?? '') - Date.parse(created.createdAt)).toBe(3_600_000);
+    const updated = entries.update('k', { key: 'k', value: 2, expiresIn: '30m' });
+    expect(Date.parse(updated.expiresOn ?? '') - Date.parse(updated.updatedAt)).toBe(1_800_000);
+  });
+
   test('an update keeps the id and creation time, and is kept across a reopening of the store', () => {
     const entries = new ConfigEntries(db, () => now);
     const created = entries.create({ key: 'k', value: 1, id: 'mine' });

@@ -178,7 +178,8 @@ export class ConfigEntries {
           '/expires_in',
         );
       }
-      expiresOn = new Date(this.now() + ms).toISOString();
+      // From the instant the entry is written (its updatedAt), not a second reading of the clock.
+      expiresOn = new Date(Date.parse(updatedAt) + ms).toISOString();
     } else if (expiresOn !== null) {
       const at = Date.parse(expiresOn);
       if (Number.isNaN(at)) {
