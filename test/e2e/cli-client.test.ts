@@ -226,11 +226,14 @@ describe('the token', () => {
     const none = await runCli([...url, 'streams', 'list', '--data-dir', service.dataDir]);
     expect(none.status).toBe(1);
     expect(none.stderr).toContain('authentication_required, HTTP 401');
-    expect((await runCli([...url, 'streams', 'list', '--data-dir', withToken.dataDir])).status).toBe(0);
-    expect(
-      (await runCli([...url, 'streams', 'list', '--data-dir', service.dataDir, '--token', token])).status,
-    ).toBe(0);
-    expect((await runCli([...url, 'streams', 'list'], { env: { HEADSETD_TOKEN: token } })).status).toBe(0);
+    // Each with what the CLI printed, should it fail.
+    const ok = async (run: Promise<{ status: number | null; stderr: string }>): Promise<void> => {
+      const result = await run;
+      expect(result.status, result.stderr).toBe(0);
+    };
+    await ok(runCli([...url, 'streams', 'list', '--data-dir', withToken.dataDir]));
+    await ok(runCli([...url, 'streams', 'list', '--data-dir', service.dataDir, '--token', token]));
+    await ok(runCli([...url, 'streams', 'list'], { env: { HEADSETD_TOKEN: token } }));
     expect((await runCli([...url, 'streams', 'list', '--token', 'wrong'])).status).toBe(1);
     // The WebSocket routes take it as well.
     const events = followCli([...url, 'events', '--json', '--data-dir', withToken.dataDir, '--count', '1']);
