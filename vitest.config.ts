@@ -8,11 +8,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Three test files at a time: on a 2-core machine Vitest's default (cores − 1) runs them one by
-    // one, and most files wait on sockets, processes and device time rather than compute. Measured
-    // on 2 cores with two at a time: 257 s of wall time for 439 s of the files' own durations plus
-    // about 75 s of starting them, i.e. both workers busy all along; a third overlaps the waiting.
-    maxWorkers: 3,
+    // Four test files at a time on a 2-core machine: most files wait on sockets, processes and
+    // device time rather than compute. Vitest's default (cores − 1) ran them one by one; under
+    // .ci/run in a fresh clone (2026-11-27), three at a time took 239–247 s of wall time for
+    // ~590 s of the files' own durations plus ~60 s of starting them, four at a time 210 s.
+    maxWorkers: 4,
     // The long kinds of files start first, so that none runs alone at the end (test/support/sequencer.ts).
     sequence: { sequencer: LongKindsFirst },
     globalSetup: ['test/support/global-setup.ts'],
