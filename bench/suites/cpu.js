@@ -20,6 +20,11 @@
  * 2 % at 500 Hz), written as the ratio it allows in this run. Each rate is measured on the
  * device's frames and with the eeg-source's `frameMs: 40` (`….frame40`, the same pipeline in 40 ms
  * frames, against a floor of 40 ms frames).
+ *
+ * Beside them, when the machine has liblsl (bench/lib/liblsl-anchor.js): what the Lab Streaming
+ * Layer's own outlet spends handing frames of the same shape (21 float32 channels, the same rows
+ * per frame and rate) to one inlet, above the same pacing without liblsl: the field's standard
+ * transport alone, with no filter, encoding or recording, on the same machine in the same run.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -36,6 +41,7 @@ import { requestJson } from '../lib/http-load.js';
 import { measure, sink } from '../lib/measure.js';
 import { result, round } from '../lib/result.js';
 import { FLOOR_SPEC, pipelineFloor } from '../lib/pipeline-floor.js';
+import { liblslForBench, lslOutletCpu } from '../lib/liblsl-anchor.js';
 import { processCpuSeconds, startService } from '../lib/service.js';
 
 const PACED_FLOOR = new URL('../lib/paced-floor.mjs', import.meta.url).pathname;
@@ -187,14 +193,39 @@ async function pacedFloorFigures(rate, dir, frameMs = 10) {
   return Math.max(full - pace, 1e-5);
 }
 
+/** liblsl's outlet above its pacing for the variant's frames, as `absolute` figures (none without liblsl). */
+async function lslFigures(rate, frameMs = 10) {
+  const found = liblslForBench();
+  if (found.lib === undefined) return {};
+  const rows = Math.max(1, Math.round((rate * frameMs) / 1000));
+  let above;
+  try {
+    ({ above } = await lslOutletCpu({
+      lib: found.lib,
+      channels: 21,
+      rate,
+      rows,
+      seconds: WINDOW_MS / 1000,
+    }));
+  } catch (error) {
+    // An anchor that fails leaves the service's own figures standing, and says why it is missing.
+    console.log(`   (the liblsl anchor failed: ${error.message})`);
+    return { lslVersion: found.version, lslAnchorError: error.message };
+  }
+  return { lslVersion: found.version, lslOutletCpuSecondsPerSecond: above };
+}
+
 export async function runCpu(report) {
   const results = [];
   const dir = mkdtempSync(join(tmpdir(), 'headsetd-bench-cpu-'));
+  const lsl = liblslForBench();
+  if (lsl.lib === undefined) console.log(`   (the liblsl anchor is left out: ${lsl.missing})`);
   try {
     for (const [rate, frameMs] of VARIANTS) {
       const service = await serviceFigures(rate, frameMs);
       const floor = await floorFigures(rate, dir, frameMs);
       const paced = await pacedFloorFigures(rate, dir, frameMs);
+      const lslAnchor = await lslFigures(rate, frameMs);
       const above = service.withPipeline - service.alone;
       const frames = frameMs === undefined ? '' : `, eeg-source frameMs ${frameMs}`;
       const r = result({
@@ -212,6 +243,7 @@ export async function runCpu(report) {
           pacedFloorCpuSecondsPerSecond: paced,
           inProcessFloorCpuSecondsPerSecond: floor,
           framesReceived: service.received,
+          ...lslAnchor,
         },
       });
       report(r);

@@ -12,6 +12,11 @@
  * sending frames of the same shape and size (21 float32 channels × 20 rows, JSON) every 10 ms,
  * each stamped with the moment it is sent: the transport's own floor. Budgets: p50 ≤ 0.3 ms,
  * p99 ≤ 1 ms, no frame lost.
+ *
+ * A second anchor, when the machine has liblsl (bench/lib/liblsl-anchor.js): the Lab Streaming
+ * Layer's own outlet → inlet latency for chunks of the same shape (21 float32 channels × 20 rows
+ * every 10 ms, the last sample stamped when pushed), read by one inlet and by CLIENTS inlet
+ * processes, the field's standard transport measured on the same machine in the same run.
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +25,7 @@ import { setImmediate } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import WebSocket from 'ws';
+import { liblslForBench, lslLatency } from '../lib/liblsl-anchor.js';
 import { percentile } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 import { startService, startStream } from '../lib/service.js';
@@ -106,6 +112,43 @@ async function bareWs() {
   };
 }
 
+/**
+ * liblsl's outlet → inlet latency (ms) for the benchmark's frame shape, one inlet and CLIENTS
+ * inlets, as `absolute` figures; none (and a line saying why) without a liblsl on the machine.
+ */
+async function lslAnchor() {
+  const found = liblslForBench();
+  if (found.lib === undefined) {
+    console.log(`   (the liblsl anchor is left out: ${found.missing})`);
+    return {};
+  }
+  const shape = {
+    lib: found.lib,
+    channels: 21,
+    rate: 2000,
+    rows: 20,
+    seconds: LISTEN_MS / 1000,
+    warmup: WARMUP_MS / 1000,
+  };
+  let one;
+  let many;
+  try {
+    one = await lslLatency({ ...shape, inlets: 1 });
+    many = await lslLatency({ ...shape, inlets: CLIENTS });
+  } catch (error) {
+    // An anchor that fails leaves headsetd's own figures standing, and says why it is missing.
+    console.log(`   (the liblsl anchor failed: ${error.message})`);
+    return { lslVersion: found.version, lslAnchorError: error.message };
+  }
+  return {
+    lslVersion: found.version,
+    lslOneInletP50Ms: percentile(one, 0.5),
+    lslOneInletP99Ms: percentile(one, 0.99),
+    lslInletsP50Ms: percentile(many, 0.5),
+    lslInletsP99Ms: percentile(many, 0.99),
+  };
+}
+
 export async function runLatency(report) {
   const service = await startService();
   let ours;
@@ -122,6 +165,7 @@ export async function runLatency(report) {
   } finally {
     await bare.stop();
   }
+  const lsl = await lslAnchor();
   const p = (figures, q) => percentile(figures.latencies, q);
   const r = result({
     id: 'latency.e2e',
@@ -144,6 +188,7 @@ export async function runLatency(report) {
       anchorP99Ms: p(anchor, 0.99),
       budgetP50Ms: 0.3,
       budgetP99Ms: 1,
+      ...lsl,
     },
   });
   report(r);
