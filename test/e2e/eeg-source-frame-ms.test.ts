@@ -26,8 +26,6 @@ afterEach(async () => {
   service = undefined;
 });
 
-const send = sendJson;
-
 function collect(port: number): FrameMessage[] {
   const frames: FrameMessage[] = [];
   const socket = new WebSocket(`ws://127.0.0.1:${port}/`);
@@ -51,7 +49,7 @@ describe('eeg-source frameMs', () => {
     service = await startService();
     const s = service;
     const id = randomUUID();
-    const created = await send('POST', `${s.url}/stream/streams`, {
+    const created = await sendJson('POST', `${s.url}/stream/streams`, {
       id,
       nodes: [
         { id: 'joined', executable: 'eeg-source', config: { channels: ['O1', 'Cz', 'Fp2'], frameMs: 40 } },
@@ -65,10 +63,10 @@ describe('eeg-source frameMs', () => {
       ],
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    expect((await send('POST', `${s.url}/stream/streams/${id}/signal`, { signal: 'start' })).status).toBe(
+    expect((await sendJson('POST', `${s.url}/stream/streams/${id}/signal`, { signal: 'start' })).status).toBe(
       200,
     );
-    const status = await send('GET', `${s.url}/stream/streams/${id}/status`);
+    const status = await sendJson('GET', `${s.url}/stream/streams/${id}/status`);
     const port = (node: string) =>
       (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === node)
         ?.port as number;
@@ -98,7 +96,7 @@ describe('eeg-source frameMs', () => {
 
   test('a frameMs outside 1–1000 ms is refused, pointing at it', async () => {
     service = await startService();
-    const answer = await send('POST', `${service.url}/stream/streams`, {
+    const answer = await sendJson('POST', `${service.url}/stream/streams`, {
       id: randomUUID(),
       nodes: [{ id: 'eeg', executable: 'eeg-source', config: { frameMs: 0 } }],
       pipes: [],
