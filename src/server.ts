@@ -249,6 +249,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     runtime,
     pipeAllowedHosts: [...DEFAULT_FORWARD_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
     acquiredChannels: () => device.eeg.acquiredChannels(),
+    deviceChannels: () => device.eeg.channels().map((c) => c.name),
   });
   const app = await createApp({
     manager,

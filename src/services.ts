@@ -188,6 +188,8 @@ export interface QuickStreamServicesOptions {
   transitionTimeoutMs?: number;
   /** The channels the device acquires now: an EEG quick stream naming others is refused first. */
   acquiredChannels?: () => readonly string[];
+  /** The channels the device plays, as its frames name them: what an EEG quick stream may name. */
+  deviceChannels?: () => readonly string[];
 }
 
 export interface QuickStreamServices extends QuickStreamsPluginOptions {
@@ -204,6 +206,7 @@ export function quickStreamServices(options: QuickStreamServicesOptions): QuickS
         ? {}
         : { transitionTimeoutMs: options.transitionTimeoutMs }),
       ...(options.acquiredChannels === undefined ? {} : { acquiredChannels: options.acquiredChannels }),
+      ...(options.deviceChannels === undefined ? {} : { deviceChannels: options.deviceChannels }),
     }),
     forwarding: new QuickForwarding(registry, options.manager, options.runtime, {
       ...(options.pipeAllowedHosts === undefined ? {} : { allowedHosts: options.pipeAllowedHosts }),

@@ -80,6 +80,20 @@ export function parseElectrode(name: string): Electrode | undefined {
   return BY_UPPER.get(name.trim().toUpperCase());
 }
 
+/**
+ * The headset's electrodes among channel names (a configuration's `channels`), in their order:
+ * for the headset-model paths (bus registers, the guide paths, signal quality), which speak of
+ * electrodes; a live amplifier's channels that name none are left out.
+ */
+export function electrodesAmong(names: readonly string[]): Electrode[] {
+  const out: Electrode[] = [];
+  for (const name of names) {
+    const electrode = parseElectrode(name);
+    if (electrode !== undefined) out.push(electrode);
+  }
+  return out;
+}
+
 export function isEegElectrode(e: Electrode): boolean {
   return e !== 'CMS' && e !== 'DRL';
 }

@@ -13,6 +13,7 @@ import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from '.
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
 import { channelName, type Electrode } from '../core/electrodes.js';
+import { type DeviceChannel, type UnplayedChannel, voltageChannel } from './channels.js';
 import { ListenerSet, type Unsubscribe } from './events.js';
 import {
   type AcquisitionOwner,
@@ -27,6 +28,11 @@ import {
 } from './headset.js';
 import type { EegSignalSource } from './signal-source.js';
 import { eegChannelListOrThrow, oneOfOrThrow } from './arguments.js';
+
+/** The headset's configuration: its channels are EEG electrodes. */
+interface HeadsetEegConfig extends EegConfig {
+  readonly channels: readonly Electrode[];
+}
 
 /** ADS1299-style converter: ±VREF/gain full scale over 24 bits, VREF = 4.5 V. */
 const ADC_REFERENCE_MICROVOLTS = 4_500_000;
@@ -84,10 +90,12 @@ export class AcquisitionEngine implements EegAcquisition {
    * `DEFAULT_EEG_CONFIG`, except for a source with its own channels or rate (a replayed file):
    * then the channels it has and its native rate.
    */
-  private readonly defaults: EegConfig;
+  private readonly defaults: HeadsetEegConfig;
   /** The standard rates, plus the source's native rate when it has one. */
   private readonly rates: readonly EegSamplingFrequency[];
-  private current: EegConfig;
+  private current: HeadsetEegConfig;
+  /** The electrodes the source can deliver, as channels (every EEG electrode but a file's missing ones). */
+  private readonly played: readonly DeviceChannel[];
   private readonly owners: AcquisitionOwners;
   private readonly listeners: ListenerSet<Frame>;
   private run: Run | undefined;
@@ -107,11 +115,13 @@ export class AcquisitionEngine implements EegAcquisition {
         ? EEG_SAMPLING_FREQUENCIES
         : [...EEG_SAMPLING_FREQUENCIES, native];
     const available = source.available;
+    const electrodes =
+      available === undefined || available.length === 0
+        ? (DEFAULT_EEG_CONFIG.channels as readonly Electrode[])
+        : Object.freeze([...available]);
+    this.played = Object.freeze(electrodes.map((e) => voltageChannel(channelName(e), 'EEG')));
     this.defaults = Object.freeze({
-      channels:
-        available === undefined || available.length === 0
-          ? DEFAULT_EEG_CONFIG.channels
-          : Object.freeze([...available]),
+      channels: electrodes,
       gain: DEFAULT_EEG_CONFIG.gain,
       samplingFrequency: native ?? DEFAULT_EEG_CONFIG.samplingFrequency,
     });
@@ -164,6 +174,18 @@ export class AcquisitionEngine implements EegAcquisition {
     return this.run?.electrodes ?? this.channelsOf(this.current);
   }
 
+  channels(): readonly DeviceChannel[] {
+    return this.played;
+  }
+
+  unplayedChannels(): readonly UnplayedChannel[] {
+    return this.source.unplayed ?? [];
+  }
+
+  channelList(names: readonly string[], field = 'channels'): Electrode[] {
+    return eegChannelListOrThrow(names, field);
+  }
+
   state(): AcquisitionState {
     return this.owners.state(this.run !== undefined, this.current);
   }
@@ -179,7 +201,7 @@ export class AcquisitionEngine implements EegAcquisition {
     this.listeners.clear();
   }
 
-  private validated(change: EegConfigChange): EegConfig {
+  private validated(change: EegConfigChange): HeadsetEegConfig {
     return {
       channels:
         change.channels === undefined ? this.current.channels : eegChannelListOrThrow(change.channels),
@@ -210,7 +232,7 @@ export class AcquisitionEngine implements EegAcquisition {
   }
 
   /** A source may lack channels (a recording without them): those are absent from the frames. */
-  private channelsOf(config: EegConfig): readonly Electrode[] {
+  private channelsOf(config: HeadsetEegConfig): readonly Electrode[] {
     const available = this.source.available;
     return available === undefined ? config.channels : config.channels.filter((e) => available.includes(e));
   }

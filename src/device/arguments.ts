@@ -33,13 +33,13 @@ export function electrodeListOrThrow(
 }
 
 /** Parses a list of EEG channel names: electrodes that have an EEG channel (not CMS or DRL). */
-export function eegChannelListOrThrow(names: readonly string[]): Electrode[] {
-  const electrodes = electrodeListOrThrow(names, 'channels');
+export function eegChannelListOrThrow(names: readonly string[], field = 'channels'): Electrode[] {
+  const electrodes = electrodeListOrThrow(names, field);
   const withoutChannel = electrodes.filter((e) => !isEegElectrode(e));
   if (withoutChannel.length > 0) {
     throw new DeviceArgumentError(
       `${withoutChannel.join(' and ')} ${withoutChannel.length > 1 ? 'have' : 'has'} no EEG channel (reference and driven-right-leg electrodes); leave ${withoutChannel.length > 1 ? 'them' : 'it'} out of channels.`,
-      { field: 'channels', value: withoutChannel },
+      { field, value: withoutChannel },
     );
   }
   return electrodes;

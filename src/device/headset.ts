@@ -19,6 +19,7 @@ import type { Frame } from '../core/frame.js';
 import type { DeviceClock } from './clock.js';
 import { EEG_ELECTRODES, type Electrode, type ElectrodeMap } from '../core/electrodes.js';
 import type { DeviceEvent, Unsubscribe } from './events.js';
+import type { DeviceChannel, UnplayedChannel } from './channels.js';
 
 export type { DeviceEvent, SystemEvent, ImpedanceEvent, QualityEvent, Unsubscribe } from './events.js';
 export type { Electrode, ElectrodeMap } from '../core/electrodes.js';
@@ -35,8 +36,11 @@ export const EEG_SAMPLING_FREQUENCIES = [250, 500, 1000, 2000, 4000, 8000, 16000
 export type EegSamplingFrequency = (typeof EEG_SAMPLING_FREQUENCIES)[number];
 
 export interface EegConfig {
-  /** EEG electrodes acquired, upper-case, in the order they were configured. */
-  readonly channels: readonly Electrode[];
+  /**
+   * The channels acquired, in the order they were configured: on the headset (simulated, replay)
+   * its EEG electrodes, upper-case (`FP1`); on a live amplifier its channels' own names (`TP9`).
+   */
+  readonly channels: readonly string[];
   readonly gain: EegGain;
   /** Hz. */
   readonly samplingFrequency: EegSamplingFrequency;
@@ -51,7 +55,7 @@ export const DEFAULT_EEG_CONFIG: EegConfig = Object.freeze({
 
 /** A requested change of the EEG configuration, validated by the device. */
 export interface EegConfigChange {
-  /** EEG electrode names, any case; CMS and DRL have no channel and are refused. */
+  /** Channel names, any case (`channelList`): on the headset its EEG electrodes (CMS and DRL have no channel). */
   readonly channels?: readonly string[];
   readonly gain?: number;
   readonly samplingFrequency?: number;
@@ -86,10 +90,24 @@ export interface EegAcquisition {
    */
   reset(options?: { readonly force?: boolean }): Promise<EegConfig>;
   /**
-   * The channels frames carry now, or would carry if acquisition started now: the configured
-   * channels the source has (a replayed recording may lack some).
+   * The channels frames carry now, or would carry if acquisition started now, as configured
+   * (`config().channels`' form): the configured channels the source has (a replayed recording may
+   * lack some).
    */
-  acquiredChannels(): readonly Electrode[];
+  acquiredChannels(): readonly string[];
+  /**
+   * Every channel the device can play, in its order, under the name frames give it, with its unit,
+   * type and (for a 10-05 site) place on the head (channels.ts).
+   */
+  channels(): readonly DeviceChannel[];
+  /** The channels the device has but does not play, each with the reason. */
+  unplayedChannels(): readonly UnplayedChannel[];
+  /**
+   * Channel names asked for (any case, as frames or the configuration name them) in the
+   * configuration's form, each once; `validation_failed` pointing at `field/index` for a name the
+   * device does not play.
+   */
+  channelList(names: readonly string[], field?: string): string[];
   /**
    * Takes a hold on the acquisition for `owner`, starting it when it was stopped. `initial` applies
    * only when acquisition was stopped (an eeg-source asking for its rate); a running acquisition

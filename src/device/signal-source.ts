@@ -4,6 +4,7 @@
  * (acquisition.ts) paces, frames, quantises and delivers; a source only fills blocks of samples.
  */
 import type { Electrode } from '../core/electrodes.js';
+import type { UnplayedChannel } from './channels.js';
 
 export interface SignalContext {
   /** Monotonic time (ms) of the block's first sample. */
@@ -18,6 +19,8 @@ export interface EegSignalSource {
    * Configured channels outside it are left out of the frames.
    */
   readonly available?: readonly Electrode[];
+  /** The signals the source has but does not play as an electrode (a file's EOG), with the reason. */
+  readonly unplayed?: readonly UnplayedChannel[];
   /**
    * The rate (Hz) at which the source's samples are its own (a replayed file's rate): the
    * acquisition's default rate, accepted besides the standard ones. Absent: the standard default.

@@ -4,6 +4,7 @@
  * each name with its implementation in factories.ts.
  */
 import { Type } from 'typebox';
+import { MAX_CHANNEL_NAME, MAX_DEVICE_CHANNELS } from '../core/channel-names.js';
 import { EEG_ELECTRODES } from '../core/electrodes.js';
 import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
 import { formatOfName, MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
@@ -117,10 +118,10 @@ const eegSource: BuiltinDescriptor = {
     {
       ...COMMON_CONFIG,
       channels: Type.Optional(
-        Type.Array(Type.String({ minLength: 1 }), {
+        Type.Array(Type.String({ minLength: 1, maxLength: MAX_CHANNEL_NAME }), {
           minItems: 1,
-          maxItems: EEG_ELECTRODES.length,
-          description: `EEG electrode names, any case, each once: ${EEG_ELECTRODES.join(' ')}. Frames name them in the 10-20 form (Fp1, Cz) and always carry every one: channels the device does not acquire are refused at start (409 channels_unavailable), and frames are held back (the stream degraded) while the device stops acquiring one. Default: the channels the device acquires when the node starts (all ${EEG_ELECTRODES.length} unless configured otherwise), kept while it runs.`,
+          maxItems: MAX_DEVICE_CHANNELS,
+          description: `The device's channel names (GET /system/status channels.played), any case, each once: on the headset its EEG electrodes ${EEG_ELECTRODES.join(' ')}; on a live amplifier its own channels (TP9, AF7, EXG Channel 3). Frames name them as the device does (Fp1, Cz, TP9) and always carry every one: a name the device does not play is refused at start (400 validation_failed), channels it does not acquire too (409 channels_unavailable), and frames are held back (the stream degraded) while the device stops acquiring one. Default: the channels the device acquires when the node starts (on the headset all ${EEG_ELECTRODES.length} unless configured otherwise), kept while it runs.`,
         }),
       ),
       samplingFrequency: Type.Optional(
@@ -146,13 +147,10 @@ const eegSource: BuiltinDescriptor = {
     const issues: ConfigIssue[] = [];
     const seen = new Set<string>();
     channels.forEach((name, i) => {
+      // Which names exist is the device's to say, at start: a stream document may be written for
+      // any device (the headset's electrodes, a 64-channel cap's 10-05 sites).
       const upper = name.toUpperCase();
-      if (!EEG_ELECTRODES.includes(upper as (typeof EEG_ELECTRODES)[number])) {
-        issues.push({
-          path: `/channels/${i}`,
-          message: `'${name}' is not an EEG electrode; valid: ${EEG_ELECTRODES.join(', ')}`,
-        });
-      } else if (seen.has(upper)) {
+      if (seen.has(upper)) {
         issues.push({ path: `/channels/${i}`, message: `'${name}' is listed twice` });
       }
       seen.add(upper);

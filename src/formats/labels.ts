@@ -21,11 +21,20 @@ const SUFFIX = /[\s_-]+(REF|REFERENCE|A1|A2|M1|M2|LE|AVG|AV|AR|CMS)$/i;
  * bipolar derivations such as `Fp1-F3`).
  */
 export function matchElectrode(label: string): Electrode | undefined {
+  const upper = cleanLabel(label).toUpperCase();
+  return SYNONYMS[upper] ?? parseElectrode(upper);
+}
+
+/**
+ * A channel label without what is not its name: the type prefix (`EEG Fp1`), dot padding (`Cz..`)
+ * and the reference suffix (`Fp1-Ref`, `C3-A1`), in its own case; a label that is only a prefix or
+ * a suffix stays as it came.
+ */
+export function cleanLabel(label: string): string {
   let name = label.trim().replace(PREFIX, '');
   name = name.replace(/\.+/g, '').trim();
   name = name.replace(SUFFIX, '').trim();
-  const upper = name.toUpperCase();
-  return SYNONYMS[upper] ?? parseElectrode(upper);
+  return name === '' ? label.trim() : name;
 }
 
 /**

@@ -29,6 +29,11 @@ export interface QuickStreamsOptions {
    * names others is refused before it is made. Absent: only the eeg-source's own start checks.
    */
   acquiredChannels?: () => readonly string[];
+  /**
+   * The channels the device plays, as its frames name them (Headset.eeg.channels): what an EEG
+   * quick stream may name, and reads when it names none. Absent: the headset's 19 EEG electrodes.
+   */
+  deviceChannels?: () => readonly string[];
 }
 
 export interface StartedQuickStream {
@@ -63,7 +68,7 @@ function assertAcquired(config: QuickStreamConfig, body: QuickStartBody, acquire
   const path = Array.isArray(body.channels) ? `/${String(field)}` : '/channels';
   const defaulted =
     body.channels === undefined
-      ? ` (channels was not given, so it asked for all ${config.channels.length} EEG electrodes)`
+      ? ` (channels was not given, so it asked for all ${config.channels.length} channels of the device)`
       : '';
   throw new HeadsetdError(refusal.code, `${refusal.message}${defaulted}.`, { ...details, path });
 }
@@ -92,7 +97,7 @@ export class QuickStreams {
    * with the reason.
    */
   async start(body: QuickStartBody): Promise<StartedQuickStream> {
-    const config = parseQuickStart(body);
+    const config = parseQuickStart(body, this.options.deviceChannels?.());
     if (this.options.acquiredChannels !== undefined) {
       assertAcquired(config, body, this.options.acquiredChannels());
     }

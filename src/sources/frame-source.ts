@@ -15,13 +15,12 @@
  * device's frames arrive on (core/frame-joiner.ts); rows held when frames are held back are
  * delivered first, as a shorter frame.
  */
-import { channelName, parseElectrode } from '../core/electrodes.js';
 import type { Frame } from '../core/frame.js';
 import { FrameJoiner } from '../core/frame-joiner.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { ChannelsUnavailableError } from '../device/errors.js';
 import { EEG_SAMPLING_FREQUENCIES, type Headset } from '../device/headset.js';
-import { eegChannelListOrThrow } from '../device/arguments.js';
+import { sameChannelName } from '../device/channels.js';
 
 /** How often the `streams` hold is tried again while the device refuses it after a forced reset. */
 const RETAKE_RETRY_MS = 1_000;
@@ -62,26 +61,21 @@ export function channelSelector(channels: readonly string[]): (frame: Frame) => 
 }
 
 /**
- * The 409 for channels (upper-case, as asked) the device does not acquire now; undefined when it
- * acquires every one. `details.field` points at the first of them in the list (`channels/2`), for
- * the caller's pointer; the message has no final stop, as a node's reason.
+ * The 409 for channels (any case) the device does not acquire now; undefined when it acquires
+ * every one. `details.field` points at the first of them in the list (`channels/2`), for the
+ * caller's pointer; the message has no final stop, as a node's reason. `frameName` gives a channel
+ * the name frames carry (the headset's `FP1` is `Fp1`).
  */
 export function channelsUnavailable(
   asked: readonly string[],
   acquired: readonly string[],
+  frameName: (name: string) => string = (name) => name,
 ): ChannelsUnavailableError | undefined {
-  const missing = asked.filter((name) => !acquired.includes(name.toUpperCase()));
+  const missing = asked.filter((name) => !acquired.some((a) => sameChannelName(a, name)));
   const first = missing[0];
   if (first === undefined) return undefined;
   const them = missing.length === 1 ? 'it' : 'them';
-  // Named in the 10-20 form of the frames, whatever case they were asked in.
-  const named = (names: readonly string[]): string =>
-    names
-      .map((name) => {
-        const e = parseElectrode(name);
-        return e === undefined ? name : channelName(e);
-      })
-      .join(', ');
+  const named = (names: readonly string[]): string => names.map(frameName).join(', ');
   return new ChannelsUnavailableError(
     `The device does not acquire ${named(missing)}: its EEG configuration acquires ${acquired.length === 0 ? 'no channel' : named(acquired)}. Enable ${them} first (PUT /system/sensors/eeg?channels=… or POST /system/peripheral/electrodes/config with ${them} in enabled; a replayed recording has only its own channels), or name only acquired channels`,
     { channels: missing, acquired: [...acquired], field: `channels/${asked.indexOf(first)}` },
@@ -95,6 +89,12 @@ function missingReason(missing: readonly string[]): string {
 
 const RESET_REASON =
   'EEG acquisition was stopped by a forced reset of the device (DELETE /system/sensors/eeg?force=true); frames are held until it runs again (the streams take it again at once)';
+
+/** The name frames give a device's channel named `name` in any case or form (`FP1` → `Fp1`). */
+export function deviceFrameName(headset: Headset): (name: string) => string {
+  const channels = headset.eeg.channels();
+  return (name) => channels.find((c) => sameChannelName(c.name, name))?.name ?? name;
+}
 
 export function headsetFrameSource(headset: Headset): DeviceFrameSource {
   let subscribers = 0;
@@ -128,12 +128,13 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
 
   return {
     async subscribe(request, onFrame, onCondition) {
-      // Validates names (any case) and answers upper-case, checked against the acquired ones; frames
-      // name channels in the 10-20 form (channelName). An empty list means every channel the device
-      // acquires when the first frame comes, kept for the subscription's life.
-      const asked = request.channels.length === 0 ? undefined : eegChannelListOrThrow(request.channels);
+      // Validates names (any case) against the device's channels, checked against the acquired
+      // ones; frames name channels as the device does (frameName). An empty list means every channel
+      // the device acquires when the first frame comes, kept for the subscription's life.
+      const asked = request.channels.length === 0 ? undefined : headset.eeg.channelList(request.channels);
+      const frameName = deviceFrameName(headset);
       if (asked !== undefined) {
-        const refusal = channelsUnavailable(asked, headset.eeg.acquiredChannels());
+        const refusal = channelsUnavailable(asked, headset.eeg.acquiredChannels(), frameName);
         if (refusal !== undefined) throw refusal;
       }
       const rate = EEG_SAMPLING_FREQUENCIES.find((r) => r === request.sampleRate);
@@ -144,7 +145,7 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
         subscribers--;
         throw error;
       }
-      let wanted: readonly string[] | undefined = asked?.map(channelName);
+      let wanted: readonly string[] | undefined = asked?.map(frameName);
       const joiner = request.frameMs === undefined ? undefined : new FrameJoiner(request.frameMs, onFrame);
       const deliver =
         joiner === undefined

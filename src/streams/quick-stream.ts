@@ -7,7 +7,7 @@
  * is tagged {@link QUICK_STREAM_TAG}, so a quick stream is recognised after a restart too.
  */
 import { randomUUID } from 'node:crypto';
-import { channelName, EEG_ELECTRODES, type Electrode, parseElectrode } from '../core/electrodes.js';
+import { channelName, EEG_ELECTRODES, parseElectrode } from '../core/electrodes.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 
@@ -72,21 +72,26 @@ function invalid(path: string, message: string): HeadsetdError {
   return new HeadsetdError('validation_failed', message, { path });
 }
 
-function parseChannels(channels: QuickStartBody['channels']): string[] {
-  if (channels === undefined) return EEG_ELECTRODES.map(channelName);
+/** The headset's EEG channels, as frames name them: what a quick stream reads when no device says otherwise. */
+export const HEADSET_CHANNELS: readonly string[] = Object.freeze(EEG_ELECTRODES.map(channelName));
+
+/** The channels asked for (any case), as `device` (the names its frames carry) names them. */
+function parseChannels(channels: QuickStartBody['channels'], device: readonly string[]): string[] {
+  if (channels === undefined) return [...device];
   const list = typeof channels === 'string' ? channels.split(',').map((c) => c.trim()) : channels;
-  if (list.length === 1 && list[0]?.toLowerCase() === 'all') return EEG_ELECTRODES.map(channelName);
-  if (list.length === 0) throw invalid('/channels', 'channels is empty; name at least one EEG electrode.');
+  if (list.length === 1 && list[0]?.toLowerCase() === 'all') return [...device];
+  if (list.length === 0) throw invalid('/channels', 'channels is empty; name at least one channel.');
   const seen = new Set<string>();
   return list.map((name, i) => {
     const upper = name.toUpperCase();
     const path = typeof channels === 'string' ? '/channels' : `/channels/${i}`;
-    if (!EEG_ELECTRODES.includes(upper as Electrode)) {
-      throw invalid(path, `'${name}' is not an EEG electrode; use some of ${EEG_ELECTRODES.join(', ')}.`);
+    const known = device.find((d) => d.toUpperCase() === upper);
+    if (known === undefined) {
+      throw invalid(path, `'${name}' is not a channel of the device; use some of ${device.join(', ')}.`);
     }
     if (seen.has(upper)) throw invalid(path, `'${name}' is listed twice in channels.`);
     seen.add(upper);
-    return channelName(upper as Electrode);
+    return known;
   });
 }
 
@@ -115,7 +120,10 @@ function parseFilters(filters: QuickStartBody['filters'], sampleRate: number): Q
 }
 
 /** Checks a start request for meaning (422 `validation_failed` with a pointer) and fills in defaults. */
-export function parseQuickStart(body: QuickStartBody): QuickStreamConfig {
+export function parseQuickStart(
+  body: QuickStartBody,
+  deviceChannels: readonly string[] = HEADSET_CHANNELS,
+): QuickStreamConfig {
   const sampleRate = body.sampleRate ?? DEFAULT_QUICK_SAMPLE_RATE;
   if (!(QUICK_SAMPLE_RATES as readonly number[]).includes(sampleRate)) {
     throw invalid(
@@ -123,7 +131,7 @@ export function parseQuickStart(body: QuickStartBody): QuickStreamConfig {
       `sampleRate ${sampleRate} is not a rate of the headset; use one of ${QUICK_SAMPLE_RATES.join(', ')} Hz.`,
     );
   }
-  const channels = parseChannels(body.channels);
+  const channels = parseChannels(body.channels, deviceChannels);
   const filters = parseFilters(body.filters, sampleRate);
   const bufferSize = body.bufferSize ?? DEFAULT_BUFFER_SECONDS * sampleRate;
   if (bufferSize < 1 || bufferSize * channels.length > MAX_BUFFER_VALUES) {

@@ -169,6 +169,45 @@ describe('the API on a live amplifier with EEG only', () => {
     expect(sensors.map((s) => s.type)).toEqual(['eeg']);
   });
 
+  test("status lists the device's own channels, as data: each played one with unit, type and place, each other with why", async () => {
+    const device = await openLiveHeadset(
+      new FakeLiveDriver({
+        clock: systemClock,
+        channels: [
+          { label: 'TP9', name: 'TP9', type: 'EEG' },
+          { label: 'AF7', name: 'AF7', type: 'EEG' },
+          { label: 'Right AUX', name: 'Right AUX', type: 'AUX' },
+          { label: 'ACC_X', name: undefined, type: 'ACC', reason: 'its unit "g" is not a voltage' },
+        ],
+      }),
+    );
+    const server = await serve(device);
+    const status = (await server.app.inject({ url: '/system/status' })).json();
+    expect(
+      status.status.channels.played.map((c: { name: string; type: string }) => [c.name, c.type]),
+    ).toEqual([
+      ['TP9', 'EEG'],
+      ['AF7', 'EEG'],
+      ['Right AUX', 'AUX'],
+    ]);
+    expect(status.status.channels.played[0].unit).toBe('µV');
+    expect(status.status.channels.played[0].position.x).toBeLessThan(-0.8);
+    expect(status.status.channels.played[2].position).toBeUndefined();
+    expect(status.status.channels.unplayed).toEqual([
+      { name: 'ACC_X', reason: 'its unit "g" is not a voltage' },
+    ]);
+    // The device's names are what the EEG configuration takes and answers, in any case.
+    const put = await server.app.inject({
+      method: 'PUT',
+      url: '/system/sensors/eeg?channels=tp9,right%20aux',
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json().config.channels).toEqual(['TP9', 'Right AUX']);
+    const bad = await server.app.inject({ method: 'PUT', url: '/system/sensors/eeg?channels=TP9,Fp1' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.message).toContain('has no channel "Fp1"; its channels are TP9, AF7, Right AUX');
+  });
+
   test('the simulated headset lists every part in status and healthz', async () => {
     const server = await serve(createSimulatedHeadset({ seed: 2 }));
     const status = (await server.app.inject({ method: 'GET', url: '/system/status' })).json<{

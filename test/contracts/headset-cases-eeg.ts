@@ -4,9 +4,10 @@
  * (DeviceBusyError naming the holder, DeviceArgumentError naming the field).
  */
 import { expect } from 'vitest';
-import { channelName } from '../../src/core/electrodes.js';
 import type { Frame } from '../../src/core/frame.js';
+import { sameChannelName } from '../../src/device/channels.js';
 import { DeviceArgumentError, DeviceBusyError } from '../../src/device/errors.js';
+import { deviceFrameName } from '../../src/sources/frame-source.js';
 import { onDeviceTime } from '../support/device-time.js';
 import { type HeadsetCase, rowsOf } from './headset-case.js';
 
@@ -20,6 +21,48 @@ async function thrown(work: Promise<unknown> | (() => unknown)): Promise<unknown
 }
 
 export const EEG_CASES: readonly HeadsetCase[] = [
+  {
+    title:
+      "the device's channels as it is: each configured channel is one it plays, named in any case; frames carry their names; unplayed ones say why",
+    covers: ['eeg.channels', 'eeg.unplayedChannels', 'eeg.channelList', 'eeg.config', 'eeg.onFrame'],
+    async run({ device, clock, frames }) {
+      const played = device.eeg.channels();
+      expect(played.length).toBeGreaterThan(0);
+      for (const channel of played) {
+        expect(channel.name).not.toBe('');
+        expect(channel.unit).toBe('µV');
+        expect(['EEG', 'EXG', 'AUX', 'ACC', 'MISC']).toContain(channel.type);
+      }
+      for (const name of device.eeg.config().channels) {
+        expect(played.filter((c) => sameChannelName(c.name, name))).toHaveLength(1);
+      }
+      for (const unplayed of device.eeg.unplayedChannels()) {
+        expect(unplayed.name).not.toBe('');
+        expect(unplayed.reason).not.toBe('');
+      }
+      // Any case in, the configuration's form out, each once.
+      const [first, second] = played;
+      const asked = [first?.name.toLowerCase() ?? '', second?.name.toUpperCase() ?? '', first?.name ?? ''];
+      const listed = device.eeg.channelList(second === undefined ? asked.slice(0, 1) : asked);
+      expect(listed.map(deviceFrameName(device))).toEqual(
+        second === undefined ? [first?.name] : [first?.name, second.name],
+      );
+      const unknown = (() => {
+        try {
+          device.eeg.channelList(['no such channel']);
+        } catch (error) {
+          return error;
+        }
+        return undefined;
+      })();
+      expect(unknown).toBeInstanceOf(DeviceArgumentError);
+      await device.eeg.start('client');
+      clock.advance(100);
+      expect(frames.length).toBeGreaterThan(0);
+      expect(frames[0]?.channels).toEqual(device.eeg.config().channels.map(deviceFrameName(device)));
+      await device.eeg.stop('client');
+    },
+  },
   {
     title:
       'a second of device time at 250 Hz is 250 rows per channel in ~10 ms frames: first flagged, seq and time continuous',
@@ -36,7 +79,7 @@ export const EEG_CASES: readonly HeadsetCase[] = [
       expect(rows).toBeLessThanOrEqual(250);
       expect(frames[0]?.discontinuity).toBe(true);
       for (const [i, frame] of frames.entries()) {
-        expect(frame.channels).toEqual(channels.map(channelName));
+        expect(frame.channels).toEqual(channels.map(deviceFrameName(device)));
         expect(frame.sampleRate).toBe(250);
         expect(frame.data.length / channels.length).toBeLessThanOrEqual(5);
         if (i === 0) continue;
@@ -83,7 +126,8 @@ export const EEG_CASES: readonly HeadsetCase[] = [
       expect(device.eeg.acquiredChannels()).toEqual(two);
       const unknown = await thrown(device.eeg.configure({ channels: ['XX'] }));
       expect(unknown).toBeInstanceOf(DeviceArgumentError);
-      expect(unknown).toMatchObject({ code: 'validation_failed', field: 'channels', value: 'XX' });
+      expect(unknown).toMatchObject({ code: 'validation_failed', value: 'XX' });
+      expect((unknown as DeviceArgumentError).field).toMatch(/^channels(\/0)?$/);
       const gain = await thrown(device.eeg.configure({ gain: 3 }));
       expect(gain).toBeInstanceOf(DeviceArgumentError);
       expect(gain).toMatchObject({ field: 'gain', value: 3 });

@@ -107,16 +107,7 @@ describe('Cyton over a pseudo-terminal', () => {
     expect(emulator.commands.slice(0, 2)).toEqual(['s', 'v']);
     expect(emulator.commands.filter((c) => c.startsWith('x'))).toHaveLength(8);
     expect(driver.sampleRate()).toBe(250);
-    expect(driver.channels().map((c) => c.electrode)).toEqual([
-      'FP1',
-      'FP2',
-      'C3',
-      'C4',
-      'T5',
-      'T6',
-      'O1',
-      'O2',
-    ]);
+    expect(driver.channels().map((c) => c.name)).toEqual(['Fp1', 'Fp2', 'C3', 'C4', 'P7', 'P8', 'O1', 'O2']);
     expect(driver.info()).toMatchObject({ kind: 'cyton', model: 'OpenBCI Cyton', firmware: 'v3.1.2' });
     expect(driver.range()).toBe(187_500);
   });
@@ -183,9 +174,9 @@ describe('Cyton over a pseudo-terminal', () => {
     expect(
       r.driver
         .channels()
-        .map((c) => c.electrode)
+        .map((c) => c.name)
         .slice(8),
-    ).toEqual(['F7', 'F8', 'F3', 'F4', 'T3', 'T4', 'P3', 'P4']);
+    ).toEqual(['F7', 'F8', 'F3', 'F4', 'T7', 'T8', 'P3', 'P4']);
     expect(r.driver.info().model).toBe('OpenBCI Cyton + Daisy');
     await r.driver.start();
     await eventually(() => rowsOf(r.blocks) >= 125, 10_000, '125 rows');

@@ -70,7 +70,7 @@ test("a websocket client receives the amplifier's exact values; lost rows are ma
   await runtime.stop(stream.id);
 
   const frames: FrameJson[] = received.frames.map((r) => r.frame);
-  const columns = ['FP1', 'CZ', 'O2'].map((e) => driver.channels().findIndex((c) => c.electrode === e));
+  const columns = ['Fp1', 'Cz', 'O2'].map((e) => driver.channels().findIndex((c) => c.name === e));
   const rows = frames.flatMap((f) => f.data);
   expect(rows).toEqual(sent.map((n) => columns.map((c) => sampleValue(n, c))));
   expect(frames.map((f) => f.data.length)).toEqual([3, 3, 3, 1, 3, 3, 3, 3]);

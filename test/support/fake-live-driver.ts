@@ -37,8 +37,12 @@ export interface FakeLiveDriverOptions {
 }
 
 export const FAKE_CHANNELS: readonly LiveChannel[] = [
-  ...EEG_ELECTRODES.map((electrode: Electrode) => ({ label: channelName(electrode), electrode })),
-  { label: 'AUX', electrode: undefined },
+  ...EEG_ELECTRODES.map((electrode: Electrode) => ({
+    label: channelName(electrode),
+    name: channelName(electrode),
+    type: 'EEG' as const,
+  })),
+  { label: 'AUX', name: undefined, type: 'AUX', reason: 'not played in this test' },
 ];
 
 export class FakeLiveDriver implements LiveEegDriver {

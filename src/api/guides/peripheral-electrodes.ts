@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ELECTRODES, electrodeAt, isEegElectrode } from '../../core/electrodes.js';
+import { ELECTRODES, electrodeAt, electrodesAmong, isEegElectrode } from '../../core/electrodes.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
@@ -105,7 +105,7 @@ export function peripheralElectrodeRoutes(app: FastifyInstance, context: GuidesC
         config: {
           samplingRate: config.samplingFrequency,
           gain: config.gain,
-          enabled: config.channels.map((e) => ELECTRODES.indexOf(e)),
+          enabled: electrodesAmong(config.channels).map((e) => ELECTRODES.indexOf(e)),
           inputType: 'normal',
           bias,
         },

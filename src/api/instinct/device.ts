@@ -7,7 +7,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { EEG_ELECTRODES, ELECTRODES, type Electrode, parseElectrode } from '../../core/electrodes.js';
+import {
+  EEG_ELECTRODES,
+  ELECTRODES,
+  type Electrode,
+  electrodesAmong,
+  parseElectrode,
+} from '../../core/electrodes.js';
 import type { Headset } from '../../device/headset.js';
 import type { SettingsStore } from '../../store/settings-store.js';
 import { HeadsetdError } from '../../errors/catalog.js';
@@ -218,7 +224,7 @@ export function instinctDeviceRoutes(app: FastifyInstance, options: InstinctDevi
         return { message: `${name} is always enabled.`, success: true, electrode: electrode(name) };
       }
       const current = device.eeg.config();
-      const wanted = new Set<Electrode>(current.channels);
+      const wanted = new Set<Electrode>(electrodesAmong(current.channels));
       if (enabled) wanted.add(name);
       else wanted.delete(name);
       // The order of the 10-20 list, as GET /system/config shows the channels.

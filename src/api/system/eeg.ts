@@ -14,7 +14,7 @@ import { restoreConfiguredEeg } from '../../settings/config.js';
 import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from '../http-helpers.js';
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './context.js';
-import { EegConfigShape, ElectrodeListQuery } from './schemas.js';
+import { ChannelListQuery, EegConfigShape } from './schemas.js';
 
 const tags = ['system: eeg'];
 
@@ -61,7 +61,7 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
       schema: {
         tags,
         summary: 'Configure EEG: channels (query), gain and samplingFrequency (form or JSON)',
-        querystring: Type.Object({ channels: ElectrodeListQuery }),
+        querystring: Type.Object({ channels: ChannelListQuery }),
         body: handlerValidated(EegBody),
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         response: { 200: ConfigAnswer, ...errorResponses(400, 409, 415, 422) },

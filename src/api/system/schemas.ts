@@ -16,9 +16,17 @@ export const ElectrodeListQuery = Type.Optional(
   }),
 );
 
+/** A list of the device's channel names in a query (PUT /system/sensors/eeg). */
+export const ChannelListQuery = Type.Optional(
+  Type.Array(Type.String(), {
+    description:
+      "The device's channel names (GET /system/status channels.played), any case: repeated keys (?x=O1&x=O2) or a comma list (?x=O1,O2).",
+  }),
+);
+
 export const EegConfigShape = Type.Object({
   channels: Type.Array(Type.String(), {
-    description: `Upper-case EEG channels, of ${EEG_ELECTRODES.join(', ')}.`,
+    description: `The channels acquired: on the headset its upper-case EEG electrodes, of ${EEG_ELECTRODES.join(', ')}; on a live amplifier its own channel names (GET /system/status channels.played).`,
   }),
   gain: Type.Enum([...EEG_GAINS]),
   samplingFrequency: Type.Enum([...EEG_SAMPLING_FREQUENCIES], { description: 'Hz.' }),
@@ -150,9 +158,44 @@ export const ReplayStatus = Type.Object(
 );
 
 /** GET /system/status: the device state. */
+/** GET /system/status `channels`: the device's channels as it is (src/device/channels.ts). */
+export const DeviceChannelsShape = Type.Object(
+  {
+    played: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'The name frames, files and LSL outlets give the channel.' }),
+        unit: Type.String({ description: 'The unit of its samples in frames (µV).' }),
+        type: Type.Enum(['EEG', 'EXG', 'AUX', 'ACC', 'MISC']),
+        position: Type.Optional(
+          Type.Object(
+            { x: Type.Number(), y: Type.Number() },
+            {
+              description:
+                'Its place on a top view of the head when its name is a 10-05 site, in head radii: x toward the right ear, y toward the nose, the 10-20 equator (Fpz, T7, Oz, T8) at 0.8.',
+            },
+          ),
+        ),
+      }),
+      { description: "Every channel the device plays, in the device's order." },
+    ),
+    unplayed: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'The name its source gives it.' }),
+        reason: Type.String({ description: 'Why it is not played.' }),
+      }),
+      { description: 'Channels the device has but does not play, each with the reason.' },
+    ),
+  },
+  {
+    description:
+      "The device's own channels: what eeg-source, quick streams and /system/sensors/eeg may name.",
+  },
+);
+
 export const DeviceStatusShape = Type.Object({
   state: Type.Enum(['idle', 'acquiring', 'measuring_impedance', 'moving']),
   eeg: AnyObject,
+  channels: DeviceChannelsShape,
   impedance: Type.Object({ measuring: Type.Boolean() }),
   motors: Type.Object({ moving: Type.Array(Type.String()), stalled: Type.Array(Type.String()) }),
   streams: Type.Object({ total: Type.Integer(), running: Type.Integer() }),

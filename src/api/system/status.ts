@@ -71,6 +71,7 @@ function statusAnswer(context: SystemContext) {
     status: {
       state: status.state,
       eeg: status.eeg,
+      channels: { played: device.eeg.channels(), unplayed: device.eeg.unplayedChannels() },
       impedance: status.impedance,
       motors: status.motors,
       streams: context.streams(),

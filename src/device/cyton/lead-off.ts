@@ -14,7 +14,7 @@
 import { HeadsetdError } from '../../errors/catalog.js';
 import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
 import { DeviceUnavailableError } from '../errors.js';
-import type { LiveChannel } from '../live/driver.js';
+import { type LiveChannel, liveChannelElectrode } from '../live/driver.js';
 import type { RowTap } from './blocks.js';
 import { leadOffImpedance } from './impedance.js';
 import { type ChannelSettings, leadOffCommand } from './protocol.js';
@@ -63,7 +63,7 @@ export async function measureLeadOff(
 ): Promise<ElectrodeMap<number>> {
   const result: ElectrodeMap<number> = {};
   for (const electrode of electrodes) {
-    const channel = port.channels.findIndex((c) => c.electrode === electrode);
+    const channel = port.channels.findIndex((c) => liveChannelElectrode(c) === electrode);
     if (channel < 0) continue;
     if (signal?.aborted) throw cancelled();
     result[electrode] = await measureChannel(port, channel, signal);

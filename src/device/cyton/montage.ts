@@ -1,19 +1,22 @@
 /**
- * Which electrode each Cyton channel records, and the device argument that says so.
+ * The name each Cyton channel is played under, and the device argument that says so.
  *
- * The default is the montage OpenBCI's GUI and Ultracortex headsets use: channels 1-8 Fp1, Fp2, C3,
- * C4, P7, P8, O1, O2 and, with a Daisy, channels 9-16 F7, F8, F3, F4, T7, T8, P3, P4. Names are
- * matched as the replay device matches a file's labels (formats/labels.ts): any case, 10-10 names
- * T7/T8/P7/P8 for the headset's T3/T4/T5/T6.
+ * The board's inputs have no names of their own but their numbers (`EXG Channel 1` … 16, as
+ * OpenBCI's software lists them); the montage names what each records. The default is the montage
+ * OpenBCI's GUI and Ultracortex headsets use: channels 1-8 Fp1, Fp2, C3, C4, P7, P8, O1, O2 and, with
+ * a Daisy, channels 9-16 F7, F8, F3, F4, T7, T8, P3, P4. Frames carry the names as given (`P7` stays
+ * `P7`); a name that is a headset electrode (T7 is the headset's T3) also keys that channel's
+ * impedance.
  *
  * The argument: `cyton:<serial path>[?channels=<name>,<name>,...][&gain=<1|2|4|6|8|12|24>]`, for
- * example `cyton:/dev/ttyUSB0?channels=Fp1,Fp2,C3,C4,-,-,O1,O2`. `channels` names the electrode of
- * channel 1, 2, ... in order; `-` leaves a channel unplayed (it is reported, not recorded); channels
- * past the end of the list are unplayed too. Each electrode may be named once.
+ * example `cyton:/dev/ttyUSB0?channels=Fp1,Fp2,C3,C4,-,-,EOG,O2`. `channels` names channel 1, 2, ...
+ * in order (any name: a 10-05 site, `EOG`, `ECG`); `-` leaves a channel unplayed (reported, powered
+ * down, not recorded); channels past the end of the list are unplayed too. Each name (in any case)
+ * may be given once.
  */
 import { DeviceArgumentError } from '../errors.js';
-import { EEG_ELECTRODES, type Electrode, isEegElectrode, MIXED_CASE } from '../../core/electrodes.js';
-import { matchElectrode } from '../../formats/labels.js';
+import { channelNameProblem, MAX_CHANNEL_NAME, sameChannelName } from '../../core/channel-names.js';
+import { channelTypeOf } from '../channels.js';
 import type { LiveChannel } from '../live/driver.js';
 import { type CytonGain, GAINS } from './protocol.js';
 
@@ -93,27 +96,24 @@ function checkNames(names: readonly string[]): void {
   if (names.length > 16) {
     refuse(`channels names ${names.length} channels; a Cyton with a Daisy has 16.`, 'device/channels', names);
   }
-  const seen = new Map<Electrode, number>();
   names.forEach((name, i) => {
     if (name === UNMAPPED) return;
-    const electrode = matchElectrode(name);
-    if (electrode === undefined || !isEegElectrode(electrode)) {
-      const known = EEG_ELECTRODES.map((e) => MIXED_CASE[e]).join(', ');
+    const problem = channelNameProblem(name);
+    if (problem !== undefined) {
       refuse(
-        `channels: "${name}" (channel ${i + 1}) is not an EEG electrode of the headset; use one of ${known} (10-10 T7, T8, P7, P8 accepted), or - to leave the channel unplayed.`,
+        `channels: ${JSON.stringify(name)} (channel ${i + 1}) ${problem}: give each channel a name of 1 to ${MAX_CHANNEL_NAME} printable characters, or - to leave it unplayed.`,
         `device/channels/${i}`,
         name,
       );
     }
-    const before = seen.get(electrode);
-    if (before !== undefined) {
+    const before = names.findIndex((other, j) => j < i && other !== UNMAPPED && sameChannelName(other, name));
+    if (before >= 0) {
       refuse(
-        `channels: ${MIXED_CASE[electrode]} is named for channel ${before + 1} and channel ${i + 1}; name each electrode once.`,
+        `channels: ${name} is named for channel ${before + 1} and channel ${i + 1}; name each channel once.`,
         `device/channels/${i}`,
         name,
       );
     }
-    seen.set(electrode, i);
   });
 }
 
@@ -134,8 +134,11 @@ export function cytonChannels(count: number, names: readonly string[] | undefine
   const channels: LiveChannel[] = [];
   for (let i = 0; i < count; i++) {
     const name = list[i];
-    const electrode = name === undefined || name === UNMAPPED ? undefined : matchElectrode(name);
-    channels.push({ label: electrode === undefined ? `EXG Channel ${i + 1}` : (name as string), electrode });
+    const label = `EXG Channel ${i + 1}`;
+    if (name === undefined || name === UNMAPPED) {
+      const reason = name === undefined ? 'is past the end of channels=' : 'is - in channels=';
+      channels.push({ label, name: undefined, type: 'EXG', reason: `${reason}: powered down, not played` });
+    } else channels.push({ label, name, type: channelTypeOf(name) });
   }
   return channels;
 }

@@ -8,16 +8,35 @@
  * A driver knows its wire (bytes, packets, the LSL protocol); the live headset knows the Headset
  * interface (owners, configuration, frames, events, capabilities). Between them: this file.
  */
-import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
+import { type Electrode, type ElectrodeMap, isEegElectrode } from '../../core/electrodes.js';
+import { matchElectrode } from '../../formats/labels.js';
+import type { ChannelType } from '../channels.js';
 import type { Unsubscribe } from '../../core/listener-set.js';
 import type { BatteryStatus } from '../headset.js';
 
 /** One channel of the amplifier, in the driver's column order. */
 export interface LiveChannel {
-  /** The amplifier's own name for it (`EXG Channel 3`, `Fp1`, `N3P`). */
+  /** The amplifier's own name for it, as its source gives it (`EEG Fp1-Ref`, `TP9`, `ACC_X`). */
   readonly label: string;
-  /** The electrode it is played as; undefined when the label maps to none (reported, not played). */
-  readonly electrode: Electrode | undefined;
+  /**
+   * The name it is played under: its label cleaned of type prefixes and reference suffixes
+   * (formats/labels.ts `cleanLabel`), or the name the device argument gives it; undefined when it is
+   * not played (its `reason` says why).
+   */
+  readonly name: string | undefined;
+  readonly type: ChannelType;
+  /** Why it is not played, when `name` is undefined. */
+  readonly reason?: string;
+}
+
+/**
+ * The headset electrode a played channel is named for (`T7` is the headset's T3), for what only
+ * the headset's electrodes have: impedance keyed by electrode. Undefined for any other name.
+ */
+export function liveChannelElectrode(channel: LiveChannel): Electrode | undefined {
+  if (channel.name === undefined) return undefined;
+  const electrode = matchElectrode(channel.name);
+  return electrode !== undefined && isEegElectrode(electrode) ? electrode : undefined;
 }
 
 /** A block of consecutive samples as the amplifier delivered it. */

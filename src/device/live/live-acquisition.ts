@@ -10,9 +10,10 @@
  * goes to `driver.setGain` where the driver has one, else only the amplifier's gain is accepted.
  * Operations are run one after another (a start waits for a configuration the driver is applying).
  */
-import { channelName, type Electrode, isEegElectrode, parseElectrode } from '../../core/electrodes.js';
+import type { Electrode } from '../../core/electrodes.js';
 import type { Frame } from '../../core/frame.js';
-import { eegChannelListOrThrow, oneOfOrThrow } from '../arguments.js';
+import { oneOfOrThrow } from '../arguments.js';
+import { channelListOrThrow, type DeviceChannel, type UnplayedChannel, voltageChannel } from '../channels.js';
 import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from '../acquisition-owners.js';
 import { DeviceArgumentError } from '../errors.js';
 import { ListenerSet, type Unsubscribe } from '../events.js';
@@ -26,7 +27,7 @@ import {
   type EegGain,
   type EegSamplingFrequency,
 } from '../headset.js';
-import type { LiveEegDriver, LiveSamples } from './driver.js';
+import { type LiveEegDriver, type LiveSamples, liveChannelElectrode } from './driver.js';
 import { LiveFramer } from './live-framer.js';
 
 export interface LiveAcquisitionHooks extends AcquisitionOwnersHooks {
@@ -41,24 +42,24 @@ export interface LiveAcquisitionHooks extends AcquisitionOwnersHooks {
 
 interface Run {
   readonly config: EegConfig;
-  readonly electrodes: readonly Electrode[];
+  readonly channels: readonly string[];
   framer: LiveFramer;
 }
 
-/** The electrodes the driver's channels are played as, first column of each, in column order. */
-function mappedColumns(driver: LiveEegDriver): Map<Electrode, number> {
-  const columns = new Map<Electrode, number>();
+/** The names the driver's channels are played under, with their column, in column order. */
+function playedColumns(driver: LiveEegDriver): Map<string, number> {
+  const columns = new Map<string, number>();
   driver.channels().forEach((channel, column) => {
-    const electrode = channel.electrode;
-    if (electrode !== undefined && isEegElectrode(electrode) && !columns.has(electrode)) {
-      columns.set(electrode, column);
-    }
+    if (channel.name !== undefined) columns.set(channel.name, column);
   });
   return columns;
 }
 
 export class LiveAcquisition implements EegAcquisition {
-  private readonly columns: Map<Electrode, number>;
+  /** The played channels' names (the configuration's and the frames' form) and their columns. */
+  private readonly columns: Map<string, number>;
+  private readonly played: readonly DeviceChannel[];
+  private readonly unplayed: readonly UnplayedChannel[];
   private readonly defaults: EegConfig;
   private readonly gains: readonly EegGain[];
   private current: EegConfig;
@@ -76,14 +77,18 @@ export class LiveAcquisition implements EegAcquisition {
   ) {
     this.listeners = new ListenerSet<Frame>(hooks.onListenerError);
     this.owners = new AcquisitionOwners(hooks);
-    this.columns = mappedColumns(driver);
-    if (this.columns.size === 0) {
-      const labels = driver
+    this.columns = playedColumns(driver);
+    this.played = Object.freeze(
+      driver.channels().flatMap((c) => (c.name === undefined ? [] : [voltageChannel(c.name, c.type)])),
+    );
+    this.unplayed = Object.freeze(
+      driver
         .channels()
-        .map((c) => c.label)
-        .join(', ');
+        .flatMap((c) => (c.name === undefined ? [{ name: c.label, reason: c.reason ?? 'not played' }] : [])),
+    );
+    if (this.columns.size === 0) {
       throw new DeviceArgumentError(
-        `${hooks.deviceName} has no channel played as an EEG electrode (its channels: ${labels || 'none'}); name them with 10-20 labels or map them to electrodes.`,
+        `${hooks.deviceName} has no channel it can play (${this.unplayed.map((c) => `${c.name}: ${c.reason}`).join('; ') || 'it has none'}).`,
         { field: 'channels' },
       );
     }
@@ -130,13 +135,28 @@ export class LiveAcquisition implements EegAcquisition {
     });
   }
 
-  /** The electrodes the amplifier's channels are played as, in its column order. */
+  /** The headset electrodes the played channels are named for, in column order (impedance). */
   mappedElectrodes(): readonly Electrode[] {
-    return this.defaults.channels;
+    return this.driver.channels().flatMap((c) => {
+      const electrode = liveChannelElectrode(c);
+      return electrode === undefined ? [] : [electrode];
+    });
   }
 
-  acquiredChannels(): readonly Electrode[] {
-    return this.run?.electrodes ?? this.current.channels;
+  acquiredChannels(): readonly string[] {
+    return this.run?.channels ?? this.current.channels;
+  }
+
+  channels(): readonly DeviceChannel[] {
+    return this.played;
+  }
+
+  unplayedChannels(): readonly UnplayedChannel[] {
+    return this.unplayed;
+  }
+
+  channelList(names: readonly string[], field = 'channels'): string[] {
+    return channelListOrThrow(names, [...this.columns.keys()], this.hooks.deviceName, field);
   }
 
   start(owner: AcquisitionOwner, initial?: EegConfigChange): Promise<AcquisitionState> {
@@ -198,14 +218,14 @@ export class LiveAcquisition implements EegAcquisition {
   }
 
   private newRun(config: EegConfig): Run {
-    const electrodes = Object.freeze([...config.channels]);
+    const channels = Object.freeze([...config.channels]);
     return {
       config,
-      electrodes,
+      channels,
       framer: new LiveFramer({
         rate: config.samplingFrequency,
-        columns: electrodes.map((e) => this.columns.get(e) as number),
-        channelNames: Object.freeze(electrodes.map(channelName)),
+        columns: channels.map((name) => this.columns.get(name) as number),
+        channelNames: channels,
         width: this.driver.channels().length,
         range: () => this.driver.range(),
         nextSeq: () => this.seq++,
@@ -247,7 +267,7 @@ export class LiveAcquisition implements EegAcquisition {
 
   private validated(change: EegConfigChange): EegConfig {
     return {
-      channels: change.channels === undefined ? this.current.channels : this.mappedOrThrow(change.channels),
+      channels: change.channels === undefined ? this.current.channels : this.channelList(change.channels),
       gain:
         change.gain === undefined
           ? this.current.gain
@@ -269,19 +289,5 @@ export class LiveAcquisition implements EegAcquisition {
               ` Hz (the amplifier's own rate; resample in a stream to get another)`,
             ),
     };
-  }
-
-  private mappedOrThrow(names: readonly string[]): Electrode[] {
-    const electrodes = eegChannelListOrThrow(names);
-    const unmapped = electrodes.filter((e) => !this.columns.has(e));
-    if (unmapped.length > 0) {
-      const mapped = [...this.columns.keys()];
-      const value = names.find((name) => parseElectrode(name) === unmapped[0]);
-      throw new DeviceArgumentError(
-        `${this.hooks.deviceName} has no channel played as ${unmapped.join(', ')}; its channels are played as ${mapped.join(', ')}.`,
-        { field: 'channels', value, allowed: mapped },
-      );
-    }
-    return electrodes;
   }
 }

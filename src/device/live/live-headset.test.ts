@@ -39,9 +39,11 @@ function column(frames: readonly Frame[], c: number): number[] {
   );
 }
 
-/** The driver's column of an electrode. */
-function columnOf(driver: FakeLiveDriver, electrode: string): number {
-  return driver.channels().findIndex((c) => c.electrode === electrode);
+/** The driver's column of a channel. */
+function columnOf(driver: FakeLiveDriver, name: string): number {
+  return driver
+    .channels()
+    .findIndex((c) => c.name !== undefined && c.name.toUpperCase() === name.toUpperCase());
 }
 
 const systemTypes = (events: readonly DeviceEvent[]) =>
@@ -154,31 +156,31 @@ describe('live headset framing', () => {
   test('an eeg-source asking for another rate starts acquisition at the amplifier’s (it resamples)', async () => {
     const { driver, frames } = await open();
     const state = await device?.eeg.start('streams', { samplingFrequency: 500, channels: ['Cz'] });
-    expect(state?.config).toMatchObject({ samplingFrequency: 250, channels: ['CZ'] });
+    expect(state?.config).toMatchObject({ samplingFrequency: 250, channels: ['Cz'] });
     driver.push(3);
     expect(frames[0]).toMatchObject({ sampleRate: 250, channels: ['Cz'] });
   });
 
-  test('channels the amplifier does not map are refused, naming those it does', async () => {
+  test('channels the amplifier does not play are refused, naming those it does', async () => {
     const driver = new FakeLiveDriver({
       channels: [
-        { label: 'EXG Channel 0', electrode: 'C3' },
-        { label: 'EXG Channel 1', electrode: 'C4' },
-        { label: 'EXG Channel 2', electrode: undefined },
+        { label: 'EXG Channel 0', name: 'C3', type: 'EEG' },
+        { label: 'EXG Channel 1', name: 'C4', type: 'EEG' },
+        { label: 'EXG Channel 2', name: undefined, type: 'EXG', reason: 'is - in channels=' },
       ],
     });
     await open(driver);
     expect(device?.eeg.config().channels).toEqual(['C3', 'C4']);
+    expect(device?.eeg.channels().map((c) => c.name)).toEqual(['C3', 'C4']);
+    expect(device?.eeg.unplayedChannels()).toEqual([{ name: 'EXG Channel 2', reason: 'is - in channels=' }]);
     const error = await device?.eeg.configure({ channels: ['c3', 'pz'] }).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'validation_failed',
-      field: 'channels',
+      field: 'channels/1',
       value: 'pz',
       allowed: ['C3', 'C4'],
     });
-    expect((error as Error).message).toMatch(
-      /has no channel played as PZ; its channels are played as C3, C4/,
-    );
+    expect((error as Error).message).toMatch(/has no channel "pz"; its channels are C3, C4 \(any case\)/);
   });
 
   test('a gain goes to the driver’s setGain, and a reset sets the amplifier’s first gain again', async () => {
@@ -219,10 +221,12 @@ describe('live headset framing', () => {
   });
 
   test('an amplifier with no channel played as an electrode is refused when opened, and closed again', async () => {
-    const driver = new FakeLiveDriver({ channels: [{ label: 'X', electrode: undefined }] });
+    const driver = new FakeLiveDriver({
+      channels: [{ label: 'X', name: undefined, type: 'ACC', reason: 'its unit "g" is not a voltage' }],
+    });
     const error = await openLiveHeadset(driver).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'validation_failed' });
-    expect((error as Error).message).toContain('its channels: X');
+    expect((error as Error).message).toContain('no channel it can play (X: its unit "g" is not a voltage)');
     expect(driver.closed).toBe(true);
   });
 });

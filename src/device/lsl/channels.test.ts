@@ -27,37 +27,37 @@ function stream(channels: ChannelDescription[], count = channels.length): Resolv
   };
 }
 
-describe('LSL channels to electrodes', () => {
-  test('labels map as replay maps file labels (10-10 names, prefixes, case); the others are reported', () => {
+describe("an LSL stream's channels, each under its own name", () => {
+  test('labels are cleaned of prefixes and reference suffixes, never renamed; the others are reported', () => {
     const channels = mapLslChannels(
       stream([
         { label: 'Fp1', unit: 'microvolts' },
         { label: 'EEG T7', unit: 'uV' },
         { label: 'p8-ref', unit: 'mV' },
-        { label: 'AUX1', unit: 'g' },
-        { label: 'Cz', unit: 'V' },
-        { label: 'CZ' },
-        { label: 'CMS' },
+        { label: 'AUX1', unit: 'g', type: 'ACC' },
+        { label: 'TP9', unit: 'V' },
+        { label: 'tp9' },
+        { label: 'Right AUX' },
         { label: '' },
+        { label: 'EOG', type: 'EOG' },
       ]),
       undefined,
       'type=EEG',
     );
-    expect(channels.map((c) => [c.label, c.electrode, c.toMicrovolts])).toEqual([
-      ['Fp1', 'FP1', 1],
-      ['EEG T7', 'T3', 1],
-      ['p8-ref', 'T6', 1000],
-      ['AUX1', undefined, 1],
-      ['Cz', 'CZ', 1e6],
-      ['CZ', undefined, 1],
-      ['CMS', undefined, 1],
-      ['ch8', undefined, 1],
+    expect(channels.map((c) => [c.label, c.name, c.type, c.toMicrovolts])).toEqual([
+      ['Fp1', 'Fp1', 'EEG', 1],
+      ['EEG T7', 'T7', 'EEG', 1],
+      ['p8-ref', 'p8', 'EEG', 1000],
+      ['AUX1', undefined, 'ACC', 1],
+      ['TP9', 'TP9', 'EEG', 1e6],
+      ['tp9', undefined, 'EEG', 1],
+      ['Right AUX', 'Right AUX', 'AUX', 1],
+      ['ch8', 'ch8', 'EXG', 1],
+      ['EOG', 'EOG', 'EXG', 1],
     ]);
     expect(describeUnplayed(channels)).toEqual([
-      "AUX1 (names none of the headset's 19 EEG electrodes)",
-      'CZ (names CZ like channel 5 before it; only the first is played)',
-      'CMS (names CMS, which has no EEG channel on the headset)',
-      'ch8 (has no label)',
+      'AUX1 (its unit "g" is not a voltage (the device plays voltage channels, in µV: V, mV, µV, nV, or no unit for µV))',
+      'tp9 (is named tp9 like channel 5; only the first is played (give each a name of its own with channels=))',
     ]);
   });
 
@@ -70,37 +70,49 @@ describe('LSL channels to electrodes', () => {
     expect(lslMicrovoltsPerUnit('counts')).toBeUndefined();
   });
 
-  test('a played channel in a unit that is not a voltage is refused', () => {
-    expect(() => mapLslChannels(stream([{ label: 'O1', unit: 'counts' }]), undefined, 'type=EEG')).toThrow(
-      /channel 1 "O1" \(O1\) is in "counts", not a voltage unit/,
-    );
-  });
-
-  test('no labels: refused, saying how to map the channels', () => {
-    expect(() => mapLslChannels(stream([], 4), undefined, 'name=obci_eeg1')).toThrow(
-      /LSL stream 'amp' has no channel labels .* lsl:<query>\?channels=Fp1,Fp2,…, with - for a channel not played/,
-    );
-  });
-
-  test('labels naming no electrode: refused, naming them', () => {
+  test('a stream with no voltage channel at all is refused, saying why each is not played', () => {
     expect(() =>
-      mapLslChannels(stream([{ label: 'EXG Channel 0' }, { label: 'EXG Channel 1' }]), undefined, 'x'),
-    ).toThrow(/none of its labels \("EXG Channel 0", "EXG Channel 1"\) names one of the EEG electrodes/);
+      mapLslChannels(
+        stream([
+          { label: 'X', unit: 'g' },
+          { label: 'Y', unit: 'counts' },
+        ]),
+        undefined,
+        'x',
+      ),
+    ).toThrow(
+      /has no channel the device can play \(X \(its unit "g" is not a voltage.*Y \(its unit "counts"/,
+    );
   });
 
-  test('a map replaces the labels, one entry per channel', () => {
-    const channels = mapLslChannels(stream([], 4), ['Fp1', undefined, 'P7', 'o2'], 'x');
-    expect(channels.map((c) => [c.label, c.electrode])).toEqual([
-      ['ch1', 'FP1'],
+  test('no labels: ch1…chN, played', () => {
+    expect(mapLslChannels(stream([], 3), undefined, 'name=obci_eeg1').map((c) => c.name)).toEqual([
+      'ch1',
+      'ch2',
+      'ch3',
+    ]);
+  });
+
+  test('a 64-channel 10-10 cap plays all 64 under their names, each placed on the head', () => {
+    const names = ['Fp1', 'AFz', 'FCz', 'CPz', 'POz', 'Oz', 'FT9', 'TP10', 'Iz', 'F1'];
+    const channels = mapLslChannels(stream(names.map((label) => ({ label }))), undefined, 'type=EEG');
+    expect(channels.map((c) => c.name)).toEqual(names);
+    expect(channels.every((c) => c.type === 'EEG')).toBe(true);
+  });
+
+  test('a map renames the channels, one entry per channel; - leaves one unplayed', () => {
+    const channels = mapLslChannels(stream([], 4), ['Fp1', undefined, 'EOG left', 'o2'], 'x');
+    expect(channels.map((c) => [c.label, c.name])).toEqual([
+      ['ch1', 'Fp1'],
       ['ch2', undefined],
-      ['ch3', 'T5'],
-      ['ch4', 'O2'],
+      ['ch3', 'EOG left'],
+      ['ch4', 'o2'],
     ]);
     expect(() => mapLslChannels(stream([], 4), ['Fp1'], 'x')).toThrow(
       /channels= names 1 channel\(s\) but LSL stream 'amp' has 4/,
     );
-    expect(() => mapLslChannels(stream([], 2), ['Fp1', 'Fpz'], 'x')).toThrow(
-      /channels= entry 2 "Fpz" is not one of the EEG electrodes/,
+    expect(() => mapLslChannels(stream([], 2), ['Fp1', 'a\u0001'], 'x')).toThrow(
+      /channels= entry 2 "a\\u0001" holds a control character/,
     );
     expect(() => mapLslChannels(stream([], 2), ['Fp1', 'FP1'], 'x')).toThrow(/channels= names FP1 twice/);
   });

@@ -1,23 +1,24 @@
 /**
- * An LSL stream's channels as the headset plays them: each column's label and unit from the
- * stream's description (`desc/channels/channel/label` and `unit`, the XDF meta-data layout that
- * liblsl programs, LabRecorder and MNE-LSL use), mapped to an electrode by the label matching the
- * replay device uses for file labels (formats/labels.ts: any case, `EEG ` prefixes, `-Ref`
- * suffixes, the 10-10 names T7/T8/P7/P8 for T3/T4/T5/T6), or by the `channels=` map of the
- * argument, which replaces the labels.
+ * An LSL stream's channels as the device plays them: every column under its own name, from the
+ * stream's description (`desc/channels/channel/label`, `unit` and `type`, the XDF meta-data layout
+ * that liblsl programs, LabRecorder and MNE-LSL use), cleaned of type prefixes and reference
+ * suffixes as the replay device cleans a file's labels (`EEG Fp1-Ref` is `Fp1`), or under the name
+ * the argument's `channels=` gives it, which replaces the label. Nothing else renames a channel: a
+ * Muse's TP9 is TP9, a 64-channel cap's FCz is FCz.
  *
- * - A column that names no EEG electrode (an accelerometer, `AUX1`, `Fpz`, CMS or DRL), or names
- *   one an earlier column already took, is not played: its electrode is undefined and its reason
- *   says why.
+ * - A column without a label is `ch<n>` (its column, from 1).
+ * - A column is not played (its reason says why) when `channels=` gives it `-`, when its unit is
+ *   not a voltage (an accelerometer in g: frames carry µV), or when its name is the name (in any
+ *   case) of an earlier column: rename one of them with `channels=`.
  * - Units: V, mV, µV (uV, microvolts), nV and their words are scaled to µV; a channel without a
- *   unit is taken as µV already (what OpenBCI GUI and most EEG outlets send); a played channel in
- *   any other unit is refused.
- * - A stream without labels, or none of whose labels names an electrode, is refused unless the
- *   argument maps its channels.
+ *   unit is taken as µV already (what OpenBCI GUI and most EEG outlets send).
+ * - Type: the declared one (`EEG`; EOG, EMG and ECG are EXG; `ACC`, `AUX`), else from the name
+ *   (device/channels.ts `channelTypeOf`).
  */
-import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
-import { matchElectrode } from '../../formats/labels.js';
+import { cleanLabel } from '../../formats/labels.js';
 import type { ResolvedStream } from '../../lsl/resolver.js';
+import { channelNameProblem, MAX_CHANNEL_NAME, sameChannelName } from '../../core/channel-names.js';
+import { channelTypeOf } from '../channels.js';
 import { DeviceArgumentError } from '../errors.js';
 import type { LiveChannel } from '../live/driver.js';
 import { microvoltsPerUnit } from '../replay/recording.js';
@@ -26,10 +27,8 @@ import { microvoltsPerUnit } from '../replay/recording.js';
 export interface LslChannel extends LiveChannel {
   /** The unit the stream declares for it (`''` when it declares none). */
   readonly unit: string;
-  /** Multiplier from the stream's values to µV. */
+  /** Multiplier from the stream's values to µV (1 for a channel not played). */
   readonly toMicrovolts: number;
-  /** Why it is not played, when `electrode` is undefined. */
-  readonly reason?: string;
 }
 
 /** The words for volts that LSL outlets write (`microvolts`), beside the symbols replay knows. */
@@ -51,81 +50,93 @@ export function lslMicrovoltsPerUnit(unit: string): number | undefined {
   return WORDS[trimmed.toLowerCase()] ?? microvoltsPerUnit(trimmed);
 }
 
-const HOW_TO_MAP = (count: number) =>
-  `name the electrode of each of its ${count} channels after the query: lsl:<query>?channels=Fp1,Fp2,…, with - for a channel not played`;
-
-/** The stream's channels mapped to electrodes, in column order; refuses what cannot be played. */
+/** The stream's channels, in column order, each played under its own name or not played with the reason. */
 export function mapLslChannels(
   stream: ResolvedStream,
   map: readonly (string | undefined)[] | undefined,
   argument: string,
 ): LslChannel[] {
   const count = stream.channelCount;
-  const refuse = (message: string): never => {
-    throw new DeviceArgumentError(message, { field: 'device', value: `lsl:${argument}` });
+  const refuse = (message: string, field = 'device'): never => {
+    throw new DeviceArgumentError(message, { field, value: `lsl:${argument}` });
   };
-  const labels = Array.from({ length: count }, (_, c) => stream.channels[c]?.label.trim() ?? '');
-  const units = Array.from({ length: count }, (_, c) => stream.channels[c]?.unit?.trim() ?? '');
   const named = `LSL stream '${stream.name}'`;
   if (map !== undefined && map.length !== count) {
     refuse(
-      `--device lsl:${argument}: channels= names ${map.length} channel(s) but ${named} has ${count}; ${HOW_TO_MAP(count)}.`,
+      `--device lsl:${argument}: channels= names ${map.length} channel(s) but ${named} has ${count}; give a name for each of its ${count} channels in column order (lsl:<query>?channels=Fp1,Fp2,…, with - for a channel not played).`,
     );
   }
-  if (map === undefined && labels.every((label) => label === '')) {
-    refuse(
-      `${named} has no channel labels (desc/channels/channel/label), so nothing says which electrode each channel is: ${HOW_TO_MAP(count)}.`,
-    );
-  }
-  const taken = new Map<Electrode, number>();
   const channels: LslChannel[] = [];
   for (let c = 0; c < count; c++) {
-    const label = labels[c] === '' ? `ch${c + 1}` : (labels[c] as string);
-    const unit = units[c] as string;
-    const name = map === undefined ? labels[c] : map[c];
-    let electrode = name === undefined || name === '' ? undefined : matchElectrode(name);
-    let reason: string | undefined;
-    if (map !== undefined && name !== undefined && (electrode === undefined || !isEegElectrode(electrode))) {
+    const description = stream.channels[c];
+    const raw = description?.label.trim() ?? '';
+    const label = raw === '' ? `ch${c + 1}` : raw;
+    const unit = description?.unit?.trim() ?? '';
+    const type = channelTypeOf(cleanLabel(label), description?.type ?? '');
+    const given = map?.[c];
+    const unplayed = (reason: string): LslChannel => ({
+      label,
+      name: undefined,
+      type,
+      unit,
+      toMicrovolts: 1,
+      reason,
+    });
+    if (map !== undefined && given === undefined) {
+      channels.push(unplayed('is - in channels='));
+      continue;
+    }
+    const name = given ?? cleanLabel(label);
+    const problem = channelNameProblem(name);
+    if (problem !== undefined && given === undefined) {
+      channels.push(unplayed(`its label ${problem} (give it a name with channels=)`));
+      continue;
+    }
+    if (problem !== undefined) {
       refuse(
-        `--device lsl:${argument}: channels= entry ${c + 1} "${name}" is not one of the EEG electrodes ${EEG_ELECTRODES.join(', ')} (10-20 names; 10-10 T7/T8/P7/P8 accepted; - for a channel not played).`,
+        `--device lsl:${argument}: channels= entry ${c + 1} ${JSON.stringify(name)} ${problem}: give each channel a name of 1 to ${MAX_CHANNEL_NAME} printable characters.`,
       );
     }
-    if (name === undefined || name === '') reason = map === undefined ? 'has no label' : 'is - in channels=';
-    else if (electrode === undefined) reason = "names none of the headset's 19 EEG electrodes";
-    else if (!isEegElectrode(electrode)) {
-      reason = `names ${electrode}, which has no EEG channel on the headset`;
-      electrode = undefined;
-    } else if (taken.has(electrode)) {
-      if (map !== undefined) refuse(`--device lsl:${argument}: channels= names ${electrode} twice.`);
-      reason = `names ${electrode} like channel ${(taken.get(electrode) ?? 0) + 1} before it; only the first is played`;
-      electrode = undefined;
-    }
-    if (electrode !== undefined) taken.set(electrode, c);
     const toMicrovolts = lslMicrovoltsPerUnit(unit);
-    if (toMicrovolts === undefined && electrode !== undefined) {
-      refuse(
-        `${named}: channel ${c + 1} "${label}" (${electrode}) is in "${unit}", not a voltage unit the LSL device knows; its outlet should declare V, mV, µV (uV, microvolts) or nV, or no unit for µV.`,
+    if (toMicrovolts === undefined) {
+      channels.push(
+        unplayed(
+          `its unit ${JSON.stringify(unit)} is not a voltage (the device plays voltage channels, in µV: V, mV, µV, nV, or no unit for µV)`,
+        ),
       );
+      continue;
+    }
+    const before = channels.findIndex(
+      (other) => other.name !== undefined && sameChannelName(other.name, name),
+    );
+    if (before >= 0) {
+      if (given !== undefined) refuse(`--device lsl:${argument}: channels= names ${name} twice.`);
+      channels.push(
+        unplayed(
+          `is named ${name} like channel ${before + 1}; only the first is played (give each a name of its own with channels=)`,
+        ),
+      );
+      continue;
     }
     channels.push({
       label,
-      electrode,
+      name,
+      type: given === undefined ? type : channelTypeOf(name),
       unit,
-      toMicrovolts: toMicrovolts ?? 1,
-      ...(reason === undefined ? {} : { reason }),
+      toMicrovolts,
     });
   }
-  if (taken.size === 0) {
+  if (!channels.some((channel) => channel.name !== undefined)) {
     refuse(
-      `${named} has no channel the headset can play: none of its labels (${labels.map((l) => JSON.stringify(l)).join(', ')}) names one of the EEG electrodes ${EEG_ELECTRODES.join(', ')} (10-20 names, 10-10 T7/T8/P7/P8 accepted); ${HOW_TO_MAP(count)}.`,
+      `${named} has no channel the device can play (${describeUnplayed(channels).join('; ') || 'it has none'}).`,
     );
   }
   return channels;
 }
 
-/** The channels not played, in words (`AUX1 (names none of …)`), for info() and logs. */
+/** The channels not played, in words (`ACC_X (its unit "g" is not a voltage …)`), for logs. */
 export function describeUnplayed(channels: readonly LslChannel[]): string[] {
   return channels
-    .filter((channel) => channel.electrode === undefined)
+    .filter((channel) => channel.name === undefined)
     .map((channel) => `${channel.label} (${channel.reason ?? 'not played'})`);
 }

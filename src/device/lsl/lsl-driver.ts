@@ -172,7 +172,10 @@ export class LslDriver implements LiveEegDriver {
       this.parsed.gapPeriods,
     );
     this.correction = (await measureTimeCorrection(full)) ?? 0;
-    this.log(`playing ${this.info().source}`);
+    const unplayed = describeUnplayed(this.lslChannels);
+    this.log(
+      `playing ${this.info().source}${unplayed.length === 0 ? '' : `; channels not played: ${unplayed.join(', ')}`}`,
+    );
   }
 
   /** Refuses a stream whose samples cannot be frames. */
@@ -208,8 +211,6 @@ export class LslDriver implements LiveEegDriver {
         `the first by name, source id, host and creation time of ${this.others.length + 1} streams matching ${describeQuery(this.parsed.query)} (also: ${this.others.map((o) => `'${o.name}' on ${o.hostname || o.v4address}`).join(', ')})`,
       );
     }
-    const unplayed = describeUnplayed(this.lslChannels);
-    if (unplayed.length > 0) parts.push(`channels not played: ${unplayed.join(', ')}`);
     return {
       kind: 'lsl',
       model: `LSL ${s.type || 'untyped'} stream '${s.name}'`,
@@ -354,7 +355,7 @@ export class LslDriver implements LiveEegDriver {
     } catch (error) {
       return (error as Error).message;
     }
-    if (channels.some((channel, c) => channel.electrode !== this.lslChannels[c]?.electrode)) {
+    if (channels.some((channel, c) => channel.name !== this.lslChannels[c]?.name)) {
       return `its channels (${channels.map((channel) => channel.label).join(', ')}) are not the ones played (${this.lslChannels.map((channel) => channel.label).join(', ')})`;
     }
     this.lslChannels = channels;

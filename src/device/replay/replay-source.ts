@@ -20,6 +20,7 @@
  *   row in that fill (when resampling, the output row nearest after its sample), for the device to
  *   announce at the time of that row's sample.
  */
+import type { UnplayedChannel } from '../channels.js';
 import { Resampler } from '../../dsp/resample.js';
 import { DeviceArgumentError } from '../errors.js';
 import type { Electrode } from '../../core/electrodes.js';
@@ -30,6 +31,7 @@ import { errorMessage } from '../../core/error-message.js';
 
 export class ReplaySource implements EegSignalSource {
   readonly available: readonly Electrode[];
+  readonly unplayed: readonly UnplayedChannel[];
   readonly nativeRate: number;
   readonly recorded = true;
   private readonly cursor: SampleCursor;
@@ -52,6 +54,9 @@ export class ReplaySource implements EegSignalSource {
 
   constructor(private readonly recording: ReplayRecording) {
     this.available = Object.freeze(recording.channels.map((c) => c.electrode));
+    this.unplayed = Object.freeze(
+      recording.info.dropped.map(({ label, reason }) => ({ name: label, reason })),
+    );
     this.nativeRate = recording.sampleRate;
     this.cursor = new SampleCursor(recording);
   }

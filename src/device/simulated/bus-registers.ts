@@ -3,7 +3,7 @@
  * values are integers in fixed units (hundredths of a step, mN, µm, millidegrees, tenths of a
  * percent, mV) so that they read like a real device's registers.
  */
-import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
+import { ELECTRODES, type Electrode, electrodesAmong } from '../../core/electrodes.js';
 import {
   type AcquisitionState,
   type BatteryStatus,
@@ -58,7 +58,10 @@ export function peripherals(t: BusTargets): Map<number, Peripheral> {
   const imuAxis = (axis: keyof ImuReading) => (channel: number) => Math.round(t.imu(channel)[axis] * 1000);
   const adcStatus = (): number => (t.measuringImpedance() ? 2 : t.acquisition().streaming ? 1 : 0);
   const channelMask = (): number =>
-    t.acquisition().config.channels.reduce((mask, e) => mask | (1 << ELECTRODES.indexOf(e)), 0);
+    electrodesAmong(t.acquisition().config.channels).reduce(
+      (mask, e) => mask | (1 << ELECTRODES.indexOf(e)),
+      0,
+    );
   const table = (entries: [number, Register][]): Map<number, Register> => new Map(entries);
   return new Map<number, Peripheral>([
     [

@@ -9,7 +9,7 @@
 import { DeviceArgumentError } from '../errors.js';
 import { AcquisitionEngine } from '../acquisition.js';
 import { type DeviceClock, systemClock, type TimerHandle } from '../clock.js';
-import { type Electrode, isEegElectrode } from '../../core/electrodes.js';
+import { type Electrode, electrodesAmong, isEegElectrode } from '../../core/electrodes.js';
 import {
   type DeviceEvent,
   type EventLevel,
@@ -372,7 +372,7 @@ export class SimulatedHeadset implements Headset {
       this.power.update(this.clock.now());
       const eeg = this.eeg.state();
       if (eeg.streaming) {
-        const channels = eeg.config.channels.filter(isEegElectrode);
+        const channels = electrodesAmong(eeg.config.channels).filter(isEegElectrode);
         this.events.emit({
           type: 'quality',
           timestamp: this.clock.wallNow(),
