@@ -56,6 +56,14 @@ describe.skipIf(!haveChromium)(
       expect(await page.locator('.meter', { hasText: 'battery' }).count()).toBe(0);
       expect(await page.locator('h2', { hasText: 'LEDs' }).count()).toBe(0);
       expect(await page.locator('h2', { hasText: 'Orientation' }).count()).toBe(0);
+      // The amplifier's own channels, and the one it does not play with the reason.
+      await page.getByTestId('device-unplayed').waitFor();
+      expect(await page.getByTestId('device-channels').textContent()).toMatch(
+        /^19 channels: Pz, O1, O2, .*, Fp2, Fz/,
+      );
+      expect(await page.getByTestId('device-unplayed').textContent()).toContain(
+        'not played: AUX (not played in this test)',
+      );
       await page.getByTestId('acquisition-start').click();
       await page.locator('[data-testid=acquisition-state]', { hasText: 'acquiring' }).waitFor();
       await page.getByTestId('acquisition-stop').click();

@@ -135,6 +135,17 @@ function Acquisition({ status, onChange }: { status: Status | undefined; onChang
         </label>
         <button type="submit">Apply settings</button>
       </form>
+      {status !== undefined && (
+        <p class="small" data-testid="device-channels">
+          {status.channels.played.length} channels: {status.channels.played.map((c) => c.name).join(', ')}
+          {status.channels.unplayed.length > 0 && (
+            <span data-testid="device-unplayed">
+              {' '}
+              · not played: {status.channels.unplayed.map((c) => `${c.name} (${c.reason})`).join('; ')}
+            </span>
+          )}
+        </p>
+      )}
       {error !== '' && <p class="error">{error}</p>}
     </section>
   );
