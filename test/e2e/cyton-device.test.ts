@@ -34,8 +34,8 @@ import { eventually } from '../support/wait.js';
 const RATE = 250;
 const STREAM = '3c1b7e52-6a0d-4f8e-9b21-c4d5e6f7a8b9';
 const SCALE = microvoltsPerCount(24);
-/** The default montage's electrodes, channel 1 first, as a recording labels them. */
-const LABELS = ['Fp1', 'Fp2', 'C3', 'C4', 'T5', 'T6', 'O1', 'O2'];
+/** The default montage's names, channel 1 first, as a recording labels them. */
+const LABELS = ['Fp1', 'Fp2', 'C3', 'C4', 'P7', 'P8', 'O1', 'O2'];
 const DROPPED = 7;
 
 let pair: PtyPair | undefined;

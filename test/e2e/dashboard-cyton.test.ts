@@ -1,7 +1,7 @@
 /**
  * The dashboard in a real browser (headless Chromium) on `headsetd serve --device cyton:<pty>`,
  * the board emulated over a socat pseudo-terminal pair: the Signals panel lists the Cyton's eight
- * channels under the montage's electrode names and draws their traces as frames come (the traces
+ * channels under the montage's names and draws their traces as frames come (the traces
  * canvas changes from one screenshot to the next, its description counts 8 channels); the Device
  * panel hides motors and LEDs and says the device has none, and says so when the board is lost
  * (the dongle unplugged) until it is back; nothing the board lacks is asked for.
@@ -16,7 +16,7 @@ import { type PtyPair, ptyPair } from '../support/pty-pair.js';
 import { json, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
-const LABELS = ['Fp1', 'Fp2', 'C3', 'C4', 'T5', 'T6', 'O1', 'O2'];
+const LABELS = ['Fp1', 'Fp2', 'C3', 'C4', 'P7', 'P8', 'O1', 'O2'];
 
 describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headless Chromium)', () => {
   let pair: PtyPair | undefined;
@@ -50,7 +50,7 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
     await pair?.kill();
   });
 
-  test('Signals: the Cyton’s channels by electrode, and their traces drawn as frames come', async () => {
+  test('Signals: the Cyton’s channels by their montage names, and their traces drawn as frames come', async () => {
     const { service, browser } = rig();
     const { page } = browser;
     await page.click('a[data-panel=signals]');
@@ -58,7 +58,7 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
     await page.getByText('EEG socket connected').waitFor();
     const idle = await canvas.screenshot();
     await page.getByTestId('signals-start').click();
-    // The channel picks name the montage's electrodes, once frames have come.
+    // The channel picks name the montage's channels, once frames have come.
     await expect
       .poll(() => page.locator('.channel-picks label.pick').allTextContents(), { timeout: 15_000 })
       .toEqual(LABELS);

@@ -3,7 +3,7 @@
  * command: labelled channels, known values; liblsl 1.12 always, 1.16 where HEADSETD_ORACLES is
  * set): a stream eeg-source → recorder (BDF+) and eeg-source → band-pass → websocket. The BDF+
  * file, read back by EDFlib, holds exactly the values the outlet sent (within one BDF step) under
- * the electrodes its labels name; the outlet's program killed and started again is announced
+ * its channels under their own labels; the outlet's program killed and started again is announced
  * (`device_lost`, `device_restored`; health degraded in between), marked (a discontinuity in the frames, an annotation in the
  * file), and the stream goes on with nothing duplicated, lost or invented.
  */
@@ -37,9 +37,9 @@ const RATE = 250;
  */
 const COUNT = 501;
 const STREAM = '5e2f8a14-7b3c-4d9e-a06f-1b2c3d4e5f60';
-/** The outlet's labels (10-10 names, a unit, a channel no electrode matches) and how headsetd names them. */
-const OUTLET_LABELS = 'Fp1:microvolts,T7:uV,AUX1,O2';
-const LABELS = ['Fp1', 'T3', 'O2'];
+/** The outlet's labels (10-10 names, voltage units, an accelerometer axis in g) and the names headsetd plays. */
+const OUTLET_LABELS = 'Fp1:microvolts,T7:uV,AUX1:g,O2';
+const LABELS = ['Fp1', 'T7', 'O2'];
 /** The outlet's columns that are played, in the order of LABELS. */
 const COLUMNS = [0, 1, 3];
 const CHANNELS = 4;
@@ -60,7 +60,7 @@ afterEach(async () => {
 });
 
 describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version) => {
-  test('BDF+ holds the exact values under their electrodes; the outlet killed and restarted: lost, restored, marked, nothing duplicated', async (context) => {
+  test('BDF+ holds the exact values under their own names; the outlet killed and restarted: lost, restored, marked, nothing duplicated', async (context) => {
     skipWithout(version, context);
     const lib = await liblslOf(version);
     const env = liblslEnv(PORTS);
@@ -103,12 +103,13 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     const events = await EventClient.connect(service);
     running.events = events;
     const status = await json(`${service.url}/system/status`);
-    // The channel no electrode matches is reported, not played.
+    // Each channel under its own name; the one in g is listed, as data, with the reason it is not played.
     const identity = await json(`${service.url}/system/version`);
     expect(identity.body.version).toMatchObject({ device: 'lsl' });
-    expect(identity.body.version.source).toContain(
-      "channels not played: AUX1 (names none of the headset's 19 EEG electrodes)",
-    );
+    expect(status.body.status.channels.played.map((c: { name: string }) => c.name)).toEqual(LABELS);
+    expect(status.body.status.channels.unplayed).toEqual([
+      { name: 'AUX1', reason: expect.stringContaining('its unit "g" is not a voltage') },
+    ]);
     expect(status.body.status.capabilities).toMatchObject({
       eeg: true,
       impedance: false,
@@ -165,7 +166,7 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     );
     expect(notes.filter((a) => /Gap|Discontinuity/.test(a.text)).map((a) => a.sample)).toEqual([COUNT]);
 
-    // The websocket: the electrodes at 250 Hz, a discontinuity at the start and after the
+    // The websocket: the channels at 250 Hz, a discontinuity at the start and after the
     // restart, and after it the new outlet's samples band-passed as scipy does it.
     const frames = ws.frames.map((r) => r.frame);
     expect(frames.every((f) => f.sampleRate === RATE && f.channels.join() === LABELS.join())).toBe(true);
