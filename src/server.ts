@@ -338,7 +338,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   if (discoveryEnabled(settings.discovery, settings.host)) {
     try {
       discovery = await startDiscoveryResponder({
-        reply: () => `INSTINCT_DEVICE:${deviceSettings.hostname()}:${port}`,
+        hostname: () => deviceSettings.hostname(),
+        apiPort: port,
         onError: (error) => {
           logger.warn({ err: error }, 'discovery: a reply could not be sent');
         },
