@@ -14,7 +14,7 @@ import { DEFAULT_FORWARD_ALLOWED_HOSTS } from './quick-streams/forwarding.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { EventHub } from './events/hub.js';
-import { systemPlugin } from './api/system/index.js';
+import { systemPlugin, type TokenWaiver } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './sources/frame-source.js';
@@ -115,6 +115,13 @@ function stopMotors(device: Headset, logger: Logger, why: string): void {
 function machineHostname(): string {
   const name = osHostname();
   return isValidHostname(name) ? name.toLowerCase() : '';
+}
+
+/** The client networks spared the token, for GET /system/status; none on loopback (no token). */
+function tokenWaiver(settings: Settings): { tokenWaived?: TokenWaiver } {
+  if (settings.trustedNetworks.length === 0 || isLoopbackHost(settings.host)) return {};
+  const any = settings.trustedNetworks.some((block) => tooBroad(block) !== undefined);
+  return { tokenWaived: { networks: settings.trustedNetworks, any } };
 }
 
 /**
@@ -267,6 +274,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       running: manager.list().filter((e) => e.state === 'running').length,
     }),
     startedAt,
+    ...tokenWaiver(settings),
   });
   const quick = quickStreamServices({
     manager,

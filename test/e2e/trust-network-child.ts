@@ -11,15 +11,20 @@ import { startService } from '../support/service.js';
 
 const PEER = '10.9.9.1';
 
-/** A tokenless GET /system/status from PEER to the service at PEER:port; its status. */
-function tokenless(port: number): Promise<number> {
+/** A tokenless GET /system/status from PEER to the service at PEER:port; its status and what it says of the token. */
+function tokenless(port: number): Promise<{ status: number; tokenWaived?: unknown }> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: PEER, localAddress: PEER, port, path: '/system/status', headers: { host: `${PEER}:${port}` } },
       (res) => {
-        res.resume();
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
         res.on('end', () => {
-          resolve(res.statusCode ?? 0);
+          const body = JSON.parse(text) as { status?: { tokenWaived?: unknown } };
+          const waived = body.status?.tokenWaived;
+          resolve({ status: res.statusCode ?? 0, ...(waived === undefined ? {} : { tokenWaived: waived }) });
         });
       },
     );
@@ -28,7 +33,9 @@ function tokenless(port: number): Promise<number> {
   });
 }
 
-async function run(args: string[]): Promise<{ status: number | string; warning?: string }> {
+async function run(
+  args: string[],
+): Promise<{ status: number | string; warning?: string; tokenWaived?: unknown }> {
   let service: Awaited<ReturnType<typeof startService>>;
   try {
     service = await startService({ args: ['--log-level', 'warn', ...args] });
@@ -37,9 +44,9 @@ async function run(args: string[]): Promise<{ status: number | string; warning?:
     return { status: `refused at start: ${message.slice(message.indexOf('headsetd: '))}` };
   }
   try {
-    const status = await tokenless(service.port);
+    const answer = await tokenless(service.port);
     const warning = service.stderr.find((line) => line.includes('need no token') || line.includes('WARNING'));
-    return { status, ...(warning === undefined ? {} : { warning }) };
+    return { ...answer, ...(warning === undefined ? {} : { warning }) };
   } finally {
     await service.stop();
   }

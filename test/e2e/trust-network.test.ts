@@ -58,13 +58,14 @@ describe('headsetd serve --trust-network', () => {
       );
       const report = JSON.parse(output.trim().split('\n').pop() ?? '{}') as Record<
         string,
-        { status: number | string; warning?: string }
+        { status: number | string; warning?: string; tokenWaived?: unknown }
       >;
       // Another network is trusted: the peer needs the token.
       expect(report.other?.status).toBe(401);
       expect(report.other?.warning).toMatch(/requests from 10\.8\.0\.0\/16 need no token/);
       // Its own network: served without it.
       expect(report.own?.status).toBe(200);
+      expect(report.own?.tokenWaived).toEqual({ networks: ['10.9.9.0/24'], any: false });
       // Before, both were served 200 to this peer.
       expect(report.everyIpv4?.status).toMatch(
         /^refused at start: headsetd: --trust-network "0\.0\.0\.0\/0" covers every IPv4 address/,
@@ -74,6 +75,7 @@ describe('headsetd serve --trust-network', () => {
       );
       // Said explicitly: served, and the log says loudly that anyone is.
       expect(report.mappedAny?.status).toBe(200);
+      expect(report.mappedAny?.tokenWaived).toEqual({ networks: ['::/80'], any: true });
       expect(report.mappedAny?.warning).toMatch(
         /WARNING: --trust-network-any: ::\/80 covers every IPv4 address.*WITHOUT the token/,
       );
