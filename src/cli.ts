@@ -9,7 +9,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { defaultDataDir, executablesDirs, FLAGS, loadSettings, type Settings } from './config.js';
+import {
+  BOOLEAN_KEYS,
+  defaultDataDir,
+  executablesDirs,
+  FLAGS,
+  loadSettings,
+  type Settings,
+} from './config.js';
 import { clientGroup, clientHelp, runClient } from './client/index.js';
 import { isHeadsetdError } from './errors/catalog.js';
 import { containChildren } from './runtime/external/cgroup.js';
@@ -55,7 +62,10 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
   --discovery auto|on|off answer the maker's SDK discovery on UDP 48010 (auto, the default: only while
                            listening beyond loopback; docs/instinct-sdk.md)
   --trust-network CIDR     requests from this client network need no token (repeatable; for the maker's
-                           SDK, which sends none; docs/security.md)
+                           SDK, which sends none; docs/security.md); refused when broader than an IPv4 /8
+                           or an IPv6 /16, or holding every IPv4 address (::ffff:0:0/96, ::/80)
+  --trust-network-any      trust --trust-network blocks of any breadth, 0.0.0.0/0 included (anyone who
+                           reaches the device then drives it without the token; warned at start)
   --lsl-interface NAME     open Lab Streaming Layer outlets on network interface NAME too (repeatable;
                            by default they are seen on this machine only, docs/lsl.md)
   --config FILE            a settings file (JSON or YAML) with the same settings in camelCase
@@ -75,7 +85,12 @@ const LIST_FLAGS = new Set([
 
 function parse(argv: string[]) {
   const options = Object.fromEntries(
-    Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const, multiple: LIST_FLAGS.has(flag) }]),
+    Object.entries(FLAGS).map(([flag, key]: [string, keyof Settings]) => [
+      flag,
+      BOOLEAN_KEYS.has(key)
+        ? { type: 'boolean' as const }
+        : { type: 'string' as const, multiple: LIST_FLAGS.has(flag) },
+    ]),
   );
   return parseArgs({
     args: argv,
@@ -95,6 +110,7 @@ function settingsFrom(values: Record<string, unknown>): Settings {
   for (const flag of Object.keys(FLAGS)) {
     const value = values[flag];
     if (typeof value === 'string' || Array.isArray(value)) flags[flag] = value as string | string[];
+    if (value === true) flags[flag] = 'true';
   }
   return loadSettings(flags, process.env, values.config as string | undefined);
 }

@@ -9,6 +9,7 @@ import { type Static, Type } from 'typebox';
 import { HeadsetdError } from './errors/catalog.js';
 import { assertDocument } from './schemas/depth.js';
 import { isLoopbackName } from './security/access.js';
+import { trustedNetworks } from './security/trusted-networks.js';
 import { validate as prebuiltSettingsValidator } from './schemas/settings-validator.js';
 import { check, issuesToError, usePrecompiled } from './schemas/validator.js';
 import { parseYamlText } from './schemas/yaml-text.js';
@@ -58,7 +59,11 @@ export const SettingsSchema = Type.Object(
     }),
     trustedNetworks: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
       description:
-        "Client networks (CIDR, such as 192.168.1.0/24) whose requests need no token, for clients that cannot send one such as the maker's SDK (docs/security.md).",
+        "Client networks (CIDR, such as 192.168.1.0/24) whose requests need no token, for clients that cannot send one such as the maker's SDK; one broader than an IPv4 /8 or an IPv6 /16, or holding every IPv4 address through ::ffff:0:0/96, is refused unless trustNetworkAny (docs/security.md).",
+    }),
+    trustNetworkAny: Type.Boolean({
+      description:
+        'Trust networks of any breadth in trustedNetworks, 0.0.0.0/0 included; the service warns of it at start (docs/security.md).',
     }),
     lsl: Type.Object(
       {
@@ -109,6 +114,7 @@ export const DEFAULTS: Settings = {
   pipeAllowedHosts: [],
   discovery: 'auto',
   trustedNetworks: [],
+  trustNetworkAny: false,
   lsl: {
     interfaces: [],
     sessionId: 'default',
@@ -134,6 +140,7 @@ export const FLAGS = {
   'pipe-allow-host': 'pipeAllowedHosts',
   discovery: 'discovery',
   'trust-network': 'trustedNetworks',
+  'trust-network-any': 'trustNetworkAny',
   // Sets lsl.interfaces, the one LSL setting that has a flag.
   'lsl-interface': 'lsl',
 } as const satisfies Record<string, keyof Settings>;
@@ -148,6 +155,8 @@ const LIST_KEYS = new Set<keyof Settings>([
   'lsl',
 ]);
 const INTEGER_KEYS = new Set<keyof Settings>(['port', 'seed', 'workers']);
+/** Switches: a flag alone is `true` (the command line passes it so); the environment says true or false. */
+export const BOOLEAN_KEYS = new Set<keyof Settings>(['trustNetworkAny']);
 
 function convert(key: keyof Settings, raw: string | string[], source: string): unknown {
   if (LIST_KEYS.has(key)) {
@@ -157,6 +166,14 @@ function convert(key: keyof Settings, raw: string | string[], source: string): u
       .filter((v) => v !== '');
   }
   const value = Array.isArray(raw) ? (raw[raw.length - 1] ?? '') : raw;
+  if (BOOLEAN_KEYS.has(key)) {
+    const word = value.trim().toLowerCase();
+    if (word === 'true' || word === '1') return true;
+    if (word === 'false' || word === '0') return false;
+    throw new HeadsetdError('invalid_request', `${source} must be true or false, got '${value}'.`, {
+      setting: key,
+    });
+  }
   if (INTEGER_KEYS.has(key)) {
     if (!/^-?\d+$/.test(value.trim())) {
       throw new HeadsetdError('invalid_request', `${source} must be a whole number, got '${value}'.`, {
@@ -227,6 +244,16 @@ export function loadSettings(
   const issues = check(SettingsSchema, settings);
   if (issues.length > 0) throw issuesToError(issues, 'The settings');
   const result = settings as Settings;
+  // Parsed here too, so that a malformed or too broad network stops `serve` naming where it was given.
+  trustedNetworks(result.trustedNetworks, {
+    any: result.trustNetworkAny,
+    source:
+      fromFlags.trustedNetworks !== undefined
+        ? '--trust-network'
+        : fromEnv.trustedNetworks !== undefined
+          ? 'HEADSETD_TRUST_NETWORK'
+          : `trustedNetworks of the settings file ${file ?? ''}`,
+  });
   return { ...result, dataDir: path.resolve(result.dataDir) };
 }
 

@@ -14,7 +14,7 @@ import { DEFAULT_FORWARD_ALLOWED_HOSTS } from './quick-streams/forwarding.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { EventHub } from './events/hub.js';
-import { systemPlugin } from './api/system/index.js';
+import { systemPlugin, type TokenWaiver } from './api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { headsetFrameSource } from './sources/frame-source.js';
@@ -27,7 +27,7 @@ import {
   discoveryEnabled,
   startDiscoveryResponder,
 } from './discovery.js';
-import { trustedNetworks } from './security/trusted-networks.js';
+import { tooBroad, trustedNetworks } from './security/trusted-networks.js';
 import { openDevice } from './devices.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from './recordings/index.js';
 import { WorkerRuntime } from './runtime/worker-runtime.js';
@@ -117,6 +117,37 @@ function machineHostname(): string {
   return isValidHostname(name) ? name.toLowerCase() : '';
 }
 
+/** The client networks spared the token, for GET /system/status; none on loopback (no token). */
+function tokenWaiver(settings: Settings): { tokenWaived?: TokenWaiver } {
+  if (settings.trustedNetworks.length === 0 || isLoopbackHost(settings.host)) return {};
+  const any = settings.trustedNetworks.some((block) => tooBroad(block) !== undefined);
+  return { tokenWaived: { networks: settings.trustedNetworks, any } };
+}
+
+/**
+ * Says which clients are spared the token, so that the log does not only say the token is needed;
+ * loudly for a block that `--trust-network-any` let through (docs/security.md §The maker's SDK on a
+ * network).
+ */
+function announceTrustedNetworks(settings: Settings, port: number, logger: Logger): void {
+  if (settings.trustedNetworks.length === 0 || isLoopbackHost(settings.host)) return;
+  const broad = settings.trustedNetworks.flatMap((block) => {
+    const why = tooBroad(block);
+    return why === undefined ? [] : [`${block} ${why}`];
+  });
+  if (broad.length > 0) {
+    logger.warn(
+      { trustedNetworks: settings.trustedNetworks, trustNetworkAny: true },
+      `WARNING: --trust-network-any: ${broad.join('; ')}. ANY client that reaches port ${port} from there drives the device, reads its EEG and runs streams WITHOUT the token.`,
+    );
+    return;
+  }
+  logger.warn(
+    { trustedNetworks: settings.trustedNetworks },
+    `requests from ${settings.trustedNetworks.join(', ')} need no token (--trust-network); every other client needs it`,
+  );
+}
+
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -164,7 +195,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     hostname: () => machine,
     listenAddresses: [settings.host],
     port: () => port,
-    trusted: trustedNetworks(settings.trustedNetworks),
+    trusted: trustedNetworks(settings.trustedNetworks, { any: settings.trustNetworkAny }),
     lsl: settings.lsl,
   };
   const runtime =
@@ -243,6 +274,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       running: manager.list().filter((e) => e.state === 'running').length,
     }),
     startedAt,
+    ...tokenWaiver(settings),
   });
   const quick = quickStreamServices({
     manager,
@@ -308,13 +340,15 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     throw error;
   }
   port = (app.server.address() as AddressInfo).port;
+  announceTrustedNetworks(settings, port, logger);
   manager.restore();
   // The maker's SDK discovery, only where the API is reachable beyond loopback or the owner asked.
   let discovery: DiscoveryResponder | undefined;
   if (discoveryEnabled(settings.discovery, settings.host)) {
     try {
       discovery = await startDiscoveryResponder({
-        reply: () => `INSTINCT_DEVICE:${deviceSettings.hostname()}:${port}`,
+        hostname: () => deviceSettings.hostname(),
+        apiPort: port,
         onError: (error) => {
           logger.warn({ err: error }, 'discovery: a reply could not be sent');
         },

@@ -26,7 +26,7 @@ import { LedVisualization } from './guides/led-visualization.js';
 import { MotorLocks } from './guides/motor-locks.js';
 import { ImpedanceSchedules } from './guides/schedules.js';
 import type { GuidesPluginOptions } from './api/guides/index.js';
-import type { SystemContext } from './api/system/index.js';
+import type { SystemContext, TokenWaiver } from './api/system/index.js';
 import type { QuickStreamsPluginOptions } from './api/quick-streams.js';
 import { QuickForwarding } from './quick-streams/forwarding.js';
 import { QuickRegistry } from './quick-streams/registry.js';
@@ -90,6 +90,8 @@ export interface DeviceServicesOptions {
   startedAt?: number;
   /** Where sysfs is mounted, for the CPU temperature (default `/sys`; tests pass a fake tree). */
   sysRoot?: string;
+  /** Client networks spared the token, for GET /system/status; none when omitted. */
+  tokenWaived?: TokenWaiver;
 }
 
 export interface DeviceServices {
@@ -125,6 +127,7 @@ export function deviceServices(options: DeviceServicesOptions): DeviceServices {
     version: options.version,
     streams: options.streams ?? (() => ({ total: 0, running: 0 })),
     startedAt: options.startedAt ?? Date.now(),
+    ...(options.tokenWaived === undefined ? {} : { tokenWaived: options.tokenWaived }),
   };
 
   const cleanups: (() => void)[] = [];

@@ -21,7 +21,12 @@ import type { Logger } from 'pino';
 import { HeadsetdError } from '../errors/catalog.js';
 import { type AccessPolicy, LOOPBACK_ONLY } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './stream-runtime.js';
+import {
+  NodeFailureError,
+  type RuntimeEvent,
+  type RuntimeStreamStatus,
+  type StreamRuntime,
+} from './stream-runtime.js';
 import type { Frame } from '../core/frame.js';
 import { LogRing } from './log-ring.js';
 import type { NodeRef, StatusPush } from './thread-messages.js';
@@ -228,7 +233,14 @@ export class WorkerRuntime implements StreamRuntime {
 
   async update(stream: StreamDefinition): Promise<void> {
     const entry = this.running(stream.id, 'update');
-    await entry.worker.command(stream.id, { op: 'update', definition: stream }, START_TIMEOUT_MS);
+    try {
+      await entry.worker.command(stream.id, { op: 'update', definition: stream }, START_TIMEOUT_MS);
+    } catch (error) {
+      // A node that could not start was applied all the same (it stays in `error`): the worker runs
+      // this definition, which a restart elsewhere must take up (the manager may apply another).
+      if (error instanceof NodeFailureError) entry.definition = stream;
+      throw error;
+    }
     entry.definition = stream;
   }
 

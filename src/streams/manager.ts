@@ -15,6 +15,7 @@ import { planSignal } from './lifecycle.js';
 import { assertNodeSignal } from './node-signal.js';
 import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
 import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../runtime/stream-runtime.js';
+import { editedDefinition, type KeepingDeps, type StartingEdit, startingEdit } from './starting-edit.js';
 import type { DesiredState, StreamStore } from './store.js';
 import { type Precondition, queueEdit } from './revision.js';
 import { type Outcome, Transitions } from './transitions.js';
@@ -29,6 +30,7 @@ import { errorMessage } from '../core/error-message.js';
 import { isUuid, uuidRequired } from '../core/uuid.js';
 
 export type { StreamChange, StreamEntry } from './entry.js';
+export type { StartingEdit } from './starting-edit.js';
 
 export type { StreamDegradedEvent, StreamRecoveredEvent } from './degradation.js';
 
@@ -275,6 +277,39 @@ export class StreamManager {
     });
   }
 
+  /**
+   * {@link addNodes} for a client that cannot wait for the nodes to start (the maker's SDK gives
+   * the call 1 s; an external program may take seconds to say it is ready): resolves once the edit
+   * is validated and stored, and applies it in the stream's turn. A node that then cannot start is
+   * not rolled back, since the client was answered it was added: it stays in the stream in
+   * `error`, the stream is degraded and `stream_degraded` is announced, as a stream whose start
+   * failed stays in `error`.
+   */
+  addNodesStarting(id: string, body: unknown): Promise<StartingEdit> {
+    return startingEdit(this.keeping(), this.get(id), (definition) => ({
+      ...edits.addNodes(definition, body),
+      at: { collection: 'nodes', offset: definition.nodes.length },
+    }));
+  }
+
+  /** {@link addPipes} as {@link addNodesStarting} adds nodes: answered once stored. */
+  addPipesStarting(id: string, body: unknown): Promise<StartingEdit> {
+    return startingEdit(this.keeping(), this.get(id), (definition) => ({
+      ...edits.addPipes(definition, body),
+      at: { collection: 'pipes', offset: definition.pipes.length },
+    }));
+  }
+
+  private keeping(): KeepingDeps {
+    return {
+      transitions: this.transitions,
+      runtime: this.runtime,
+      store: this.store,
+      context: this.context,
+      onEvent: (event) => this.options.onRuntimeEvent?.(event),
+    };
+  }
+
   async removeNodes(
     id: string,
     body: unknown,
@@ -411,13 +446,7 @@ export class StreamManager {
     } catch (error) {
       throw added === undefined ? error : rebaseError(error, added.collection, added.offset);
     }
-    const definition: StreamDefinition = {
-      ...entry.definition,
-      nodes: graph.nodes,
-      pipes: graph.pipes,
-      meta: { ...entry.definition.meta, updated: new Date().toISOString() },
-    };
-    await this.commit(entry, definition);
+    await this.commit(entry, editedDefinition(entry.definition, graph));
   }
 
   /** Stores a validated definition and applies it live; on a live failure both are rolled back. */

@@ -2,7 +2,8 @@
  * A lifecycle signal answered within a bound: the maker's SDK gives `start` a 1 s timeout, so its
  * paths answer once the transition ended or the bound passed, whichever is first. A transition
  * still under way then goes on; if it fails later, the failure is handed to `onLateFailure` (the
- * stream's status and the events show it too).
+ * stream's status and the events show it too). An edit that starts nodes (`StartingEdit.started`)
+ * is answered the same way.
  */
 import { settleWithin } from '../core/deadline.js';
 import type { StreamSignal } from '../core/stream-model.js';
@@ -10,14 +11,25 @@ import type { StreamManager } from './manager.js';
 
 export type SignalProgress = 'done' | 'under_way';
 
-export async function signalWithin(
+export function signalWithin(
   manager: Pick<StreamManager, 'signal'>,
   id: string,
   name: StreamSignal,
   waitMs: number,
   onLateFailure: (failure: Error) => void,
 ): Promise<SignalProgress> {
-  const { outcome } = manager.signal(id, name);
+  return outcomeWithin(manager.signal(id, name).outcome, waitMs, onLateFailure);
+}
+
+/**
+ * Waits at most `waitMs` for `outcome`: 'done' when it ended well, its failure thrown when it
+ * failed by then, else 'under_way', and a later failure handed to `onLateFailure`.
+ */
+export async function outcomeWithin(
+  outcome: Promise<Error | undefined>,
+  waitMs: number,
+  onLateFailure: (failure: Error) => void,
+): Promise<SignalProgress> {
   const result = await settleWithin(outcome, waitMs);
   if (result.done) {
     if (result.value !== undefined) throw result.value;

@@ -130,6 +130,7 @@ describe('loadSettings', () => {
       pipeAllowedHosts: ['headset-2.lan'],
       discovery: 'off',
       trustedNetworks: ['192.168.1.0/24', '10.0.0.7'],
+      trustNetworkAny: false,
       lsl: {
         interfaces: ['eth0', 'wlan0'],
         sessionId: 'default',
@@ -218,4 +219,43 @@ describe('loadSettings', () => {
     const typed = file('typed.yaml', 'port: "8080"\n');
     expect(refusal(() => loadSettings({}, {}, typed)).message).toContain('/port');
   });
+
+  // Regression: each of these was accepted, and a tokenless request from any peer was then served.
+  it.each(['0.0.0.0/0', '::/0', '0.0.0.0/1', '::/80'])(
+    'a trusted network that covers too much (%s) is refused from a flag, the environment or a settings file, naming where and what',
+    (block) => {
+      const shown = JSON.stringify(block);
+      expect(refusal(() => loadSettings({ 'trust-network': ['10.9.9.0/24', block] }, {})).message).toMatch(
+        new RegExp(`^--trust-network ${escape(shown)} covers .*--trust-network-any`),
+      );
+      expect(
+        refusal(() => loadSettings({}, { HEADSETD_TRUST_NETWORK: `10.9.9.0/24,${block}` })).message,
+      ).toMatch(new RegExp(`^HEADSETD_TRUST_NETWORK ${escape(shown)} covers `));
+      const settings = file('broad.yaml', `trustedNetworks: ['${block}']\n`);
+      const fromFile = refusal(() => loadSettings({}, {}, settings));
+      expect(fromFile.message).toMatch(
+        new RegExp(`^trustedNetworks of the settings file .*broad\\.yaml ${escape(shown)} covers `),
+      );
+      expect(fromFile.details).toMatchObject({ setting: 'trustedNetworks', value: block });
+    },
+  );
+
+  it('--trust-network-any (flag, environment or settings file) lets a network of any breadth through', () => {
+    expect(loadSettings({ 'trust-network': ['0.0.0.0/0'], 'trust-network-any': 'true' }, {})).toMatchObject({
+      trustedNetworks: ['0.0.0.0/0'],
+      trustNetworkAny: true,
+    });
+    expect(
+      loadSettings({}, { HEADSETD_TRUST_NETWORK: '::/0', HEADSETD_TRUST_NETWORK_ANY: '1' }).trustNetworkAny,
+    ).toBe(true);
+    const settings = file('any.yaml', "trustedNetworks: ['::/80']\ntrustNetworkAny: true\n");
+    expect(loadSettings({}, {}, settings).trustNetworkAny).toBe(true);
+    expect(refusal(() => loadSettings({}, { HEADSETD_TRUST_NETWORK_ANY: 'yes please' })).message).toContain(
+      'HEADSETD_TRUST_NETWORK_ANY must be true or false',
+    );
+  });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

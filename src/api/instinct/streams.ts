@@ -7,15 +7,17 @@
  * Signals answer within {@link SIGNAL_WAIT_MS}, inside the SDK's 1 s timeout: a transition that ends
  * by then is answered as it ended (a failure as an error); a slower one is answered as accepted,
  * and its outcome is the stream's state (GET /stream/streams/{id}/status) and, for a failure, the
- * `stream_failed` event of GET /system/events.
+ * `stream_failed` event of GET /system/events. A node or pipe added to a running stream is
+ * answered the same way once stored (an external program may take seconds to start): a node that
+ * then fails to start stays in the stream in `error`, the stream degraded (`stream_degraded`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { STREAM_SIGNALS, type StreamSignal } from '../../core/stream-model.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import type { StreamManager } from '../../streams/manager.js';
-import { signalWithin } from '../../streams/signal-within.js';
+import type { StartingEdit, StreamManager } from '../../streams/manager.js';
+import { outcomeWithin, signalWithin } from '../../streams/signal-within.js';
 import { handlerValidated } from '../validation.js';
 import {
   NodeAnswer,
@@ -107,6 +109,15 @@ export function instinctStreamRoutes(
       stream: view(id),
     };
   };
+
+  /**
+   * Answers an edit of a running stream within SIGNAL_WAIT_MS, as a signal: a node that fails to
+   * start later stays in the stream in `error`, and the manager announces `stream_degraded`.
+   */
+  const editWithin = (request: FastifyRequest, id: string, edit: StartingEdit) =>
+    outcomeWithin(edit.started, SIGNAL_WAIT_MS, (failure) => {
+      request.log.warn({ err: failure }, `stream ${id}: an edit answered before it applied failed`);
+    });
 
   const signalAnswers = { 200: StreamAnswer, ...errorResponses(400, 404, 409, 415, 422, 503) };
 
@@ -225,7 +236,7 @@ export function instinctStreamRoutes(
       config: JSON_ONLY,
       schema: {
         tags,
-        summary: 'SDK: add one node ({streamId, node}); live if the stream runs',
+        summary: `SDK: add one node ({streamId, node}); live if the stream runs, answered within ${SIGNAL_WAIT_MS} ms once stored, its start then in the stream's status`,
         body: handlerValidated(NodeBody),
         response: { 200: NodeAnswer, ...errorResponses(400, 403, 404, 409, 413, 415, 422, 503, 507) },
       },
@@ -233,10 +244,15 @@ export function instinctStreamRoutes(
     async (request) => {
       const fields = fieldsOf(request.body);
       const id = text(fields, 'streamId');
-      const { added } = await manager.addNodes(id, [nodeIn(objectField(fields, 'node'))]);
-      const node = manager.get(id).definition.nodes.find((n) => n.id === added[0]);
+      const edit = await manager.addNodesStarting(id, [nodeIn(objectField(fields, 'node'))]);
+      const added = edit.added[0] ?? '';
+      const progress = await editWithin(request, id, edit);
+      const node = manager.get(id).definition.nodes.find((n) => n.id === added);
       return {
-        message: `Node ${added[0] ?? ''} added to stream ${id}.`,
+        message:
+          progress === 'done'
+            ? `Node ${added} added to stream ${id}.`
+            : `Node ${added} added to stream ${id}; it is starting: GET /stream/streams/${id}/status shows its state.`,
         success: true,
         ...(node === undefined ? {} : { node: nodeOut(node) }),
       };
@@ -297,7 +313,7 @@ export function instinctStreamRoutes(
       config: JSON_ONLY,
       schema: {
         tags,
-        summary: 'SDK: add one pipe ({streamId, pipe}); live if the stream runs',
+        summary: `SDK: add one pipe ({streamId, pipe}); live if the stream runs, answered within ${SIGNAL_WAIT_MS} ms once stored`,
         body: handlerValidated(PipeBody),
         response: { 200: PipeAnswer, ...errorResponses(400, 404, 409, 413, 415, 422, 503, 507) },
       },
@@ -305,10 +321,15 @@ export function instinctStreamRoutes(
     async (request) => {
       const fields = fieldsOf(request.body);
       const id = text(fields, 'streamId');
-      const { added } = await manager.addPipes(id, [objectField(fields, 'pipe')]);
-      const pipe = manager.get(id).definition.pipes.find((p) => p.id === added[0]);
+      const edit = await manager.addPipesStarting(id, [objectField(fields, 'pipe')]);
+      const added = edit.added[0] ?? '';
+      const progress = await editWithin(request, id, edit);
+      const pipe = manager.get(id).definition.pipes.find((p) => p.id === added);
       return {
-        message: `Pipe ${added[0] ?? ''} added to stream ${id}.`,
+        message:
+          progress === 'done'
+            ? `Pipe ${added} added to stream ${id}.`
+            : `Pipe ${added} added to stream ${id}; it is applied after the stream's edits under way.`,
         success: true,
         ...(pipe === undefined ? {} : { pipe: pipeOut(pipe) }),
       };

@@ -44,4 +44,13 @@ export interface SystemContext {
   readonly streams: () => { total: number; running: number };
   /** When the service started (ms since the epoch) for `uptimeSeconds`. */
   readonly startedAt: number;
+  /** Client networks spared the token (GET /system/status `tokenWaived`); absent when none is. */
+  readonly tokenWaived?: TokenWaiver;
+}
+
+/** The client networks a service beyond loopback asks no token of (`--trust-network`). */
+export interface TokenWaiver {
+  readonly networks: readonly string[];
+  /** `--trust-network-any` let a block through that covers every address or too many. */
+  readonly any: boolean;
 }

@@ -46,5 +46,5 @@ export function systemPlugin(
   jobRoutes(app, context);
 }
 
-export type { SystemContext } from './context.js';
+export type { SystemContext, TokenWaiver } from './context.js';
 export { SettingsStore } from '../../store/settings-store.js';

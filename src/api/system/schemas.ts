@@ -211,6 +211,23 @@ export const DeviceStatusShape = Type.Object({
       'Health-record figures produced by a model, not a sensor: battery (the whole record, on a simulated or replayed device), battery.temperature, cpu.temperature.',
   }),
   replay: Type.Optional(ReplayStatus),
+  tokenWaived: Type.Optional(
+    Type.Object(
+      {
+        networks: Type.Array(Type.String(), {
+          description: 'The client networks (CIDR) trusted without the token.',
+        }),
+        any: Type.Boolean({
+          description:
+            'True when --trust-network-any let a block of any breadth through (one covering every IPv4 address, or broader than an IPv4 /8 or an IPv6 /16).',
+        }),
+      },
+      {
+        description:
+          'Present while the service listens beyond loopback and spares client networks the token (--trust-network; docs/security.md).',
+      },
+    ),
+  ),
   lost: Type.Optional(
     Type.String({
       description:

@@ -85,6 +85,9 @@ function statusAnswer(context: SystemContext) {
       },
       simulated: simulatedFigures(info.kind, batterySource, cpu.source),
       ...replayStatus(info.recording),
+      ...(context.tokenWaived === undefined
+        ? {}
+        : { tokenWaived: { networks: [...context.tokenWaived.networks], any: context.tokenWaived.any } }),
       ...(status.lost === undefined ? {} : { lost: status.lost }),
     },
   };
