@@ -84,7 +84,8 @@ describe('EDF of filtered EEG', () => {
       1000,
     );
     const edfNode = nodes.find((n) => n.id === 'rec-edf');
-    expect(edfNode).toMatchObject({ physicalMin: -3276.8, physicalMax: 3276.7, clippedSamples: 0 });
+    // The samples' range; the header's minimum is one step lower (its digital minimum is "no value").
+    expect(edfNode).toMatchObject({ physicalMin: -3276.7, physicalMax: 3276.7, clippedSamples: 0 });
     expect(edfNode?.metrics.clippedSamples).toBe(0);
     const listing = await json(`${service.url}/system/recordings`);
     const names = (listing.body.recordings as { name: string }[]).map((r) => r.name);
