@@ -151,7 +151,8 @@ export const DIGITAL_RANGE = {
  * `min`, so that `min` maps to the digital minimum + 1 or above and the digital minimum itself is
  * left to "no value" (NaN, ±Infinity). The step is that of `min`..`max` over the digital codes
  * above the minimum; the limit is rounded down to fit the 8-character field, and checked: the
- * first candidate whose map puts `min` at least one code above the minimum is taken.
+ * first candidate whose map puts `min` at least one code above the minimum is taken. Only when no
+ * lower limit fits the field (`min` near −9999999) is it `min` itself.
  */
 export function reservedPhysicalMin(format: 'edf' | 'bdf', min: number, max: number): string {
   const { min: dmin, max: dmax } = DIGITAL_RANGE[format];
@@ -159,12 +160,19 @@ export function reservedPhysicalMin(format: 'edf' | 'bdf', min: number, max: num
   const step = (pmax - min) / (dmax - dmin - 1);
   // A hair above one step first (float error must not cost a whole decimal), then wider.
   for (const below of [step * (1 - 1e-6), step, 2 * step, 4 * step]) {
-    const text = formatLimit(min - below, 'down');
+    let text: string;
+    try {
+      text = formatLimit(min - below, 'down');
+    } catch {
+      break; // no lower limit fits the field (below −9999999)
+    }
     const pmin = Number(text);
     const gain = (dmax - dmin) / (pmax - pmin);
     if (Math.round((min - pmin) * gain + dmin) >= dmin + 1) return text;
   }
-  throw new FormatError(`The physical limits ${min}..${max} leave no code for "no value".`);
+  // Then `min` itself: its lowest step is then the digital minimum, and a value there is written
+  // one code up (counted as clipped), so "no value" stays reserved.
+  return formatLimit(min, 'down');
 }
 
 /**
