@@ -28,7 +28,7 @@ import threading
 import time
 import traceback
 from array import array
-from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -77,15 +77,18 @@ class Frame:
 
 # ---- codecs -------------------------------------------------------------------------------
 
-def _finite_or_none(value: float) -> Optional[float]:
-    # JSON has no NaN or infinity: null stands for them, as in headsetd's own encoder.
-    return value if math.isfinite(value) else None
+def _json_sample(value: float) -> Union[float, str]:
+    # JSON has no NaN or infinity: the strings "NaN", "Infinity" and "-Infinity" stand for them,
+    # as in headsetd's own encoder (float() reads them back).
+    if math.isfinite(value):
+        return value
+    return 'NaN' if math.isnan(value) else ('Infinity' if value > 0 else '-Infinity')
 
 
 def _frame_to_json(port: str, frame: Frame) -> Dict[str, Any]:
     message = {'type': 'frame', 'port': port, 'seq': frame.seq, 'timestamp': frame.timestamp,
                'sampleRate': frame.sample_rate, 'channels': frame.channels,
-               'data': [[_finite_or_none(float(v)) for v in row] for row in frame.data]}
+               'data': [[_json_sample(float(v)) for v in row] for row in frame.data]}
     if frame.discontinuity:
         message['discontinuity'] = True
     return message

@@ -102,7 +102,20 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
             success: Type.Literal(true),
             timestamp: Type.Union([Type.Number(), Type.Null()]),
             channels: Type.Array(Type.String()),
-            data: Type.Array(Type.Array(Type.Number())),
+            data: Type.Array(
+              Type.Array(
+                Type.Union([
+                  Type.Number(),
+                  Type.Literal('NaN'),
+                  Type.Literal('Infinity'),
+                  Type.Literal('-Infinity'),
+                ]),
+              ),
+              {
+                description:
+                  'Rows of samples; NaN and ±Infinity as the strings "NaN", "Infinity", "-Infinity".',
+              },
+            ),
           }),
           ...errorResponses(400, 404, 422),
         },

@@ -17,6 +17,14 @@ describe('binary frame codec', () => {
     expect(decoded).toEqual(frame);
   });
 
+  test('carries NaN and ±Infinity as the float32 values they are', () => {
+    const special = { ...frame, data: Float32Array.from([Number.NaN, Infinity, -Infinity, 0, -0, 1]) };
+    const bytes = encodeFrameBinary(special);
+    const decoded = decodeFrameBinary(bytes).data;
+    expect(Array.from(decoded.subarray(0, 3))).toEqual([Number.NaN, Infinity, -Infinity]);
+    expect(Object.is(decoded[4], -0)).toBe(true);
+  });
+
   test('follows the documented layout', () => {
     const bytes = encodeFrameBinary(frame);
     const view = new DataView(bytes.buffer);

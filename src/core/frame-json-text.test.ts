@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { type Frame, frameFromJson, frameJsonText, frameToJson } from './frame.js';
+import { messageFromJson, messageToJson } from './protocol/json-messages.js';
 
 /** A small deterministic generator (the test needs variety, not quality). */
 function lcg(seed: number): () => number {
@@ -36,12 +38,47 @@ describe('frameJsonText', () => {
     }
   });
 
-  it('writes NaN and ±Infinity as JSON does (null), and -0 as 0', () => {
+  it('writes NaN, Infinity and -Infinity as the strings of those names, telling them apart, and -0 as 0', () => {
     const special = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 1e-45, 3.4e38];
     const f = frame(2, NAMES, (i) => special[i] ?? 0);
     const text = frameJsonText(f);
     expect(text).toBe(JSON.stringify(frameToJson(f)));
-    expect(JSON.parse(text).data[0]).toEqual([null, null, null]);
+    const parsed = JSON.parse(text) as { data: unknown[][] };
+    expect(parsed.data[0]).toEqual(['NaN', 'Infinity', '-Infinity']);
+    expect(parsed.data[1]).toEqual([0, Math.fround(1e-45), Math.fround(3.4e38)]);
+    // Python's json module reads the same text, and float() makes the strings numbers again.
+    const python = spawnSync(
+      '/usr/bin/python3',
+      [
+        '-c',
+        'import json,sys; f=json.loads(sys.stdin.read()); print(json.dumps([repr(float(v)) for v in f["data"][0]]))',
+      ],
+      { input: text, encoding: 'utf8' },
+    );
+    expect(JSON.parse(python.stdout)).toEqual(['nan', 'inf', '-inf']);
+    const back = frameFromJson(parsed as never).data;
+    expect([back[0], back[1], back[2]]).toEqual([
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ]);
+  });
+
+  it('the node protocol writes the same strings, and reads them (and null, as NaN)', () => {
+    const f = frame(1, NAMES, (i) => [Number.NaN, Number.NEGATIVE_INFINITY, 2][i] ?? 0);
+    const json = messageToJson({ type: 'frame', port: 'out', frame: f }) as { data: unknown[][] };
+    expect(json.data).toEqual([['NaN', '-Infinity', 2]]);
+    const read = messageFromJson({ ...json, data: [['Infinity', null, 2]] });
+    expect(read.type === 'frame' && Array.from(read.frame.data)).toEqual([
+      Number.POSITIVE_INFINITY,
+      Number.NaN,
+      2,
+    ]);
+  });
+
+  it('refuses a value that is neither a number nor one of the three strings', () => {
+    const json = { ...frameToJson(frame(1, ['a'], () => 1)), data: [['nan']] };
+    expect(() => frameFromJson(json as never)).toThrow(/"NaN", "Infinity", "-Infinity"/);
   });
 
   it('encodes channel names JSON needs to escape, and frames with no rows or no channels', () => {

@@ -54,28 +54,59 @@ export function frameSamples(frame: Frame): number {
   return width === 0 ? 0 : frame.data.length / width;
 }
 
+/**
+ * A sample in the JSON text form: a number, or, for the values JSON has no number for, the
+ * strings `"NaN"`, `"Infinity"` and `"-Infinity"` (as JavaScript and Python name them: `Number(s)`
+ * and `float(s)` read them back). JSON.stringify would write all three as `null`, which tells none
+ * of them apart.
+ */
+export type JsonSample = number | 'NaN' | 'Infinity' | '-Infinity';
+
+/** A sample's JSON form (see {@link JsonSample}). */
+export function sampleToJson(value: number): JsonSample {
+  return Number.isFinite(value) ? value : (String(value) as JsonSample);
+}
+
+/** A sample from its JSON form; undefined when the value is neither a number nor one of the three strings. */
+export function sampleFromJson(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (value === 'NaN') return Number.NaN;
+  if (value === 'Infinity') return Number.POSITIVE_INFINITY;
+  if (value === '-Infinity') return Number.NEGATIVE_INFINITY;
+  return undefined;
+}
+
 /** The JSON text form of a frame (docs/api.md §Frames): samples as rows, `data[i][c]`. */
 export interface FrameJson {
   seq: number;
   timestamp: number;
   sampleRate: number;
   channels: string[];
-  data: number[][];
+  data: JsonSample[][];
   discontinuity?: boolean;
 }
 
-export function frameToJson(frame: Frame): FrameJson {
+/** A frame's samples as rows of their JSON form. */
+export function jsonRows(frame: Pick<Frame, 'channels' | 'data'>): JsonSample[][] {
   const width = frame.channels.length;
-  const rows: number[][] = [];
-  for (let offset = 0; offset < frame.data.length; offset += width) {
-    rows.push(Array.from(frame.data.subarray(offset, offset + width)));
+  const rows: JsonSample[][] = [];
+  for (let offset = 0; offset < frame.data.length && width > 0; offset += width) {
+    const row: JsonSample[] = Array.from(frame.data.subarray(offset, offset + width));
+    for (let c = 0; c < width; c++) {
+      if (!Number.isFinite(row[c])) row[c] = sampleToJson(row[c] as number);
+    }
+    rows.push(row);
   }
+  return rows;
+}
+
+export function frameToJson(frame: Frame): FrameJson {
   return {
     seq: frame.seq,
     timestamp: frame.timestamp,
     sampleRate: frame.sampleRate,
     channels: [...frame.channels],
-    data: rows,
+    data: jsonRows(frame),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
   };
 }
@@ -83,11 +114,14 @@ export function frameToJson(frame: Frame): FrameJson {
 /** Each channel list's JSON text, made once per list (a subscription's list object is reused). */
 const channelsText = new WeakMap<readonly string[], string>();
 
+/** Unquoted NaN and ±Infinity in a row joined by the typed array (number text never has N or I). */
+const NON_FINITE = /-?Infinity|NaN/g;
+
 /**
  * `JSON.stringify(frameToJson(frame))`, the same text, made about five times faster: each row is
  * written by the typed array's own `join` (the same number-to-text conversion as JSON's) instead of
  * being copied into an array first, and the channel names are encoded once per list. A row with a
- * value JSON has no text for (NaN, ±Infinity: `null` in JSON) takes the general path.
+ * value JSON has no number for (NaN, ±Infinity) gets it quoted, as {@link JsonSample} says.
  * (2 kHz × 21 channels × 20 rows: 50–60 µs → 9.5 µs, docs/performance-areas.md §End-to-end latency.)
  */
 export function frameJsonText(frame: Frame): string {
@@ -99,16 +133,18 @@ export function frameJsonText(frame: Frame): string {
   }
   let rows = '';
   for (let offset = 0; offset < frame.data.length && width > 0; offset += width) {
-    const row = frame.data.subarray(offset, offset + width).join(',');
-    // Number text never has N or I; NaN and Infinity do (JSON writes them as null).
-    if (row.includes('N') || row.includes('I')) return JSON.stringify(frameToJson(frame));
+    let row = frame.data.subarray(offset, offset + width).join(',');
+    if (row.includes('N') || row.includes('I')) row = row.replace(NON_FINITE, '"$&"');
     rows += offset === 0 ? `[${row}]` : `,[${row}]`;
   }
   const gap = frame.discontinuity === true ? ',"discontinuity":true' : '';
   return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${gap}}`;
 }
 
-/** Builds a frame from the JSON text form; rows shorter or longer than `channels` are refused. */
+/**
+ * Builds a frame from the JSON text form; rows shorter or longer than `channels`, and values that
+ * are neither numbers nor the strings of {@link JsonSample}, are refused.
+ */
 export function frameFromJson(json: FrameJson): Frame {
   const width = json.channels.length;
   const data = new Float32Array(json.data.length * width);
@@ -116,7 +152,15 @@ export function frameFromJson(json: FrameJson): Frame {
     if (row.length !== width) {
       throw new RangeError(`frame row ${i} has ${row.length} values for ${width} channels`);
     }
-    data.set(row, i * width);
+    row.forEach((value, c) => {
+      const sample = sampleFromJson(value);
+      if (sample === undefined) {
+        throw new RangeError(
+          `frame value [${i}][${c}] is neither a number nor "NaN", "Infinity", "-Infinity"`,
+        );
+      }
+      data[i * width + c] = sample;
+    });
   });
   return {
     seq: json.seq,

@@ -270,7 +270,7 @@ const websocket: BuiltinDescriptor = {
         Type.Enum(['json', 'binary'], {
           default: 'json',
           description:
-            'json: one text message per frame; binary: one binary message per frame (docs/api.md §Frames).',
+            'json: one text message per frame (NaN and ±Infinity as the strings "NaN", "Infinity", "-Infinity"); binary: one binary message per frame (docs/api.md §Frames).',
         }),
       ),
       clientBufferBytes: Type.Optional(
@@ -319,7 +319,7 @@ const recorder: BuiltinDescriptor = {
           minimum: 0.001,
           maximum: 99_999_999,
           description:
-            'EDF/BDF only, µV: every channel’s physical range is −physicalRange to +physicalRange (one EDF step is 2 × physicalRange / 65535, one BDF step 2 × physicalRange / 16777215); values beyond it are clipped, counted, annotated and reported. Default: chosen from the frames (docs/recording.md §Physical range): −3276.8 to +3276.7 µV (0.1 µV steps) in EDF after a filter that removes DC, else the frames’ range, else ±187500 µV.',
+            'EDF/BDF only, µV: every channel keeps −physicalRange to +physicalRange (one EDF step is about 2 × physicalRange / 65534, one BDF step 2 × physicalRange / 16777214; the header’s minimum is one step lower, its digital minimum being “no value” for NaN and ±Infinity); values beyond it are clipped, counted, annotated and reported. Default: chosen from the frames (docs/recording.md §Physical range): ±3276.7 µV (0.1 µV steps) in EDF after a filter that removes DC, else the frames’ range, else ±187500 µV.',
         }),
       ),
     },

@@ -11,7 +11,8 @@ import { edflibCheck } from '../../test/support/edf-check.js';
 import { recordingContext } from '../../test/sdk/fake-node-context.js';
 import { feed, readEdf, recorderHarness, tempDataDir } from '../../test/recordings/support.js';
 import { createFilter } from './filter.js';
-import { ClipSpans } from './recorder-clipping.js';
+import { clipText, noValueText, SampleSpans } from './recorder-clipping.js';
+import { reservedPhysicalMin } from '../formats/edf-writer-header.js';
 import { DEFAULT_PHYSICAL_RANGE_UV, EDF_DC_FREE_LIMITS, physicalLimitsFor } from './recorder-range.js';
 
 const dataDir = tempDataDir('headsetd-recorder-clipping');
@@ -19,8 +20,8 @@ const dir = path.join(dataDir, 'recordings');
 
 describe('the physical-range rule', () => {
   test.each([
-    ['edf', { range: 590_400, highpass: 1 }, undefined, [-3276.8, 3276.7]],
-    ['edf', { highpass: 1 }, undefined, [-3276.8, 3276.7]],
+    ['edf', { range: 590_400, highpass: 1 }, undefined, [-3276.7, 3276.7]],
+    ['edf', { highpass: 1 }, undefined, [-3276.7, 3276.7]],
     ['edf', { range: 315, highpass: 1 }, undefined, [-315, 315]],
     ['edf', { range: 187_500 }, undefined, [-187_500, 187_500]],
     ['edf', {}, undefined, [-DEFAULT_PHYSICAL_RANGE_UV, DEFAULT_PHYSICAL_RANGE_UV]],
@@ -33,7 +34,10 @@ describe('the physical-range rule', () => {
   });
 
   test('the EDF limits for samples without DC are 0.1 µV per step, digital 0 at 0 µV', () => {
-    const { min, max } = EDF_DC_FREE_LIMITS;
+    const { max } = EDF_DC_FREE_LIMITS;
+    // The header's minimum, one step below the samples' (the digital minimum is "no value").
+    const min = Number(reservedPhysicalMin('edf', EDF_DC_FREE_LIMITS.min, max));
+    expect(min).toBe(-3276.8);
     expect((max - min) / 65535).toBeCloseTo(0.1, 12);
     expect(min + (0 + 32768) * 0.1).toBeCloseTo(0, 9);
   });
@@ -66,7 +70,7 @@ describe('clip spans', () => {
   const run = (first: number, last: number, values = last - first + 1) => ({ first, last, values });
 
   test('runs within 1 s make one span, annotated once 1 s passes without clipping', () => {
-    const spans = new ClipSpans(100, '-1..1');
+    const spans = new SampleSpans(100, clipText('-1..1'));
     expect(spans.add([run(10, 12), run(50, 50)], 60)).toEqual([]);
     expect(spans.add([run(120, 121)], 130)).toEqual([]);
     const closed = spans.add([], 300);
@@ -78,14 +82,23 @@ describe('clip spans', () => {
   });
 
   test('continuous clipping is annotated every 10 s; the end closes the open span', () => {
-    const spans = new ClipSpans(10, '-1..1');
-    const notes = [];
+    const spans = new SampleSpans(10, clipText('-1..1'));
+    const notes: ReturnType<SampleSpans['add']> = [];
     for (let s = 0; s < 250; s += 10) notes.push(...spans.add([run(s, s + 9)], s + 10));
     expect(notes.map((n) => [n.onsetSeconds, n.durationSeconds])).toEqual([
       [0, 10],
       [10, 10],
     ]);
     expect(spans.finish().map((n) => [n.onsetSeconds, n.durationSeconds])).toEqual([[20, 5]]);
+  });
+
+  test('spans of no value name the channels of every run they merge', () => {
+    const spans = new SampleSpans(100, noValueText(['Fp1', 'Cz', 'O2']));
+    spans.add([{ first: 5, last: 6, values: 2, channels: [2] }], 10);
+    spans.add([{ first: 40, last: 40, values: 2, channels: [0, 2] }], 50);
+    expect(spans.finish()).toEqual([
+      { onsetSeconds: 0.05, durationSeconds: 0.36, text: 'No value (NaN or infinite): 4 value(s) on Fp1 O2' },
+    ]);
   });
 });
 
@@ -98,8 +111,8 @@ describe('the recorder node', () => {
     const edf = readEdf(path.join(dir, 'filtered.edf'));
     expect(edf.physicalMax).toEqual([3276.7, 3276.7]);
     expect(edf.halfStep[0]! * 2).toBeCloseTo(0.1, 12);
-    expect(h.info).toMatchObject({ physicalMin: -3276.8, physicalMax: 3276.7, clippedSamples: 0 });
-    expect(h.metrics).toEqual({ clippedSamples: 0 });
+    expect(h.info).toMatchObject({ physicalMin: -3276.7, physicalMax: 3276.7, clippedSamples: 0 });
+    expect(h.metrics).toEqual({ clippedSamples: 0, noValueSamples: 0 });
     expect(h.warnings).toEqual([]);
   });
 
@@ -111,7 +124,7 @@ describe('the recorder node', () => {
     await h.node.stop();
     expect(h.info.recording).toBe('unfiltered-2.edf');
     expect(readEdf(path.join(dir, 'unfiltered-2.edf')).annotations[0]?.text).toBe(
-      'Recording starts (continues "unfiltered.edf": range grew from -3276.8..3276.7 to ±187500 uV)',
+      'Recording starts (continues "unfiltered.edf": range grew from ±3276.7 to ±187500 uV)',
     );
   });
 

@@ -19,7 +19,7 @@
 import { closeSync, existsSync, fdatasyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { csvField } from '../formats/csv-writer.js';
 import { CsvWriter } from '../formats/csv-writer.js';
-import { type ClipRun, EdfWriter } from '../formats/edf-writer.js';
+import { type ClipRun, EdfWriter, type NoValueRun } from '../formats/edf-writer.js';
 import { FormatError } from '../formats/format-error.js';
 import { recordedLabel } from '../formats/labels.js';
 import { HeadsetdError } from '../errors/catalog.js';
@@ -210,6 +210,21 @@ export class RecordingFile {
   /** Samples clamped to the physical range (EDF/BDF). */
   get clippedSamples(): number {
     return this.writer instanceof EdfWriter ? this.writer.clippedSamples : 0;
+  }
+
+  /** Values of no value (NaN, ±Infinity) written as the digital minimum (EDF/BDF; CSV writes them as text). */
+  get noValueSamples(): number {
+    return this.writer instanceof EdfWriter ? this.writer.noValueSamples : 0;
+  }
+
+  /** Where values had no value since the last call (EDF/BDF; none in CSV). */
+  takeNoValueRuns(): NoValueRun[] {
+    return this.writer instanceof EdfWriter ? this.writer.takeNoValueRuns() : [];
+  }
+
+  /** The channels' labels as the file writes them. */
+  get labels(): readonly string[] {
+    return this.meta.channels;
   }
 
   /** Where values were clipped since the last call (EDF/BDF; none in CSV). */

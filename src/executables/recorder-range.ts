@@ -22,11 +22,13 @@ import type { RecordingFormat } from '../recordings/sidecar.js';
 export const DEFAULT_PHYSICAL_RANGE_UV = 187_500;
 
 /**
- * µV: an EDF's limits for samples without DC: −3276.8 to +3276.7 over the digital −32768 to 32767,
- * so one step is exactly 0.1 µV and digital 0 is 0 µV. Filtered EEG, blinks and most movement
- * artefacts stay well inside; what goes beyond is clipped and reported.
+ * µV: an EDF's limits for samples without DC: ±3276.7, over the digital −32767 to 32767; the
+ * header's physical minimum is then −3276.8 at the digital minimum, which is reserved for "no value"
+ * (formats/edf-writer-header.ts), so one step is exactly 0.1 µV and digital 0 is 0 µV. Filtered
+ * EEG, blinks and most movement artefacts stay well inside; what goes beyond is clipped and
+ * reported.
  */
-export const EDF_DC_FREE_LIMITS = { min: -3276.8, max: 3276.7 } as const;
+export const EDF_DC_FREE_LIMITS = { min: -3276.7, max: 3276.7 } as const;
 
 /** A segment's physical limits and why they were chosen (for the node's log). */
 export interface PhysicalLimits {

@@ -13,7 +13,8 @@
  *   (./recorder-range.ts).
  * - A frame whose rate or channels differ from the file's, or whose limits exceed its own (a gain
  *   change, a filter removed), closes the file (annotated) and continues in the next segment.
- * - Clipping (values beyond the limits) is counted (metrics and info `clippedSamples`), annotated
+ * - Clipping (values beyond the limits) and samples of no value (NaN, ±Infinity: written as the
+ *   digital minimum) are counted (metrics and info `clippedSamples`, `noValueSamples`), annotated
  *   in spans (./recorder-clipping.ts) and warned of once per segment (a `node_warning` event).
  * - A frame time no recording can hold (core/frame-time.ts) stops the node for good, alike in
  *   every format.
@@ -25,7 +26,8 @@
  *   says `complete: false` until a clean stop. A full disk stops the node for good
  *   (FatalNodeError) with the file valid up to its last flush, or no file at all when not even
  *   the first second fitted; lastError names the file and the space (./recorder-disk.ts).
- * - Status info: `{recording, format, physicalMin, physicalMax, clippedSamples}` while writing.
+ * - Status info: `{recording, format, physicalMin, physicalMax, clippedSamples, noValueSamples}`
+ *   while writing.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { HeadsetdError } from '../errors/catalog.js';
@@ -45,7 +47,7 @@ import { type PendingMark, SampleClock } from './recorder-clock.js';
 import { isDiskFull, notStartedMessage, stoppedMessage } from './recorder-disk.js';
 import { RecordingFile, type SegmentSpec } from './recorder-file.js';
 import { type PhysicalLimits, physicalLimitsFor } from './recorder-range.js';
-import { type ClipAnnotation, ClipSpans } from './recorder-clipping.js';
+import { clipText, noValueText, SampleSpans, type SpanAnnotation } from './recorder-clipping.js';
 import { errorMessage } from '../core/error-message.js';
 import { frameTimeProblem } from '../core/frame-time.js';
 
@@ -60,6 +62,13 @@ export interface RecorderConfig {
 interface Mark {
   text: string;
   durationSeconds?: number;
+}
+
+type TallyKey = 'clippedSamples' | 'noValueSamples';
+
+interface Tally {
+  reported: number;
+  spans: SampleSpans;
 }
 
 /** Unflagged timestamp jumps shorter than this are clock jitter, not gaps. */
@@ -108,8 +117,8 @@ class Recorder implements NodeInstance {
   private lastSeq: number | undefined;
   /** Timestamp the next frame's first sample should have, ms. */
   private expected: number | undefined;
-  private reportedClipped = 0;
-  private clipSpans: ClipSpans | undefined;
+  /** Per segment: the clipped values and values of no value reported so far, and their spans. */
+  private tallies: Record<TallyKey, Tally> | undefined;
   private readonly early: PendingMark<Mark>[] = [];
   private failed = false;
   /** The limits of the last frame asked about, by its `range` and `highpass` (they seldom change). */
@@ -270,8 +279,8 @@ class Recorder implements NodeInstance {
     }
     this.lastSeq = frame.seq;
     this.expected = frame.timestamp + (samples * 1000) / frame.sampleRate;
-    if (file.clippedSamples !== this.reportedClipped) this.reportClipping(file);
-    else if (this.clipSpans?.open === true) this.annotateClips(file, this.clipSpans.add([], file.samples));
+    this.tally(file, 'clippedSamples');
+    this.tally(file, 'noValueSamples');
   }
 
   /** Why a frame cannot go on in the current file, or undefined. */
@@ -323,8 +332,10 @@ class Recorder implements NodeInstance {
     for (const { time, item } of this.early.splice(0)) this.clock.place(time, item);
     this.lastSeq = undefined;
     this.expected = undefined;
-    this.reportedClipped = 0;
-    this.clipSpans = new ClipSpans(frame.sampleRate, span(limits));
+    this.tallies = {
+      clippedSamples: { reported: 0, spans: new SampleSpans(frame.sampleRate, clipText(span(limits))) },
+      noValueSamples: { reported: 0, spans: new SampleSpans(frame.sampleRate, noValueText(file.labels)) },
+    };
     file.annotate(0, continues === undefined ? 'Recording starts' : `Recording starts (${continues})`);
     this.context.log(
       `recording "${name}": ${this.format}, ${frame.channels.length} channel(s) at ${frame.sampleRate} Hz` +
@@ -334,10 +345,13 @@ class Recorder implements NodeInstance {
       recording: name,
       format: this.format,
       ...(this.format === 'csv' ? {} : { physicalMin: limits.min, physicalMax: limits.max }),
-      clippedSamples: 0,
+      ...(this.format === 'csv' ? {} : { clippedSamples: 0, noValueSamples: 0 }),
     });
-    // Shown from the start (0), so a reader of the metrics knows the node counts clipping.
-    if (this.format !== 'csv') this.context.countMetric?.('clippedSamples', 0);
+    // Shown from the start (0), so a reader of the metrics knows the node counts them.
+    if (this.format !== 'csv') {
+      this.context.countMetric?.('clippedSamples', 0);
+      this.context.countMetric?.('noValueSamples', 0);
+    }
     return file;
   }
 
@@ -347,14 +361,15 @@ class Recorder implements NodeInstance {
     if (file === undefined) return;
     const last = Math.max(0, file.samples - 1);
     for (const { item } of this.clock?.drain(last) ?? []) this.annotateAt(last, item);
-    this.annotateClips(file, this.clipSpans?.finish() ?? []);
+    for (const tally of Object.values(this.tallies ?? {})) this.annotateSpans(file, tally.spans.finish());
     if (endNote !== undefined) file.annotate(file.samples / file.spec.sampleRate, endNote); // the writer adds `Recording ends`
     // A failing close (full disk) leaves this.file set, so failWith reports it as the disk-full stop.
     file.close();
     this.file = undefined;
     this.context.log(
       `recording "${file.name}" closed: ${(file.samples / file.spec.sampleRate).toFixed(3)} s` +
-        (file.clippedSamples > 0 ? `, ${file.clippedSamples} sample(s) clipped` : ''),
+        (file.clippedSamples > 0 ? `, ${file.clippedSamples} sample(s) clipped` : '') +
+        (file.noValueSamples > 0 ? `, ${file.noValueSamples} sample(s) of no value` : ''),
     );
   }
 
@@ -372,25 +387,38 @@ class Recorder implements NodeInstance {
     return limits;
   }
 
-  /** Values were clipped in the last write: count, annotate (in spans), warn once per segment. */
-  private reportClipping(file: RecordingFile): void {
-    const added = file.clippedSamples - this.reportedClipped;
-    const runs = file.takeClipRuns();
-    this.annotateClips(file, this.clipSpans?.add(runs, file.samples) ?? []);
-    if (this.reportedClipped === 0) {
-      const at = ((runs[0]?.first ?? 0) / file.spec.sampleRate).toFixed(3);
+  /**
+   * Values were clipped (or had no value) in the last write: count, annotate (in spans), warn once
+   * per segment; else close a span that has waited long enough.
+   */
+  private tally(file: RecordingFile, key: TallyKey): void {
+    const tally = this.tallies?.[key];
+    if (tally === undefined) return;
+    const count = file[key];
+    if (count === tally.reported) {
+      if (tally.spans.open) this.annotateSpans(file, tally.spans.add([], file.samples));
+      return;
+    }
+    const runs = key === 'clippedSamples' ? file.takeClipRuns() : file.takeNoValueRuns();
+    this.annotateSpans(file, tally.spans.add(runs, file.samples));
+    if (tally.reported === 0) {
+      const first = runs[0];
+      const at = ((first?.first ?? 0) / file.spec.sampleRate).toFixed(3);
       const message =
-        `recording "${file.name}" clips: values outside ${span(file.spec)} uV (first at ${at} s) are written at the limit, ` +
-        `counted in clippedSamples and annotated in the file; set the recorder's physicalRange wider${this.format === 'edf' ? ', or record BDF' : ''}`;
+        key === 'clippedSamples'
+          ? `recording "${file.name}" clips: values outside ${span(file.spec)} uV (first at ${at} s) are written at the limit, ` +
+            `counted in clippedSamples and annotated in the file; set the recorder's physicalRange wider${this.format === 'edf' ? ', or record BDF' : ''}`
+          : `recording "${file.name}" has samples of no value (NaN or infinite) from its source (first at ${at} s): ` +
+            'written as the digital minimum, the file\'s "no value", counted in noValueSamples and annotated in the file with their channels';
       this.context.log(message);
       this.context.warn?.(message);
     }
-    this.reportedClipped = file.clippedSamples;
-    this.context.countMetric?.('clippedSamples', added);
-    this.context.setInfo({ clippedSamples: file.clippedSamples });
+    this.context.countMetric?.(key, count - tally.reported);
+    tally.reported = count;
+    this.context.setInfo({ [key]: count });
   }
 
-  private annotateClips(file: RecordingFile, notes: readonly ClipAnnotation[]): void {
+  private annotateSpans(file: RecordingFile, notes: readonly SpanAnnotation[]): void {
     for (const note of notes) file.annotate(note.onsetSeconds, note.text, note.durationSeconds);
   }
 

@@ -12,6 +12,10 @@ export interface EdfChannel {
   label: string;
   /** Default `uV`. */
   physicalDimension?: string;
+  /**
+   * The lowest and highest values written without clipping. The header's physical minimum lies
+   * one step lower (see planSignals): the digital minimum is the code of "no value".
+   */
   physicalMin: number;
   physicalMax: number;
   prefiltering?: string;
@@ -143,9 +147,39 @@ export const DIGITAL_RANGE = {
 } as const;
 
 /**
+ * The header's physical minimum for a channel whose values span `min`..`max`: one step below
+ * `min`, so that `min` maps to the digital minimum + 1 or above and the digital minimum itself is
+ * left to "no value" (NaN, ±Infinity). The step is that of `min`..`max` over the digital codes
+ * above the minimum; the limit is rounded down to fit the 8-character field, and checked: the
+ * first candidate whose map puts `min` at least one code above the minimum is taken. Only when no
+ * lower limit fits the field (`min` near −9999999) is it `min` itself.
+ */
+export function reservedPhysicalMin(format: 'edf' | 'bdf', min: number, max: number): string {
+  const { min: dmin, max: dmax } = DIGITAL_RANGE[format];
+  const pmax = Number(formatLimit(max, 'up'));
+  const step = (pmax - min) / (dmax - dmin - 1);
+  // A hair above one step first (float error must not cost a whole decimal), then wider.
+  for (const below of [step * (1 - 1e-6), step, 2 * step, 4 * step]) {
+    let text: string;
+    try {
+      text = formatLimit(min - below, 'down');
+    } catch {
+      break; // no lower limit fits the field (below −9999999)
+    }
+    const pmin = Number(text);
+    const gain = (dmax - dmin) / (pmax - pmin);
+    if (Math.round((min - pmin) * gain + dmin) >= dmin + 1) return text;
+  }
+  // Then `min` itself: its lowest step is then the digital minimum, and a value there is written
+  // one code up (counted as clipped), so "no value" stays reserved.
+  return formatLimit(min, 'down');
+}
+
+/**
  * The header signals (channels, then the annotation signal) and the per-channel scaling the
  * writer quantises with: computed from the limits as written, so that a reader applying the EDF
- * formula to the header gets back exactly the writer's map.
+ * formula to the header gets back exactly the writer's map. The physical minimum is
+ * {@link reservedPhysicalMin}.
  */
 export function planSignals(
   format: 'edf' | 'bdf',
@@ -167,7 +201,7 @@ export function planSignals(
         { channel: i },
       );
     }
-    const physicalMin = formatLimit(c.physicalMin, 'down');
+    const physicalMin = reservedPhysicalMin(format, c.physicalMin, c.physicalMax);
     const physicalMax = formatLimit(c.physicalMax, 'up');
     physicalMins[i] = Number(physicalMin);
     gains[i] = (max - min) / (Number(physicalMax) - Number(physicalMin));

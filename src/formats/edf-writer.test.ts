@@ -141,7 +141,7 @@ describe('EdfWriter behaviour', () => {
     expect(edflibCheck(path, { samples: false }).ok).toBe(true);
   });
 
-  it('clamps out-of-range and non-finite values at the digital limits and counts them', () => {
+  it('clamps out-of-range values next to the digital limits and counts them', () => {
     const path = nextPath('edf');
     const w = EdfWriter.open(path, {
       format: 'edf',
@@ -149,17 +149,39 @@ describe('EdfWriter behaviour', () => {
       channels: channels(2, -100, 100),
       startTime: START,
     });
-    w.write(Float32Array.from([150, -150, 99, -99, Number.NaN, Number.POSITIVE_INFINITY, 0, 101]), 4);
+    w.write(Float32Array.from([150, -150, 99, -99, -100, 100, 0, 101]), 4);
     w.close();
-    expect(w.clippedSamples).toBe(5);
+    expect(w.clippedSamples).toBe(3);
+    expect(w.noValueSamples).toBe(0);
     const r = EdfReader.open(path);
-    const [a, b] = r.readRecord(0);
-    expect(r.readRecordDigital(0)[0]?.[0]).toBe(32767);
-    expect(a?.[0]).toBe(100);
-    expect(b?.[0]).toBe(-100);
-    expect(Math.abs((a?.[2] ?? 1) - 0)).toBeLessThanOrEqual(halfStep(r.signals[0]!)); // NaN → code nearest 0
-    expect(b?.[2]).toBe(100);
-    expect(b?.[3]).toBe(100);
+    const [a, b] = r.readRecordDigital(0);
+    // The digital minimum is "no value": a value below the range clips one code above it.
+    expect([a?.[0], b?.[0]]).toEqual([32767, -32767]);
+    expect(r.readRecord(0)[0]?.[2]).toBeCloseTo(-100, 2); // the limit itself is a value, not clipped
+    expect(b?.[3]).toBe(32767);
+  });
+
+  it('writes NaN and ±Infinity as the digital minimum, which no value maps to, and says where', () => {
+    const path = nextPath('bdf');
+    const w = EdfWriter.open(path, {
+      format: 'bdf',
+      sampleRate: 4,
+      channels: channels(3, -100, 100),
+      startTime: START,
+    });
+    const { NaN: nan, POSITIVE_INFINITY: inf, NEGATIVE_INFINITY: minf } = Number;
+    w.write(Float32Array.from([nan, -100, 1, inf, 2, 3, 4, 5, 6, 7, 8, minf]), 4);
+    w.close();
+    expect([w.noValueSamples, w.clippedSamples]).toEqual([3, 0]);
+    expect(w.takeNoValueRuns()).toEqual([
+      { first: 0, last: 1, values: 2, channels: [0] },
+      { first: 3, last: 3, values: 1, channels: [2] },
+    ]);
+    const r = EdfReader.open(path);
+    const [a, b, c] = r.readRecordDigital(0);
+    expect([a?.[0], a?.[1], c?.[3]]).toEqual([-8388608, -8388608, -8388608]);
+    expect(b?.[0]).toBeGreaterThan(-8388608);
+    expect(r.signals[0]!.physicalMin).toBeLessThan(-100);
   });
 
   it('carries annotations that overflow a record to the next records, losing none', () => {
@@ -186,7 +208,27 @@ describe('EdfWriter behaviour', () => {
     expect(e.annotations.map((a) => a.onset)).toEqual(Array.from({ length: 60 }, (_, i) => i * 100_000));
   });
 
-  it('adds padded records at close when queued annotations still need room', () => {
+  it('writes annotations queued at close into the room of earlier records, adding none', () => {
+    const path = nextPath('bdf');
+    const w = EdfWriter.open(path, {
+      format: 'bdf',
+      sampleRate: 10,
+      channels: channels(1),
+      startTime: START,
+    });
+    w.write(new Float32Array(50).fill(42), 50);
+    for (let i = 0; i < 30; i++) w.annotate(4.5, `late note ${i} ${'x'.repeat(60)}`);
+    w.close();
+    const r = EdfReader.open(path);
+    expect(r.recordCount).toBe(5);
+    const notes = r.readAnnotations();
+    expect(notes.filter((a) => a.text.startsWith('late note') && a.onset === 4.5)).toHaveLength(30);
+    expect(notes.some((a) => a.text === 'Recording ends')).toBe(false); // no record was padded
+    expect(r.readSignal(0).every((v) => Math.abs(v - 42) <= halfStep(r.signals[0]!))).toBe(true);
+    expect(edflibCheck(path, { samples: false }).annotations).toHaveLength(30);
+  });
+
+  it('adds records of no value only when every record of the file is full', () => {
     const path = nextPath('bdf');
     const w = EdfWriter.open(path, {
       format: 'bdf',
@@ -198,11 +240,14 @@ describe('EdfWriter behaviour', () => {
     for (let i = 0; i < 30; i++) w.annotate(0.5, `late note ${i} ${'x'.repeat(60)}`);
     w.close();
     const r = EdfReader.open(path);
-    expect(r.recordCount).toBeGreaterThan(2);
+    expect(r.recordCount).toBeGreaterThan(1);
     const notes = r.readAnnotations();
     expect(notes.filter((a) => a.text.startsWith('late note'))).toHaveLength(30);
     expect(notes.find((a) => a.text === 'Recording ends')?.onset).toBe(1);
-    expect(r.readSignal(0).every((v) => Math.abs(v - 42) <= halfStep(r.signals[0]!))).toBe(true);
+    const values = r.readSignal(0);
+    expect(values.subarray(0, 10).every((v) => Math.abs(v - 42) <= halfStep(r.signals[0]!))).toBe(true);
+    expect(values.subarray(10).every((v) => v === r.signals[0]!.physicalMin)).toBe(true);
+    expect(r.readRecordDigital(1)[0]?.every((d) => d === -8388608)).toBe(true);
     expect(edflibCheck(path, { samples: false }).ok).toBe(true);
   });
 
@@ -273,7 +318,7 @@ describe('EdfWriter behaviour', () => {
       transducer: 'AgCl',
       physicalDimension: 'uV',
       prefiltering: 'HP:0.5Hz',
-      physicalMin: -187501, // rounded outward to fit 8 characters
+      physicalMin: -187506, // one step below, rounded outward to fit 8 characters
       physicalMax: 187500,
       digitalMin: -32768,
       digitalMax: 32767,

@@ -2,13 +2,18 @@
  * Incremental, crash-safe writer of EDF+C (16-bit) and BDF+C (24-bit) files.
  *
  * Layout: the channels in the given order, then one annotation signal (`EDF Annotations` /
- * `BDF Annotations`) of ANNOTATION_BYTES_TARGET bytes per record (256 EDF samples, 171 BDF
- * samples): room for the time-keeping TAL and typically 5–10 short markers per record.
- * Digital range: the format's full range (EDF −32768..32767, BDF −8388608..8388607). Physical
- * values are mapped with the exact EDF scaling, rounded to nearest and clamped at the digital
- * limits; clamped (and non-finite) samples are counted in `clippedSamples`. NaN is written as
- * the code nearest 0 (and counted). `takeClipRuns` tells where: the runs of consecutive samples
- * with a clipped value. Record duration: ./edf-record-duration.ts.
+ * `BDF Annotations`). Its size: ANNOTATION_BYTES_PER_SECOND of the record's duration (1 KiB a
+ * second: room for the time-keeping TAL and typically 25 short markers a second), at least
+ * ANNOTATION_BYTES_TARGET (with which the record duration is chosen), at most what keeps the
+ * record within the size the duration rule allows.
+ * Digital range: the format's full range (EDF −32768..32767, BDF −8388608..8388607), whose
+ * minimum is the code of "no value": NaN and ±Infinity are written as it (counted in
+ * `noValueSamples`; `takeNoValueRuns` tells where and on which channels), and no finite value is
+ * ever written as it. The header's physical minimum lies one step below the channel's
+ * `physicalMin` (edf-writer-header.ts, reservedPhysicalMin), so every value from `physicalMin` to
+ * `physicalMax` has a code of its own. Finite values are mapped with the exact EDF scaling,
+ * rounded to nearest and clamped to the digital minimum + 1 … maximum; clamped values are counted
+ * in `clippedSamples`, and `takeClipRuns` tells where. Record duration: ./edf-record-duration.ts.
  *
  * Start time: the header's date and time fields hold the UTC clock (no time-zone ambiguity);
  * the milliseconds go in the first time-keeping TAL (EDF+ §2.2.4). Annotation onsets passed to
@@ -17,6 +22,10 @@
  * Annotations: queued, placed in the next record completed; what does not fit one record's
  * annotation signal carries to the following records (never dropped). A text longer than
  * MAX_ANNOTATION_TEXT_BYTES is cut to that length (UTF-8 safe); control characters become spaces.
+ * Annotations never lengthen the file: those still queued at close are written into the unused
+ * annotation bytes of the records already on disk, latest first (EDF+ lets a TAL of any onset sit
+ * in any record). Only when every record is full do records of "no value" follow (every sample
+ * the digital minimum: nothing a reader could take for a voltage), as many as the rest needs.
  *
  * Crash safety: whole records are held in memory and appended by `flush()`, which then
  *   1. appends the records, 2. fdatasync, 3. patches the record count at byte 236, 4. fdatasync.
@@ -28,13 +37,17 @@
  *
  * The last partial record on close: padded with each channel's last value up to a whole record,
  * and an annotation `Recording ends` marks the true end (the time of the sample after the last
- * real one). No real sample is altered. Extra padded records are added the same way only if
- * queued annotations still need room. A file that never got a sample keeps 0 records.
+ * real one). No real sample is altered. A file that never got a sample keeps 0 records.
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { FormatError } from './format-error.js';
 import { RECORD_COUNT_OFFSET } from './edf-header.js';
-import { checkRecordDuration, chooseRecordDuration } from './edf-record-duration.js';
+import {
+  checkRecordDuration,
+  chooseRecordDuration,
+  HARD_MAX_RECORD_BYTES,
+  MAX_RECORD_BYTES,
+} from './edf-record-duration.js';
 import {
   encodeTal,
   encodeTimeKeepingTal,
@@ -54,8 +67,10 @@ import {
 
 export type { EdfChannel } from './edf-writer-header.js';
 
-/** Target bytes of the annotation signal per record. */
+/** Bytes of the annotation signal per record at least (the record duration is chosen with it). */
 export const ANNOTATION_BYTES_TARGET = 512;
+/** Bytes of annotation signal per second of data the writer gives where the record's size allows. */
+export const ANNOTATION_BYTES_PER_SECOND = 1024;
 /** Longest annotation text written (UTF-8 bytes); longer texts are cut. */
 export const MAX_ANNOTATION_TEXT_BYTES = 400;
 
@@ -86,6 +101,12 @@ export interface ClipRun {
   values: number;
 }
 
+/** Consecutive samples with at least one value of no value (NaN, ±Infinity). */
+export interface NoValueRun extends ClipRun {
+  /** Indices of the channels with no value somewhere in the run, ascending. */
+  channels: number[];
+}
+
 interface QueuedAnnotation {
   tal: Uint8Array;
 }
@@ -103,10 +124,14 @@ export class EdfWriter {
   readonly recordDurationSeconds: number;
   readonly headerBytes: number;
   readonly recordBytes: number;
-  /** Samples (per channel) clamped to the digital range, or non-finite. */
+  /** Finite values beyond the channel's physical limits, written at the nearest limit. */
   clippedSamples = 0;
+  /** Values of no value (NaN, ±Infinity), written as the digital minimum. */
+  noValueSamples = 0;
   /** The clipped runs since the last takeClipRuns. */
   private clipRuns: ClipRun[] = [];
+  /** The runs of no value since the last takeNoValueRuns. */
+  private noValueRuns: NoValueRun[] = [];
   /** Whole records in the file, covered by the header's count (after the last flush). */
   recordsWritten = 0;
   private fd: number | undefined;
@@ -124,6 +149,8 @@ export class EdfWriter {
   private fill = 0;
   private pending: Buffer[] = [];
   private queue: QueuedAnnotation[] = [];
+  /** Bytes of each completed record's annotation signal in use (TALs), by record index. */
+  private annotationUsed: number[] = [];
   private samples = 0;
   private readonly lastDigital: Int32Array;
 
@@ -145,17 +172,24 @@ export class EdfWriter {
     this.bytesPerSample = spec.bytes;
     this.digitalMin = spec.min;
     this.digitalMax = spec.max;
-    const annotationSamples = Math.ceil(ANNOTATION_BYTES_TARGET / spec.bytes);
-    this.annotationBytes = annotationSamples * spec.bytes;
     const layout = {
       sampleRate,
       bytesPerSampleFrame: channels.length * spec.bytes,
-      annotationBytes: this.annotationBytes,
+      annotationBytes: Math.ceil(ANNOTATION_BYTES_TARGET / spec.bytes) * spec.bytes,
     };
     const duration =
       options.recordDurationSeconds === undefined
         ? chooseRecordDuration(layout)
         : checkRecordDuration(layout, options.recordDurationSeconds);
+    // Then more room for annotations, the duration unchanged, as far as the record's size allows.
+    const wanted = Math.max(layout.annotationBytes, ANNOTATION_BYTES_PER_SECOND * duration.seconds);
+    const largest =
+      (options.recordDurationSeconds === undefined ? MAX_RECORD_BYTES : HARD_MAX_RECORD_BYTES) -
+      duration.samplesPerRecord * layout.bytesPerSampleFrame;
+    const annotationSamples = Math.floor(
+      Math.min(wanted, Math.max(largest, layout.annotationBytes)) / spec.bytes,
+    );
+    this.annotationBytes = annotationSamples * spec.bytes;
     this.samplesPerRecord = duration.samplesPerRecord;
     this.recordDurationSeconds = duration.seconds;
     this.recordTicks = secondsToTicks(duration.seconds);
@@ -218,17 +252,17 @@ export class EdfWriter {
     return this.samples;
   }
 
+  /** A finite value's code: its nearest step, clamped to digitalMin + 1 … digitalMax (counted). */
   private quantize(value: number, channel: number): number {
     const pmin = this.physicalMins[channel] as number;
     const gain = this.gains[channel] as number;
-    let d = Math.round((Number.isNaN(value) ? 0 - pmin : value - pmin) * gain + this.digitalMin);
-    if (!Number.isFinite(value)) this.clippedSamples++;
-    if (d < this.digitalMin) {
-      d = this.digitalMin;
-      if (Number.isFinite(value)) this.clippedSamples++;
+    let d = Math.round((value - pmin) * gain + this.digitalMin);
+    if (d <= this.digitalMin) {
+      d = this.digitalMin + 1;
+      this.clippedSamples++;
     } else if (d > this.digitalMax) {
       d = this.digitalMax;
-      if (Number.isFinite(value)) this.clippedSamples++;
+      this.clippedSamples++;
     }
     return d;
   }
@@ -256,12 +290,21 @@ export class EdfWriter {
     }
     for (let s = 0; s < samples; s++) {
       const clippedBefore = this.clippedSamples;
+      let missing: number[] | undefined;
       for (let c = 0; c < C; c++) {
-        const d = this.quantize(data[s * C + c] as number, c);
+        const value = data[s * C + c] as number;
+        let d: number;
+        if (Number.isFinite(value)) d = this.quantize(value, c);
+        else {
+          // NaN, ±Infinity: the reserved code, never a voltage.
+          d = this.digitalMin;
+          (missing ??= []).push(c);
+        }
         this.lastDigital[c] = d;
         this.put(c, d);
       }
       if (this.clippedSamples !== clippedBefore) this.noteClip(this.clippedSamples - clippedBefore);
+      if (missing !== undefined) this.noteNoValue(missing);
       this.samples++;
       if (++this.fill === this.samplesPerRecord) {
         this.completeRecord();
@@ -276,6 +319,25 @@ export class EdfWriter {
     const runs = this.clipRuns;
     this.clipRuns = [];
     return runs;
+  }
+
+  /** The runs of samples with values of no value written since the last call, in order. */
+  takeNoValueRuns(): NoValueRun[] {
+    const runs = this.noValueRuns;
+    this.noValueRuns = [];
+    return runs;
+  }
+
+  private noteNoValue(channels: number[]): void {
+    this.noValueSamples += channels.length;
+    const index = this.samples;
+    const last = this.noValueRuns[this.noValueRuns.length - 1];
+    if (last !== undefined && last.last === index - 1) {
+      last.last = index;
+      last.values += channels.length;
+      for (const c of channels) if (!last.channels.includes(c)) last.channels.push(c);
+      last.channels.sort((a, b) => a - b);
+    } else this.noValueRuns.push({ first: index, last: index, values: channels.length, channels });
   }
 
   private noteClip(values: number): void {
@@ -321,6 +383,7 @@ export class EdfWriter {
       used += next.tal.length;
       this.queue.shift();
     }
+    this.annotationUsed.push(used);
     this.pending.push(this.record);
     this.record = Buffer.alloc(this.recordBytes);
     this.fill = 0;
@@ -360,8 +423,19 @@ export class EdfWriter {
     try {
       if (this.samples > 0) {
         const end = this.samples / this.sampleRate;
-        if (this.fill > 0 || this.queue.length > 0) this.annotate(end, 'Recording ends');
-        while (this.fill > 0 || this.queue.length > 0) this.padRecord();
+        const padded = this.fill > 0;
+        if (padded) {
+          this.annotate(end, 'Recording ends');
+          this.padRecord();
+        }
+        this.flush();
+        this.backfill();
+        if (this.queue.length > 0) {
+          // More annotation text than every record of the file holds: records of no value
+          // (see the file comment) carry the rest, and the true end is marked.
+          if (!padded) this.annotate(end, 'Recording ends');
+          while (this.queue.length > 0) this.noValueRecord();
+        }
       }
       this.flush();
     } finally {
@@ -371,10 +445,48 @@ export class EdfWriter {
     }
   }
 
+  /**
+   * Writes the queued annotations into the unused annotation bytes of records already on disk,
+   * latest record first, then syncs. Those bytes are 0x00 after each record's last TAL, so a
+   * record read before or after holds a valid list.
+   */
+  private backfill(): void {
+    if (this.queue.length === 0) return;
+    const fd = this.fd as number;
+    const room = this.annotationBytes - 1; // one 0x00 spare ends the list
+    let wrote = false;
+    for (let r = this.recordsWritten - 1; r >= 0 && this.queue.length > 0; r--) {
+      const used = this.annotationUsed[r] as number;
+      const fits: Uint8Array[] = [];
+      let end = used;
+      this.queue = this.queue.filter(({ tal }) => {
+        if (end + tal.length > room) return true;
+        fits.push(tal);
+        end += tal.length;
+        return false;
+      });
+      if (fits.length === 0) continue;
+      const at = this.headerBytes + r * this.recordBytes + this.annotationOffset + used;
+      writeFully(fd, Buffer.concat(fits), at);
+      this.annotationUsed[r] = end;
+      wrote = true;
+    }
+    if (wrote) fdatasyncSync(fd);
+  }
+
   /** Completes the current record with each channel's last value. */
   private padRecord(): void {
     while (this.fill < this.samplesPerRecord) {
       for (let c = 0; c < this.channelCount; c++) this.put(c, this.lastDigital[c] as number);
+      this.fill++;
+    }
+    this.completeRecord();
+  }
+
+  /** A whole record of the digital minimum, "no value", on every channel (for annotations only). */
+  private noValueRecord(): void {
+    while (this.fill < this.samplesPerRecord) {
+      for (let c = 0; c < this.channelCount; c++) this.put(c, this.digitalMin);
       this.fill++;
     }
     this.completeRecord();

@@ -4,7 +4,7 @@
  * optional `metadata` object (what a pipe with includeChannelMetadata sends). Anything else is
  * refused with a reason that fits a WebSocket close frame, never an exception.
  */
-import type { Frame } from '../core/frame.js';
+import { type Frame, sampleFromJson } from '../core/frame.js';
 import { FRAME_TIME_END_MS, FRAME_TIME_MIN_MS, isFrameTime } from '../core/frame-time.js';
 
 /** WebSocket close codes (RFC 6455 §7.4.1). */
@@ -91,9 +91,9 @@ export function parseIngestMessage(text: string): IngestParse {
       return refuse(`data row ${i} must hold ${width} numbers, one per channel`);
     }
     for (let c = 0; c < width; c++) {
-      const v: unknown = row[c];
-      if (typeof v !== 'number' || !Number.isFinite(v))
-        return refuse(`data[${i}][${c}] is not a finite number`);
+      const v = sampleFromJson(row[c]);
+      if (v === undefined)
+        return refuse(`data[${i}][${c}] is not a number, "NaN", "Infinity" or "-Infinity"`);
       samples[i * width + c] = v;
     }
   }

@@ -3,14 +3,14 @@
  * on the main thread, in one Float32Array (row-major, like a frame) plus each row's time. Writing
  * a frame is a copy into the ring; nothing is allocated per frame.
  */
-import type { Frame } from '../core/frame.js';
+import { type Frame, type JsonSample, sampleToJson } from '../core/frame.js';
 
 export interface LatestSamples {
   /** Time of the first returned row, ms since the epoch (null when the ring is empty). */
   timestamp: number | null;
   channels: string[];
-  /** Rows, oldest first: `data[i][c]`. */
-  data: number[][];
+  /** Rows, oldest first: `data[i][c]`; NaN and ±Infinity as their JSON strings (core/frame.ts). */
+  data: JsonSample[][];
 }
 
 export class SampleRing {
@@ -63,12 +63,12 @@ export class SampleRing {
   /** The latest `limit` rows (fewer when fewer are held), oldest first. */
   latest(limit: number): LatestSamples {
     const n = Math.min(limit, this.count);
-    const data: number[][] = [];
+    const data: JsonSample[][] = [];
     let first: number | null = null;
     for (let k = n; k > 0; k--) {
       const row = (this.head - k + this.capacity) % this.capacity;
       first ??= this.times[row] ?? null;
-      data.push(Array.from(this.values.subarray(row * this.width, (row + 1) * this.width)));
+      data.push(Array.from(this.values.subarray(row * this.width, (row + 1) * this.width), sampleToJson));
     }
     return { timestamp: first, channels: [...this.channels], data };
   }

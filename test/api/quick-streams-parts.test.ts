@@ -37,6 +37,27 @@ describe('SampleRing', () => {
     ring.clear();
     expect(ring.latest(5)).toMatchObject({ timestamp: null, data: [] });
   });
+
+  test('answers NaN and ±Infinity as their JSON strings, which JSON keeps apart', () => {
+    const ring = new SampleRing(4);
+    const frame = testFrame(0, 1, ['A', 'B', 'C', 'D'], 0);
+    ring.push({ ...frame, data: Float32Array.from([Number.NaN, Infinity, -Infinity, 1.5]) });
+    expect(JSON.parse(JSON.stringify(ring.latest(1).data))).toEqual([['NaN', 'Infinity', '-Infinity', 1.5]]);
+  });
+});
+
+describe('ingest of NaN and ±Infinity', () => {
+  test('the strings "NaN", "Infinity", "-Infinity" are read as those values', () => {
+    const parsed = parseIngestMessage(
+      JSON.stringify({
+        timestamp: 1_700_000_000_000,
+        sampleRate: 250,
+        channels: ['A', 'B', 'C'],
+        data: [['NaN', 'Infinity', '-Infinity']],
+      }),
+    );
+    expect(parsed.ok && Array.from(parsed.frame.data)).toEqual([Number.NaN, Infinity, -Infinity]);
+  });
 });
 
 describe('ingest messages', () => {

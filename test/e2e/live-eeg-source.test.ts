@@ -9,7 +9,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import type { FrameJson } from '../../src/core/frame.js';
 import { type LiveHeadset, openLiveHeadset } from '../../src/device/live/live-headset.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
@@ -69,7 +68,7 @@ test("a websocket client receives the amplifier's exact values; lost rows are ma
   await eventually(() => received.samples() >= sent.length, 10_000, `${sent.length} rows at the client`);
   await runtime.stop(stream.id);
 
-  const frames: FrameJson[] = received.frames.map((r) => r.frame);
+  const frames = received.frames.map((r) => r.frame);
   const columns = ['Fp1', 'Cz', 'O2'].map((e) => driver.channels().findIndex((c) => c.name === e));
   const rows = frames.flatMap((f) => f.data);
   expect(rows).toEqual(sent.map((n) => columns.map((c) => sampleValue(n, c))));

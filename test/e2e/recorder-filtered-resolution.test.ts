@@ -84,7 +84,8 @@ describe('EDF of filtered EEG', () => {
       1000,
     );
     const edfNode = nodes.find((n) => n.id === 'rec-edf');
-    expect(edfNode).toMatchObject({ physicalMin: -3276.8, physicalMax: 3276.7, clippedSamples: 0 });
+    // The samples' range; the header's minimum is one step lower (its digital minimum is "no value").
+    expect(edfNode).toMatchObject({ physicalMin: -3276.7, physicalMax: 3276.7, clippedSamples: 0 });
     expect(edfNode?.metrics.clippedSamples).toBe(0);
     const listing = await json(`${service.url}/system/recordings`);
     const names = (listing.body.recordings as { name: string }[]).map((r) => r.name);
@@ -127,7 +128,7 @@ describe('EDF of filtered EEG', () => {
       socket.once('error', reject);
     });
     // A 10 Hz sine of 5000 µV through a 1–40 Hz band-pass: the EDF default for DC-free samples
-    // (−3276.8..3276.7 µV) clips its peaks, a third of every cycle; the one with physicalRange
+    // (±3276.7 µV) clips its peaks, a third of every cycle; the one with physicalRange
     // 10 000 µV does not.
     const nodes = await record(
       service.url,
@@ -166,7 +167,7 @@ describe('EDF of filtered EEG', () => {
     );
     expect(warning.level).toBe('warning');
     expect(warning.message).toMatch(
-      /recording "loud\.edf" clips: values outside -3276\.8\.\.3276\.7 uV \(first at \d+\.\d{3} s\).*physicalRange/,
+      /recording "loud\.edf" clips: values outside ±3276\.7 uV \(first at \d+\.\d{3} s\).*physicalRange/,
     );
     expect(events.filter((e) => e.eventType === 'node_warning')).toHaveLength(1);
     socket.close();
@@ -180,7 +181,7 @@ describe('EDF of filtered EEG', () => {
     expect(marks.length).toBeLessThanOrEqual(Math.ceil(check.fileDuration / 1e7) + 1);
     let annotated = 0;
     for (const mark of marks) {
-      const match = /^Clipped: (\d+) value\(s\) outside -3276\.8\.\.3276\.7 uV$/.exec(mark.text);
+      const match = /^Clipped: (\d+) value\(s\) outside ±3276\.7 uV$/.exec(mark.text);
       expect(match, mark.text).not.toBeNull();
       annotated += Number(match?.[1]);
       expect(mark.duration).toBeGreaterThan(0);

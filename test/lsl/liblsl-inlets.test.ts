@@ -3,7 +3,7 @@
  * distribution, in every checkout; 1.16.2 built from source where HEADSETD_ORACLES is set, else
  * its tests skip saying how to enable them): they resolve the outlet by name and by type, read its
  * full info, receive every sample of a 30 s stream (sent faster than real time) with exact values
- * and with timestamps within 1 ms of the frames' own times, over protocol 1.10 (and 1.00 for 1.16),
+ * (NaN and ±Infinity included) and with timestamps within 1 ms of the frames' own times, over protocol 1.10 (and 1.00 for 1.16),
  * and recover after the outlet is restarted (1.16). Everything stays on loopback, on this test's
  * own ports.
  */
@@ -65,8 +65,14 @@ function outletNode(name: string): Harness {
   return { node, info, until };
 }
 
-/** Sample i, channel c: distinct, not round, exactly representable in float32. */
+/**
+ * Sample i, channel c: distinct, not round, exactly representable in float32; now and then NaN,
+ * +Infinity or −Infinity, which the outlet passes on as they are.
+ */
 function value(i: number, c: number): number {
+  if (c === 1 && i % 997 === 5) return Number.NaN;
+  if (c === 2 && i % 1009 === 7) return Number.POSITIVE_INFINITY;
+  if (c === 3 && i % 1013 === 9) return Number.NEGATIVE_INFINITY;
   return Math.fround(Math.sin(i * 0.01 + c) * 100 + i * 0.001);
 }
 

@@ -1,7 +1,7 @@
 /** Shared helpers of the runtime tests: definitions, a WebSocket frame collector, polling. */
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
-import type { FrameJson } from '../../src/core/frame.js';
+import { type FrameJson, sampleFromJson } from '../../src/core/frame.js';
 import type { NodeDef, PipeDef, StreamDefinition } from '../../src/core/stream-model.js';
 
 export const TEST_NODES_MODULE = new URL('./fixtures/test-nodes.ts', import.meta.url).href;
@@ -15,8 +15,24 @@ export function pipe(id: string, source: string, destination: string, extra: Par
   return { id, source, destination, ...extra };
 }
 
+/** A JSON frame as a client reads it: the samples' strings ("NaN", "Infinity", "-Infinity") made numbers. */
+export type ReadFrame = Omit<FrameJson, 'data'> & { data: number[][] };
+
 export interface Received {
-  frame: FrameJson;
+  frame: ReadFrame;
+}
+
+/** Reads a JSON frame's text; a value that is no sample of the documented encoding throws. */
+export function readJsonFrame(text: string): ReadFrame {
+  const json = JSON.parse(text) as FrameJson;
+  const data = json.data.map((row, i) =>
+    row.map((value, c) => {
+      const sample = sampleFromJson(value);
+      if (sample === undefined) throw new Error(`data[${i}][${c}] is ${JSON.stringify(value)}: not a sample`);
+      return sample;
+    }),
+  );
+  return { ...json, data };
 }
 
 /**
@@ -52,7 +68,7 @@ export class FrameClient {
   private constructor(socket: WebSocket) {
     this.socket = socket;
     socket.on('message', (data, isBinary) => {
-      if (!isBinary) this.frames.push({ frame: JSON.parse((data as Buffer).toString('utf8')) as FrameJson });
+      if (!isBinary) this.frames.push({ frame: readJsonFrame((data as Buffer).toString('utf8')) });
     });
   }
 

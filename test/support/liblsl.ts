@@ -245,13 +245,13 @@ export class LslTool {
     return new Promise((resolve) => this.waiters.push({ test: (line) => line.startsWith(prefix), resolve }));
   }
 
-  /** Samples printed: corrected timestamp and values. */
+  /** Samples printed: corrected timestamp and values (C's `nan`, `inf`, `-inf` read as such). */
   samples(): { timestamp: number; values: number[] }[] {
     return this.lines
       .filter((line) => line.startsWith('S '))
       .map((line) => {
         const [, ts, ...values] = line.split(' ');
-        return { timestamp: Number(ts), values: values.map(Number) };
+        return { timestamp: Number(ts), values: values.map(printedNumber) };
       });
   }
 
@@ -263,4 +263,11 @@ export class LslTool {
   kill(): void {
     this.child.kill('SIGKILL');
   }
+}
+
+/** A number as C's printf writes it: `inf` and `-inf` are Infinity, `nan` and `-nan` NaN. */
+function printedNumber(text: string): number {
+  if (text === 'inf') return Number.POSITIVE_INFINITY;
+  if (text === '-inf') return Number.NEGATIVE_INFINITY;
+  return Number(text);
 }

@@ -57,7 +57,11 @@ export class TraceBuffer {
     for (const row of frame.data) {
       const at = this.written % capacity;
       for (let c = 0; c < this.channels.length; c++) {
-        (this.rings[c] as Float32Array)[at] = (this.filters[c] as Cascade).step(row[c] ?? 0);
+        // A sample of no value ("NaN", "Infinity", "-Infinity") is drawn as 0: it would poison the filter.
+        const value = row[c];
+        (this.rings[c] as Float32Array)[at] = (this.filters[c] as Cascade).step(
+          typeof value === 'number' ? value : 0,
+        );
       }
       this.written++;
     }

@@ -3,7 +3,7 @@
  * encoding's non-frame messages. Checks every field by hand so that a child's mistake becomes one
  * clear `ProtocolError` instead of an undefined deep inside the runtime.
  */
-import type { Frame } from '../frame.js';
+import { type Frame, jsonRows, sampleFromJson } from '../frame.js';
 import {
   type FrameMessage,
   isEncoding,
@@ -51,7 +51,11 @@ export function checkFrameHeader(seq: number, sampleRate: number, what: string):
   if (!(sampleRate > 0)) throw new ProtocolError(`${what}: 'sampleRate' must be positive`);
 }
 
-/** Rows of numbers to row-major float32. JSON has no NaN: `null` stands for it (as JSON.stringify writes it). */
+/**
+ * Rows of samples to row-major float32: numbers, and the strings "NaN", "Infinity", "-Infinity"
+ * for the values JSON has no number for (core/frame.ts JsonSample); `null` is read as NaN too (what
+ * JSON.stringify writes for all three).
+ */
 function samplesFromRows(rows: unknown, width: number, what: string): Float32Array {
   if (!Array.isArray(rows)) throw new ProtocolError(`${what}: 'data' must be an array of rows`);
   const data = new Float32Array(rows.length * width);
@@ -60,9 +64,13 @@ function samplesFromRows(rows: unknown, width: number, what: string): Float32Arr
       throw new ProtocolError(`${what}: row ${i} of 'data' must hold ${width} values, one per channel`);
     }
     row.forEach((value: unknown, c) => {
-      if (typeof value === 'number') data[i * width + c] = value;
-      else if (value === null) data[i * width + c] = Number.NaN;
-      else throw new ProtocolError(`${what}: data[${i}][${c}] must be a number or null`);
+      const sample = value === null ? Number.NaN : sampleFromJson(value);
+      if (sample === undefined) {
+        throw new ProtocolError(
+          `${what}: data[${i}][${c}] must be a number, "NaN", "Infinity", "-Infinity" or null`,
+        );
+      }
+      data[i * width + c] = sample;
     });
   });
   return data;
@@ -143,11 +151,7 @@ export function messageFromJson(json: unknown): ProtocolMessage {
 export function messageToJson(message: ProtocolMessage): JsonObject {
   if (message.type !== 'frame') return { ...message };
   const { frame } = message;
-  const width = frame.channels.length;
-  const rows: number[][] = [];
-  for (let offset = 0; offset < frame.data.length; offset += width) {
-    rows.push(Array.from(frame.data.subarray(offset, offset + width)));
-  }
+  const rows = jsonRows(frame);
   return {
     type: 'frame',
     port: message.port,
