@@ -9,7 +9,7 @@ import {
   createCytonDriver,
 } from '../../src/device/cyton/index.js';
 import type { SerialLink } from '../../src/device/cyton/link.js';
-import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
+import { microvoltsPerCount, rangeMicrovolts } from '../../src/device/cyton/protocol.js';
 import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
 import { openSerialLink } from '../../src/serial-link.js';
 import { CytonEmulator, emulatorCounts } from '../support/cyton-emulator.js';
@@ -118,7 +118,45 @@ describe('Cyton over a pseudo-terminal', () => {
       'O2',
     ]);
     expect(driver.info()).toMatchObject({ kind: 'cyton', model: 'OpenBCI Cyton', firmware: 'v3.1.2' });
-    expect(driver.range()).toBe(187_500);
+    // The most negative code (−8388608) included: 187 500.022 µV.
+    expect(driver.range()).toBe(rangeMicrovolts(24));
+    expect(driver.range()).toBeGreaterThanOrEqual(8388608 * microvoltsPerCount(24));
+  });
+
+  test('channels played as no electrode (-, past the list) are powered down, out of BIAS and SRB2, as the OpenBCI GUI sets them (was: x3060110X, powered and in the bias loop); kept so across a gain change and a board reset', async () => {
+    const r = await rig({ argument: '?channels=Fp1,Fp2,-,-,C3,C4' });
+    const set = r.emulator.commands.filter((c) => c.startsWith('x'));
+    expect(set).toEqual([
+      'x1060110X',
+      'x2060110X',
+      'x3160000X',
+      'x4160000X',
+      'x5060110X',
+      'x6060110X',
+      'x7160000X',
+      'x8160000X',
+    ]);
+    const off = [2, 3, 6, 7];
+    const expectOff = (gain: number): void => {
+      r.emulator.settings.forEach((s, ch) => {
+        expect(s, `channel ${ch + 1}`).toEqual({
+          powerDown: off.includes(ch),
+          gain,
+          input: 0,
+          bias: !off.includes(ch),
+          srb2: !off.includes(ch),
+          srb1: false,
+        });
+      });
+    };
+    expectOff(24);
+    await r.driver.setGain(8);
+    expectOff(8);
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    r.emulator.resetMidStream();
+    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
+    expectOff(8);
   });
 
   test('the µV out are the counts in, scaled by 4.5 V / 24 / (2^23 − 1), exact to float32, rows in order, time never backwards', async () => {
@@ -208,7 +246,7 @@ describe('Cyton over a pseudo-terminal', () => {
     await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
     await r.driver.setGain(8);
     expect(r.emulator.settings.map((s) => s.gain)).toEqual(Array(8).fill(8));
-    expect(r.driver.range()).toBe(562_500);
+    expect(r.driver.range()).toBe(rangeMicrovolts(8));
     const before = r.blocks.length;
     await eventually(() => rowsOf(r.blocks.slice(before)) >= 100, 10_000, 'rows at gain 8');
     const after = r.blocks.slice(before);

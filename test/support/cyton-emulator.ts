@@ -10,7 +10,7 @@
  *   streaming, as the board does;
  * - the signal: `emulatorCounts(row, channel)` counts, known to the tests. Channel 1 carries the row
  *   number itself (so a test finds which row it holds, across lost packets), the others a
- *   pseudo-random value over the whole 24-bit range;
+ *   pseudo-random value over the whole 24-bit range; a powered-down channel sends 0;
  * - lead-off (`z<ch>10Z`/`z<ch>01Z`): that channel carries instead the 31.25 Hz sine the 6 nA
  *   current develops through the impedance set with `setImpedance` plus the 2.2 kΩ resistor, at the
  *   channel's gain; with a Daisy, the mean of two 250 Hz samples as the board sends it;
@@ -261,8 +261,13 @@ export class CytonEmulator {
     for (let c = 0; c < 8; c++) {
       const channel = base + c;
       const lead = this.leadOff[channel];
+      // A powered-down input converts nothing: the ADS1299 sends 0 for it.
       counts[c] =
-        lead?.p || lead?.n ? this.leadOffCounts(channel, p) : emulatorCounts(Math.max(0, row), channel);
+        this.settings[channel]?.powerDown === true
+          ? 0
+          : lead?.p || lead?.n
+            ? this.leadOffCounts(channel, p)
+            : emulatorCounts(Math.max(0, row), channel);
     }
     return encodePacket(p & 0xff, counts);
   }

@@ -4,7 +4,7 @@
  *
  * Lifecycle: `open` stops any stream left running, resets the board (`v`), reads its banner up to
  * `$$$` (a Daisy doubles the channels and halves the rate), then sets every channel's settings so
- * that the driver knows them. `start` sends `b`, `stop` sends `s`.
+ * that the driver knows them (a channel played as no electrode powered down, out of BIAS and SRB2). `start` sends `b`, `stop` sends `s`.
  *
  * While streaming: packets lost (radio) are counted from the sample counter, the block after them
  * carries `lost` and `discontinuity` (the live headset announces the count). The board resetting
@@ -43,6 +43,7 @@ import {
   rangeMicrovolts,
   START,
   STOP,
+  unusedChannelSettings,
 } from './protocol.js';
 import type { CytonDriverOptions } from './options.js';
 import { BlockMaker, type RowTap } from './blocks.js';
@@ -228,10 +229,13 @@ export class CytonDriver implements LiveEegDriver {
       const count = banner.daisy ? 16 : 8;
       const channels = cytonChannels(count, this.argument.channels);
       const gain = this.settings[0]?.gain ?? this.argument.gain ?? DEFAULT_CHANNEL_SETTINGS.gain;
+      // A channel played as no electrode (`-`, or past the end of the list) is switched off.
       const wanted =
         this.settings.length === count
           ? this.settings
-          : channels.map(() => ({ ...DEFAULT_CHANNEL_SETTINGS, gain }));
+          : channels.map((c) =>
+              c.electrode === undefined ? unusedChannelSettings(gain) : { ...DEFAULT_CHANNEL_SETTINGS, gain },
+            );
       this.banner = banner;
       this.liveChannels = channels;
       this.blocks = this.makeBlocks(banner.daisy);

@@ -42,7 +42,21 @@ describe('Cyton numbers', () => {
   test('µV per count is 4.5 V / gain / (2^23 − 1): 0.02235 µV at gain 24', () => {
     expect(microvoltsPerCount(24)).toBeCloseTo(0.0223517, 6);
     expect(microvoltsPerCount(1)).toBeCloseTo(4.5e6 / 8388607, 9);
-    expect(rangeMicrovolts(24)).toBe(187500);
+  });
+
+  test('the range covers every code −8388608 … 8388607 at every gain, as float32 samples carry them (was: −8388608 outside ±187 500 µV)', () => {
+    for (const gain of [1, 2, 4, 6, 8, 12, 24]) {
+      const scale = microvoltsPerCount(gain);
+      const range = rangeMicrovolts(gain);
+      for (const code of [-8388608, -8388607, 8388607, 0]) {
+        const sample = Math.fround(code * scale);
+        expect(Math.abs(sample), `code ${code} at gain ${gain}`).toBeLessThanOrEqual(range);
+        expect(Math.abs(code * scale), `code ${code} at gain ${gain}`).toBeLessThanOrEqual(range);
+      }
+      // No wider than it must be: within one float32 step of the most negative code.
+      expect(range).toBeLessThan(8388608 * scale * (1 + 2 ** -23));
+    }
+    expect(rangeMicrovolts(24)).toBeGreaterThan(187500.02);
   });
 
   test('gain codes 0-6 are 1, 2, 4, 6, 8, 12, 24; others have none', () => {
