@@ -12,7 +12,12 @@ import type { SerialLink } from '../../src/device/cyton/link.js';
 import { microvoltsPerCount, rangeMicrovolts } from '../../src/device/cyton/protocol.js';
 import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
 import { openSerialLink } from '../../src/serial-link.js';
-import { CytonEmulator, emulatorCounts } from '../support/cyton-emulator.js';
+import {
+  CytonEmulator,
+  type CytonEmulatorOptions,
+  emulatorCounts,
+  randomGarbage,
+} from '../support/cyton-emulator.js';
 import { type PtyPair, ptyPair } from '../support/pty-pair.js';
 import { eventually } from '../support/wait.js';
 
@@ -46,11 +51,12 @@ async function rig(
     argument?: string;
     driver?: CytonDriverOptions;
     closeUnreported?: boolean;
+    emulator?: CytonEmulatorOptions;
   } = {},
 ): Promise<Rig> {
   const pair = await ptyPair();
   const boardLink = await openSerialLink(pair.board);
-  const emulator = new CytonEmulator(boardLink, { daisy: options.daisy ?? false });
+  const emulator = new CytonEmulator(boardLink, { daisy: options.daisy ?? false, ...options.emulator });
   const opener = options.closeUnreported === true ? openWithoutCloses : openSerialLink;
   const driver = createCytonDriver(`cyton:${pair.host}${options.argument ?? ''}`, opener, {
     reopenIntervalMs: 200,
@@ -84,7 +90,7 @@ const rowsOf = (blocks: LiveSamples[]): number => blocks.reduce((n, b) => n + b.
  * Checks every value of every block against the emulator's signal at `gain`, and answers the row
  * numbers the blocks held (channel 1 carries the row number).
  */
-function checkExact(blocks: LiveSamples[], channels: number, gain: number): number[] {
+function checkExact(blocks: LiveSamples[], channels: number, gain: number, hostile = false): number[] {
   const scale = microvoltsPerCount(gain);
   const rows: number[] = [];
   for (const block of blocks) {
@@ -93,7 +99,7 @@ function checkExact(blocks: LiveSamples[], channels: number, gain: number): numb
       rows.push(row);
       for (let c = 0; c < channels; c++) {
         expect(block.data[r * channels + c], `row ${row} channel ${c + 1}`).toBe(
-          Math.fround(emulatorCounts(row, c) * scale),
+          Math.fround(emulatorCounts(row, c, hostile) * scale),
         );
       }
     }
@@ -198,12 +204,30 @@ describe('Cyton over a pseudo-terminal', () => {
     expect(r.driver.stats().lostRows).toBe(7);
   });
 
-  test('garbage and a torn packet are skipped and counted; the torn packet is one lost row', async () => {
+  test('a torn packet is skipped, counted and lost by the counter; the real packet after it kept', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 50, 10_000, '50 rows');
+    r.emulator.tear();
+    await eventually(
+      () => r.blocks.some((b) => b.lost > 0) && rowsOf(r.blocks) >= 150,
+      10_000,
+      'rows after the torn packet',
+    );
+    const rows = checkExact(r.blocks, 8, 24);
+    const torn = r.emulator.torn[0] as number;
+    expect(rows).not.toContain(torn);
+    expect(rows).toContain(torn + 1);
+    expect(r.blocks.filter((b) => b.lost > 0).map((b) => b.lost)).toEqual([1]);
+    expect(r.driver.stats()).toMatchObject({ tornPackets: 1, lostRows: 1 });
+    expect(r.driver.stats().skippedBytes).toBeGreaterThanOrEqual(20);
+  });
+
+  test('garbage between packets: skipped and counted; the packet before it, followed by no header, is lost and counted, never guessed', async () => {
     const r = await rig();
     await r.driver.start();
     await eventually(() => rowsOf(r.blocks) >= 50, 10_000, '50 rows');
     r.emulator.garbage(Uint8Array.from([0x00, 0xa0, 0x42, 0xc0, 0xff, 0x13]));
-    r.emulator.tear();
     await eventually(
       () => r.blocks.some((b) => b.lost > 0) && rowsOf(r.blocks) >= 150,
       10_000,
@@ -211,7 +235,58 @@ describe('Cyton over a pseudo-terminal', () => {
     );
     checkExact(r.blocks, 8, 24);
     expect(r.blocks.filter((b) => b.lost > 0).map((b) => b.lost)).toEqual([1]);
-    expect(r.driver.stats().skippedBytes).toBeGreaterThanOrEqual(6 + 20);
+    expect(r.driver.stats().skippedBytes).toBeGreaterThanOrEqual(6 + 33);
+  });
+
+  test('torn packets followed by packets whose data holds C0 A0: never a row mixing two packets, the real next packet kept (was: every splice recorded, the real packet dropped)', async () => {
+    const r = await rig({ emulator: { hostileData: true } });
+    await r.driver.start();
+    for (let tear = 0; tear < 20; tear++) {
+      const before = rowsOf(r.blocks);
+      await eventually(() => rowsOf(r.blocks) >= before + 10, 10_000, `rows before tear ${tear + 1}`);
+      r.emulator.tear();
+    }
+    const last = r.emulator.torn.at(-1) as number;
+    await eventually(
+      () => checkExact(r.blocks, 8, 24, true).some((row) => row > last + 5),
+      10_000,
+      'rows after the last tear',
+    );
+    await r.driver.stop();
+    // Every row is one the board sent whole (channel 1 names it, every other channel matches it).
+    const rows = checkExact(r.blocks, 8, 24, true);
+    expect(rows).toEqual([...new Set(rows)].sort((a, b) => a - b));
+    for (const torn of r.emulator.torn) {
+      expect(rows).not.toContain(torn);
+      expect(rows, `the packet after torn packet ${torn}`).toContain(torn + 1);
+    }
+    // Lost rows: exactly those missing, as the counter says; each torn packet counted.
+    const lost = r.blocks.reduce((n, b) => n + b.lost, 0);
+    expect(lost).toBe((rows.at(-1) as number) - (rows[0] as number) + 1 - rows.length);
+    expect(r.driver.stats().tornPackets).toBe(20);
+  });
+
+  test('a flood of random garbage rich in headers and footers while streaming (1 MiB in 16 bursts): no row the board did not send, each burst one gap, counted', async () => {
+    const r = await rig();
+    await r.driver.start();
+    let skipped = 0;
+    for (let burst = 0; burst < 16; burst++) {
+      const before = rowsOf(r.blocks);
+      await eventually(() => rowsOf(r.blocks) >= before + 20, 10_000, `rows before burst ${burst + 1}`);
+      const garbage = randomGarbage(64 * 1024, burst + 1, true);
+      skipped += garbage.length;
+      r.emulator.garbage(garbage);
+    }
+    const mark = rowsOf(r.blocks);
+    await eventually(() => rowsOf(r.blocks) >= mark + 20, 10_000, 'rows after the flood');
+    await r.driver.stop();
+    const rows = checkExact(r.blocks, 8, 24);
+    expect(rows).toEqual([...new Set(rows)].sort((a, b) => a - b));
+    const gaps = r.blocks.filter((b) => b.lost > 0);
+    // One gap per burst at most (the packet before it and those sent while it was read).
+    expect(gaps.length).toBeLessThanOrEqual(16);
+    expect(r.blocks.filter((b) => b.discontinuity && b.lost === 0).length).toBeLessThanOrEqual(1);
+    expect(r.driver.stats().skippedBytes).toBeGreaterThanOrEqual(skipped);
   });
 
   test('with a Daisy: 16 channels at 125 Hz, odd and even packets combined, exact', async () => {

@@ -14,8 +14,11 @@
  * - lead-off (`z<ch>10Z`/`z<ch>01Z`): that channel carries instead the 31.25 Hz sine the 6 nA
  *   current develops through the impedance set with `setImpedance` plus the 2.2 kΩ resistor, at the
  *   channel's gain; with a Daisy, the mean of two 250 Hz samples as the board sends it;
- * - faults on demand: `drop(n)` packets, `garbage(bytes)`, `tear()` a packet, `resetMidStream()`,
- *   `goSilent()` (switched off or out of range, the port left open).
+ * - faults on demand: `drop(n)` packets, `garbage(bytes)` (`randomGarbage` for a flood), `tear()` a
+ *   packet, `resetMidStream()`, `goSilent()` (switched off or out of range, the port left open);
+ * - hostile modes: `hostileData` (every packet holds a footer and a header in its data, so that a
+ *   torn packet's remains and the next packet's start frame as a packet), `mute` (answers every
+ *   command, never streams).
  */
 import {
   CHANNEL_LETTERS,
@@ -36,11 +39,39 @@ export interface EmulatorPort {
   onData(listener: (chunk: Uint8Array) => void): unknown;
 }
 
-/** The counts the emulator sends for `row` (packet index, or Daisy row) and 0-based `channel`. */
-export function emulatorCounts(row: number, channel: number): number {
+/**
+ * The counts the emulator sends for `row` (packet index, or Daisy row) and 0-based `channel`. With
+ * `hostile`, the two low bytes of channel 4 (bytes 12 and 13 of the packet) are 0xC0 0xA0: a
+ * footer then a header inside the data, what lines up the remains of a torn packet with the start
+ * of the next one.
+ */
+export function emulatorCounts(row: number, channel: number, hostile = false): number {
   if (channel === 0) return row % 0x400000;
   const h = Math.imul(row + 1, 0x9e3779b1) ^ Math.imul(channel + 7, 0x85ebca6b);
-  return (((h >>> 0) % 0x1000000) - 0x800000) | 0;
+  const value = (((h >>> 0) % 0x1000000) - 0x800000) | 0;
+  return hostile && channel % 8 === 3 ? (value & ~0xffff) | 0xc0a0 : value;
+}
+
+/**
+ * `bytes` of random garbage from `seed` (mulberry32), the same for the same seed: uniform, or with
+ * `rich` three bytes in ten a header (0xA0) or a footer (0xC0-0xCF), the bytes a parser can be
+ * fooled by.
+ */
+export function randomGarbage(bytes: number, seed: number, rich = false): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+  for (let i = 0; i < bytes; i++) {
+    const r = next();
+    const kind = rich ? (r >>> 8) % 20 : 19;
+    out[i] = kind < 3 ? 0xa0 : kind < 6 ? 0xc0 + (r & 0x0f) : r & 0xff;
+  }
+  return out;
 }
 
 export interface CytonEmulatorOptions {
@@ -48,6 +79,10 @@ export interface CytonEmulatorOptions {
   readonly firmware?: string;
   /** Emulates the dongle alone, its board switched off: every command gets the dongle's failure text. */
   readonly boardOff?: boolean;
+  /** Every packet carries 0xC0 0xA0 in its bytes 12-13 (see `emulatorCounts`). */
+  readonly hostileData?: boolean;
+  /** Answers every command but never sends a packet (`b` is heard, nothing streams). */
+  readonly mute?: boolean;
 }
 
 export interface SilenceOptions {
@@ -103,9 +138,13 @@ export class CytonEmulator {
     this.send(bytes);
   }
 
-  /** Sends the first 20 bytes of a packet that then never completes (its number is skipped). */
-  tear(): void {
-    this.send(this.packetBytes(this.packet).subarray(0, 20));
+  /** Packet numbers (since the last `b`) that `tear` cut short. */
+  readonly torn: number[] = [];
+
+  /** Sends the first `bytes` bytes of a packet that then never completes (its number is skipped). */
+  tear(bytes = 20): void {
+    this.torn.push(this.packet);
+    this.send(this.packetBytes(this.packet).subarray(0, bytes));
     this.packet++;
   }
 
@@ -230,7 +269,7 @@ export class CytonEmulator {
   }
 
   private start(): void {
-    if (this.streaming) return;
+    if (this.streaming || this.options.mute === true) return;
     this.packet = 0;
     this.sent = 0;
     this.startedAt = performance.now();
@@ -267,7 +306,7 @@ export class CytonEmulator {
           ? 0
           : lead?.p || lead?.n
             ? this.leadOffCounts(channel, p)
-            : emulatorCounts(Math.max(0, row), channel);
+            : emulatorCounts(Math.max(0, row), channel, this.options.hostileData);
     }
     return encodePacket(p & 0xff, counts);
   }

@@ -20,6 +20,8 @@ export class BlockMaker {
   private readonly clock: SampleClock;
   private rows: SequencedRow[] = [];
   private discontinuity = false;
+  /** When the last packet pushed arrived. */
+  private lastAt = 0;
   tap: RowTap | undefined;
 
   constructor(
@@ -54,18 +56,20 @@ export class BlockMaker {
   push(packet: CytonPacket, at: number, after: number): void {
     for (const out of this.sequencer.push(packet, at, after)) {
       if (out.kind === 'restart') {
-        this.flush(at);
+        this.flush();
         this.clock.reanchor();
         this.discontinuity = true;
         continue;
       }
-      if (out.row.lostBefore > 0) this.flush(at);
+      if (out.row.lostBefore > 0) this.flush();
       this.rows.push(out.row);
     }
+    this.lastAt = at;
   }
 
-  /** Emits the rows gathered so far as one block, stamped for their arrival at `at`. */
-  flush(at: number): void {
+  /** Emits the rows gathered so far as one block, stamped for the arrival of its last row. */
+  flush(): void {
+    const at = this.lastAt;
     const rows = this.rows;
     if (rows.length === 0) return;
     this.rows = [];

@@ -126,10 +126,10 @@ export class CytonDriver implements LiveEegDriver {
     return Math.min(...this.settings.map((s) => s.gain)) as CytonGain;
   }
 
-  /** What the parser and sequencer counted: bytes skipped, resynchronisations, rows lost. */
-  stats(): { skippedBytes: number; resyncs: number; packets: number; lostRows: number } {
-    const { skippedBytes, resyncs, packets } = this.parser;
-    return { skippedBytes, resyncs, packets, lostRows: this.blocks.lostRows };
+  /** What the parser and sequencer counted: bytes skipped, resynchronisations, torn packets, rows lost. */
+  stats(): { skippedBytes: number; resyncs: number; tornPackets: number; packets: number; lostRows: number } {
+    const { skippedBytes, resyncs, tornPackets, packets } = this.parser;
+    return { skippedBytes, resyncs, tornPackets, packets, lostRows: this.blocks.lostRows };
   }
 
   async start(): Promise<void> {
@@ -253,8 +253,8 @@ export class CytonDriver implements LiveEegDriver {
       this.argument.path,
       this.parser,
       {
-        items: (items, at) => {
-          this.handle(items, at);
+        items: (items) => {
+          this.handle(items);
         },
         closed: (reason) => {
           this.linkClosed(session, reason);
@@ -446,7 +446,7 @@ export class CytonDriver implements LiveEegDriver {
     );
   }
 
-  private handle(items: readonly ParsedItem[], at: number): void {
+  private handle(items: readonly ParsedItem[]): void {
     const blocks = this.blocks;
     let after = items.filter((item) => item.kind === 'packet').length;
     if (after > 0) this.watchdog.heard();
@@ -454,15 +454,15 @@ export class CytonDriver implements LiveEegDriver {
     const taking = (this.streaming && !this.recovering) || blocks.tap !== undefined;
     for (const item of items) {
       if (item.kind === 'message') {
-        blocks.flush(at);
+        blocks.flush();
         // A text nobody asked for: the banner means the board reset itself.
         if (isBanner(item.text) && this.streaming) this.boardReset();
       } else {
         after--;
-        if (taking) blocks.push(item.packet, at, after);
+        if (taking) blocks.push(item.packet, item.at, after);
       }
     }
-    blocks.flush(at);
+    blocks.flush();
   }
 
   /** Rows the counter skipped travel in `samples.lost`: the live headset announces them, once. */

@@ -11,7 +11,7 @@ import type { SerialLink } from './link.js';
 import type { PacketParser, ParsedItem } from './parser.js';
 
 export interface SessionHandlers {
-  /** Packets and unclaimed texts, in order, with the arrival time of their chunk. */
+  /** Packets (each with its arrival time) and unclaimed texts, in order; `at`: when they were read. */
   items(items: readonly ParsedItem[], at: number): void;
   /** The link ended without `close()`. */
   closed(reason: string): void;
@@ -103,7 +103,7 @@ export class CytonSession {
 
   private receive(chunk: Uint8Array): void {
     const at = this.now();
-    this.deliver(this.parser.push(chunk), at);
+    this.deliver(this.parser.push(chunk, at), at);
     // Bytes held back for a confirmation that may never come (the last packet before `s`, a short
     // answer after a torn packet): read them as they are once the line has been quiet a while.
     clearTimeout(this.quietTimer);
