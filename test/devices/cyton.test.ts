@@ -464,6 +464,59 @@ describe('Cyton over a pseudo-terminal', () => {
     checkExact(r.blocks.slice(0, mark), 8, 12);
   });
 
+  test('a board that answers every command but sends no sample after start is lost until it sends (was: restored at each answered reset, healthy most of the time)', async () => {
+    const r = await rig({ emulator: { mute: true }, driver: { stallTimeoutMs: 600 } });
+    await r.driver.start();
+    await eventually(() => r.events.some((e) => e.kind === 'lost'), 10_000, 'lost');
+    const resets = r.emulator.commands.filter((c) => c === 'v').length;
+    // Several resets answered, each followed by a start command the board ignores.
+    await eventually(
+      () => r.emulator.commands.filter((c) => c === 'v').length >= resets + 3,
+      20_000,
+      'three more resets',
+    );
+    expect(r.events.map((e) => e.kind).every((k) => k === 'lost')).toBe(true);
+    expect(r.events.at(-1)?.message).toMatch(/answers its reset but sends no sample after the start command/);
+    expect(rowsOf(r.blocks)).toBe(0);
+    r.emulator.mute = false;
+    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
+    expect(r.events.at(-1)?.message).toMatch(/answers again and sends samples/);
+    const mark = r.eventAt.at(-1) as number;
+    await eventually(() => rowsOf(r.blocks.slice(mark)) >= 30, 10_000, 'rows after');
+    checkExact(r.blocks, 8, 24);
+  });
+
+  test('a board plugged back that claims a Daisy (headsetd started without): lost, naming the Daisy (was: "serial port is gone"); the first board back: restored', async () => {
+    const r = await rig();
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    r.emulator.stop();
+    await r.pair.kill();
+    await eventually(() => r.events.some((e) => e.kind === 'lost'), 10_000, 'the lost event');
+    await r.boardLink.close();
+    await r.pair.restart();
+    r.boardLink = await openSerialLink(r.pair.board);
+    r.emulator = new CytonEmulator(r.boardLink, { daisy: true });
+    await eventually(() => r.events.some((e) => /Daisy/.test(e.message)), 10_000, 'the Daisy named');
+    expect(r.events.map((e) => e.kind)).toEqual(['lost', 'lost']);
+    expect(r.events[1]?.message).toMatch(
+      new RegExp(
+        `^The board on ${r.pair.host} now claims a Daisy module .*started with 8 channels at 250 Hz`,
+      ),
+    );
+    // The board it started with, back on the path.
+    r.emulator.stop();
+    await r.pair.kill();
+    await r.boardLink.close();
+    await r.pair.restart();
+    r.boardLink = await openSerialLink(r.pair.board);
+    r.emulator = new CytonEmulator(r.boardLink);
+    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
+    const mark = r.eventAt.at(-1) as number;
+    await eventually(() => rowsOf(r.blocks.slice(mark)) >= 30, 10_000, 'rows after');
+    checkExact(r.blocks, 8, 24);
+  });
+
   test('a board out of range for a while: resets go unanswered and are retried every interval until it answers', async () => {
     const r = await rig({ driver: { stallTimeoutMs: 1000, resetTimeoutMs: 300 } });
     await r.driver.start();

@@ -107,12 +107,15 @@ export class CytonEmulator {
   private silence: { deaf: boolean; timer: NodeJS.Timeout | undefined } | undefined;
   /** Packets sent since the last `b`. */
   sent = 0;
+  /** Answers commands but ignores `b` (the option's value at first; a test may change it). */
+  mute: boolean;
 
   constructor(
     private readonly port: EmulatorPort,
     private readonly options: CytonEmulatorOptions = {},
   ) {
     this.daisy = options.daisy ?? false;
+    this.mute = options.mute ?? false;
     this.settings = this.defaults();
     this.leadOff = this.settings.map(() => ({ p: false, n: false }));
     port.onData((chunk) => {
@@ -269,7 +272,7 @@ export class CytonEmulator {
   }
 
   private start(): void {
-    if (this.streaming || this.options.mute === true) return;
+    if (this.streaming || this.mute) return;
     this.packet = 0;
     this.sent = 0;
     this.startedAt = performance.now();

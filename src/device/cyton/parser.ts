@@ -11,9 +11,9 @@
  *   radio) is followed by the next packet's header within the 33 bytes, and the torn bytes plus the
  *   start of the next packet can look like a packet (its byte 12 a footer, byte 13 a header). When
  *   a header inside the candidate starts a packet that is also followed by a header, the candidate
- *   is taken only when the packet after it carries its sample number plus one; otherwise its bytes
- *   are skipped (a whole packet followed at once by a loss is then lost too: in doubt, a row is
- *   lost and counted, never spliced);
+ *   is taken only when the two packets after it carry its sample number plus one and plus two and
+ *   the rival's do not; otherwise its bytes are skipped (a whole packet followed at once by a loss
+ *   is then lost too: in doubt, a row is lost and counted, never spliced);
  * - a packet that does not carry the sample number after the last packet taken just before it
  *   (the start, after skipped bytes, after lost packets) is taken only when the two packets after
  *   it carry its number plus one and plus two: a stray header, footer and header in garbage (about
@@ -86,22 +86,21 @@ export class PacketParser {
     const joined = new Uint8Array(held + chunk.length);
     joined.set(this.buffer, 0);
     joined.set(chunk, held);
-    const out = this.cut(joined, false, false, (end) => (end < held ? this.heldAt : at));
+    const out = this.cut(joined, false, (end) => (end < held ? this.heldAt : at));
     this.heldAt = at;
     return out;
   }
 
   /**
-   * Reads the bytes held back as they are, when the stream goes quiet (as after the last packet
-   * before `s`): a packet that continues the sample count needs no next header then; anything
-   * still unconfirmed is skipped. With `keepPartial`, a header followed by fewer than 33 bytes at
-   * the end stays held: the rest of that packet may be waiting to be read (a quiet timer that fired
-   * late on a loaded machine, before the read that holds it); taking the half for garbage would
-   * lose a row.
+   * The line went quiet (as after the last packet before `s`): a packet held back for the next
+   * header is taken when it continues the sample count, as nothing else will vouch for it. Bytes
+   * that may still become a packet stay held (a half packet, a packet awaiting the two after it):
+   * the bytes that come next decide them (a text is not a header), so a pause of the board or a
+   * late read on a loaded machine never costs a row.
    */
-  flush(keepPartial = false): ParsedItem[] {
+  flush(): ParsedItem[] {
     const heldAt = this.heldAt;
-    return this.cut(this.buffer, true, keepPartial, () => heldAt);
+    return this.cut(this.buffer, true, () => heldAt);
   }
 
   /** Bytes held back, waiting for the rest of a packet or the next header. */
@@ -114,17 +113,11 @@ export class PacketParser {
     return this.text.length;
   }
 
-  private cut(
-    bytes: Uint8Array,
-    final: boolean,
-    keepPartial: boolean,
-    arrival: (end: number) => number,
-  ): ParsedItem[] {
+  private cut(bytes: Uint8Array, quiet: boolean, arrival: (end: number) => number): ParsedItem[] {
     const out: ParsedItem[] = [];
     let i = 0;
     while (i < bytes.length) {
-      if (keepPartial && bytes[i] === HEADER && bytes.length - i < PACKET_LENGTH) break;
-      const verdict = this.judge(bytes, i, final);
+      const verdict = this.judge(bytes, i, quiet);
       if (verdict === 'wait') break;
       if (verdict === 'packet') {
         this.text = '';
@@ -147,29 +140,32 @@ export class PacketParser {
     return out;
   }
 
-  /** Whether the bytes at `i` are a packet to take, to skip, or need more bytes to tell. */
-  private judge(bytes: Uint8Array, i: number, final: boolean): Verdict {
+  /**
+   * Whether the bytes at `i` are a packet to take, to skip, or need more bytes to tell (`quiet`:
+   * no more are coming for now).
+   */
+  private judge(bytes: Uint8Array, i: number, quiet: boolean): Verdict {
     if (bytes[i] !== HEADER) return 'skip';
     const length = bytes.length;
-    if (length - i < PACKET_LENGTH) return final ? 'skip' : 'wait';
+    if (length - i < PACKET_LENGTH) return 'wait';
     if (!framed(bytes, i)) return 'skip';
     const continuing = this.last !== undefined && bytes[i + 1] === ((this.last + 1) & 0xff);
-    if (length - i === PACKET_LENGTH) {
-      // The line went quiet after it (the last packet before `s`): the count vouches for it.
-      if (!final) return 'wait';
-      return continuing ? 'packet' : 'skip';
-    }
+    // The line went quiet after it (the last packet before `s`): the count vouches for it.
+    if (length - i === PACKET_LENGTH) return quiet && continuing ? 'packet' : 'wait';
     if (bytes[i + PACKET_LENGTH] !== HEADER) return 'skip';
     const trusted = continuing ? 'yes' : chain(bytes, i, TRUST_CHAIN);
-    if (trusted !== 'yes') return trusted === 'unknown' && !final ? 'wait' : 'skip';
+    if (trusted !== 'yes') return trusted === 'unknown' ? 'wait' : 'skip';
     const rival = rivalIn(bytes, i);
-    if (rival === undefined || (rival === 'unknown' && final)) return 'packet';
+    if (rival === undefined) return 'packet';
     if (rival === 'unknown') return 'wait';
-    // Two readings of these bytes: the one in place is taken only when its next packet carries the
-    // next number; in doubt (a loss right after it), it is skipped and its row lost, never spliced.
-    const own = chain(bytes, i);
-    if (own === 'unknown') return final ? 'skip' : 'wait';
-    return own === 'yes' ? 'packet' : 'skip';
+    // Two readings of these bytes: the one in place is taken only when the two packets after it
+    // carry its next numbers and the rival's do not (one next number alone matches a data byte
+    // once in 256 splices). In doubt (a loss right after it), it is skipped and its row lost,
+    // never spliced.
+    const own = chain(bytes, i, TRUST_CHAIN);
+    const theirs = chain(bytes, rival, TRUST_CHAIN);
+    if (own === 'unknown' || theirs === 'unknown') return 'wait';
+    return own === 'yes' && theirs !== 'yes' ? 'packet' : 'skip';
   }
 
   private skip(byte: number, out: ParsedItem[]): void {
