@@ -10,7 +10,9 @@ import {
 } from '../../src/device/cyton/index.js';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { microvoltsPerCount, rangeMicrovolts } from '../../src/device/cyton/protocol.js';
+import type { Frame } from '../../src/core/frame.js';
 import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
+import { LiveHeadset } from '../../src/device/live/live-headset.js';
 import { openSerialLink } from '../../src/serial-link.js';
 import {
   CytonEmulator,
@@ -179,6 +181,61 @@ describe('Cyton over a pseudo-terminal', () => {
         prev.timestamp + (prev.rows - 1) * 4 * 0.99,
       );
     }
+  });
+
+  test('every row is on the fitted clock: each step between two rows of the frames within 0.1 % of the fitted period, across frames too (was: rows at the nominal period, frame starts on the fitted line)', async () => {
+    // This machine's clock jumps back 40 ms after 0.4 s: the line slews at its limit for seconds.
+    const start = Date.now();
+    const now = (): number => Date.now() - (Date.now() - start > 400 ? 40 : 0);
+    const r = await rig({ driver: { now } });
+    const headset = new LiveHeadset(r.driver);
+    const frames: Frame[] = [];
+    headset.eeg.onFrame((f) => frames.push(f));
+    try {
+      await headset.eeg.start('client');
+      await eventually(() => rowsOf(r.blocks) >= 750, 20_000, '3 s of rows');
+      await headset.eeg.stop('client');
+    } finally {
+      await headset.close();
+    }
+    // The fitted period of each row (channel 1 carries the row): the line is continuous, so the
+    // period of a block's stretch is the step from its first row's time to the next block's,
+    // over the rows between them.
+    const scale = microvoltsPerCount(24);
+    const firstRow = (b: LiveSamples): number => Math.round((b.data[0] as number) / scale);
+    const period = new Map<number, number>();
+    const periods: number[] = [];
+    for (let k = 0; k + 1 < r.blocks.length; k++) {
+      const b = r.blocks[k] as LiveSamples;
+      const next = r.blocks[k + 1] as LiveSamples;
+      if (next.discontinuity) continue;
+      const fitted = (next.timestamp - b.timestamp) / (firstRow(next) - firstRow(b));
+      periods.push(fitted);
+      for (let i = 0; i < b.rows; i++) period.set(firstRow(b) + i, fitted);
+    }
+    // Each row's time in the frames: timestamp + i × 1000 / rate; the row by its Fp1 value.
+    const rows: { row: number; time: number }[] = [];
+    for (const f of frames) {
+      const width = f.channels.length;
+      for (let i = 0; i < f.data.length / width; i++) {
+        rows.push({
+          row: Math.round((f.data[i * width] as number) / scale),
+          time: f.timestamp + (i * 1000) / f.sampleRate,
+        });
+      }
+    }
+    // The clock did slew (else this test proves nothing): its period moved off the nominal.
+    expect(Math.max(...periods.map((p) => Math.abs(p - 4) / 4))).toBeGreaterThan(1e-4);
+    let worst = 0;
+    for (let k = 1; k < rows.length; k++) {
+      const a = rows[k - 1] as { row: number; time: number };
+      const b = rows[k] as { row: number; time: number };
+      if (b.row !== a.row + 1) continue;
+      const fitted = period.get(b.row);
+      if (fitted === undefined) continue;
+      worst = Math.max(worst, Math.abs(b.time - a.time - fitted) / fitted);
+    }
+    expect(worst).toBeLessThanOrEqual(1e-3);
   });
 
   test('dropped packets are reported as lost rows, with the right count, and never filled in', async () => {

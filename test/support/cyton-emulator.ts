@@ -15,7 +15,8 @@
  *   current develops through the impedance set with `setImpedance` plus the 2.2 kΩ resistor, at the
  *   channel's gain; with a Daisy, the mean of two 250 Hz samples as the board sends it;
  * - faults on demand: `drop(n)` packets, `garbage(bytes)` (`randomGarbage` for a flood), `tear()` a
- *   packet, `resetMidStream()`, `goSilent()` (switched off or out of range, the port left open);
+ *   packet, `resetMidStream()`, `goSilent()` (switched off or out of range, the port left open),
+ *   `rail(channel, counts)` (an input held at one code, as a loose electrode rails);
  * - hostile modes: `hostileData` (every packet holds a footer and a header in its data, so that a
  *   torn packet's remains and the next packet's start frame as a packet), `mute` (answers every
  *   command, never streams).
@@ -130,6 +131,15 @@ export class CytonEmulator {
   /** The impedance (Ω) the lead-off current meets on 0-based `channel`. */
   setImpedance(channel: number, ohms: number): void {
     this.impedance.set(channel, ohms);
+  }
+
+  /** Channels held at one code (a railed input: a loose electrode), by 0-based channel. */
+  readonly railed = new Map<number, number>();
+
+  /** Holds 0-based `channel` at `counts` (undefined: its signal again). */
+  rail(channel: number, counts: number | undefined): void {
+    if (counts === undefined) this.railed.delete(channel);
+    else this.railed.set(channel, counts);
   }
 
   /** The next `n` packets are not sent (their sample numbers are skipped). */
@@ -304,12 +314,15 @@ export class CytonEmulator {
       const channel = base + c;
       const lead = this.leadOff[channel];
       // A powered-down input converts nothing: the ADS1299 sends 0 for it.
+      const railed = this.railed.get(channel);
       counts[c] =
         this.settings[channel]?.powerDown === true
           ? 0
-          : lead?.p || lead?.n
-            ? this.leadOffCounts(channel, p)
-            : emulatorCounts(Math.max(0, row), channel, this.options.hostileData);
+          : railed !== undefined
+            ? railed
+            : lead?.p || lead?.n
+              ? this.leadOffCounts(channel, p)
+              : emulatorCounts(Math.max(0, row), channel, this.options.hostileData);
     }
     return encodePacket(p & 0xff, counts);
   }

@@ -85,6 +85,14 @@ function statusAnswer(context: SystemContext) {
       simulated: simulatedFigures(info.kind, batterySource, cpu.source),
       ...replayStatus(info.recording),
       ...(status.lost === undefined ? {} : { lost: status.lost }),
+      ...(status.amplifier === undefined
+        ? {}
+        : {
+            amplifier: {
+              lostSamples: status.amplifier.lostSamples,
+              counters: { ...status.amplifier.counters },
+            },
+          }),
     },
   };
 }

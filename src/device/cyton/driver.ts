@@ -143,6 +143,12 @@ export class CytonDriver implements LiveEegDriver {
     return { skippedBytes, resyncs, tornPackets, packets, lostRows: this.blocks.lostRows };
   }
 
+  /** What the parser counted on the wire, for GET /system/status (rows lost are the live headset's). */
+  counters(): Readonly<Record<string, number>> {
+    const { tornPackets, skippedBytes, resyncs } = this.parser;
+    return { tornPackets, skippedBytes, resyncs };
+  }
+
   async start(): Promise<void> {
     await this.serial(async () => {
       this.requireLink();
