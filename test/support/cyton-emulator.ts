@@ -151,6 +151,12 @@ export class CytonEmulator {
     this.send(bytes);
   }
 
+  /** Sends `bytes` of garbage and resolves once the link has taken them (the reader read them). */
+  async flood(bytes: Uint8Array): Promise<void> {
+    if (this.silence !== undefined) return;
+    await this.port.write(bytes);
+  }
+
   /** Packet numbers (since the last `b`) that `tear` cut short. */
   readonly torn: number[] = [];
 
