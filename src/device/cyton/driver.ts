@@ -25,11 +25,12 @@ import type {
   LiveLinkEvent,
   LiveSamples,
 } from '../live/driver.js';
-import { resetBoard, sendChannelSettings } from './commands.js';
+import { BoardChangedError, checkSameBoard, resetBoard, sendChannelSettings } from './commands.js';
 import { measureLeadOff } from './lead-off.js';
 import type { SerialLink, SerialLinkOpener } from './link.js';
 import { type CytonArgument, cytonChannels, parseCytonArgument } from './montage.js';
 import { type ParsedItem, PacketParser } from './parser.js';
+import { LinkReports } from './link-reports.js';
 import { CytonSession } from './session.js';
 import {
   type ChannelSettings,
@@ -51,13 +52,6 @@ import { DEFAULT_STALL_TIMEOUT_MS, StallWatchdog } from './stall-watchdog.js';
 
 export type { CytonDriverOptions } from './options.js';
 
-/** A board answered on the path that is not the board headsetd started with (its channels differ). */
-class BoardChangedError extends DeviceUnavailableError {
-  constructor(message: string) {
-    super('disconnected', message);
-  }
-}
-
 export class CytonDriver implements LiveEegDriver {
   readonly argument: CytonArgument;
   private session: CytonSession | undefined;
@@ -73,10 +67,9 @@ export class CytonDriver implements LiveEegDriver {
   private reopenTimer: NodeJS.Timeout | undefined;
   /** A reset or reconnection is under way: packets wait for it, the watchdog does not judge. */
   private recovering = false;
-  /** The sentence of the last `lost` event while the board is lost (no `restored` since). */
-  private lostMessage: string | undefined;
-  /** The stream was started again after a loss: `restored` waits for its first packet. */
-  private restoreOnSamples: string | undefined;
+  private readonly reports = new LinkReports((event) => {
+    this.links.emit(event);
+  });
   private readonly watchdog: StallWatchdog;
   private readonly samples = new ListenerSet<LiveSamples>();
   private readonly links = new ListenerSet<LiveLinkEvent>();
@@ -237,12 +230,7 @@ export class CytonDriver implements LiveEegDriver {
     this.attach(link);
     try {
       const banner = await this.reset();
-      if (this.banner !== undefined && this.banner.daisy !== banner.daisy) {
-        const before = this.banner.daisy ? '16 channels at 125 Hz' : '8 channels at 250 Hz';
-        throw new BoardChangedError(
-          `The board on ${path} now ${banner.daisy ? 'claims' : 'lacks'} a Daisy module (its reset banner ${banner.daisy ? 'lists' : 'no longer lists'} the Daisy's ADS1299), but headsetd started with ${before}; the channels cannot change while headsetd runs. Plug back the board it started with, or restart headsetd.`,
-        );
-      }
+      if (this.banner !== undefined) checkSameBoard(this.banner, banner, path);
       const count = banner.daisy ? 16 : 8;
       const channels = cytonChannels(count, this.argument.channels);
       const gain = this.settings[0]?.gain ?? this.argument.gain ?? DEFAULT_CHANNEL_SETTINGS.gain;
@@ -295,7 +283,7 @@ export class CytonDriver implements LiveEegDriver {
   private linkClosed(session: CytonSession, reason: string): void {
     if (session !== this.session || this.closed) return;
     this.session = undefined;
-    this.lost(
+    this.reports.lost(
       `The Cyton's serial port ${this.argument.path} is gone (${reason}); headsetd tries to reopen it every ${this.reopenInterval() / 1000} s.`,
     );
     this.scheduleReopen();
@@ -306,44 +294,17 @@ export class CytonDriver implements LiveEegDriver {
     if (this.closed) return;
     const seconds = Math.round(silentMs / 100) / 10;
     const every = this.reopenInterval() / 1000;
-    if (this.lostMessage === undefined) {
-      this.lost(
+    if (!this.reports.isLost) {
+      this.reports.lost(
         `No sample from the Cyton on ${this.argument.path} for ${seconds} s: is the board on and in range? headsetd resets it every ${every} s until it sends samples.`,
       );
-    } else if (this.restoreOnSamples !== undefined) {
+    } else if (this.reports.awaitingSamples) {
       // Lost, then it answered its reset and the start command, and still sends nothing.
-      this.lost(
+      this.reports.lost(
         `The Cyton on ${this.argument.path} answers its reset but sends no sample after the start command (b): is its radio link good, its battery charged? headsetd resets it every ${every} s until it sends samples.`,
       );
     }
     this.retryLater();
-  }
-
-  /** The board is lost for `message`; said once per reason until it is restored. */
-  private lost(message: string): void {
-    this.restoreOnSamples = undefined;
-    if (this.lostMessage === message) return;
-    this.lostMessage = message;
-    this.links.emit({ kind: 'lost', message });
-  }
-
-  /**
-   * The board is back: at once when nothing is expected of it, else (streaming) at its first
-   * packet, so that a board that answers commands but sends nothing stays lost.
-   */
-  private restored(message: string): void {
-    if (this.streaming) {
-      this.restoreOnSamples = message;
-      return;
-    }
-    this.announceRestored(message);
-  }
-
-  private announceRestored(message: string): void {
-    this.restoreOnSamples = undefined;
-    if (this.lostMessage === undefined) return;
-    this.lostMessage = undefined;
-    this.links.emit({ kind: 'restored', message });
   }
 
   /** Closes the port (a close that was never reported included) and reconnects every interval. */
@@ -378,14 +339,15 @@ export class CytonDriver implements LiveEegDriver {
           if (this.streaming) await this.beginStream();
           this.recovering = false;
           this.blocks.markDiscontinuity();
-          this.restored(
+          this.reports.restored(
             this.streaming
               ? `The Cyton on ${this.argument.path} answers again and sends samples.`
               : `The Cyton on ${this.argument.path} answers again.`,
+            this.streaming,
           );
         } catch (error) {
           // A board that answers as another board (a Daisy added or removed) is named as such.
-          if (error instanceof BoardChangedError) this.lost(error.message);
+          if (error instanceof BoardChangedError) this.reports.lost(error.message);
           this.scheduleReopen();
         }
       });
@@ -511,8 +473,7 @@ export class CytonDriver implements LiveEegDriver {
     if (after > 0) this.watchdog.heard();
     // Packets left over from before a reset or reconnection belong to no stream.
     const taking = (this.streaming && !this.recovering) || blocks.tap !== undefined;
-    if (after > 0 && taking && this.restoreOnSamples !== undefined)
-      this.announceRestored(this.restoreOnSamples);
+    if (after > 0 && taking) this.reports.samplesArrived();
     for (const item of items) {
       if (item.kind === 'message') {
         blocks.flush();
@@ -533,7 +494,7 @@ export class CytonDriver implements LiveEegDriver {
 
   /** The board printed its banner mid-stream: it reset itself. Set it up again and restart. */
   private boardReset(): void {
-    this.lost(
+    this.reports.lost(
       `The Cyton on ${this.argument.path} reset itself mid-stream (its banner arrived); its settings are being restored and the stream restarted.`,
     );
     this.recovering = true;
@@ -548,7 +509,7 @@ export class CytonDriver implements LiveEegDriver {
         await this.beginStream();
         this.recovering = false;
         this.blocks.markDiscontinuity();
-        this.restored(`The Cyton on ${this.argument.path} streams again after its reset.`);
+        this.reports.restored(`The Cyton on ${this.argument.path} streams again after its reset.`, true);
       } catch {
         // Still `lost`: reconnect and reset it every interval until it answers.
         this.retryLater();
