@@ -8,7 +8,8 @@
  * is a line, t(index) = anchorTime + (index - anchorIndex) × period, held to the lower envelope of
  * the arrivals: the earliest arrivals (least delay) over the last `windowMs` set where the line
  * should be. The line is never moved by a jump: its slope is changed, by at most `maxSlew` (a
- * fraction of the nominal period, 1e-3 by default, 1 ms per second), so that the error is taken
+ * fraction of the nominal period, 1e-3 by default, 1 ms per second; the Cyton's blocks hold it
+ * lower so that frames keep every step within 1e-3, ./blocks.ts), so that the error is taken
  * out over `settleMs`. Hence:
  * - time stamps never go backwards and successive rows are one period apart within `maxSlew`;
  * - a burst of late arrivals does not move them (only the earliest arrivals count);
