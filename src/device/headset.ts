@@ -404,6 +404,19 @@ export interface DeviceStatus {
    * for a person. Absent while the device is there.
    */
   readonly lost?: string;
+  /** A live device's link since it opened: samples lost, and what its driver counted. */
+  readonly amplifier?: AmplifierStatus;
+}
+
+/** The counts of a live device's link (GET /system/status `amplifier`). */
+export interface AmplifierStatus {
+  /**
+   * Samples per channel, at the amplifier's rate, that it produced and that never arrived since
+   * the device opened (never filled in; each loss is also a `samples_lost` event).
+   */
+  readonly lostSamples: number;
+  /** What the driver counted on its wire (Cyton: `tornPackets`, `skippedBytes`, `resyncs`). */
+  readonly counters: Readonly<Record<string, number>>;
 }
 
 export interface DeviceInfo {

@@ -9,6 +9,8 @@
  * dsp/rate-converter.ts); their `range` is the device's × the converter's gain bound
  * (./frame-range.ts, about 2). Pause keeps the subscription (acquisition is
  * shared) and drops frames; the runtime marks the first frame after resume as a discontinuity.
+ * Samples the device lost upstream (a frame's `lostSamples`) are summed in the node's metric
+ * `lostSamples`, at the device's rate.
  */
 import type { Frame } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
@@ -56,6 +58,7 @@ class EegSource implements NodeInstance {
         this.onDeviceFrame(frame);
       },
     );
+    this.context.countMetric?.('lostSamples', 0);
     const what = channels.length === 0 ? 'every acquired channel' : `${channels.length} channel(s)`;
     const frames = this.config.frameMs === undefined ? '' : `, in frames of ${this.config.frameMs} ms`;
     this.context.log(`subscribed to ${what}${rate === undefined ? '' : ` at ${rate} Hz`}${frames}`);
@@ -78,7 +81,11 @@ class EegSource implements NodeInstance {
   }
 
   private onDeviceFrame(frame: Frame): void {
-    if (this.paused || this.unsubscribe === undefined) return;
+    if (this.unsubscribe === undefined) return;
+    // Samples the device lost before this frame (a live amplifier's dropped packets), at the
+    // device's rate: counted whether or not the node is paused, since they are the source's loss.
+    if ((frame.lostSamples ?? 0) > 0) this.context.countMetric?.('lostSamples', frame.lostSamples as number);
+    if (this.paused) return;
     const wanted = this.config.samplingFrequency;
     if (wanted === undefined || frame.sampleRate === wanted) {
       this.converter = undefined;

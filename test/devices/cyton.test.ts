@@ -3,103 +3,16 @@
  * real `serialport` package: what a Cyton on /dev/ttyUSB0 would go through, without the board.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import {
-  type CytonDriver,
-  type CytonDriverOptions,
-  createCytonDriver,
-} from '../../src/device/cyton/index.js';
-import type { SerialLink } from '../../src/device/cyton/link.js';
-import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
-import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
+import { createCytonDriver } from '../../src/device/cyton/index.js';
+import { microvoltsPerCount, rangeMicrovolts } from '../../src/device/cyton/protocol.js';
+import type { LiveSamples } from '../../src/device/live/driver.js';
 import { openSerialLink } from '../../src/serial-link.js';
-import { CytonEmulator, emulatorCounts } from '../support/cyton-emulator.js';
-import { type PtyPair, ptyPair } from '../support/pty-pair.js';
+import { CytonEmulator } from '../support/cyton-emulator.js';
+import { checkExact, closeRigs, rig, rowsOf } from '../support/cyton-rig.js';
+import { ptyPair } from '../support/pty-pair.js';
 import { eventually } from '../support/wait.js';
 
-interface Rig {
-  pair: PtyPair;
-  boardLink: SerialLink;
-  emulator: CytonEmulator;
-  driver: CytonDriver;
-  blocks: LiveSamples[];
-  events: LiveLinkEvent[];
-  /** How many blocks had arrived when each event came. */
-  eventAt: number[];
-}
-
-const rigs: Rig[] = [];
-
-/** A port whose end is never reported (as a loaded machine sometimes fails to report a pty's). */
-async function openWithoutCloses(path: string): Promise<SerialLink> {
-  const link = await openSerialLink(path);
-  return {
-    write: (bytes) => link.write(bytes),
-    onData: (listener) => link.onData(listener),
-    onClose: () => () => undefined,
-    close: () => link.close(),
-  };
-}
-
-async function rig(
-  options: {
-    daisy?: boolean;
-    argument?: string;
-    driver?: CytonDriverOptions;
-    closeUnreported?: boolean;
-  } = {},
-): Promise<Rig> {
-  const pair = await ptyPair();
-  const boardLink = await openSerialLink(pair.board);
-  const emulator = new CytonEmulator(boardLink, { daisy: options.daisy ?? false });
-  const opener = options.closeUnreported === true ? openWithoutCloses : openSerialLink;
-  const driver = createCytonDriver(`cyton:${pair.host}${options.argument ?? ''}`, opener, {
-    reopenIntervalMs: 200,
-    impedanceSettleMs: 100,
-    impedanceWindowMs: 600,
-    ...options.driver,
-  });
-  const r: Rig = { pair, boardLink, emulator, driver, blocks: [], events: [], eventAt: [] };
-  rigs.push(r);
-  driver.onSamples((s) => r.blocks.push(s));
-  driver.onLink((e) => {
-    r.events.push(e);
-    r.eventAt.push(r.blocks.length);
-  });
-  await driver.open();
-  return r;
-}
-
-afterEach(async () => {
-  for (const r of rigs.splice(0)) {
-    await r.driver.close();
-    r.emulator.stop();
-    await r.boardLink.close();
-    await r.pair.kill();
-  }
-});
-
-const rowsOf = (blocks: LiveSamples[]): number => blocks.reduce((n, b) => n + b.rows, 0);
-
-/**
- * Checks every value of every block against the emulator's signal at `gain`, and answers the row
- * numbers the blocks held (channel 1 carries the row number).
- */
-function checkExact(blocks: LiveSamples[], channels: number, gain: number): number[] {
-  const scale = microvoltsPerCount(gain);
-  const rows: number[] = [];
-  for (const block of blocks) {
-    for (let r = 0; r < block.rows; r++) {
-      const row = Math.round((block.data[r * channels] as number) / scale);
-      rows.push(row);
-      for (let c = 0; c < channels; c++) {
-        expect(block.data[r * channels + c], `row ${row} channel ${c + 1}`).toBe(
-          Math.fround(emulatorCounts(row, c) * scale),
-        );
-      }
-    }
-  }
-  return rows;
-}
+afterEach(closeRigs);
 
 describe('Cyton over a pseudo-terminal', () => {
   test('open resets the board, reads 8 channels at 250 Hz from its banner, and sets every channel', async () => {
@@ -109,7 +22,45 @@ describe('Cyton over a pseudo-terminal', () => {
     expect(driver.sampleRate()).toBe(250);
     expect(driver.channels().map((c) => c.name)).toEqual(['Fp1', 'Fp2', 'C3', 'C4', 'P7', 'P8', 'O1', 'O2']);
     expect(driver.info()).toMatchObject({ kind: 'cyton', model: 'OpenBCI Cyton', firmware: 'v3.1.2' });
-    expect(driver.range()).toBe(187_500);
+    // The most negative code (−8388608) included: 187 500.022 µV.
+    expect(driver.range()).toBe(rangeMicrovolts(24));
+    expect(driver.range()).toBeGreaterThanOrEqual(8388608 * microvoltsPerCount(24));
+  });
+
+  test('channels played as no electrode (-, past the list) are powered down, out of BIAS and SRB2, as the OpenBCI GUI sets them (was: x3060110X, powered and in the bias loop); kept so across a gain change and a board reset', async () => {
+    const r = await rig({ argument: '?channels=Fp1,Fp2,-,-,C3,C4' });
+    const set = r.emulator.commands.filter((c) => c.startsWith('x'));
+    expect(set).toEqual([
+      'x1060110X',
+      'x2060110X',
+      'x3160000X',
+      'x4160000X',
+      'x5060110X',
+      'x6060110X',
+      'x7160000X',
+      'x8160000X',
+    ]);
+    const off = [2, 3, 6, 7];
+    const expectOff = (gain: number): void => {
+      r.emulator.settings.forEach((s, ch) => {
+        expect(s, `channel ${ch + 1}`).toEqual({
+          powerDown: off.includes(ch),
+          gain,
+          input: 0,
+          bias: !off.includes(ch),
+          srb2: !off.includes(ch),
+          srb1: false,
+        });
+      });
+    };
+    expectOff(24);
+    await r.driver.setGain(8);
+    expectOff(8);
+    await r.driver.start();
+    await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
+    r.emulator.resetMidStream();
+    await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
+    expectOff(8);
   });
 
   test('the µV out are the counts in, scaled by 4.5 V / 24 / (2^23 − 1), exact to float32, rows in order, time never backwards', async () => {
@@ -151,22 +102,6 @@ describe('Cyton over a pseudo-terminal', () => {
     expect(r.driver.stats().lostRows).toBe(7);
   });
 
-  test('garbage and a torn packet are skipped and counted; the torn packet is one lost row', async () => {
-    const r = await rig();
-    await r.driver.start();
-    await eventually(() => rowsOf(r.blocks) >= 50, 10_000, '50 rows');
-    r.emulator.garbage(Uint8Array.from([0x00, 0xa0, 0x42, 0xc0, 0xff, 0x13]));
-    r.emulator.tear();
-    await eventually(
-      () => r.blocks.some((b) => b.lost > 0) && rowsOf(r.blocks) >= 150,
-      10_000,
-      'rows after the garbage',
-    );
-    checkExact(r.blocks, 8, 24);
-    expect(r.blocks.filter((b) => b.lost > 0).map((b) => b.lost)).toEqual([1]);
-    expect(r.driver.stats().skippedBytes).toBeGreaterThanOrEqual(6 + 20);
-  });
-
   test('with a Daisy: 16 channels at 125 Hz, odd and even packets combined, exact', async () => {
     const r = await rig({ daisy: true });
     expect(r.driver.sampleRate()).toBe(125);
@@ -199,7 +134,7 @@ describe('Cyton over a pseudo-terminal', () => {
     await eventually(() => rowsOf(r.blocks) >= 30, 10_000, '30 rows');
     await r.driver.setGain(8);
     expect(r.emulator.settings.map((s) => s.gain)).toEqual(Array(8).fill(8));
-    expect(r.driver.range()).toBe(562_500);
+    expect(r.driver.range()).toBe(rangeMicrovolts(8));
     const before = r.blocks.length;
     await eventually(() => rowsOf(r.blocks.slice(before)) >= 100, 10_000, 'rows at gain 8');
     const after = r.blocks.slice(before);

@@ -10,12 +10,16 @@
  *   streaming, as the board does;
  * - the signal: `emulatorCounts(row, channel)` counts, known to the tests. Channel 1 carries the row
  *   number itself (so a test finds which row it holds, across lost packets), the others a
- *   pseudo-random value over the whole 24-bit range;
+ *   pseudo-random value over the whole 24-bit range; a powered-down channel sends 0;
  * - lead-off (`z<ch>10Z`/`z<ch>01Z`): that channel carries instead the 31.25 Hz sine the 6 nA
  *   current develops through the impedance set with `setImpedance` plus the 2.2 kΩ resistor, at the
  *   channel's gain; with a Daisy, the mean of two 250 Hz samples as the board sends it;
- * - faults on demand: `drop(n)` packets, `garbage(bytes)`, `tear()` a packet, `resetMidStream()`,
- *   `goSilent()` (switched off or out of range, the port left open).
+ * - faults on demand: `drop(n)` packets, `garbage(bytes)` (`randomGarbage` for a flood), `tear()` a
+ *   packet, `resetMidStream()`, `goSilent()` (switched off or out of range, the port left open),
+ *   `rail(channel, counts)` (an input held at one code, as a loose electrode rails);
+ * - hostile modes: `hostileData` (every packet holds a footer and a header in its data, so that a
+ *   torn packet's remains and the next packet's start frame as a packet), `mute` (answers every
+ *   command, never streams).
  */
 import {
   CHANNEL_LETTERS,
@@ -36,11 +40,39 @@ export interface EmulatorPort {
   onData(listener: (chunk: Uint8Array) => void): unknown;
 }
 
-/** The counts the emulator sends for `row` (packet index, or Daisy row) and 0-based `channel`. */
-export function emulatorCounts(row: number, channel: number): number {
+/**
+ * The counts the emulator sends for `row` (packet index, or Daisy row) and 0-based `channel`. With
+ * `hostile`, the two low bytes of channel 4 (bytes 12 and 13 of the packet) are 0xC0 0xA0: a
+ * footer then a header inside the data, what lines up the remains of a torn packet with the start
+ * of the next one.
+ */
+export function emulatorCounts(row: number, channel: number, hostile = false): number {
   if (channel === 0) return row % 0x400000;
   const h = Math.imul(row + 1, 0x9e3779b1) ^ Math.imul(channel + 7, 0x85ebca6b);
-  return (((h >>> 0) % 0x1000000) - 0x800000) | 0;
+  const value = (((h >>> 0) % 0x1000000) - 0x800000) | 0;
+  return hostile && channel % 8 === 3 ? (value & ~0xffff) | 0xc0a0 : value;
+}
+
+/**
+ * `bytes` of random garbage from `seed` (mulberry32), the same for the same seed: uniform, or with
+ * `rich` three bytes in ten a header (0xA0) or a footer (0xC0-0xCF), the bytes a parser can be
+ * fooled by.
+ */
+export function randomGarbage(bytes: number, seed: number, rich = false): Uint8Array {
+  const out = new Uint8Array(bytes);
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+  for (let i = 0; i < bytes; i++) {
+    const r = next();
+    const kind = rich ? (r >>> 8) % 20 : 19;
+    out[i] = kind < 3 ? 0xa0 : kind < 6 ? 0xc0 + (r & 0x0f) : r & 0xff;
+  }
+  return out;
 }
 
 export interface CytonEmulatorOptions {
@@ -48,6 +80,10 @@ export interface CytonEmulatorOptions {
   readonly firmware?: string;
   /** Emulates the dongle alone, its board switched off: every command gets the dongle's failure text. */
   readonly boardOff?: boolean;
+  /** Every packet carries 0xC0 0xA0 in its bytes 12-13 (see `emulatorCounts`). */
+  readonly hostileData?: boolean;
+  /** Answers every command but never sends a packet (`b` is heard, nothing streams). */
+  readonly mute?: boolean;
 }
 
 export interface SilenceOptions {
@@ -72,12 +108,15 @@ export class CytonEmulator {
   private silence: { deaf: boolean; timer: NodeJS.Timeout | undefined } | undefined;
   /** Packets sent since the last `b`. */
   sent = 0;
+  /** Answers commands but ignores `b` (the option's value at first; a test may change it). */
+  mute: boolean;
 
   constructor(
     private readonly port: EmulatorPort,
     private readonly options: CytonEmulatorOptions = {},
   ) {
     this.daisy = options.daisy ?? false;
+    this.mute = options.mute ?? false;
     this.settings = this.defaults();
     this.leadOff = this.settings.map(() => ({ p: false, n: false }));
     port.onData((chunk) => {
@@ -94,6 +133,15 @@ export class CytonEmulator {
     this.impedance.set(channel, ohms);
   }
 
+  /** Channels held at one code (a railed input: a loose electrode), by 0-based channel. */
+  readonly railed = new Map<number, number>();
+
+  /** Holds 0-based `channel` at `counts` (undefined: its signal again). */
+  rail(channel: number, counts: number | undefined): void {
+    if (counts === undefined) this.railed.delete(channel);
+    else this.railed.set(channel, counts);
+  }
+
   /** The next `n` packets are not sent (their sample numbers are skipped). */
   drop(n: number): void {
     this.dropping += n;
@@ -103,9 +151,19 @@ export class CytonEmulator {
     this.send(bytes);
   }
 
-  /** Sends the first 20 bytes of a packet that then never completes (its number is skipped). */
-  tear(): void {
-    this.send(this.packetBytes(this.packet).subarray(0, 20));
+  /** Sends `bytes` of garbage and resolves once the link has taken them (the reader read them). */
+  async flood(bytes: Uint8Array): Promise<void> {
+    if (this.silence !== undefined) return;
+    await this.port.write(bytes);
+  }
+
+  /** Packet numbers (since the last `b`) that `tear` cut short. */
+  readonly torn: number[] = [];
+
+  /** Sends the first `bytes` bytes of a packet that then never completes (its number is skipped). */
+  tear(bytes = 20): void {
+    this.torn.push(this.packet);
+    this.send(this.packetBytes(this.packet).subarray(0, bytes));
     this.packet++;
   }
 
@@ -230,7 +288,7 @@ export class CytonEmulator {
   }
 
   private start(): void {
-    if (this.streaming) return;
+    if (this.streaming || this.mute) return;
     this.packet = 0;
     this.sent = 0;
     this.startedAt = performance.now();
@@ -261,8 +319,16 @@ export class CytonEmulator {
     for (let c = 0; c < 8; c++) {
       const channel = base + c;
       const lead = this.leadOff[channel];
+      // A powered-down input converts nothing: the ADS1299 sends 0 for it.
+      const railed = this.railed.get(channel);
       counts[c] =
-        lead?.p || lead?.n ? this.leadOffCounts(channel, p) : emulatorCounts(Math.max(0, row), channel);
+        this.settings[channel]?.powerDown === true
+          ? 0
+          : railed !== undefined
+            ? railed
+            : lead?.p || lead?.n
+              ? this.leadOffCounts(channel, p)
+              : emulatorCounts(Math.max(0, row), channel, this.options.hostileData);
     }
     return encodePacket(p & 0xff, counts);
   }

@@ -59,6 +59,8 @@ export class FakeLiveDriver implements LiveEegDriver {
     signal?: AbortSignal,
   ) => Promise<ElectrodeMap<number>>;
   impedanceMeasurementMs?: () => number;
+  /** The driver's wire counters (absent unless a test sets them). */
+  counters?: () => Readonly<Record<string, number>>;
   private currentGain = 24;
   /** Rows produced since the start, lost ones included. */
   private produced = 0;

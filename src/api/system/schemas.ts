@@ -234,6 +234,22 @@ export const DeviceStatusShape = Type.Object({
         'Present while a live device is lost (its amplifier unplugged, its outlet gone): why. No EEG arrives until it is back (event device_restored).',
     }),
   ),
+  amplifier: Type.Optional(
+    Type.Object(
+      {
+        lostSamples: Type.Integer({
+          minimum: 0,
+          description:
+            "Samples per channel, at the amplifier's rate, that it produced and that never arrived since the device opened (never filled in; each loss is also a samples_lost event).",
+        }),
+        counters: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+          description:
+            "What the driver counted on its wire since it opened: on a Cyton tornPackets (packets not taken whole: torn short, or not followed by the next packet's header), skippedBytes (bytes that were no packet) and resyncs (times the stream fell out of step).",
+        }),
+      },
+      { description: 'On a live device (Cyton, LSL) only: the counts of its link since it opened.' },
+    ),
+  ),
 });
 
 /** GET /system/led/state: one LED. */

@@ -89,6 +89,14 @@ function statusAnswer(context: SystemContext) {
         ? {}
         : { tokenWaived: { networks: [...context.tokenWaived.networks], any: context.tokenWaived.any } }),
       ...(status.lost === undefined ? {} : { lost: status.lost }),
+      ...(status.amplifier === undefined
+        ? {}
+        : {
+            amplifier: {
+              lostSamples: status.amplifier.lostSamples,
+              counters: { ...status.amplifier.counters },
+            },
+          }),
     },
   };
 }

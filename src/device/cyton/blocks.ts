@@ -1,16 +1,33 @@
 /**
  * Packets to the blocks the live headset receives: rows from the sequencer (./sequencer.ts) scaled
  * to µV at each channel's gain, cut into blocks at every loss or restart, stamped with the sample
- * clock (./sample-clock.ts). A block is what one chunk of bytes completed, so blocks follow the
+ * clock (./sample-clock.ts), each row's time on its fitted line (`period`). A block is what one chunk of bytes completed, so blocks follow the
  * serial port's pace; a block never spans a loss, and the block after one carries `lost` and
  * `discontinuity`.
  *
  * While a tap is set (the lead-off measurement), rows go to it instead, unstamped.
  */
+import { frameRows } from '../acquisition.js';
 import type { LiveSamples } from '../live/driver.js';
 import type { CytonPacket } from './protocol.js';
 import { SampleClock, type SampleClockOptions } from './sample-clock.js';
 import { type SequencedRow, Sequencer } from './sequencer.js';
+
+/** The largest relative error of any step between two samples' times that the docs promise. */
+export const MAX_STEP_ERROR = 1e-3;
+
+/**
+ * The sample clock's slew limit at `rate`. Frames (../live/live-framer.ts) place their rows at the
+ * nominal period from their first row's time, which is on the fitted line: across n rows the line
+ * and the frame part by up to n × the slew, all of it in the step to the next frame. Holding the
+ * slew to MAX_STEP_ERROR / (n + 1) keeps every step, inside a frame or across two, within
+ * MAX_STEP_ERROR of the fitted period (and of the nominal one). At 250 Hz (3-row frames) that is
+ * 0.025 %, 0.25 ms per second: still 10 times a crystal's error, and an initial latency of 10 ms is
+ * taken out in 40 s.
+ */
+export function maxSlewFor(rate: number): number {
+  return MAX_STEP_ERROR / (frameRows(rate) + 1);
+}
 
 /** Where rows go during a measurement, with the row's µV. */
 export type RowTap = (row: SequencedRow, microvolts: Float32Array) => void;
@@ -20,6 +37,8 @@ export class BlockMaker {
   private readonly clock: SampleClock;
   private rows: SequencedRow[] = [];
   private discontinuity = false;
+  /** When the last packet pushed arrived. */
+  private lastAt = 0;
   tap: RowTap | undefined;
 
   constructor(
@@ -31,7 +50,7 @@ export class BlockMaker {
     private readonly emit: (samples: LiveSamples) => void,
   ) {
     this.sequencer = new Sequencer(daisy);
-    this.clock = new SampleClock(rate, clockOptions);
+    this.clock = new SampleClock(rate, { maxSlew: maxSlewFor(rate), ...clockOptions });
   }
 
   get lostRows(): number {
@@ -54,18 +73,20 @@ export class BlockMaker {
   push(packet: CytonPacket, at: number, after: number): void {
     for (const out of this.sequencer.push(packet, at, after)) {
       if (out.kind === 'restart') {
-        this.flush(at);
+        this.flush();
         this.clock.reanchor();
         this.discontinuity = true;
         continue;
       }
-      if (out.row.lostBefore > 0) this.flush(at);
+      if (out.row.lostBefore > 0) this.flush();
       this.rows.push(out.row);
     }
+    this.lastAt = at;
   }
 
-  /** Emits the rows gathered so far as one block, stamped for their arrival at `at`. */
-  flush(at: number): void {
+  /** Emits the rows gathered so far as one block, stamped for the arrival of its last row. */
+  flush(): void {
+    const at = this.lastAt;
     const rows = this.rows;
     if (rows.length === 0) return;
     this.rows = [];
@@ -88,6 +109,7 @@ export class BlockMaker {
     const lost = first.lostBefore;
     const discontinuity = lost > 0 || this.discontinuity;
     this.discontinuity = false;
-    this.emit({ data, rows: rows.length, timestamp, lost, discontinuity });
+    // Each row on the fitted line: row r at timestamp + r × the line's period.
+    this.emit({ data, rows: rows.length, timestamp, period: this.clock.period, lost, discontinuity });
   }
 }

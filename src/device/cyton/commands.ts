@@ -1,6 +1,7 @@
 /**
  * The two commands the Cyton driver waits on (./driver.ts), over one session (./session.ts): the
- * reset with its banner, and one channel's settings with the board's answer.
+ * reset with its banner, and one channel's settings with the board's answer; and the check that a
+ * board answering after a reconnection is the one headsetd started with.
  */
 import { HeadsetdError } from '../../errors/catalog.js';
 import { DeviceUnavailableError } from '../errors.js';
@@ -54,4 +55,20 @@ export async function sendChannelSettings(
       `The Cyton refused ${command}: ${answer.replace(/\$\$\$$/, '').trim()}`,
     );
   }
+}
+
+/** A board answered on the path that is not the board headsetd started with (its channels differ). */
+export class BoardChangedError extends DeviceUnavailableError {
+  constructor(message: string) {
+    super('disconnected', message);
+  }
+}
+
+/** Throws `BoardChangedError` naming the change when `now` has a Daisy and `before` had none, or the reverse. */
+export function checkSameBoard(before: CytonBanner, now: CytonBanner, path: string): void {
+  if (before.daisy === now.daisy) return;
+  const started = before.daisy ? '16 channels at 125 Hz' : '8 channels at 250 Hz';
+  throw new BoardChangedError(
+    `The board on ${path} now ${now.daisy ? 'claims' : 'lacks'} a Daisy module (its reset banner ${now.daisy ? 'lists' : 'no longer lists'} the Daisy's ADS1299), but headsetd started with ${started}; the channels cannot change while headsetd runs. Plug back the board it started with, or restart headsetd.`,
+  );
 }

@@ -4,7 +4,7 @@
  *
  * Lifecycle: `open` stops any stream left running, resets the board (`v`), reads its banner up to
  * `$$$` (a Daisy doubles the channels and halves the rate), then sets every channel's settings so
- * that the driver knows them. `start` sends `b`, `stop` sends `s`.
+ * that the driver knows them (a channel played as no electrode powered down, out of BIAS and SRB2). `start` sends `b`, `stop` sends `s`.
  *
  * While streaming: packets lost (radio) are counted from the sample counter, the block after them
  * carries `lost` and `discontinuity` (the live headset announces the count). The board resetting
@@ -25,11 +25,12 @@ import type {
   LiveLinkEvent,
   LiveSamples,
 } from '../live/driver.js';
-import { resetBoard, sendChannelSettings } from './commands.js';
+import { BoardChangedError, checkSameBoard, resetBoard, sendChannelSettings } from './commands.js';
 import { measureLeadOff } from './lead-off.js';
 import type { SerialLink, SerialLinkOpener } from './link.js';
 import { type CytonArgument, cytonChannels, parseCytonArgument } from './montage.js';
 import { type ParsedItem, PacketParser } from './parser.js';
+import { LinkReports } from './link-reports.js';
 import { CytonSession } from './session.js';
 import {
   type ChannelSettings,
@@ -43,6 +44,7 @@ import {
   rangeMicrovolts,
   START,
   STOP,
+  unusedChannelSettings,
 } from './protocol.js';
 import type { CytonDriverOptions } from './options.js';
 import { BlockMaker, type RowTap } from './blocks.js';
@@ -65,6 +67,9 @@ export class CytonDriver implements LiveEegDriver {
   private reopenTimer: NodeJS.Timeout | undefined;
   /** A reset or reconnection is under way: packets wait for it, the watchdog does not judge. */
   private recovering = false;
+  private readonly reports = new LinkReports((event) => {
+    this.links.emit(event);
+  });
   private readonly watchdog: StallWatchdog;
   private readonly samples = new ListenerSet<LiveSamples>();
   private readonly links = new ListenerSet<LiveLinkEvent>();
@@ -125,10 +130,16 @@ export class CytonDriver implements LiveEegDriver {
     return Math.min(...this.settings.map((s) => s.gain)) as CytonGain;
   }
 
-  /** What the parser and sequencer counted: bytes skipped, resynchronisations, rows lost. */
-  stats(): { skippedBytes: number; resyncs: number; packets: number; lostRows: number } {
-    const { skippedBytes, resyncs, packets } = this.parser;
-    return { skippedBytes, resyncs, packets, lostRows: this.blocks.lostRows };
+  /** What the parser and sequencer counted: bytes skipped, resynchronisations, torn packets, rows lost. */
+  stats(): { skippedBytes: number; resyncs: number; tornPackets: number; packets: number; lostRows: number } {
+    const { skippedBytes, resyncs, tornPackets, packets } = this.parser;
+    return { skippedBytes, resyncs, tornPackets, packets, lostRows: this.blocks.lostRows };
+  }
+
+  /** What the parser counted on the wire, for GET /system/status (rows lost are the live headset's). */
+  counters(): Readonly<Record<string, number>> {
+    const { tornPackets, skippedBytes, resyncs } = this.parser;
+    return { tornPackets, skippedBytes, resyncs };
   }
 
   async start(): Promise<void> {
@@ -219,19 +230,17 @@ export class CytonDriver implements LiveEegDriver {
     this.attach(link);
     try {
       const banner = await this.reset();
-      if (this.banner !== undefined && this.banner.daisy !== banner.daisy) {
-        throw new DeviceUnavailableError(
-          'disconnected',
-          `The board on ${path} now ${banner.daisy ? 'has' : 'lacks'} a Daisy module; it cannot change its channels while headsetd runs. Restart headsetd.`,
-        );
-      }
+      if (this.banner !== undefined) checkSameBoard(this.banner, banner, path);
       const count = banner.daisy ? 16 : 8;
       const channels = cytonChannels(count, this.argument.channels);
       const gain = this.settings[0]?.gain ?? this.argument.gain ?? DEFAULT_CHANNEL_SETTINGS.gain;
+      // A channel not played (`-`, or past the end of the list) is switched off.
       const wanted =
         this.settings.length === count
           ? this.settings
-          : channels.map(() => ({ ...DEFAULT_CHANNEL_SETTINGS, gain }));
+          : channels.map((c) =>
+              c.name === undefined ? unusedChannelSettings(gain) : { ...DEFAULT_CHANNEL_SETTINGS, gain },
+            );
       this.banner = banner;
       this.liveChannels = channels;
       this.blocks = this.makeBlocks(banner.daisy);
@@ -249,8 +258,8 @@ export class CytonDriver implements LiveEegDriver {
       this.argument.path,
       this.parser,
       {
-        items: (items, at) => {
-          this.handle(items, at);
+        items: (items) => {
+          this.handle(items);
         },
         closed: (reason) => {
           this.linkClosed(session, reason);
@@ -274,10 +283,9 @@ export class CytonDriver implements LiveEegDriver {
   private linkClosed(session: CytonSession, reason: string): void {
     if (session !== this.session || this.closed) return;
     this.session = undefined;
-    this.links.emit({
-      kind: 'lost',
-      message: `The Cyton's serial port ${this.argument.path} is gone (${reason}); headsetd tries to reopen it every ${this.reopenInterval() / 1000} s.`,
-    });
+    this.reports.lost(
+      `The Cyton's serial port ${this.argument.path} is gone (${reason}); headsetd tries to reopen it every ${this.reopenInterval() / 1000} s.`,
+    );
     this.scheduleReopen();
   }
 
@@ -285,10 +293,17 @@ export class CytonDriver implements LiveEegDriver {
   private stalled(silentMs: number): void {
     if (this.closed) return;
     const seconds = Math.round(silentMs / 100) / 10;
-    this.links.emit({
-      kind: 'lost',
-      message: `No sample from the Cyton on ${this.argument.path} for ${seconds} s: is the board on and in range? headsetd resets it every ${this.reopenInterval() / 1000} s until it answers.`,
-    });
+    const every = this.reopenInterval() / 1000;
+    if (!this.reports.isLost) {
+      this.reports.lost(
+        `No sample from the Cyton on ${this.argument.path} for ${seconds} s: is the board on and in range? headsetd resets it every ${every} s until it sends samples.`,
+      );
+    } else if (this.reports.awaitingSamples) {
+      // Lost, then it answered its reset and the start command, and still sends nothing.
+      this.reports.lost(
+        `The Cyton on ${this.argument.path} answers its reset but sends no sample after the start command (b): is its radio link good, its battery charged? headsetd resets it every ${every} s until it sends samples.`,
+      );
+    }
     this.retryLater();
   }
 
@@ -324,8 +339,15 @@ export class CytonDriver implements LiveEegDriver {
           if (this.streaming) await this.beginStream();
           this.recovering = false;
           this.blocks.markDiscontinuity();
-          this.links.emit({ kind: 'restored', message: `The Cyton on ${this.argument.path} answers again.` });
-        } catch {
+          this.reports.restored(
+            this.streaming
+              ? `The Cyton on ${this.argument.path} answers again and sends samples.`
+              : `The Cyton on ${this.argument.path} answers again.`,
+            this.streaming,
+          );
+        } catch (error) {
+          // A board that answers as another board (a Daisy added or removed) is named as such.
+          if (error instanceof BoardChangedError) this.reports.lost(error.message);
           this.scheduleReopen();
         }
       });
@@ -382,6 +404,9 @@ export class CytonDriver implements LiveEegDriver {
 
   /** Sends `b` on a fresh sequence and time line. */
   private async beginStream(): Promise<void> {
+    // A packet held back from before (awaiting confirmation when the stream stopped) belongs to no
+    // stream: the new one starts from its own packets.
+    this.parser.reset();
     this.blocks.restart();
     this.watchdog.heard();
     await this.write(START);
@@ -442,23 +467,24 @@ export class CytonDriver implements LiveEegDriver {
     );
   }
 
-  private handle(items: readonly ParsedItem[], at: number): void {
+  private handle(items: readonly ParsedItem[]): void {
     const blocks = this.blocks;
     let after = items.filter((item) => item.kind === 'packet').length;
     if (after > 0) this.watchdog.heard();
     // Packets left over from before a reset or reconnection belong to no stream.
     const taking = (this.streaming && !this.recovering) || blocks.tap !== undefined;
+    if (after > 0 && taking) this.reports.samplesArrived();
     for (const item of items) {
       if (item.kind === 'message') {
-        blocks.flush(at);
+        blocks.flush();
         // A text nobody asked for: the banner means the board reset itself.
         if (isBanner(item.text) && this.streaming) this.boardReset();
       } else {
         after--;
-        if (taking) blocks.push(item.packet, at, after);
+        if (taking) blocks.push(item.packet, item.at, after);
       }
     }
-    blocks.flush(at);
+    blocks.flush();
   }
 
   /** Rows the counter skipped travel in `samples.lost`: the live headset announces them, once. */
@@ -468,10 +494,9 @@ export class CytonDriver implements LiveEegDriver {
 
   /** The board printed its banner mid-stream: it reset itself. Set it up again and restart. */
   private boardReset(): void {
-    this.links.emit({
-      kind: 'lost',
-      message: `The Cyton on ${this.argument.path} reset itself mid-stream (its banner arrived); its settings are being restored and the stream restarted.`,
-    });
+    this.reports.lost(
+      `The Cyton on ${this.argument.path} reset itself mid-stream (its banner arrived); its settings are being restored and the stream restarted.`,
+    );
     this.recovering = true;
     void this.serial(async () => {
       if (!this.streaming || !this.linkUp || this.closed) {
@@ -484,10 +509,7 @@ export class CytonDriver implements LiveEegDriver {
         await this.beginStream();
         this.recovering = false;
         this.blocks.markDiscontinuity();
-        this.links.emit({
-          kind: 'restored',
-          message: `The Cyton on ${this.argument.path} streams again after its reset.`,
-        });
+        this.reports.restored(`The Cyton on ${this.argument.path} streams again after its reset.`, true);
       } catch {
         // Still `lost`: reconnect and reset it every interval until it answers.
         this.retryLater();

@@ -42,7 +42,21 @@ describe('Cyton numbers', () => {
   test('µV per count is 4.5 V / gain / (2^23 − 1): 0.02235 µV at gain 24', () => {
     expect(microvoltsPerCount(24)).toBeCloseTo(0.0223517, 6);
     expect(microvoltsPerCount(1)).toBeCloseTo(4.5e6 / 8388607, 9);
-    expect(rangeMicrovolts(24)).toBe(187500);
+  });
+
+  test('the range covers every code −8388608 … 8388607 at every gain, as float32 samples carry them (was: −8388608 outside ±187 500 µV)', () => {
+    for (const gain of [1, 2, 4, 6, 8, 12, 24]) {
+      const scale = microvoltsPerCount(gain);
+      const range = rangeMicrovolts(gain);
+      for (const code of [-8388608, -8388607, 8388607, 0]) {
+        const sample = Math.fround(code * scale);
+        expect(Math.abs(sample), `code ${code} at gain ${gain}`).toBeLessThanOrEqual(range);
+        expect(Math.abs(code * scale), `code ${code} at gain ${gain}`).toBeLessThanOrEqual(range);
+      }
+      // No wider than it must be: within one float32 step of the most negative code.
+      expect(range).toBeLessThan(8388608 * scale * (1 + 2 ** -23));
+    }
+    expect(rangeMicrovolts(24)).toBeGreaterThan(187500.02);
   });
 
   test('gain codes 0-6 are 1, 2, 4, 6, 8, 12, 24; others have none', () => {
@@ -113,20 +127,23 @@ describe('PacketParser', () => {
 
   test('garbage and a torn packet are skipped and counted, then the stream resynchronises', () => {
     const garbage = Uint8Array.of(0x00, 0xa0, 0x13, 0xc0, 0xa0, 0x55);
-    const torn = encodePacket(2, counts(2)).subarray(0, 20);
+    const torn = encodePacket(3, counts(3)).subarray(0, 20);
     const stream = concat(
       encodePacket(0, counts(0)),
       encodePacket(1, counts(1)),
+      encodePacket(2, counts(2)),
       torn,
       garbage,
-      encodePacket(3, counts(3)),
       encodePacket(4, counts(4)),
+      encodePacket(5, counts(5)),
+      encodePacket(6, counts(6)),
     );
     const parser = new PacketParser();
     const got = [...parser.push(stream), ...parser.flush()].flatMap((i) =>
       i.kind === 'packet' ? [i.packet.sampleNumber] : [],
     );
-    expect(got).toEqual([0, 1, 3, 4]);
+    // From the start and after the garbage, a packet is trusted once the two after it follow in sequence.
+    expect(got).toEqual([0, 1, 2, 4, 5, 6]);
     expect(parser.skippedBytes).toBe(torn.length + garbage.length);
     expect(parser.resyncs).toBe(1);
   });
@@ -143,36 +160,47 @@ describe('PacketParser', () => {
         ascii('more noise'),
         encodePacket(7, counts(7)),
         encodePacket(8, counts(8)),
+        encodePacket(9, counts(9)),
       ),
     );
-    expect(items.flatMap((i) => (i.kind === 'packet' ? [i.packet.sampleNumber] : []))).toEqual([7, 8]);
+    // The last packet waits for the next header, or for the line to go quiet.
+    expect(
+      [...items, ...parser.flush()].flatMap((i) => (i.kind === 'packet' ? [i.packet.sampleNumber] : [])),
+    ).toEqual([7, 8, 9]);
     expect(parser.skippedBytes).toBe(5 + 33 + 10);
   });
 
-  test('a quiet flush that fires late (a loaded machine) while a packet is half read keeps the half: no row lost', () => {
+  test('quiet flushes that fire late (a loaded machine) while a packet is half read keep the half: no row lost; what comes next decides it', () => {
     // The session flushes after 50 ms of quiet; on a loaded machine its timer can run before the
     // read that holds the rest of the packet, which was already waiting.
     const parser = new PacketParser();
-    const second = encodePacket(1, counts(1));
     const got: number[] = [];
     const take = (items: ReturnType<PacketParser['push']>): void => {
       for (const item of items) if (item.kind === 'packet') got.push(item.packet.sampleNumber);
     };
-    take(parser.push(encodePacket(0, counts(0))));
+    take(
+      parser.push(concat(encodePacket(0, counts(0)), encodePacket(1, counts(1)), encodePacket(2, counts(2)))),
+    );
     take(parser.flush());
-    take(parser.push(second.subarray(0, 10)));
-    take(parser.flush(true));
-    take(parser.push(concat(second.subarray(10), encodePacket(2, counts(2)))));
+    const fourth = encodePacket(3, counts(3));
+    take(parser.push(fourth.subarray(0, 10)));
     take(parser.flush());
-    expect(got).toEqual([0, 1, 2]);
+    take(parser.flush());
+    take(parser.push(concat(fourth.subarray(10), encodePacket(4, counts(4)))));
+    take(parser.flush());
+    expect(got).toEqual([0, 1, 2, 3, 4]);
     expect(parser.skippedBytes).toBe(0);
-    // A half packet the line never completes is given up at the next flush that does not keep it.
-    parser.push(second.subarray(0, 10));
-    expect(parser.flush(true)).toEqual([]);
+    // A half packet the line never completes is held however long the quiet; the text that comes
+    // next (an answer to a command) shows it was torn: skipped, counted, and the answer read.
+    parser.push(fourth.subarray(0, 10));
+    expect(parser.flush()).toEqual([]);
+    expect(parser.flush()).toEqual([]);
     expect(parser.pending).toBe(10);
-    parser.flush();
+    const answer = 'Success: Channel set for 1$$$';
+    expect(parser.push(ascii(answer))).toEqual([{ kind: 'message', text: answer }]);
     expect(parser.pending).toBe(0);
-    expect(parser.skippedBytes).toBe(10);
+    expect(parser.skippedBytes).toBe(10 + answer.length);
+    expect(parser.tornPackets).toBe(1);
   });
 
   test('text up to $$$ is a message, also between packets (a reset mid-stream)', () => {
@@ -181,15 +209,19 @@ describe('PacketParser', () => {
     const stream = concat(
       encodePacket(0, counts(0)),
       encodePacket(1, counts(1)),
+      encodePacket(2, counts(2)),
       ascii(banner),
       ascii('Success: Channel set for 1$$$'),
     );
     const items = parser.push(stream);
+    // Packet 2 is followed by text, not by a header: it cannot be told from a torn packet and is
+    // not taken (counted); its bytes do not leak into the banner.
     expect(items.map((i) => (i.kind === 'packet' ? i.packet.sampleNumber : i.text))).toEqual([
       0,
       1,
       banner,
       'Success: Channel set for 1$$$',
     ]);
+    expect(parser.tornPackets).toBe(1);
   });
 });

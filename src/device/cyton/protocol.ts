@@ -20,9 +20,11 @@
  *   2.048 MHz / 65536 = 31.25 Hz).
  * - A data packet is 33 bytes: 0xA0, the sample number (0-255, one more per packet, wrapping),
  *   8 channels of 24-bit big-endian two's-complement counts, 6 auxiliary bytes, and a footer
- *   0xC0-0xC6 that says what the auxiliary bytes hold (0xC0 accelerometer; others raw or time stamps).
+ *   0xC0-0xCF that says what the auxiliary bytes hold (0xC0 accelerometer; others raw or time
+ *   stamps; the low nibble is the board's to define).
  * - Counts to volts: 4.5 V / gain / (2^23 - 1) per count (the ADS1299's reference over the
- *   positive full scale of a 24-bit two's-complement number).
+ *   positive full scale of a 24-bit two's-complement number). The codes run from -2^23 to
+ *   2^23 - 1: the most negative reads one count beyond -4.5 V / gain (a railed input sends it).
  * - The board streams 250 packets per second. With a Daisy it still sends 250 packets per second,
  *   alternating: odd sample numbers carry the board's 8 channels, even ones the Daisy's 8, each the
  *   mean of the chip's last two 250 Hz samples; one odd packet and the even packet after it make
@@ -36,7 +38,7 @@ export const PACKET_RATE = 250;
 export const PACKET_LENGTH = 33;
 export const HEADER = 0xa0;
 export const FOOTER_MIN = 0xc0;
-export const FOOTER_MAX = 0xc6;
+export const FOOTER_MAX = 0xcf;
 export const CHANNELS_PER_CHIP = 8;
 /** The ADS1299's reference voltage (V). */
 export const VREF_VOLTS = 4.5;
@@ -78,9 +80,17 @@ export function microvoltsPerCount(gain: number): number {
   return (VREF_VOLTS / gain / FULL_SCALE_COUNTS) * 1e6;
 }
 
-/** The largest magnitude (µV) a channel can read at `gain`: 4.5 V / gain. */
+/** The most negative count of a 24-bit two's-complement number: one more in magnitude than the largest. */
+export const MOST_NEGATIVE_COUNTS = -(2 ** 23);
+
+/**
+ * The largest magnitude (µV) a channel can read at `gain`: the most negative code's, 2^23 counts
+ * (187 500.022 µV at gain 24, one count beyond 4.5 V / gain), as the float32 sample carries it
+ * (never less than the exact value), so that every code the board can send is inside the range.
+ */
 export function rangeMicrovolts(gain: number): number {
-  return (VREF_VOLTS / gain) * 1e6;
+  const exact = -MOST_NEGATIVE_COUNTS * microvoltsPerCount(gain);
+  return Math.max(exact, Math.abs(Math.fround(-exact)));
 }
 
 /** The code (0-6) of a gain, or undefined for a gain the board does not have. */
@@ -145,6 +155,16 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
   srb2: true,
   srb1: false,
 };
+
+/**
+ * What a channel no electrode is played on gets: powered down, out of the bias drive and off SRB2,
+ * as the OpenBCI GUI sets a channel it switches off (`x<ch>1<gain><input>000X`): an open input left
+ * in the bias loop feeds its noise into the bias drive of every electrode, and one left on SRB2 adds
+ * its own to the reference.
+ */
+export function unusedChannelSettings(gain: CytonGain): ChannelSettings {
+  return { ...DEFAULT_CHANNEL_SETTINGS, gain, powerDown: true, bias: false, srb2: false };
+}
 
 function letter(channel: number): string {
   const l = CHANNEL_LETTERS[channel];

@@ -70,4 +70,12 @@ describe('SampleClock', () => {
     clock.reanchor();
     expect(clock.place(0, 4, 5000)).toBe(5000 - 4 * 4);
   });
+
+  test('a burst of blocks far beyond the rows of the window (a flood of made-up or lost-counted packets) keeps at most one arrival per row of the window (was: every one of the last 2 s)', () => {
+    const clock = new SampleClock(250);
+    const start = 1.7e12;
+    // 100 000 blocks within 1 s, each claiming a gap: 100 000 arrivals inside the 2 s window.
+    for (let k = 0; k < 100_000; k++) clock.place(k * 10, k * 10, start + k / 100);
+    expect(clock.remembered).toBeLessThanOrEqual(501);
+  });
 });

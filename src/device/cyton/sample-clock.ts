@@ -8,7 +8,8 @@
  * is a line, t(index) = anchorTime + (index - anchorIndex) × period, held to the lower envelope of
  * the arrivals: the earliest arrivals (least delay) over the last `windowMs` set where the line
  * should be. The line is never moved by a jump: its slope is changed, by at most `maxSlew` (a
- * fraction of the nominal period, 1e-3 by default, 1 ms per second), so that the error is taken
+ * fraction of the nominal period, 1e-3 by default, 1 ms per second; the Cyton's blocks hold it
+ * lower so that frames keep every step within 1e-3, ./blocks.ts), so that the error is taken
  * out over `settleMs`. Hence:
  * - time stamps never go backwards and successive rows are one period apart within `maxSlew`;
  * - a burst of late arrivals does not move them (only the earliest arrivals count);
@@ -34,12 +35,24 @@ export class SampleClock {
   private anchor: { index: number; time: number; period: number } | undefined;
   /** Recent arrivals: the last row index of a block and when it arrived. */
   private arrivals: { index: number; at: number }[] = [];
+  /**
+   * The most arrivals kept: one per row of the window. A board delivers no more blocks than rows;
+   * more arrivals in the window than that (a stream of made-up or lost-counted packets) must not
+   * grow the memory, nor the time each block takes to place.
+   */
+  private readonly maxArrivals: number;
 
   constructor(rate: number, options: SampleClockOptions = {}) {
     this.nominal = 1000 / rate;
     this.windowMs = options.windowMs ?? 2000;
     this.maxSlew = options.maxSlew ?? 1e-3;
     this.settleMs = options.settleMs ?? 5000;
+    this.maxArrivals = Math.ceil((rate * this.windowMs) / 1000) + 1;
+  }
+
+  /** Arrivals remembered now (at most one per row of the window). */
+  get remembered(): number {
+    return this.arrivals.length;
   }
 
   /** The present period, ms per row. */
@@ -71,9 +84,15 @@ export class SampleClock {
       return this.timeOf(firstIndex);
     }
     this.arrivals.push({ index: lastIndex, at });
-    while (this.arrivals.length > 1 && at - (this.arrivals[0] as { at: number }).at > this.windowMs) {
-      this.arrivals.shift();
+    let old = 0;
+    while (
+      old < this.arrivals.length - 1 &&
+      (at - (this.arrivals[old] as { at: number }).at > this.windowMs ||
+        this.arrivals.length - old > this.maxArrivals)
+    ) {
+      old++;
     }
+    if (old > 0) this.arrivals.splice(0, old);
     // The lower envelope's distance from the line: positive when the line runs early.
     let floor = Number.POSITIVE_INFINITY;
     for (const arrival of this.arrivals) floor = Math.min(floor, arrival.at - this.timeOf(arrival.index));

@@ -11,7 +11,7 @@ import type { SerialLink } from './link.js';
 import type { PacketParser, ParsedItem } from './parser.js';
 
 export interface SessionHandlers {
-  /** Packets and unclaimed texts, in order, with the arrival time of their chunk. */
+  /** Packets (each with its arrival time) and unclaimed texts, in order; `at`: when they were read. */
   items(items: readonly ParsedItem[], at: number): void;
   /** The link ended without `close()`. */
   closed(reason: string): void;
@@ -22,7 +22,7 @@ interface Waiter {
   readonly resolve: (text: string) => void;
 }
 
-/** How long bytes held back by the parser wait for more before they are read as they are, ms. */
+/** How long the line must be quiet before a packet held back for the next header is read as it is, ms. */
 const QUIET_MS = 50;
 
 export class CytonSession {
@@ -103,22 +103,15 @@ export class CytonSession {
 
   private receive(chunk: Uint8Array): void {
     const at = this.now();
-    this.deliver(this.parser.push(chunk), at);
-    // Bytes held back for a confirmation that may never come (the last packet before `s`, a short
-    // answer after a torn packet): read them as they are once the line has been quiet a while.
+    this.deliver(this.parser.push(chunk, at), at);
+    // The last packet before `s` waits for a next header that never comes: once the line has been
+    // quiet a while, the parser takes it if it continues the count (./parser.ts).
     clearTimeout(this.quietTimer);
-    if (this.parser.pending > 0) this.flushWhenQuiet(true);
-  }
-
-  /**
-   * A half packet survives the first quiet period: the timer may have fired before the read holding
-   * the rest ran (timers come before I/O in the event loop). It is given up only after a second.
-   */
-  private flushWhenQuiet(keepPartial: boolean): void {
-    this.quietTimer = setTimeout(() => {
-      this.deliver(this.parser.flush(keepPartial), this.now());
-      if (keepPartial && this.parser.pending > 0) this.flushWhenQuiet(false);
-    }, QUIET_MS);
+    if (this.parser.pending > 0) {
+      this.quietTimer = setTimeout(() => {
+        this.deliver(this.parser.flush(), this.now());
+      }, QUIET_MS);
+    }
   }
 
   /** Answers go to their askers; the rest to the driver, in order. */

@@ -50,6 +50,12 @@ export interface LiveSamples {
    */
   readonly timestamp: number;
   /**
+   * ms from one row of this block to the next on the driver's clock (a Cyton's fitted line, which
+   * follows the board's crystal); absent: 1000 / the nominal rate. Row r is at
+   * `timestamp + r × period`.
+   */
+  readonly period?: number;
+  /**
    * Rows the amplifier produced before this block that never arrived (from the board's sample
    * counter, or the LSL time stamps). Never filled in: the frame after a loss is marked, and the
    * live headset announces the count as a `samples_lost` event (a block with `lost > 0` is a
@@ -129,6 +135,11 @@ export interface LiveEegDriver {
    * (`capabilities().battery` false; the power paths answer not_supported).
    */
   battery?(): BatteryStatus;
+  /**
+   * What the driver counted on its wire since it opened, by name (Cyton: `tornPackets`,
+   * `skippedBytes`, `resyncs`), for GET /system/status. Absent: nothing beyond the lost rows.
+   */
+  counters?(): Readonly<Record<string, number>>;
   /** Stops and releases the wire. Safe to call twice. */
   close(): Promise<void>;
 }

@@ -5,7 +5,7 @@
  * of the acquired electrodes are kept, in the configured order.
  *
  * Time: a frame's `timestamp` is the time of its first row, read from the block that row came in
- * (the block's `timestamp` + row / rate). Lost rows are never filled in: the rows before a loss
+ * (the block's `timestamp` + row × its `period`, the driver's clock, else 1 / rate). Lost rows are never filled in: the rows before a loss
  * leave as a shorter frame at once, and the frame after it says `discontinuity: true` with the
  * count in `lostSamples`, as does (without a count) the first frame of a run.
  */
@@ -66,7 +66,7 @@ export class LiveFramer {
     const kept = columns.length;
     for (let row = 0; row < block.rows; row++) {
       if (this.filled === 0) {
-        this.pendingTimestamp = block.timestamp + (row * 1000) / rate;
+        this.pendingTimestamp = block.timestamp + row * (block.period ?? 1000 / rate);
         this.pendingDiscontinuity = this.gap;
         this.pendingLost = this.lost;
         this.gap = false;

@@ -101,6 +101,21 @@ describe('live headset framing', () => {
     expect(frames.map((f) => f.lostSamples)).toEqual([undefined, undefined, 7, undefined]);
   });
 
+  test('GET /system/status keeps the count: amplifier.lostSamples sums every loss, in blocks and as the link drops (was: only in events)', async () => {
+    const { driver } = await open();
+    expect(device?.status().amplifier).toEqual({ lostSamples: 0, counters: {} });
+    await device?.eeg.start('client');
+    driver.push(4);
+    driver.lose(7);
+    driver.push(6);
+    driver.lose(3);
+    driver.push(2);
+    expect(device?.status().amplifier).toEqual({ lostSamples: 10, counters: {} });
+    // The driver's own counters, where it has some.
+    driver.counters = () => ({ tornPackets: 2 });
+    expect(device?.status().amplifier).toEqual({ lostSamples: 10, counters: { tornPackets: 2 } });
+  });
+
   test('a block marked discontinuous (an amplifier reset) starts a marked frame', async () => {
     const { driver, frames } = await open();
     await device?.eeg.start('client');

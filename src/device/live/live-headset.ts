@@ -9,7 +9,8 @@
  * - no motors, LEDs, IMU or peripheral bus: those parts refuse every call with
  *   `DeviceNotSupportedError` (not_supported) naming the device (missing-parts.ts).
  *
- * Events: acquisition started/stopped, `samples_lost` with the count of rows that never arrived,
+ * Events: acquisition started/stopped, `samples_lost` with the count of rows that never arrived
+ * (also summed in status `amplifier.lostSamples`, beside the driver's own counters),
  * `device_lost`/`device_restored` as the driver's link drops and comes back, and impedance
  * measurements (kΩ). The thermal model stands for the processor headsetd runs on, where the machine
  * has no sensor (status lists `cpu.temperature` as simulated then).
@@ -105,6 +106,8 @@ export class LiveHeadset implements Headset {
   private closed = false;
   /** The sentence of the `device_lost` event while the link is down (GET /system/status, healthz). */
   private lost: string | undefined;
+  /** Samples lost since the device opened (GET /system/status `amplifier.lostSamples`). */
+  private lostSamples = 0;
 
   /** Use `openLiveHeadset`: the driver must be open (its channels and rate known). */
   constructor(
@@ -202,6 +205,7 @@ export class LiveHeadset implements Headset {
       motors: { moving: [], stalled: [] },
       battery: battery === undefined ? null : { percent: battery.percent, isCharging: battery.isCharging },
       ...(this.lost === undefined ? {} : { lost: this.lost }),
+      amplifier: { lostSamples: this.lostSamples, counters: { ...this.driver.counters?.() } },
     };
   }
 
@@ -222,6 +226,7 @@ export class LiveHeadset implements Headset {
   }
 
   private rowsLost(rows: number, where: string): void {
+    this.lostSamples += rows;
     this.system(
       'samples_lost',
       'warning',
