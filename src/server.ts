@@ -212,7 +212,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // One hub of live events per device: the /system and guide plugins share it (GET /system/events).
   const hub = new EventHub(device);
   const manager = new StreamManager(new StreamStore(db), runtime, {
-    context: { executablesDirs: dirs },
+    context: { executablesDirs: dirs, deviceChannels: () => device.eeg.channels().map((c) => c.name) },
     onError: (message, error) => {
       logger.error({ err: error }, message);
     },

@@ -3,6 +3,7 @@
  * (code `validation_failed`) naming the field, with a message that names what is allowed.
  */
 import { DeviceArgumentError } from './errors.js';
+import { sameChannelName } from '../core/channel-names.js';
 import { ELECTRODES, type Electrode, isEegElectrode, parseElectrode } from '../core/electrodes.js';
 
 /** Parses one electrode name (any case). */
@@ -95,4 +96,32 @@ export function numberInRangeOrThrow(
     );
   }
   return value;
+}
+
+/**
+ * Names asked for (any case) as the device's channels, in the order asked, each once; refuses
+ * (`validation_failed`, pointing at `field/index`) a name the device does not play, listing the
+ * ones it does, and an empty list.
+ */
+export function channelListOrThrow(
+  names: readonly string[],
+  played: readonly string[],
+  deviceName: string,
+  field = 'channels',
+): string[] {
+  if (names.length === 0) {
+    throw new DeviceArgumentError(`Name at least one channel in ${field}.`, { field });
+  }
+  const out: string[] = [];
+  names.forEach((asked, index) => {
+    const name = typeof asked === 'string' ? played.find((p) => sameChannelName(p, asked.trim())) : undefined;
+    if (name === undefined) {
+      throw new DeviceArgumentError(
+        `${deviceName} has no channel ${JSON.stringify(asked)}; its channels are ${played.join(', ')} (any case).`,
+        { field: `${field}/${index}`, value: asked, allowed: [...played] },
+      );
+    }
+    if (!out.includes(name)) out.push(name);
+  });
+  return out;
 }

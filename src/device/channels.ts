@@ -8,9 +8,6 @@
  * (GET /system/status `channels.unplayed`), never only in a sentence.
  */
 import { type HeadPoint, sitePosition } from '../core/sites-1005.js';
-import { sameChannelName } from '../core/channel-names.js';
-import { DeviceArgumentError } from './errors.js';
-
 export { sameChannelName } from '../core/channel-names.js';
 
 /**
@@ -60,32 +57,4 @@ export function channelTypeOf(name: string, declared = ''): ChannelType {
   if (sitePosition(name) !== undefined) return 'EEG';
   if (/\baux/i.test(name)) return 'AUX';
   return 'EXG';
-}
-
-/**
- * Names asked for (any case) as the device's channels, in the order asked, each once; refuses
- * (`validation_failed`, pointing at `field/index`) a name the device does not play, listing the
- * ones it does, and an empty list.
- */
-export function channelListOrThrow(
-  names: readonly string[],
-  played: readonly string[],
-  deviceName: string,
-  field = 'channels',
-): string[] {
-  if (names.length === 0) {
-    throw new DeviceArgumentError(`Name at least one channel in ${field}.`, { field });
-  }
-  const out: string[] = [];
-  names.forEach((asked, index) => {
-    const name = typeof asked === 'string' ? played.find((p) => sameChannelName(p, asked.trim())) : undefined;
-    if (name === undefined) {
-      throw new DeviceArgumentError(
-        `${deviceName} has no channel ${JSON.stringify(asked)}; its channels are ${played.join(', ')} (any case).`,
-        { field: `${field}/${index}`, value: asked, allowed: [...played] },
-      );
-    }
-    if (!out.includes(name)) out.push(name);
-  });
-  return out;
 }

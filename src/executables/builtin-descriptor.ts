@@ -13,6 +13,12 @@ export interface ConfigIssue {
   message: string;
 }
 
+/** What a config check may know of the service it runs on; nothing when a document is checked offline. */
+export interface CheckContext {
+  /** The names of the device's channels (any case), on a running service. */
+  readonly deviceChannels?: readonly string[];
+}
+
 export interface BuiltinDescriptor {
   name: string;
   /** File names (without extension) of reference command lines that resolve to this built-in. */
@@ -22,8 +28,8 @@ export interface BuiltinDescriptor {
   outputs: readonly string[];
   description: string;
   configSchema: TSchema;
-  /** Checks across fields, run after the schema passed. */
-  check?: (config: Record<string, unknown>) => ConfigIssue[];
+  /** Checks across fields, run after the schema passed; `context` says what the service runs on. */
+  check?: (config: Record<string, unknown>, context: CheckContext) => ConfigIssue[];
   /** A source's sample rate, Hz, when its config fixes it; undefined when only the running node knows. */
   outputRate?: (config: Record<string, unknown>) => number | undefined;
   /** A processor whose output has its input's sample rate. */

@@ -121,7 +121,7 @@ const eegSource: BuiltinDescriptor = {
         Type.Array(Type.String({ minLength: 1, maxLength: MAX_CHANNEL_NAME }), {
           minItems: 1,
           maxItems: MAX_DEVICE_CHANNELS,
-          description: `The device's channel names (GET /system/status channels.played), any case, each once: on the headset its EEG electrodes ${EEG_ELECTRODES.join(' ')}; on a live amplifier its own channels (TP9, AF7, EXG Channel 3). Frames name them as the device does (Fp1, Cz, TP9) and always carry every one: a name the device does not play is refused at start (400 validation_failed), channels it does not acquire too (409 channels_unavailable), and frames are held back (the stream degraded) while the device stops acquiring one. Default: the channels the device acquires when the node starts (on the headset all ${EEG_ELECTRODES.length} unless configured otherwise), kept while it runs.`,
+          description: `The device's channel names (GET /system/status channels.played), any case, each once: on the headset its EEG electrodes ${EEG_ELECTRODES.join(' ')}; on a live amplifier its own channels (TP9, AF7, EXG Channel 3). Frames name them as the device does (Fp1, Cz, TP9) and always carry every one: a name the device does not play is refused when the stream is made or edited (422 validation_failed pointing at the name; `headsetd validate`, which knows no device, takes any name and the node's start refuses it), channels it does not acquire at start (409 channels_unavailable), and frames are held back (the stream degraded) while the device stops acquiring one. Default: the channels the device acquires when the node starts (on the headset all ${EEG_ELECTRODES.length} unless configured otherwise), kept while it runs.`,
         }),
       ),
       samplingFrequency: Type.Optional(
@@ -141,16 +141,22 @@ const eegSource: BuiltinDescriptor = {
     },
     { additionalProperties: false },
   ),
-  check(config) {
+  check(config, { deviceChannels }) {
     const channels = config.channels as string[] | undefined;
     if (channels === undefined) return [];
     const issues: ConfigIssue[] = [];
     const seen = new Set<string>();
+    // Which names exist is the device's to say: the running service's device when there is one;
+    // offline, any name (a document may be written for any device), checked when the node starts.
+    const known = deviceChannels?.map((c) => c.toUpperCase());
     channels.forEach((name, i) => {
-      // Which names exist is the device's to say, at start: a stream document may be written for
-      // any device (the headset's electrodes, a 64-channel cap's 10-05 sites).
       const upper = name.toUpperCase();
-      if (seen.has(upper)) {
+      if (known !== undefined && !known.includes(upper)) {
+        issues.push({
+          path: `/channels/${i}`,
+          message: `'${name}' is not a channel of the device; its channels are ${deviceChannels?.join(', ')} (any case)`,
+        });
+      } else if (seen.has(upper)) {
         issues.push({ path: `/channels/${i}`, message: `'${name}' is listed twice` });
       }
       seen.add(upper);

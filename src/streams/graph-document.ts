@@ -16,6 +16,11 @@ import { type RatedNode, rateIssues } from './rates.js';
 
 export interface GraphContext {
   executablesDirs: readonly string[];
+  /**
+   * The device's channel names, on a running service: an eeg-source naming another is refused when
+   * the document is made. Absent (`headsetd validate`): the device says so when the node starts.
+   */
+  deviceChannels?: () => readonly string[];
 }
 
 const ExternalCommonConfig = Type.Object({ ...EXTERNAL_CONFIG }, { additionalProperties: true });
@@ -94,7 +99,8 @@ function nodeIssues(node: NodeInput, index: number, context: GraphContext, issue
     const configIssues = check(builtin.configSchema, config, `${base}/config`);
     issues.push(...configIssues.map((i) => ({ ...i, message: `${builtin.name}: ${i.message}` })));
     if (configIssues.length === 0 && builtin.check !== undefined) {
-      for (const i of builtin.check(config)) {
+      const deviceChannels = context.deviceChannels?.();
+      for (const i of builtin.check(config, deviceChannels === undefined ? {} : { deviceChannels })) {
         issues.push({
           path: `${base}/config${i.path}`,
           message: `${builtin.name}: ${i.message}`,

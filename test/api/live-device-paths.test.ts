@@ -206,6 +206,24 @@ describe('the API on a live amplifier with EEG only', () => {
     const bad = await server.app.inject({ method: 'PUT', url: '/system/sensors/eeg?channels=TP9,Fp1' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.message).toContain('has no channel "Fp1"; its channels are TP9, AF7, Right AUX');
+    // A stream is checked against the same names when it is made, pointing at the name.
+    const stream = (channels: string[]) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/stream/streams',
+        payload: {
+          id: '2c9e4f1a-6b3d-4e8f-9a1b-3c4d5e6f7a8b',
+          nodes: [{ id: 'eeg', executable: 'eeg-source', config: { channels } }],
+          pipes: [],
+        },
+      });
+    const refused = await stream(['tp9', 'Fp1']);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.details.path).toBe('/nodes/0/config/channels/1');
+    expect(refused.json().error.message).toContain(
+      "'Fp1' is not a channel of the device; its channels are TP9, AF7, Right AUX",
+    );
+    expect((await stream(['tp9', 'right aux'])).statusCode).toBe(200);
   });
 
   test('the simulated headset lists every part in status and healthz', async () => {

@@ -1,4 +1,5 @@
 /** Builds the control plane (store, manager, app) on a temporary data dir with a FakeRuntime, for `inject` tests. */
+import { HEADSET_CHANNELS } from '../../src/streams/quick-stream.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,7 +30,8 @@ export async function controlPlane(
   const db = openDatabase(dataDir);
   const runtime = new FakeRuntime();
   const manager = new StreamManager(new StreamStore(db), runtime, {
-    context: { executablesDirs: [executablesDir] },
+    // The headset's channels, as the service on it gives them.
+    context: { executablesDirs: [executablesDir], deviceChannels: () => HEADSET_CHANNELS },
   });
   manager.restore();
   const app = await createApp({

@@ -12,8 +12,8 @@
  */
 import type { Electrode } from '../../core/electrodes.js';
 import type { Frame } from '../../core/frame.js';
-import { oneOfOrThrow } from '../arguments.js';
-import { channelListOrThrow, type DeviceChannel, type UnplayedChannel, voltageChannel } from '../channels.js';
+import { channelListOrThrow, oneOfOrThrow } from '../arguments.js';
+import { type DeviceChannel, type UnplayedChannel, voltageChannel } from '../channels.js';
 import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from '../acquisition-owners.js';
 import { DeviceArgumentError } from '../errors.js';
 import { ListenerSet, type Unsubscribe } from '../events.js';
