@@ -9,7 +9,8 @@
  *   so in `info().source`. No stream: a `device_unavailable` error naming the query; the device
  *   does not wait on after `open()` fails. A stream that cannot be played (irregular rate, a string
  *   or 64-bit format, no labels and no map) is refused the same way, saying why.
- * - Channels and units: channels.ts. Blocks and their time: timeline.ts.
+ * - Channels and units: channels.ts. Blocks, their time (liblsl's clock sync and dejitter) and
+ *   the rows lost: timeline.ts.
  * - When the outlet goes (its program stopped or was killed, the network cut), a `lost` link event;
  *   the driver looks for it again, every 2 s, by its source id, name and type (without a source
  *   id, by the query, name, type and host), and when it is back a `restored` event, and the next block is marked
@@ -169,7 +170,6 @@ export class LslDriver implements LiveEegDriver {
     this.timeline = new LslTimeline(
       full.nominalSrate,
       this.lslChannels.map((channel) => channel.toMicrovolts),
-      this.parsed.gapPeriods,
     );
     this.correction = (await measureTimeCorrection(full)) ?? 0;
     this.log(`playing ${this.info().source}`);
@@ -392,6 +392,8 @@ export class LslDriver implements LiveEegDriver {
       clearInterval(this.correctionTimer);
       this.feed?.close();
       this.feed = undefined;
+      // Rows held for a question the stamps had not answered are real: they leave now.
+      this.emitBlocks(this.timeline?.drain() ?? []);
     }
   }
 
@@ -412,16 +414,19 @@ export class LslDriver implements LiveEegDriver {
   private deliver(values: number[], stamps: number[]): void {
     if (!this.running || this.timeline === undefined) return;
     this.rowsDelivered += stamps.length;
-    // Rows lost in a gap travel in the block's `lost`: the live headset announces them, once.
-    for (const block of this.timeline.blocks(values, stamps, this.correction)) {
-      this.samples.emit(block);
-    }
+    this.emitBlocks(this.timeline.blocks(values, stamps, this.correction));
+  }
+
+  /** Rows lost before a block travel in its `lost`: the live headset announces them, once. */
+  private emitBlocks(blocks: readonly LiveSamples[]): void {
+    for (const block of blocks) this.samples.emit(block);
   }
 
   async stop(): Promise<void> {
     // The last sample of the last batch is held back until the outlet shows it still runs: ask it
     // now, so that a stop delivers it rather than dropping a real sample.
     if (this.running) await this.feed?.settle();
+    if (this.running) this.emitBlocks(this.timeline?.drain() ?? []);
     this.running = false;
     this.abort.abort();
     clearInterval(this.correctionTimer);
