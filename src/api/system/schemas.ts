@@ -174,6 +174,12 @@ export const DeviceStatusShape = Type.Object({
         'Present while a live device is lost (its amplifier unplugged, its outlet gone): why. No EEG arrives until it is back (event device_restored).',
     }),
   ),
+  rateMismatch: Type.Optional(
+    Type.String({
+      description:
+        "Present while a live device's source sends faster or slower than the rate it declares (event rate_mismatch, until rate_recovered or the acquisition stops): what was measured. Its samples are still framed and recorded at the declared rate.",
+    }),
+  ),
 });
 
 /** GET /system/led/state: one LED. */

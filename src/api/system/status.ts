@@ -85,6 +85,7 @@ function statusAnswer(context: SystemContext) {
       simulated: simulatedFigures(info.kind, batterySource, cpu.source),
       ...replayStatus(info.recording),
       ...(status.lost === undefined ? {} : { lost: status.lost }),
+      ...(status.rateMismatch === undefined ? {} : { rateMismatch: status.rateMismatch }),
     },
   };
 }

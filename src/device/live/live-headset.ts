@@ -10,7 +10,9 @@
  *   `DeviceNotSupportedError` (not_supported) naming the device (missing-parts.ts).
  *
  * Events: acquisition started/stopped, `samples_lost` with the count of rows that never arrived,
- * `device_lost`/`device_restored` as the driver's link drops and comes back, and impedance
+ * `device_lost`/`device_restored` as the driver's link drops and comes back,
+ * `rate_mismatch`/`rate_recovered` as the rate guard finds the source off its declared rate and
+ * back (rate-guard.ts; status `rateMismatch` meanwhile, and /healthz degraded), and impedance
  * measurements (kΩ). The thermal model stands for the processor headsetd runs on, where the machine
  * has no sensor (status lists `cpu.temperature` as simulated then).
  */
@@ -145,6 +147,11 @@ export class LiveHeadset implements Headset {
       onRowsLost: (rows) => {
         this.rowsLost(rows, 'before the next block that arrived');
       },
+      onRate: (verdict) => {
+        if (verdict.kind === 'mismatch') this.system('rate_mismatch', 'warning', verdict.message);
+        else this.system('rate_recovered', 'info', verdict.message);
+      },
+      wallNow: () => this.clock.wallNow(),
       ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
     });
     const battery = driver.battery?.bind(driver);
@@ -195,6 +202,7 @@ export class LiveHeadset implements Headset {
     const eeg = this.eeg.state();
     const measuring = this.meter?.measuring() ?? false;
     const battery = this.parts.battery ? this.power.battery() : undefined;
+    const rateMismatch = this.eeg.rateMismatch();
     return {
       state: measuring ? 'measuring_impedance' : eeg.streaming ? 'acquiring' : 'idle',
       eeg,
@@ -202,6 +210,7 @@ export class LiveHeadset implements Headset {
       motors: { moving: [], stalled: [] },
       battery: battery === undefined ? null : { percent: battery.percent, isCharging: battery.isCharging },
       ...(this.lost === undefined ? {} : { lost: this.lost }),
+      ...(rateMismatch === undefined ? {} : { rateMismatch }),
     };
   }
 
