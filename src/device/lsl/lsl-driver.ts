@@ -46,6 +46,7 @@ export interface LslDriverOptions {
 
 /** What the driver knows beyond the contract, for a status page. */
 export interface LslDriverStatus {
+  /** The outlet has a queue for this driver's feed: every sample it pushes from now on comes. */
   readonly connected: boolean;
   /** The time correction in use (the outlet's clock onto this machine's LSL clock), ms. */
   readonly clockOffsetMs: number;
@@ -74,6 +75,8 @@ const RESOLVE_WAVE_MS = 2000;
 const RETRY_MS = 2000;
 const FULL_INFO_MS = 5000;
 const CORRECTION_INTERVAL_MS = 5000;
+/** Rows held for a question of the timeline leave, answered "no loss", after this long without a sample, ms. */
+const HELD_IDLE_MS = 1000;
 /** The buffer the outlet keeps for this inlet, s. */
 const MAX_BUFFERED_S = 60;
 
@@ -116,6 +119,7 @@ export class LslDriver implements LiveEegDriver {
   private feed: Feed | undefined;
   private endRead: ((reason: string) => void) | undefined;
   private correctionTimer: NodeJS.Timeout | undefined;
+  private heldTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly argument: string,
@@ -369,7 +373,6 @@ export class LslDriver implements LiveEegDriver {
         if (correction !== undefined) this.correction = correction;
       });
     }, CORRECTION_INTERVAL_MS);
-    this.connected = true;
     try {
       return await new Promise<string>((resolve) => {
         this.endRead = resolve;
@@ -383,6 +386,9 @@ export class LslDriver implements LiveEegDriver {
           (sample) => {
             this.closeSamplesDropped++;
             this.log(leftOutNote(sample, false));
+          },
+          () => {
+            this.connected = true;
           },
         );
         if (!this.isRunning()) resolve('stopped');
@@ -415,6 +421,13 @@ export class LslDriver implements LiveEegDriver {
     if (!this.running || this.timeline === undefined) return;
     this.rowsDelivered += stamps.length;
     this.emitBlocks(this.timeline.blocks(values, stamps, this.correction));
+    clearTimeout(this.heldTimer);
+    if (this.timeline.heldRows() > 0) {
+      // The stream may pause right after a jump: its rows do not wait for the answer forever.
+      this.heldTimer = setTimeout(() => {
+        if (this.running) this.emitBlocks(this.timeline?.drain() ?? []);
+      }, HELD_IDLE_MS);
+    }
   }
 
   /** Rows lost before a block travel in its `lost`: the live headset announces them, once. */
@@ -430,6 +443,7 @@ export class LslDriver implements LiveEegDriver {
     this.running = false;
     this.abort.abort();
     clearInterval(this.correctionTimer);
+    clearTimeout(this.heldTimer);
     this.feed?.close();
     this.endRead?.('stopped');
     await this.loop;

@@ -26,8 +26,10 @@
  * of the fit (its time is the line's); a lasting step back is the outlet's clock stepping back:
  * the stamps after it are moved onto the line, and nothing is lost. Losses are judged once the fit
  * knows the stream (a second of rows and a full window) and only while its slope is within 0.5 %
- * of the nominal period: the stamps of a source that does not send at its declared rate say
- * nothing about missing rows (the live headset's rate guard reports such a source).
+ * of the nominal period (0.1 % in the first 10 s, while the fit settles, when jumps are judged at
+ * the nominal period): the stamps of a source that does not send at its declared rate say nothing
+ * about missing rows (the live headset's rate guard reports such a source). A question still open
+ * when the stream pauses for a second is answered "no loss" (lsl-driver.ts drains the timeline).
  */
 import { lslToUnixMs } from '../../lsl/clock.js';
 import type { LiveSamples } from '../live/driver.js';
@@ -44,6 +46,13 @@ const MIN_WINDOW_ROWS = 64;
 const MAX_HOLD_S = 5;
 /** Losses are judged while the fit's slope is this close to the nominal period (relative). */
 export const SLOPE_TOLERANCE = 0.005;
+/**
+ * Until the fit has seen this much of the stream, its slope is still settling (the stamps of
+ * chunks pushed together make it wander by tenths of a percent): jumps are judged at the nominal
+ * period, and only while the fit is within EARLY_SLOPE_TOLERANCE of it.
+ */
+const SETTLED_FIT_S = 10;
+const EARLY_SLOPE_TOLERANCE = 0.001;
 
 interface Row {
   /** µV, one per column. */
@@ -159,23 +168,26 @@ export class LslTimeline {
     return out;
   }
 
-  /** True when the fit knows the stream well enough to judge a jump. */
-  private judging(fit: Dejitterer): boolean {
-    return (
+  /** The slope jumps are judged at, when the fit knows the stream well enough to judge one. */
+  private judgingSlope(fit: Dejitterer): number | undefined {
+    const settled = fit.index() >= SETTLED_FIT_S * this.rate;
+    const off = Math.abs(fit.slope() * this.rate - 1);
+    const judging =
       fit.index() >= Math.max(this.rate, 2 * this.window) &&
       this.history.length >= this.window &&
-      Math.abs(fit.slope() * this.rate - 1) <= SLOPE_TOLERANCE
-    );
+      off <= (settled ? SLOPE_TOLERANCE : EARLY_SLOPE_TOLERANCE);
+    if (!judging) return undefined;
+    return settled ? fit.slope() : this.period;
   }
 
   private process(final: boolean): void {
     while (this.held.length > 0) {
       const fit = this.fit;
-      if (fit === undefined || !this.judging(fit)) {
+      const slope = fit === undefined ? undefined : this.judgingSlope(fit);
+      if (fit === undefined || slope === undefined) {
         this.release(1, 'fit', 0);
         continue;
       }
-      const slope = fit.slope();
       const half = slope / 2;
       const base = fit.index();
       // The envelope of the last rows, relative to the line's slope, at the head's index.
