@@ -118,6 +118,21 @@ describe('LSL stamps to block times', () => {
     expect(timeline.lostRows).toBe(7);
   });
 
+  test('exact stamps: skips early in a short stream (3 at sample 100, 1 at 300 of 500) are counted, each once', () => {
+    const timeline = new LslTimeline(RATE, [1]);
+    const sent = Array.from({ length: 500 }, (_, i) => i).filter((i) => ![100, 101, 102, 300].includes(i));
+    const batches = Array.from({ length: Math.ceil(sent.length / 10) }, (_, b) => {
+      const values = sent.slice(b * 10, b * 10 + 10);
+      return { values, stamps: values.map((i) => START + i / RATE) };
+    });
+    const blocks = play(timeline, batches);
+    expect(blocks.filter((b) => b.lost > 0).map((b) => [b.data[0], b.lost, b.discontinuity])).toEqual([
+      [103, 3, true],
+      [301, 1, true],
+    ]);
+    for (const row of rowsOf(blocks)) expect(Math.abs(lateness(row))).toBeLessThan(0.001);
+  });
+
   test('exact stamps with one stall (samples 2500-2504 stamped 100 ms late): nothing lost, no later row moved by 1 ms', () => {
     const timeline = new LslTimeline(RATE, [1]);
     const count = 20 * RATE;

@@ -14,18 +14,19 @@
  * wall clock of the frames (ms since the Unix epoch).
  *
  * Losses are judged on the stamps' envelope, with the fit's slope: a row whose stamp is more than
- * half a period above every stamp of the last `window` rows (relative to the line) opens a
- * question, and that row and the ones after it are held until the stamps answer it:
+ * half a period above every stamp of the last rows (relative to the line; up to 0.5 s of them)
+ * opens a question, and that row and the ones after it are held until the stamps answer it:
  * - a later row comes back to the envelope: the jump was paid back (a stall, a late push), nothing
  *   was lost, the rows go on;
- * - the envelope stays up, by k periods, for as long again as the window: k rows were lost before
+ * - the envelope stays up, by k periods, for as long again as the window (8 times the stamps'
+ *   spread about the line, in rows, from 16 rows to 0.5 s) and at least 0.25 s: k rows were lost before
  *   that row, which carries `lost` = k and `discontinuity`; the line keeps their place (nothing is
  *   filled in);
  * - no answer within 5 s of rows, or the stream stops first: no loss is reported.
  * A row below the envelope by more than half a period is an early stamp: paid back, it is left out
  * of the fit (its time is the line's); a lasting step back is the outlet's clock stepping back:
  * the stamps after it are moved onto the line, and nothing is lost. Losses are judged once the fit
- * knows the stream (a second of rows and a full window) and only while its slope is within 0.5 %
+ * knows the stream (twice the window) and only while its slope is within 0.5 %
  * of the nominal period (0.1 % in the first 10 s, while the fit settles, when jumps are judged at
  * the nominal period): the stamps of a source that does not send at its declared rate say nothing
  * about missing rows (the live headset's rate guard reports such a source). A question still open
@@ -39,9 +40,15 @@ import { Dejitterer } from './dejitter.js';
 const PULL_BOUND_S = 1;
 /** A row's time as the framer computes it (block time + row / rate) stays this close to the line, ms. */
 const BLOCK_EPSILON_MS = 0.1;
-/** The envelope's window: this much of the stream, and at least MIN_WINDOW_ROWS rows. */
+/**
+ * The envelope's window: 8 times the spread of the stamps about the line plus one, in rows (a
+ * chunk of 5 stamped together spreads over 4 periods: 40 rows; exact stamps: 16), at least
+ * MIN_WINDOW_ROWS and at most WINDOW_S of the stream (and 64 rows).
+ */
 const WINDOW_S = 0.5;
-const MIN_WINDOW_ROWS = 64;
+const MIN_WINDOW_ROWS = 16;
+/** The stamps must stay up at least this long before rows count as lost, s. */
+const MIN_SETTLE_S = 0.25;
 /** The longest a question is held open, s of rows. */
 const MAX_HOLD_S = 5;
 /** Losses are judged while the fit's slope is this close to the nominal period (relative). */
@@ -78,7 +85,11 @@ interface Building {
 
 export class LslTimeline {
   private readonly period: number;
+  /** The longest window, rows (the history kept). */
   private readonly window: number;
+  /** The window for the stamps' spread seen so far, rows. */
+  private active: number;
+  private readonly minSettle: number;
   private readonly maxHold: number;
   private fit: Dejitterer | undefined;
   /** Added to the stamps from the last clock step back on, s. */
@@ -103,7 +114,9 @@ export class LslTimeline {
     private scales: readonly number[],
   ) {
     this.period = 1 / rate;
-    this.window = Math.max(MIN_WINDOW_ROWS, Math.ceil(WINDOW_S * rate));
+    this.window = Math.max(64, Math.ceil(WINDOW_S * rate));
+    this.active = this.window;
+    this.minSettle = Math.ceil(MIN_SETTLE_S * rate);
     this.maxHold = Math.ceil(MAX_HOLD_S * rate);
   }
 
@@ -156,6 +169,7 @@ export class LslTimeline {
 
   private forget(): void {
     this.fit = undefined;
+    this.active = this.window;
     this.shift = 0;
     this.history = [];
     this.held = [];
@@ -173,8 +187,8 @@ export class LslTimeline {
     const settled = fit.index() >= SETTLED_FIT_S * this.rate;
     const off = Math.abs(fit.slope() * this.rate - 1);
     const judging =
-      fit.index() >= Math.max(this.rate, 2 * this.window) &&
-      this.history.length >= this.window &&
+      fit.index() >= 2 * this.active &&
+      this.history.length >= this.active &&
       off <= (settled ? SLOPE_TOLERANCE : EARLY_SLOPE_TOLERANCE);
     if (!judging) return undefined;
     return settled ? fit.slope() : this.period;
@@ -183,21 +197,23 @@ export class LslTimeline {
   private process(final: boolean): void {
     while (this.held.length > 0) {
       const fit = this.fit;
-      const slope = fit === undefined ? undefined : this.judgingSlope(fit);
-      if (fit === undefined || slope === undefined) {
+      if (fit === undefined || this.history.length < MIN_WINDOW_ROWS) {
+        this.release(1, 'fit', 0);
+        continue;
+      }
+      // The window follows the spread of the stamps about the line.
+      const spread = this.envelope(fit.slope(), fit.index());
+      this.active = Math.min(
+        this.window,
+        Math.max(MIN_WINDOW_ROWS, Math.ceil(8 * ((spread.max - spread.min) / fit.slope() + 1))),
+      );
+      const slope = this.judgingSlope(fit);
+      if (slope === undefined) {
         this.release(1, 'fit', 0);
         continue;
       }
       const half = slope / 2;
-      const base = fit.index();
-      // The envelope of the last rows, relative to the line's slope, at the head's index.
-      let min = Number.POSITIVE_INFINITY;
-      let max = Number.NEGATIVE_INFINITY;
-      for (const placed of this.history) {
-        const q = placed.x - (placed.n - base) * slope;
-        if (q < min) min = q;
-        if (q > max) max = q;
-      }
+      const { min, max } = this.envelope(slope, fit.index());
       const head = (this.held[0] as Row).x + this.shift;
       const answered =
         head > max + half
@@ -209,15 +225,27 @@ export class LslTimeline {
     }
   }
 
+  /** The lowest and highest stamps of the last rows fitted, relative to `slope`, at index `base`. */
+  private envelope(slope: number, base: number): { min: number; max: number } {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const placed of this.history) {
+      const q = placed.x - (placed.n - base) * slope;
+      if (q < min) min = q;
+      if (q > max) max = q;
+    }
+    return { min, max };
+  }
+
   /** The held rows' stamps relative to the line's slope, from the head's index. */
   private heldLevels(slope: number): number[] {
     return this.held.map((row, k) => row.x + this.shift - k * slope);
   }
 
-  /** True when the last `window` levels stayed within half a period of the earlier ones' extreme. */
+  /** True when the last `active` levels stayed within half a period of the earlier ones' extreme, and long enough. */
   private settled(levels: readonly number[], half: number, low: boolean): boolean {
-    const cut = levels.length - this.window;
-    if (cut < this.window) return false;
+    const cut = levels.length - this.active;
+    if (cut < this.active || levels.length < this.minSettle) return false;
     const extreme = (from: number, to: number) => {
       let value = low ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
       for (let k = from; k < to; k++) {
