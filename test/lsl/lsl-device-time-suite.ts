@@ -4,7 +4,9 @@
  * (each chunk of 1, 5 or 32 samples stamped when it is pushed, with jitter; one stall of the
  * program; a real skip of 7 samples; stamps 5 s early once a second; a stream declaring 250 Hz and
  * sending 2000 Hz), read at once by the live headset on headsetd's LSL driver and by a liblsl
- * inlet with all its post-processing (`proc_ALL`: clock sync, dejitter, monotonize). Every sample
+ * inlet with all its post-processing (`proc_ALL`: clock sync, dejitter, monotonize). The inlet is
+ * liblsl 1.16's for every outlet version: liblsl 1.12's C API has no `lsl_set_postprocessing`
+ * (it came with 1.13), so these tests need HEADSETD_ORACLES for 1.12 outlets too. Every sample
  * is known by its value: no sample lost but the skipped ones, counted exactly; and each frame's
  * time within 1 ms of liblsl's post-processed stamp of its first sample.
  */
@@ -56,7 +58,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
   const PORTS = { multicastPort: basePort - 1, basePort, portRange: 16 };
   const NETWORK = { ...LOOPBACK_NETWORK, ...PORTS };
 
-  describe(`the LSL device's clock against liblsl ${version}'s inlet`, () => {
+  describe(`the LSL device's clock on liblsl ${version} outlets, against liblsl 1.16's inlet`, () => {
     const tools: LslTool[] = [];
     let headset: LiveHeadset | undefined;
 
@@ -66,8 +68,15 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
       for (const tool of tools.splice(0)) tool.kill();
     });
 
+    /** Skips the test unless this version's outlets and liblsl 1.16's inlet can run here. */
+    function skipUnready(context: { skip: (note: string) => never }): void {
+      skipWithout(version, context);
+      skipWithout('1.16', context);
+    }
+
     async function run(name: string, pace: Pace): Promise<Run> {
       const { lib, tool } = await liblslOf(version);
+      const reference = await liblslOf('1.16');
       const env = liblslEnv(PORTS);
       const skipped = pace.skip ?? [];
       const outlet = new LslTool(
@@ -96,8 +105,8 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
       await outlet.waitFor('READY');
       const expected = pace.count - skipped.length;
       const inlet = new LslTool(
-        tool,
-        [lib, 'inlet', 'name', name, String(expected), '20', String(PROC_ALL)],
+        reference.tool,
+        [reference.lib, 'inlet', 'name', name, String(expected), '20', String(PROC_ALL)],
         env,
       );
       tools.push(inlet);
@@ -124,8 +133,14 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
       await inlet.waitFor('DONE');
       const rows = () => frames.reduce((sum, { frame }) => sum + rowsOf(frame), 0);
       // The framer holds the rows of a frame not yet full (2 at most) until the stop.
-      const last = Math.max(...Array.from({ length: pace.count }, (_, i) => i).filter((i) => !skipped.includes(i)));
-      await eventually(() => lastIndex === last && rows() >= expected - 2, 20_000, 'every sample sent, framed');
+      const last = Math.max(
+        ...Array.from({ length: pace.count }, (_, i) => i).filter((i) => !skipped.includes(i)),
+      );
+      await eventually(
+        () => lastIndex === last && rows() >= expected - 2,
+        20_000,
+        'every sample sent, framed',
+      );
       await headset.eeg.stop('client');
       const liblsl = new Map(
         inlet.samples().map((s) => [Math.round(((s.values[0] as number) - 0.25) / CHANNELS), s.timestamp]),
@@ -183,7 +198,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
       'chunks of %s, stamped at push time: no loss, frame times within 1 ms of liblsl',
       { timeout: 90_000 },
       async ([what, pace], context) => {
-        skipWithout(version, context);
+        skipUnready(context);
         const result = await run(`Clock ${version} chunks of ${what}`, pace);
         expectAllSamples(result, pace);
         expect(lossEvents(result)).toEqual([]);
@@ -194,7 +209,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
     );
 
     test('exact stamps, samples 2500-2504 stamped 100 ms late (one stall): no loss, no frame moved by the stall, all within 1 ms of liblsl', async (context) => {
-      skipWithout(version, context);
+      skipUnready(context);
       const pace: Pace = { count: 3500, chunk: 1, stamps: 'exact', stall: '2500', lateMs: 100 };
       const result = await run(`Clock ${version} stall`, pace);
       expectAllSamples(result, pace);
@@ -208,7 +223,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
     }, 90_000);
 
     test('a real skip of 7 samples among chunks of 5 stamped at push time: lost 7, once; times within 1 ms of liblsl before it, and the lost samples keep their place', async (context) => {
-      skipWithout(version, context);
+      skipUnready(context);
       const skip = [1501, 1502, 1503, 1504, 1505, 1506, 1507];
       const pace: Pace = { count: 2500, chunk: 5, stamps: 'push', jitterMs: 2, skip };
       const result = await run(`Clock ${version} skip`, pace);
@@ -232,7 +247,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
     }, 90_000);
 
     test('stamps stepping back (5 samples 5 s early, once a second): nothing lost, every frame at its own time', async (context) => {
-      skipWithout(version, context);
+      skipUnready(context);
       const pace: Pace = { count: 2500, chunk: 1, stamps: 'exact', stall: `*${RATE}`, lateMs: -5000 };
       const result = await run(`Clock ${version} back`, pace);
       expectAllSamples(result, pace);
@@ -244,7 +259,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
     }, 90_000);
 
     test('a stream declaring 250 Hz and sending 2000 Hz: reported, no loss, frame times those of liblsl, never ahead of arrival', async (context) => {
-      skipWithout(version, context);
+      skipUnready(context);
       const pace: Pace = { count: 8 * 2000, chunk: 16, stamps: 'push', actual: 2000 };
       const result = await run(`Clock ${version} liar`, pace);
       expectAllSamples(result, pace);
