@@ -19,16 +19,16 @@
  * - a later row comes back to the envelope: the jump was paid back (a stall, a late push), nothing
  *   was lost, the rows go on;
  * - the envelope stays up, by k periods, for as long again as the window (8 times the stamps'
- *   spread about the line, in rows, from 16 rows to 0.5 s) and at least 0.25 s: k rows were lost before
- *   that row, which carries `lost` = k and `discontinuity`; the line keeps their place (nothing is
- *   filled in);
+ *   spread about the line, in rows, from 16 rows to 0.5 s) and at least 0.25 s: k rows were lost
+ *   before that row, which carries `lost` = k and `discontinuity`; the line keeps their place
+ *   (nothing is filled in);
  * - no answer within 5 s of rows, or the stream stops first: no loss is reported.
  * A row below the envelope by more than half a period is an early stamp: paid back, it is left out
  * of the fit (its time is the line's); a lasting step back is the outlet's clock stepping back:
  * the stamps after it are moved onto the line, and nothing is lost. Losses are judged once the fit
- * knows the stream (twice the window) and only while its slope is within 0.5 %
- * of the nominal period (0.1 % in the first 10 s, while the fit settles, when jumps are judged at
- * the nominal period): the stamps of a source that does not send at its declared rate say nothing
+ * knows the stream (twice the window) and only while its slope is within 0.5 % of the nominal
+ * period (0.1 % in the first 10 s, while the fit settles, when jumps are judged at the nominal
+ * period): the stamps of a source that does not send at its declared rate say nothing
  * about missing rows (the live headset's rate guard reports such a source). A question still open
  * when the stream pauses for a second is answered "no loss" (lsl-driver.ts drains the timeline).
  */
