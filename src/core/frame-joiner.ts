@@ -11,7 +11,7 @@
  *
  * Nothing is altered: the samples are copied as they came, the first row keeps its exact time
  * (a split frame's rest is timed from its own first row), and a block never spans a gap: a frame
- * with `discontinuity` (and its `lostSamples`), another rate, another channel list, range or
+ * with `discontinuity` (and its `lostSamples`) or an `annotation`, another rate, another channel list, range or
  * high-pass first delivers the rows held so far as a shorter frame, then opens a block of its own.
  */
 import { type Frame, frameSamples } from './frame.js';
@@ -24,6 +24,7 @@ function sameChannels(a: readonly string[], b: readonly string[]): boolean {
 function continues(head: Frame, next: Frame): boolean {
   return (
     next.discontinuity !== true &&
+    next.annotation === undefined &&
     next.sampleRate === head.sampleRate &&
     next.range === head.range &&
     next.highpass === head.highpass &&
@@ -102,6 +103,6 @@ export class FrameJoiner {
 
 /** The metadata of `frame` from row `offset` on: its own time; the gap flags stay with row 0. */
 function rest(frame: Frame, offset: number): Frame {
-  const { discontinuity: _gap, lostSamples: _lost, ...meta } = frame;
+  const { discontinuity: _gap, lostSamples: _lost, annotation: _note, ...meta } = frame;
   return { ...meta, timestamp: frame.timestamp + (offset * 1000) / frame.sampleRate };
 }

@@ -42,6 +42,12 @@ export interface Frame {
    */
   readonly lostSamples?: number;
   /**
+   * A sentence the source says about its samples from this frame on, which recorders write into
+   * the file as an annotation at this frame's first sample (a live device's rate guard: the source
+   * sends faster than it declares). Carried like `lostSamples`.
+   */
+  readonly annotation?: string;
+  /**
    * Monotonic creation time at the source (`performance.timeOrigin + performance.now()`, ms), used
    * for per-pipe latency. Not part of the JSON text form.
    */

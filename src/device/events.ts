@@ -14,6 +14,10 @@ export type SystemEventType =
   | 'device_restored'
   /** A live amplifier's rows that never arrived (never filled in): the message gives the count. */
   | 'samples_lost'
+  /** A live source sends faster or slower than its declared rate (device/live/rate-guard.ts). */
+  | 'rate_mismatch'
+  /** It sends at its declared rate again. */
+  | 'rate_recovered'
   | 'low_battery'
   | 'charging_started'
   | 'charging_stopped';

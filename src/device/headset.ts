@@ -404,6 +404,11 @@ export interface DeviceStatus {
    * for a person. Absent while the device is there.
    */
   readonly lost?: string;
+  /**
+   * A live device whose source sends faster or slower than the rate it declares (the rate guard,
+   * device/live/rate-guard.ts): what was measured, in a sentence for a person. Absent otherwise.
+   */
+  readonly rateMismatch?: string;
   /** A live device's link since it opened: samples lost, and what its driver counted. */
   readonly amplifier?: AmplifierStatus;
 }

@@ -81,6 +81,7 @@ class FilterNode implements NodeInstance {
       ...(frame.discontinuity === true ? { discontinuity: true } : {}),
       ...this.highpassOf(frame),
       ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
+      ...(frame.annotation === undefined ? {} : { annotation: frame.annotation }),
       ...(range === undefined ? {} : { range }),
       // Latency is measured from the frame's creation at its source, across processors.
       ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),

@@ -158,6 +158,24 @@ describe('segments and annotations', () => {
     expect(texts.some((t) => t.includes('paused'))).toBe(false);
   });
 
+  test("a frame's annotation (a live source's rate reported) is written where its samples begin", async () => {
+    const h = recorder({ filename: 'rated', format: 'edf' });
+    await h.node.start();
+    const rate = 250;
+    const note = 'The LSL stream sends faster than the 250 Hz it declares.';
+    h.node.onFrame?.(
+      'in',
+      frame(0, 0, rate, ['A'], 25, () => 1, { range: 10 }),
+    );
+    h.node.onFrame?.(
+      'in',
+      frame(1, 25, rate, ['A'], 25, () => 1, { range: 10, annotation: note }),
+    );
+    await h.node.stop();
+    const annotations = readEdf(path.join(dir, 'rated.edf')).annotations;
+    expect(annotations.find((a) => a.text === note)?.onset).toBeCloseTo(25 / rate, 6);
+  });
+
   test('a marker before the first frame lands at its first sample; bad payloads are refused', async () => {
     const h = recorder({ filename: 'early.edf' });
     await h.node.start();

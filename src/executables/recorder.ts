@@ -19,7 +19,7 @@
  * - A frame time no recording can hold (core/frame-time.ts) stops the node for good, alike in
  *   every format.
  * - Annotations: `Recording starts`, gaps (a `discontinuity` frame: the wall-clock gap's length),
- *   frames lost upstream (`seq` gaps), markers (custom signal `marker` {text}) and `annotate`
+ *   frames lost upstream (`seq` gaps), a frame's `annotation` (its source's word on its samples), markers (custom signal `marker` {text}) and `annotate`
  *   {text, onset? ms epoch, duration? s}, placed on the sample clock by ./recorder-clock.ts.
  * - Crash safety: the writers flush (append, fdatasync, patch count, fdatasync) every second of
  *   data; a file stays hidden until its first record is on disk (./recorder-file.ts); the sidecar
@@ -272,6 +272,8 @@ class Recorder implements NodeInstance {
     }
     const start = file.samples;
     for (const text of notes) file.annotate(start / file.spec.sampleRate, text);
+    // What the source says about its samples (a live device's rate guard), where they begin.
+    if (frame.annotation !== undefined) file.annotate(start / file.spec.sampleRate, frame.annotation);
     file.write(frame.data, samples, frame.timestamp);
     const afterGap = frame.discontinuity === true || notes.length > 0;
     for (const { index, item } of this.clock?.frame(start, frame.timestamp, samples, afterGap) ?? []) {

@@ -91,7 +91,9 @@ export interface Feed {
  * Opens the data feed of a stream in one of the READABLE_FORMATS. `onSamples` gets each batch of samples as it arrives (row-major values and
  * the outlet's timestamps), but for the sample liblsl sends when its outlet closes
  * (close-sample.ts), given to `onCloseSample` instead; `onEnd` a reason when the feed ends on its
- * own (the outlet went away, or answered that it is another stream now).
+ * own (the outlet went away, or answered that it is another stream now); `onOpen` once the outlet
+ * has sent its test patterns (it has a queue for this feed: every sample it pushes from now on
+ * comes).
  */
 export function openFeed(
   stream: ResolvedStream,
@@ -99,6 +101,7 @@ export function openFeed(
   onSamples: (values: number[], timestamps: number[]) => void,
   onEnd: (reason: string) => void,
   onCloseSample: (sample: Sample) => void = () => undefined,
+  onOpen: () => void = () => undefined,
 ): Feed {
   const format = stream.channelFormat as ReadableFormat;
   const channels = stream.channelCount;
@@ -199,6 +202,7 @@ export function openFeed(
             return;
           }
           patterns++;
+          if (patterns === 2) onOpen();
           continue;
         }
         batch.push(sample);

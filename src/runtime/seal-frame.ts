@@ -34,6 +34,7 @@ export class PortSequencer {
       ...(frame.range === undefined ? {} : { range: frame.range }),
       ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
       ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
+      ...(frame.annotation === undefined ? {} : { annotation: frame.annotation }),
       createdAt: frame.createdAt ?? frameClock(),
     });
   }

@@ -59,6 +59,7 @@ export interface WireFrame {
   range?: number;
   highpass?: number;
   lostSamples?: number;
+  annotation?: string;
   createdAt?: number;
 }
 
@@ -88,6 +89,7 @@ export function samplesToWire(frame: Frame): Omit<WireFrame, 'channels'> {
     ...(frame.range === undefined ? {} : { range: frame.range }),
     ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
     ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
+    ...(frame.annotation === undefined ? {} : { annotation: frame.annotation }),
     ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
   };
 }

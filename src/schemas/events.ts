@@ -16,7 +16,7 @@ export const SystemEventMessage = Type.Object({
   timestamp,
   eventType: Type.String({
     description:
-      "What happened. The device's: acquisition_started, acquisition_stopped, motor_stalled, motor_fault, motor_timeout, device_lost, device_restored, low_battery, charging_started, charging_stopped; the service's: node_crashed, node_warning, stream_failed, stream_degraded, stream_recovered, stream_restarted, impedance_increase.",
+      "What happened. The device's: acquisition_started, acquisition_stopped, motor_stalled, motor_fault, motor_timeout, device_lost, device_restored, samples_lost, rate_mismatch, rate_recovered, low_battery, charging_started, charging_stopped; the service's: node_crashed, node_warning, stream_failed, stream_degraded, stream_recovered, stream_restarted, impedance_increase.",
   }),
   level: Type.Enum(['info', 'warning', 'error']),
   message: Type.String({ description: 'One sentence for a person.' }),

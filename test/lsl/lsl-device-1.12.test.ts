@@ -1,13 +1,15 @@
 /**
- * The LSL device against liblsl 1.12 outlets (lsl-device-suite.ts), and the refusal when no
- * stream answers.
+ * The LSL device against liblsl 1.12 outlets (lsl-device-suite.ts), its clock against liblsl
+ * 1.12's inlet (lsl-device-time-suite.ts), and the refusal when no stream answers.
  */
 import { expect, test } from 'vitest';
 import { createLslDriver, LslUnavailableError } from '../../src/device/lsl/index.js';
 import { LOOPBACK_NETWORK } from '../../src/lsl/network.js';
 import { lslDeviceSuite } from './lsl-device-suite.js';
+import { lslDeviceTimeSuite } from './lsl-device-time-suite.js';
 
 lslDeviceSuite('1.12', 34572);
+lslDeviceTimeSuite('1.12', 34572);
 
 const NETWORK = { ...LOOPBACK_NETWORK, multicastPort: 34571, basePort: 34572, portRange: 16 };
 

@@ -2,7 +2,11 @@
  * A small program on liblsl's C API, loaded with dlopen so that one binary drives any liblsl
  * (the tests give it 1.16 and 1.12). It prints what liblsl saw, one fact per line:
  *
- *   lsltool LIB inlet PROP VALUE COUNT TIMEOUT   resolve by PROP=VALUE, read the full info, pull COUNT samples
+ *   lsltool LIB inlet PROP VALUE COUNT TIMEOUT [FLAGS]
+ *                                                 resolve by PROP=VALUE, read the full info, pull COUNT samples;
+ *                                                 FLAGS (default 0): liblsl's post-processing flags
+ *                                                 (lsl_set_postprocessing; 15 = proc_ALL), each
+ *                                                 stamp then printed as liblsl returns it
  *   lsltool LIB outlet NAME CHANNELS RATE COUNT   publish COUNT samples (value i*CHANNELS+c) once an inlet is there
  *   lsltool LIB rounds NAME TYPE CHANNELS RATE COUNT ROUNDS
  *                                                 ROUNDS times: open an outlet (the same source id each time),
@@ -20,6 +24,20 @@
  *                                                 LABELS a comma list of label[:unit] for desc/channels
  *                                                 (- for no desc); value (r*COUNT+i)*CHANNELS+c, + 0.25
  *                                                 for float formats
+ *   lsltool LIB pace NAME SOURCE CHANNELS DECLARED ACTUAL COUNT CHUNK STAMPS JITTER SKIP STALL LATE LABELS
+ *                                                 a float32 stream declaring DECLARED Hz, once a line comes
+ *                                                 on stdin after the first inlet: samples 0..COUNT-1
+ *                                                 (value i*CHANNELS+c+0.25) taken at ACTUAL Hz in real time,
+ *                                                 pushed CHUNK at a time when the chunk's last one is due
+ *                                                 (plus a random wait of up to JITTER ms); STAMPS push: each
+ *                                                 sample of a chunk stamped with the push's time (OpenBCI
+ *                                                 GUI's way), exact: sample i stamped start + i/ACTUAL;
+ *                                                 SKIP a comma list of samples never pushed (- none);
+ *                                                 STALL: the sample (- none) where the program stalls LATE
+ *                                                 ms (push: the chunk holding it is pushed that late and the
+ *                                                 chunks due meanwhile right after it; exact: it and the 4
+ *                                                 after it are stamped LATE ms late, LATE may be negative;
+ *                                                 *N: so every N samples from N on); prints START, SENT
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -50,7 +68,9 @@ static int inlet(int argc, char **argv) {
 	FN(double, lsl_pull_sample_d, (handle, double *, int32_t, double, int32_t *));
 	FN(int32_t, lsl_get_channel_count, (handle));
 	FN(double, lsl_local_clock, (void));
+	FN(int32_t, lsl_set_postprocessing, (handle, uint32_t));
 	if (argc < 4) return 2;
+	unsigned flags = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
 	printf("CLOCK %.9f\n", lsl_local_clock());
 	fflush(stdout);
 	const char *prop = argv[0], *value = argv[1];
@@ -63,6 +83,7 @@ static int inlet(int argc, char **argv) {
 	if (n < 1) return 1;
 	handle in = lsl_create_inlet(found[0], 360, 0, 1);
 	int32_t ec = 0;
+	if (flags) lsl_set_postprocessing(in, flags);
 	handle full = lsl_get_fullinfo(in, 10.0, &ec);
 	if (ec != 0) {
 		printf("ERROR fullinfo %d\n", ec);
@@ -84,8 +105,8 @@ static int inlet(int argc, char **argv) {
 			printf("TIMEOUT %ld %d\n", i, ec);
 			return 1;
 		}
-		if (i % 500 == 0) correction = lsl_time_correction(in, 1.0, &ec);
-		printf("S %.9f", ts + correction);
+		if (!flags && i % 500 == 0) correction = lsl_time_correction(in, 1.0, &ec);
+		printf("S %.9f", flags ? ts : ts + correction);
 		for (int c = 0; c < channels; c++) printf(" %.17g", values[c]);
 		printf("\n");
 		if (i % 100 == 0) fflush(stdout);
@@ -270,6 +291,82 @@ static int eeg(int argc, char **argv) {
 	return 0;
 }
 
+static void sleep_until(double (*clock)(void), double when) {
+	double wait = when - clock();
+	if (wait > 0) usleep((useconds_t)(wait * 1e6));
+}
+
+static int pace(int argc, char **argv) {
+	FN(handle, lsl_create_streaminfo, (const char *, const char *, int32_t, double, int32_t, const char *));
+	FN(handle, lsl_get_desc, (handle));
+	FN(handle, lsl_append_child, (handle, const char *));
+	FN(handle, lsl_append_child_value, (handle, const char *, const char *));
+	FN(handle, lsl_create_outlet, (handle, int32_t, int32_t));
+	FN(int32_t, lsl_wait_for_consumers, (handle, double));
+	FN(int32_t, lsl_push_sample_ftp, (handle, const float *, double, int32_t));
+	FN(double, lsl_local_clock, (void));
+	if (argc < 13) return 2;
+	const char *name = argv[0], *source = argv[1];
+	int channels = atoi(argv[2]);
+	double declared = atof(argv[3]), actual = atof(argv[4]);
+	long count = atol(argv[5]), chunk = atol(argv[6]);
+	int exact = strcmp(argv[7], "exact") == 0;
+	double jitter = atof(argv[8]) / 1000.0;
+	const char *skip = argv[9];
+	/* "*N": every N samples from N on (a clock that glitches once a second). */
+	long every = argv[10][0] == '*' ? atol(argv[10] + 1) : 0;
+	long stall = strcmp(argv[10], "-") == 0 ? -1 : every ? every : atol(argv[10]);
+	double late = atof(argv[11]) / 1000.0;
+	const char *labels = argv[12];
+	handle info = lsl_create_streaminfo(name, "EEG", channels, declared, 1 /* float32 */, source);
+	handle chans = lsl_append_child(lsl_get_desc(info), "channels");
+	char copy[4096];
+	snprintf(copy, sizeof copy, "%s", labels);
+	for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
+		handle ch = lsl_append_child(chans, "channel");
+		lsl_append_child_value(ch, "label", item);
+		lsl_append_child_value(ch, "unit", "microvolts");
+	}
+	handle out = lsl_create_outlet(info, 0, 360);
+	printf("READY\n");
+	fflush(stdout);
+	if (!lsl_wait_for_consumers(out, 30.0)) {
+		printf("NOCONSUMER\n");
+		return 1;
+	}
+	for (int ch = getchar(); ch != EOF && ch != '\n'; ch = getchar()) {
+	}
+	srand(7);
+	float *values = calloc(channels, sizeof(float));
+	double start = lsl_local_clock() + 0.05;
+	printf("START %.9f\n", start);
+	fflush(stdout);
+	int stalled = 0;
+	for (long first = 0; first < count; first += chunk) {
+		long last = first + chunk < count ? first + chunk - 1 : count - 1;
+		double due = start + last / actual;
+		if (jitter > 0) due += jitter * (rand() / (double)RAND_MAX);
+		if (!exact && !stalled && stall >= first && stall <= last) {
+			due += late;
+			stalled = 1;
+		}
+		sleep_until(lsl_local_clock, due);
+		double pushed = lsl_local_clock();
+		for (long i = first; i <= last; i++) {
+			if (in_list(skip, i)) continue;
+			for (int c = 0; c < channels; c++) values[c] = (float)(i * channels + c) + 0.25f;
+			long at = every && i >= every ? i % every + every : i;
+			double stamp = exact ? start + i / actual + (stall >= 0 && at >= stall && at < stall + 5 ? late : 0.0) : pushed;
+			lsl_push_sample_ftp(out, values, stamp, i == last);
+		}
+	}
+	printf("SENT %ld\n", count);
+	fflush(stdout);
+	for (int ch = getchar(); ch != EOF && ch != '\n'; ch = getchar()) {
+	}
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	if (argc < 3) return 2;
 	lib = dlopen(argv[1], RTLD_NOW);
@@ -283,5 +380,6 @@ int main(int argc, char **argv) {
 	if (strcmp(argv[2], "rounds") == 0) return rounds(argc - 3, argv + 3);
 	if (strcmp(argv[2], "resolve") == 0) return resolve(argc - 3, argv + 3);
 	if (strcmp(argv[2], "eeg") == 0) return eeg(argc - 3, argv + 3);
+	if (strcmp(argv[2], "pace") == 0) return pace(argc - 3, argv + 3);
 	return 2;
 }

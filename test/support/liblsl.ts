@@ -3,7 +3,8 @@
  * (`$XDG_CACHE_HOME/headsetd-tests/liblsl`, else `~/.cache/…`: the libraries are fixed versions,
  * so every checkout of the machine shares them and a fresh clone does not spend a minute
  * rebuilding) and reused by later runs (a lock directory keeps two test files from building it at
- * once); the small test program is compiled into node_modules/.cache, from this checkout's source:
+ * once); the small test program is compiled into node_modules/.cache, from this checkout's source
+ * (named by the source's hash):
  *
  * - liblsl 1.12, the x86-64 shared object inside the npm package lsl.js@1.1.2 (taken out of
  *   `npm pack`, never installed: its FFI dependencies do not build on Node 20), so that the
@@ -20,7 +21,18 @@
  * so HOME points at a directory holding it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { arch, homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -163,9 +175,14 @@ function fetch112(): string {
 
 function buildTool(): string {
   mkdirSync(TOOL_DIR, { recursive: true });
-  const tool = path.join(TOOL_DIR, 'lsltool');
-  if (existsSync(tool) && statSync(tool).mtimeMs >= statSync(TOOL_SOURCE).mtimeMs) return tool;
-  execFileSync('gcc', ['-O1', '-o', tool, TOOL_SOURCE, '-ldl']);
+  // Named by its source's hash: checkouts that share node_modules (git worktrees) may hold
+  // different versions of lsltool.c, and one must not run the other's build.
+  const hash = createHash('sha256').update(readFileSync(TOOL_SOURCE)).digest('hex').slice(0, 12);
+  const tool = path.join(TOOL_DIR, `lsltool-${hash}`);
+  if (existsSync(tool)) return tool;
+  const building = `${tool}.${process.pid}`;
+  execFileSync('gcc', ['-O1', '-o', building, TOOL_SOURCE, '-ldl']);
+  renameSync(building, tool);
   return tool;
 }
 

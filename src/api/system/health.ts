@@ -84,6 +84,9 @@ export function healthRoutes(app: FastifyInstance, context: SystemContext): void
       // A live device's amplifier gone (unplugged, its outlet stopped): no EEG until it is back.
       const lost = device.status().lost;
       if (lost !== undefined) problems.push(lost);
+      // A live source off its declared rate: its recordings' time is wrong by that much.
+      const rateMismatch = device.status().rateMismatch;
+      if (rateMismatch !== undefined) problems.push(rateMismatch);
       return {
         status: problems.length === 0 ? 'healthy' : 'degraded',
         problems,

@@ -250,6 +250,12 @@ export const DeviceStatusShape = Type.Object({
       { description: 'On a live device (Cyton, LSL) only: the counts of its link since it opened.' },
     ),
   ),
+  rateMismatch: Type.Optional(
+    Type.String({
+      description:
+        "Present while a live device's source sends faster or slower than the rate it declares (event rate_mismatch, until rate_recovered or the acquisition stops): what was measured. Its samples are still framed and recorded at the declared rate.",
+    }),
+  ),
 });
 
 /** GET /system/led/state: one LED. */

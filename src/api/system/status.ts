@@ -97,6 +97,7 @@ function statusAnswer(context: SystemContext) {
               counters: { ...status.amplifier.counters },
             },
           }),
+      ...(status.rateMismatch === undefined ? {} : { rateMismatch: status.rateMismatch }),
     },
   };
 }

@@ -9,6 +9,11 @@
  * played as; the rate is the amplifier's own (any other is `validation_failed` naming it); the gain
  * goes to `driver.setGain` where the driver has one, else only the amplifier's gain is accepted.
  * Operations are run one after another (a start waits for a configuration the driver is applying).
+ *
+ * Every block passes the rate guard (rate-guard.ts) before it is framed: a source that sends
+ * faster or slower than it declares is reported (`onRate`), the next frame says so in its
+ * `annotation`, and frame times are held between the previous frame's and the block's arrival
+ * plus the guard's tolerance, for the device's whole life.
  */
 import type { Electrode } from '../../core/electrodes.js';
 import type { Frame } from '../../core/frame.js';
@@ -29,6 +34,7 @@ import {
 } from '../headset.js';
 import { type LiveEegDriver, type LiveSamples, liveChannelElectrode } from './driver.js';
 import { LiveFramer } from './live-framer.js';
+import { RateGuard, type RateVerdict } from './rate-guard.js';
 
 export interface LiveAcquisitionHooks extends AcquisitionOwnersHooks {
   /** The device in words, for messages (`The Cyton board on /dev/ttyUSB0`). */
@@ -37,6 +43,10 @@ export interface LiveAcquisitionHooks extends AcquisitionOwnersHooks {
   onStopped(samples: number): void;
   /** A block said rows were lost before it (never filled in). */
   onRowsLost(rows: number): void;
+  /** The rate guard's verdict changed. */
+  onRate(verdict: RateVerdict): void;
+  /** Wall-clock ms now: when a block arrived. */
+  wallNow(): number;
   onListenerError?: (error: unknown) => void;
 }
 
@@ -70,6 +80,7 @@ export class LiveAcquisition implements EegAcquisition {
   /** The operations in flight, one after another. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly unsubscribe: Unsubscribe;
+  private readonly guard: RateGuard;
 
   constructor(
     private readonly driver: LiveEegDriver,
@@ -101,6 +112,7 @@ export class LiveAcquisition implements EegAcquisition {
       samplingFrequency: driver.sampleRate() as EegSamplingFrequency,
     });
     this.current = this.defaults;
+    this.guard = new RateGuard(this.defaults.samplingFrequency, hooks.deviceName);
     this.unsubscribe = driver.onSamples((block) => {
       this.take(block);
     });
@@ -143,6 +155,11 @@ export class LiveAcquisition implements EegAcquisition {
     });
   }
 
+  /** Why the source's rate is reported now (rate-guard.ts), or undefined. */
+  rateMismatch(): string | undefined {
+    return this.guard.problem();
+  }
+
   acquiredChannels(): readonly string[] {
     return this.run?.channels ?? this.current.channels;
   }
@@ -177,6 +194,7 @@ export class LiveAcquisition implements EegAcquisition {
         this.owners.assertOpen();
       }
       this.owners.started(owner);
+      this.guard.restart(this.current.samplingFrequency);
       this.run = this.newRun(this.current);
       this.hooks.onStarted(this.current);
       return this.state();
@@ -229,6 +247,7 @@ export class LiveAcquisition implements EegAcquisition {
         width: this.driver.channels().length,
         range: () => this.driver.range(),
         nextSeq: () => this.seq++,
+        stamp: (proposed) => this.guard.stamp(proposed),
         emit: (frame) => {
           this.owners.count(frame.data.length / frame.channels.length);
           this.listeners.emit(frame);
@@ -241,6 +260,11 @@ export class LiveAcquisition implements EegAcquisition {
     const run = this.run;
     if (run === undefined) return;
     if (block.lost > 0) this.hooks.onRowsLost(block.lost);
+    const verdict = this.guard.observe(block, this.hooks.wallNow());
+    if (verdict !== undefined) {
+      run.framer.annotate(verdict.message);
+      this.hooks.onRate(verdict);
+    }
     run.framer.push(block);
   }
 
@@ -256,6 +280,7 @@ export class LiveAcquisition implements EegAcquisition {
       if (this.run === run) {
         this.run = undefined;
         run.framer.flush();
+        this.guard.restart(this.current.samplingFrequency);
         this.hooks.onStopped(this.owners.sampleCount());
       }
     }

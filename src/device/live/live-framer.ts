@@ -7,7 +7,10 @@
  * Time: a frame's `timestamp` is the time of its first row, read from the block that row came in
  * (the block's `timestamp` + row × its `period`, the driver's clock, else 1 / rate). Lost rows are never filled in: the rows before a loss
  * leave as a shorter frame at once, and the frame after it says `discontinuity: true` with the
- * count in `lostSamples`, as does (without a count) the first frame of a run.
+ * count in `lostSamples`, as does (without a count) the first frame of a run. `stamp` may hold a
+ * frame's time back (the rate guard, rate-guard.ts: never before the previous frame, never far
+ * ahead of the rows' arrival); `annotate` gives the next frame a sentence recorders write into
+ * the file (`Frame.annotation`).
  */
 import type { Frame } from '../../core/frame.js';
 import { frameRows } from '../acquisition.js';
@@ -27,6 +30,8 @@ export interface FramerOptions {
   /** The next frame's `seq` (counted over the device's life, not the run's). */
   readonly nextSeq: () => number;
   readonly emit: (frame: Frame) => void;
+  /** The time a frame gets when its first row's time is `proposed` (ms); default: that time. */
+  readonly stamp?: (proposed: number) => number;
 }
 
 export class LiveFramer {
@@ -41,6 +46,8 @@ export class LiveFramer {
   private lost = 0;
   /** The next frame starts after a gap (or is the run's first). */
   private gap = true;
+  /** For the next frame emitted: its `annotation`. */
+  private note: string | undefined;
   /** Rows handed out in frames. */
   delivered = 0;
 
@@ -66,7 +73,8 @@ export class LiveFramer {
     const kept = columns.length;
     for (let row = 0; row < block.rows; row++) {
       if (this.filled === 0) {
-        this.pendingTimestamp = block.timestamp + row * (block.period ?? 1000 / rate);
+        const proposed = block.timestamp + row * (block.period ?? 1000 / rate);
+        this.pendingTimestamp = this.options.stamp === undefined ? proposed : this.options.stamp(proposed);
         this.pendingDiscontinuity = this.gap;
         this.pendingLost = this.lost;
         this.gap = false;
@@ -78,6 +86,11 @@ export class LiveFramer {
       this.filled++;
       if (this.filled === this.rows) this.flush();
     }
+  }
+
+  /** The next frame emitted carries `text` as its `annotation` (after any given before it). */
+  annotate(text: string): void {
+    this.note = this.note === undefined ? text : `${this.note} ${text}`;
   }
 
   /** Emits the rows held back, as a shorter frame (before a gap, at a stop). */
@@ -95,12 +108,14 @@ export class LiveFramer {
       ...(this.pendingDiscontinuity ? { discontinuity: true } : {}),
       ...(this.pendingLost > 0 ? { lostSamples: this.pendingLost } : {}),
       ...(range === undefined ? {} : { range }),
+      ...(this.note === undefined ? {} : { annotation: this.note }),
       createdAt: performance.timeOrigin + performance.now(),
     };
     this.delivered += this.filled;
     this.filled = 0;
     this.pendingDiscontinuity = false;
     this.pendingLost = 0;
+    this.note = undefined;
     // Frames are shared with listeners: the next one gets its own buffer.
     this.pending = new Float32Array(this.rows * kept);
     this.options.emit(frame);

@@ -11,7 +11,9 @@
  *
  * Events: acquisition started/stopped, `samples_lost` with the count of rows that never arrived
  * (also summed in status `amplifier.lostSamples`, beside the driver's own counters),
- * `device_lost`/`device_restored` as the driver's link drops and comes back, and impedance
+ * `device_lost`/`device_restored` as the driver's link drops and comes back,
+ * `rate_mismatch`/`rate_recovered` as the rate guard finds the source off its declared rate and
+ * back (rate-guard.ts; status `rateMismatch` meanwhile, and /healthz degraded), and impedance
  * measurements (kΩ). The thermal model stands for the processor headsetd runs on, where the machine
  * has no sensor (status lists `cpu.temperature` as simulated then).
  */
@@ -148,6 +150,11 @@ export class LiveHeadset implements Headset {
       onRowsLost: (rows) => {
         this.rowsLost(rows, 'before the next block that arrived');
       },
+      onRate: (verdict) => {
+        if (verdict.kind === 'mismatch') this.system('rate_mismatch', 'warning', verdict.message);
+        else this.system('rate_recovered', 'info', verdict.message);
+      },
+      wallNow: () => this.clock.wallNow(),
       ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
     });
     const battery = driver.battery?.bind(driver);
@@ -198,6 +205,7 @@ export class LiveHeadset implements Headset {
     const eeg = this.eeg.state();
     const measuring = this.meter?.measuring() ?? false;
     const battery = this.parts.battery ? this.power.battery() : undefined;
+    const rateMismatch = this.eeg.rateMismatch();
     return {
       state: measuring ? 'measuring_impedance' : eeg.streaming ? 'acquiring' : 'idle',
       eeg,
@@ -206,6 +214,7 @@ export class LiveHeadset implements Headset {
       battery: battery === undefined ? null : { percent: battery.percent, isCharging: battery.isCharging },
       ...(this.lost === undefined ? {} : { lost: this.lost }),
       amplifier: { lostSamples: this.lostSamples, counters: { ...this.driver.counters?.() } },
+      ...(rateMismatch === undefined ? {} : { rateMismatch }),
     };
   }
 

@@ -18,12 +18,10 @@ describe('the lsl: argument', () => {
     expect(parseLslArgument(argument).query).toEqual(query);
   });
 
-  test('options after ?: the channel map (- and empty: not played) and the wait', () => {
+  test('options after ?: the channel map (- and empty: not played) and the wait; gap is still accepted', () => {
     const parsed = parseLslArgument('name=x?channels=Fp1, -,,T7&wait=2.5&gap=4');
     expect(parsed.channels).toEqual(['Fp1', undefined, undefined, 'T7']);
     expect(parsed.waitMs).toBe(2500);
-    expect(parsed.gapPeriods).toBe(4);
-    expect(parseLslArgument('type=EEG').gapPeriods).toBe(1.5);
     expect(parseLslArgument('type=EEG').waitMs).toBe(10_000);
     expect(parseLslArgument('type=EEG').channels).toBeUndefined();
   });

@@ -5,19 +5,19 @@
  *   lsl:name=obci_eeg1
  *   lsl:sourceId=cyton-1234&type=EEG
  *   lsl:predicate=starts-with(name,'obci') and channel_count>=8
- *   lsl:name=obci_eeg1?channels=Fp1,Fp2,C3,C4,-,-,O1,O2&wait=30&gap=4
+ *   lsl:name=obci_eeg1?channels=Fp1,Fp2,C3,C4,-,-,O1,O2&wait=30
  *
  * The query's keys are those of the `lsl-inlet` node (`name`, `type`, `sourceId` — `source_id` is
  * accepted too — and `predicate`, an XPath 1.0 expression over the stream's description as
  * liblsl's `resolve_bypred` takes it), joined by `&`; all must hold. An empty query is `type=EEG`.
  * Options: `channels`, the electrode each of the stream's channels is played as, in column order
  * (10-20 or 10-10 names; `-` or nothing for a channel not played), which replaces the stream's
- * labels; `wait`, seconds `open()` waits for the stream (default 10); `gap`, the step between two
- * samples' time stamps, in sample periods, beyond which samples count as lost (default 1.5; more
- * than 1, at most 100: timeline.ts).
+ * labels; `wait`, seconds `open()` waits for the stream (default 10). `gap` (sample periods, more
+ * than 1, at most 100) was the step between two stamps beyond which samples counted as lost; losses
+ * are now judged from the stamps that follow a jump (timeline.ts), so it is still accepted, checked
+ * as before so that a command line that worked keeps working, and has no effect.
  */
 import { DeviceArgumentError } from '../errors.js';
-import { GAP_PERIODS } from './timeline.js';
 import { queryProblem } from '../../lsl/query.js';
 import { xpathLiteral, type StreamQuery } from '../../lsl/resolver.js';
 
@@ -28,8 +28,6 @@ export interface LslArgument {
   readonly channels: readonly (string | undefined)[] | undefined;
   /** How long `open()` waits for a matching stream, ms. */
   readonly waitMs: number;
-  /** The step between time stamps, in sample periods, beyond which samples count as lost. */
-  readonly gapPeriods: number;
 }
 
 export const DEFAULT_WAIT_S = 10;
@@ -90,7 +88,6 @@ export function parseLslArgument(argument: string): LslArgument {
   if (Object.keys(query).length === 0) query.type = 'EEG';
   let channels: (string | undefined)[] | undefined;
   let waitMs = DEFAULT_WAIT_S * 1000;
-  let gapPeriods = GAP_PERIODS;
   for (const pair of optionText === '' ? [] : optionText.split('&')) {
     const equals = pair.indexOf('=');
     const key = equals < 0 ? pair : pair.slice(0, equals).trim();
@@ -117,7 +114,6 @@ export function parseLslArgument(argument: string): LslArgument {
           argument,
         );
       }
-      gapPeriods = periods;
     } else {
       refuse(
         `--device lsl:${argument}: unknown option "${key}" after ?; the options are ${OPTION_KEYS.join(', ')}.`,
@@ -125,7 +121,7 @@ export function parseLslArgument(argument: string): LslArgument {
       );
     }
   }
-  return { query, channels, waitMs, gapPeriods };
+  return { query, channels, waitMs };
 }
 
 /** The query in words, as a person would type it (`type=EEG&name=obci_eeg1`). */

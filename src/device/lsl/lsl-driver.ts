@@ -9,7 +9,8 @@
  *   so in `info().source`. No stream: a `device_unavailable` error naming the query; the device
  *   does not wait on after `open()` fails. A stream that cannot be played (irregular rate, a string
  *   or 64-bit format, no labels and no map) is refused the same way, saying why.
- * - Channels and units: channels.ts. Blocks and their time: timeline.ts.
+ * - Channels and units: channels.ts. Blocks, their time (liblsl's clock sync and dejitter) and
+ *   the rows lost: timeline.ts.
  * - When the outlet goes (its program stopped or was killed, the network cut), a `lost` link event;
  *   the driver looks for it again, every 2 s, by its source id, name and type (without a source
  *   id, by the query, name, type and host), and when it is back a `restored` event, and the next block is marked
@@ -45,6 +46,7 @@ export interface LslDriverOptions {
 
 /** What the driver knows beyond the contract, for a status page. */
 export interface LslDriverStatus {
+  /** The outlet has a queue for this driver's feed: every sample it pushes from now on comes. */
   readonly connected: boolean;
   /** The time correction in use (the outlet's clock onto this machine's LSL clock), ms. */
   readonly clockOffsetMs: number;
@@ -73,6 +75,8 @@ const RESOLVE_WAVE_MS = 2000;
 const RETRY_MS = 2000;
 const FULL_INFO_MS = 5000;
 const CORRECTION_INTERVAL_MS = 5000;
+/** Rows held for a question of the timeline leave, answered "no loss", after this long without a sample, ms. */
+const HELD_IDLE_MS = 1000;
 /** The buffer the outlet keeps for this inlet, s. */
 const MAX_BUFFERED_S = 60;
 
@@ -115,6 +119,7 @@ export class LslDriver implements LiveEegDriver {
   private feed: Feed | undefined;
   private endRead: ((reason: string) => void) | undefined;
   private correctionTimer: NodeJS.Timeout | undefined;
+  private heldTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly argument: string,
@@ -169,7 +174,6 @@ export class LslDriver implements LiveEegDriver {
     this.timeline = new LslTimeline(
       full.nominalSrate,
       this.lslChannels.map((channel) => channel.toMicrovolts),
-      this.parsed.gapPeriods,
     );
     this.correction = (await measureTimeCorrection(full)) ?? 0;
     const unplayed = describeUnplayed(this.lslChannels);
@@ -370,7 +374,6 @@ export class LslDriver implements LiveEegDriver {
         if (correction !== undefined) this.correction = correction;
       });
     }, CORRECTION_INTERVAL_MS);
-    this.connected = true;
     try {
       return await new Promise<string>((resolve) => {
         this.endRead = resolve;
@@ -385,6 +388,9 @@ export class LslDriver implements LiveEegDriver {
             this.closeSamplesDropped++;
             this.log(leftOutNote(sample, false));
           },
+          () => {
+            this.connected = true;
+          },
         );
         if (!this.isRunning()) resolve('stopped');
       });
@@ -393,6 +399,8 @@ export class LslDriver implements LiveEegDriver {
       clearInterval(this.correctionTimer);
       this.feed?.close();
       this.feed = undefined;
+      // Rows held for a question the stamps had not answered are real: they leave now.
+      this.emitBlocks(this.timeline?.drain() ?? []);
     }
   }
 
@@ -413,19 +421,30 @@ export class LslDriver implements LiveEegDriver {
   private deliver(values: number[], stamps: number[]): void {
     if (!this.running || this.timeline === undefined) return;
     this.rowsDelivered += stamps.length;
-    // Rows lost in a gap travel in the block's `lost`: the live headset announces them, once.
-    for (const block of this.timeline.blocks(values, stamps, this.correction)) {
-      this.samples.emit(block);
+    this.emitBlocks(this.timeline.blocks(values, stamps, this.correction));
+    clearTimeout(this.heldTimer);
+    if (this.timeline.heldRows() > 0) {
+      // The stream may pause right after a jump: its rows do not wait for the answer forever.
+      this.heldTimer = setTimeout(() => {
+        if (this.running) this.emitBlocks(this.timeline?.drain() ?? []);
+      }, HELD_IDLE_MS);
     }
+  }
+
+  /** Rows lost before a block travel in its `lost`: the live headset announces them, once. */
+  private emitBlocks(blocks: readonly LiveSamples[]): void {
+    for (const block of blocks) this.samples.emit(block);
   }
 
   async stop(): Promise<void> {
     // The last sample of the last batch is held back until the outlet shows it still runs: ask it
     // now, so that a stop delivers it rather than dropping a real sample.
     if (this.running) await this.feed?.settle();
+    if (this.running) this.emitBlocks(this.timeline?.drain() ?? []);
     this.running = false;
     this.abort.abort();
     clearInterval(this.correctionTimer);
+    clearTimeout(this.heldTimer);
     this.feed?.close();
     this.endRead?.('stopped');
     await this.loop;

@@ -1,0 +1,279 @@
+/**
+ * The LSL device's clock against real liblsl (one version per file, beside lsl-device-suite.ts):
+ * outlets of test/lsl/lsltool.c's `pace` command that send in real time the way lab programs do
+ * (each chunk of 1, 5 or 32 samples stamped when it is pushed, with jitter; one stall of the
+ * program; a real skip of 7 samples; stamps 5 s early once a second; a stream declaring 250 Hz and
+ * sending 2000 Hz), read at once by the live headset on headsetd's LSL driver and by a liblsl
+ * inlet with all its post-processing (`proc_ALL`: clock sync, dejitter, monotonize). The inlet is
+ * liblsl 1.16's for every outlet version: liblsl 1.12's C API has no `lsl_set_postprocessing`
+ * (it came with 1.13), so these tests need HEADSETD_ORACLES for 1.12 outlets too. Every sample
+ * is known by its value: no sample lost but the skipped ones, counted exactly; and each frame's
+ * time within 1 ms of liblsl's post-processed stamp of its first sample.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Frame } from '../../src/core/frame.js';
+import type { SystemEvent } from '../../src/device/events.js';
+import { type LiveHeadset, openLiveHeadset } from '../../src/device/live/live-headset.js';
+import { AHEAD_TOLERANCE_MS } from '../../src/device/live/rate-guard.js';
+import { createLslDriver, type LslDriver } from '../../src/device/lsl/index.js';
+import { lslToUnixMs } from '../../src/lsl/clock.js';
+import { LOOPBACK_NETWORK } from '../../src/lsl/network.js';
+import { type LiblslVersion, liblslEnv, liblslOf, LslTool, skipWithout } from '../support/liblsl.js';
+import { eventually } from '../support/wait.js';
+
+const RATE = 250;
+const CHANNELS = 2;
+/** liblsl's proc_ALL: clock sync, dejitter, monotonize, thread-safe. */
+const PROC_ALL = 15;
+
+interface Pace {
+  readonly count: number;
+  readonly chunk: number;
+  readonly stamps: 'push' | 'exact';
+  readonly jitterMs?: number;
+  readonly skip?: readonly number[];
+  /** The sample where the program stalls (`*N`: every N samples). */
+  readonly stall?: string;
+  readonly lateMs?: number;
+  /** Hz it sends at (default: the declared RATE). */
+  readonly actual?: number;
+}
+
+/** What one run gave: headsetd's frames (with their arrival), its events, liblsl's stamps by sample. */
+interface Run {
+  readonly frames: { frame: Frame; arrived: number }[];
+  readonly events: SystemEvent[];
+  /** liblsl's post-processed stamp (s, LSL clock) of each sample it pulled, by index. */
+  readonly liblsl: Map<number, number>;
+  /** The outlet's start (sample 0's time), s on the LSL clock. */
+  readonly start: number;
+}
+
+/** The index of a frame row's sample, from its first column (value i * CHANNELS + 0.25). */
+const indexOf = (frame: Frame, row = 0) =>
+  Math.round(((frame.data[row * CHANNELS] as number) - 0.25) / CHANNELS);
+const rowsOf = (frame: Frame) => frame.data.length / CHANNELS;
+
+export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): void {
+  const PORTS = { multicastPort: basePort - 1, basePort, portRange: 16 };
+  const NETWORK = { ...LOOPBACK_NETWORK, ...PORTS };
+
+  describe(`the LSL device's clock on liblsl ${version} outlets, against liblsl 1.16's inlet`, () => {
+    const tools: LslTool[] = [];
+    let headset: LiveHeadset | undefined;
+
+    afterEach(async () => {
+      await headset?.close();
+      headset = undefined;
+      for (const tool of tools.splice(0)) tool.kill();
+    });
+
+    /** Skips the test unless this version's outlets and liblsl 1.16's inlet can run here. */
+    function skipUnready(context: { skip: (note: string) => never }): void {
+      skipWithout(version, context);
+      skipWithout('1.16', context);
+    }
+
+    async function run(name: string, pace: Pace): Promise<Run> {
+      const { lib, tool } = await liblslOf(version);
+      const reference = await liblslOf('1.16');
+      const env = liblslEnv(PORTS);
+      const skipped = pace.skip ?? [];
+      const outlet = new LslTool(
+        tool,
+        [
+          lib,
+          'pace',
+          name,
+          `${name}-source`,
+          String(CHANNELS),
+          String(RATE),
+          String(pace.actual ?? RATE),
+          String(pace.count),
+          String(pace.chunk),
+          pace.stamps,
+          String(pace.jitterMs ?? 0),
+          skipped.length === 0 ? '-' : skipped.join(','),
+          pace.stall ?? '-',
+          String(pace.lateMs ?? 0),
+          'Fp1,Fp2',
+        ],
+        env,
+        true,
+      );
+      tools.push(outlet);
+      await outlet.waitFor('READY');
+      const expected = pace.count - skipped.length;
+      const inlet = new LslTool(
+        reference.tool,
+        [reference.lib, 'inlet', 'name', name, String(expected), '20', String(PROC_ALL)],
+        env,
+      );
+      tools.push(inlet);
+      await inlet.waitFor('OPEN 0');
+      const driver: LslDriver = createLslDriver(`name=${name}`, { network: NETWORK });
+      headset = await openLiveHeadset(driver);
+      // The last sample the driver passed on (its feed holds each batch's last until the outlet shows it runs).
+      let lastIndex = -1;
+      driver.onSamples((block) => {
+        lastIndex = Math.round(((block.data[(block.rows - 1) * CHANNELS] as number) - 0.25) / CHANNELS);
+      });
+      const frames: { frame: Frame; arrived: number }[] = [];
+      const events: SystemEvent[] = [];
+      headset.eeg.onFrame((frame) => frames.push({ frame, arrived: Date.now() }));
+      headset.onEvent((event) => {
+        if (event.type === 'system') events.push(event);
+      });
+      await headset.eeg.start('client');
+      await eventually(() => driver.status().connected, 20_000, "headsetd's feed open");
+      // Both inlets have their queue at the outlet: it may start.
+      outlet.send('');
+      const start = Number((await outlet.waitFor('START ')).split(' ')[1]);
+      await outlet.waitFor('SENT');
+      await inlet.waitFor('DONE');
+      const rows = () => frames.reduce((sum, { frame }) => sum + rowsOf(frame), 0);
+      // The framer holds the rows of a frame not yet full (2 at most) until the stop.
+      const last = Math.max(
+        ...Array.from({ length: pace.count }, (_, i) => i).filter((i) => !skipped.includes(i)),
+      );
+      await eventually(
+        () => lastIndex === last && rows() >= expected - 2,
+        20_000,
+        'every sample sent, framed',
+      );
+      await headset.eeg.stop('client');
+      const liblsl = new Map(
+        inlet.samples().map((s) => [Math.round(((s.values[0] as number) - 0.25) / CHANNELS), s.timestamp]),
+      );
+      expect(liblsl.size).toBe(expected);
+      return { frames, events, liblsl, start };
+    }
+
+    /** Every sample came, once, in order, but the skipped ones. */
+    function expectAllSamples(result: Run, pace: Pace): void {
+      const indices = result.frames.flatMap(({ frame }) =>
+        Array.from({ length: rowsOf(frame) }, (_, r) => indexOf(frame, r)),
+      );
+      const skipped = pace.skip ?? [];
+      const sent = Array.from({ length: pace.count }, (_, i) => i).filter((i) => !skipped.includes(i));
+      const got = new Set(indices);
+      expect({ missing: sent.filter((i) => !got.has(i)), count: indices.length }).toEqual({
+        missing: [],
+        count: sent.length,
+      });
+      expect(indices).toEqual(sent);
+    }
+
+    /** Never back; never more than the guard's tolerance ahead of arrival. */
+    function expectTimesPossible(result: Run): void {
+      result.frames.forEach(({ frame, arrived }, k) => {
+        expect(frame.timestamp - arrived).toBeLessThan(AHEAD_TOLERANCE_MS);
+        if (k > 0) expect(frame.timestamp).toBeGreaterThanOrEqual(result.frames[k - 1]?.frame.timestamp ?? 0);
+      });
+    }
+
+    /** The largest |frame time - liblsl's time of its first sample|, ms, among the frames `which` keeps, and where. */
+    function offsets(result: Run, which: (index: number) => boolean = () => true): string {
+      let worst = { ms: 0, index: -1 };
+      for (const { frame } of result.frames) {
+        const index = indexOf(frame);
+        if (!which(index)) continue;
+        const ms = Math.abs(frame.timestamp - lslToUnixMs(result.liblsl.get(index) as number));
+        if (ms > worst.ms) worst = { ms, index };
+      }
+      return worst.ms < 1 ? 'within 1 ms' : `${worst.ms.toFixed(3)} ms at sample ${worst.index}`;
+    }
+
+    const lossEvents = (result: Run) => result.events.filter((e) => e.eventType === 'samples_lost');
+
+    test.for([
+      ['1, with 1 ms of jitter', { count: 2000, chunk: 1, stamps: 'push', jitterMs: 1 }],
+      ['5, with 2 ms of jitter', { count: 2000, chunk: 5, stamps: 'push', jitterMs: 2 }],
+      ['32, with 2 ms of jitter', { count: 2000, chunk: 32, stamps: 'push', jitterMs: 2 }],
+      [
+        '5, the program stalling 100 ms at sample 1500',
+        { count: 2500, chunk: 5, stamps: 'push', stall: '1500', lateMs: 100 },
+      ],
+    ] as const)(
+      'chunks of %s, stamped at push time: no loss, frame times within 1 ms of liblsl',
+      { timeout: 90_000 },
+      async ([what, pace], context) => {
+        skipUnready(context);
+        const result = await run(`Clock ${version} chunks of ${what}`, pace);
+        expectAllSamples(result, pace);
+        expect(lossEvents(result)).toEqual([]);
+        expect(result.frames.filter(({ frame }) => (frame.lostSamples ?? 0) > 0)).toEqual([]);
+        expect(offsets(result)).toBe('within 1 ms');
+        expectTimesPossible(result);
+      },
+    );
+
+    test('exact stamps, samples 2500-2504 stamped 100 ms late (one stall): no loss, no frame moved by the stall, all within 1 ms of liblsl', async (context) => {
+      skipUnready(context);
+      const pace: Pace = { count: 3500, chunk: 1, stamps: 'exact', stall: '2500', lateMs: 100 };
+      const result = await run(`Clock ${version} stall`, pace);
+      expectAllSamples(result, pace);
+      expect(lossEvents(result)).toEqual([]);
+      expect(offsets(result)).toBe('within 1 ms');
+      // The outlet's own stamps are exact. The late samples weigh in the fit as in liblsl's (as 5
+      // samples of 2500): every frame is within 1 ms of its first sample's stamp, not 100 ms late.
+      for (const { frame } of result.frames) {
+        expect(Math.abs(frame.timestamp - lslToUnixMs(result.start + indexOf(frame) / RATE))).toBeLessThan(1);
+      }
+    }, 90_000);
+
+    test('a real skip of 7 samples among chunks of 5 stamped at push time: lost 7, once; times within 1 ms of liblsl before it, and the lost samples keep their place', async (context) => {
+      skipUnready(context);
+      const skip = [1501, 1502, 1503, 1504, 1505, 1506, 1507];
+      const pace: Pace = { count: 2500, chunk: 5, stamps: 'push', jitterMs: 2, skip };
+      const result = await run(`Clock ${version} skip`, pace);
+      expectAllSamples(result, pace);
+      expect(lossEvents(result).map((e) => e.message)).toEqual([
+        expect.stringMatching(/ lost 7 samples per channel /),
+      ]);
+      const lost = result.frames.filter(({ frame }) => (frame.lostSamples ?? 0) > 0);
+      expect(lost.map(({ frame }) => [indexOf(frame), frame.lostSamples, frame.discontinuity])).toEqual([
+        [1508, 7, true],
+      ]);
+      expect(offsets(result, (i) => i <= 1500)).toBe('within 1 ms');
+      // liblsl's inlet does not know of the loss and takes minutes to catch up with it; headsetd's
+      // frames after it are where liblsl's line, carried on at the stream's rate, puts them.
+      const anchor = result.liblsl.get(1500) as number;
+      for (const { frame } of result.frames.filter(({ frame: f }) => indexOf(f) > 1500)) {
+        const line = lslToUnixMs(anchor + (indexOf(frame) - 1500) / RATE);
+        expect(Math.abs(frame.timestamp - line)).toBeLessThan(1);
+      }
+      expectTimesPossible(result);
+    }, 90_000);
+
+    test('stamps stepping back (5 samples 5 s early, once a second): nothing lost, every frame at its own time', async (context) => {
+      skipUnready(context);
+      const pace: Pace = { count: 2500, chunk: 1, stamps: 'exact', stall: `*${RATE}`, lateMs: -5000 };
+      const result = await run(`Clock ${version} back`, pace);
+      expectAllSamples(result, pace);
+      expect(lossEvents(result)).toEqual([]);
+      for (const { frame } of result.frames) {
+        expect(Math.abs(frame.timestamp - lslToUnixMs(result.start + indexOf(frame) / RATE))).toBeLessThan(1);
+      }
+      expectTimesPossible(result);
+    }, 90_000);
+
+    test('a stream declaring 250 Hz and sending 2000 Hz: reported, no loss, frame times those of liblsl, never ahead of arrival', async (context) => {
+      skipUnready(context);
+      const pace: Pace = { count: 8 * 2000, chunk: 16, stamps: 'push', actual: 2000 };
+      const result = await run(`Clock ${version} liar`, pace);
+      expectAllSamples(result, pace);
+      expect(lossEvents(result)).toEqual([]);
+      const reported = result.events.filter((e) => e.eventType === 'rate_mismatch');
+      expect(reported.map((e) => e.message)).toEqual([
+        expect.stringMatching(/sends faster than the 250 Hz it declares/),
+      ]);
+      expect(result.frames.filter(({ frame }) => frame.annotation !== undefined)).toHaveLength(1);
+      expect(offsets(result)).toBe('within 1 ms');
+      expectTimesPossible(result);
+      // 8 s of samples: the frames span 8 s, not the 64 s the declared rate would give them.
+      const span = (result.frames.at(-1)?.frame.timestamp ?? 0) - (result.frames[0]?.frame.timestamp ?? 0);
+      expect(span).toBeLessThan(8_500);
+    }, 90_000);
+  });
+}
