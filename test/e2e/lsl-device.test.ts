@@ -127,9 +127,16 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     // The outlet's program killed; another one publishes the same source.
     first.kill();
     await eventually(() => events.of('device_lost').length > 0, 30_000, 'the device_lost event');
-    // Until it is back, health says so.
+    // Until it is back, health says so. (The outlet pushes each round's 2 s of samples in a
+    // fraction of a second, faster than its declared rate: the rate guard reports that too.)
     const health = (await json(`${service.url}/system/healthz`)).body;
-    expect(health).toMatchObject({ status: 'degraded', problems: [expect.stringContaining(`'${name}'`)] });
+    expect(health).toMatchObject({
+      status: 'degraded',
+      problems: expect.arrayContaining([expect.stringMatching(new RegExp(`'${name}'.* was lost: `))]),
+    });
+    expect(events.of('rate_mismatch').map((e) => e.message)).toEqual([
+      expect.stringContaining('sends faster than the 250 Hz it declares'),
+    ]);
     const second = outlet(1, 2);
     await eventually(() => events.of('device_restored').length > 0, 30_000, 'the device_restored event');
     await second.waitFor('SENT 1');
