@@ -68,7 +68,6 @@ static int inlet(int argc, char **argv) {
 	FN(double, lsl_pull_sample_d, (handle, double *, int32_t, double, int32_t *));
 	FN(int32_t, lsl_get_channel_count, (handle));
 	FN(double, lsl_local_clock, (void));
-	FN(int32_t, lsl_set_postprocessing, (handle, uint32_t));
 	if (argc < 4) return 2;
 	unsigned flags = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
 	printf("CLOCK %.9f\n", lsl_local_clock());
@@ -83,7 +82,11 @@ static int inlet(int argc, char **argv) {
 	if (n < 1) return 1;
 	handle in = lsl_create_inlet(found[0], 360, 0, 1);
 	int32_t ec = 0;
-	if (flags) lsl_set_postprocessing(in, flags);
+	if (flags) {
+		/* Looked up only when asked for: liblsl 1.12's C API has no post-processing. */
+		FN(int32_t, lsl_set_postprocessing, (handle, uint32_t));
+		lsl_set_postprocessing(in, flags);
+	}
 	handle full = lsl_get_fullinfo(in, 10.0, &ec);
 	if (ec != 0) {
 		printf("ERROR fullinfo %d\n", ec);
