@@ -13,6 +13,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import type { SystemEvent } from '../../src/device/events.js';
+import { frameRows } from '../../src/device/acquisition.js';
 import { type LiveHeadset, openLiveHeadset } from '../../src/device/live/live-headset.js';
 import { AHEAD_TOLERANCE_MS } from '../../src/device/live/rate-guard.js';
 import { createLslDriver, type LslDriver } from '../../src/device/lsl/index.js';
@@ -35,12 +36,28 @@ interface Pace {
   /** The sample where the program stalls (`*N`: every N samples). */
   readonly stall?: string;
   readonly lateMs?: number;
-  /** Hz it sends at (default: the declared RATE). */
+  /** Hz it sends at (default: the declared rate). */
   readonly actual?: number;
+  /** The stream's shape (default: 2 channels Fp1, Fp2 in µV at RATE). */
+  readonly shape?: Shape;
 }
+
+/** What the outlet looks like: a lab program's stream. */
+interface Shape {
+  readonly channels: number;
+  /** Hz it declares. */
+  readonly rate: number;
+  /** label[:unit],… as lsltool takes them; - for none. */
+  readonly labels: string;
+  /** µV per unit of the values it sends (1e6 for volts). */
+  readonly scale: number;
+}
+
+const DEFAULT_SHAPE: Shape = { channels: CHANNELS, rate: RATE, labels: 'Fp1,Fp2', scale: 1 };
 
 /** What one run gave: headsetd's frames (with their arrival), its events, liblsl's stamps by sample. */
 interface Run {
+  readonly shape: Shape;
   readonly frames: { frame: Frame; arrived: number }[];
   readonly events: SystemEvent[];
   /** liblsl's post-processed stamp (s, LSL clock) of each sample it pulled, by index. */
@@ -49,10 +66,10 @@ interface Run {
   readonly start: number;
 }
 
-/** The index of a frame row's sample, from its first column (value i * CHANNELS + 0.25). */
-const indexOf = (frame: Frame, row = 0) =>
-  Math.round(((frame.data[row * CHANNELS] as number) - 0.25) / CHANNELS);
-const rowsOf = (frame: Frame) => frame.data.length / CHANNELS;
+/** The index of a frame row's sample, from its first column (value (i × channels + 0.25) × scale). */
+const indexOf = (frame: Frame, row = 0, shape: Shape = DEFAULT_SHAPE) =>
+  Math.round(((frame.data[row * shape.channels] as number) / shape.scale - 0.25) / shape.channels);
+const rowsOf = (frame: Frame, shape: Shape = DEFAULT_SHAPE) => frame.data.length / shape.channels;
 
 export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): void {
   const PORTS = { multicastPort: basePort - 1, basePort, portRange: 16 };
@@ -77,6 +94,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
     async function run(name: string, pace: Pace): Promise<Run> {
       const { lib, tool } = await liblslOf(version);
       const reference = await liblslOf('1.16');
+      const shape = pace.shape ?? DEFAULT_SHAPE;
       const env = liblslEnv(PORTS);
       const skipped = pace.skip ?? [];
       const outlet = new LslTool(
@@ -86,9 +104,9 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
           'pace',
           name,
           `${name}-source`,
-          String(CHANNELS),
-          String(RATE),
-          String(pace.actual ?? RATE),
+          String(shape.channels),
+          String(shape.rate),
+          String(pace.actual ?? shape.rate),
           String(pace.count),
           String(pace.chunk),
           pace.stamps,
@@ -96,7 +114,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
           skipped.length === 0 ? '-' : skipped.join(','),
           pace.stall ?? '-',
           String(pace.lateMs ?? 0),
-          'Fp1,Fp2',
+          shape.labels,
         ],
         env,
         true,
@@ -116,7 +134,9 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
       // The last sample the driver passed on (its feed holds each batch's last until the outlet shows it runs).
       let lastIndex = -1;
       driver.onSamples((block) => {
-        lastIndex = Math.round(((block.data[(block.rows - 1) * CHANNELS] as number) - 0.25) / CHANNELS);
+        lastIndex = Math.round(
+          ((block.data[(block.rows - 1) * shape.channels] as number) / shape.scale - 0.25) / shape.channels,
+        );
       });
       const frames: { frame: Frame; arrived: number }[] = [];
       const events: SystemEvent[] = [];
@@ -131,28 +151,30 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
       const start = Number((await outlet.waitFor('START ')).split(' ')[1]);
       await outlet.waitFor('SENT');
       await inlet.waitFor('DONE');
-      const rows = () => frames.reduce((sum, { frame }) => sum + rowsOf(frame), 0);
-      // The framer holds the rows of a frame not yet full (2 at most) until the stop.
+      const rows = () => frames.reduce((sum, { frame }) => sum + rowsOf(frame, shape), 0);
+      // The framer holds the rows of a frame not yet full (one frame's rows less one at most) until the stop.
       const last = Math.max(
         ...Array.from({ length: pace.count }, (_, i) => i).filter((i) => !skipped.includes(i)),
       );
       await eventually(
-        () => lastIndex === last && rows() >= expected - 2,
+        () => lastIndex === last && rows() >= expected - (frameRows(shape.rate) - 1),
         20_000,
         'every sample sent, framed',
       );
       await headset.eeg.stop('client');
       const liblsl = new Map(
-        inlet.samples().map((s) => [Math.round(((s.values[0] as number) - 0.25) / CHANNELS), s.timestamp]),
+        inlet
+          .samples()
+          .map((s) => [Math.round(((s.values[0] as number) - 0.25) / shape.channels), s.timestamp]),
       );
       expect(liblsl.size).toBe(expected);
-      return { frames, events, liblsl, start };
+      return { shape, frames, events, liblsl, start };
     }
 
     /** Every sample came, once, in order, but the skipped ones. */
     function expectAllSamples(result: Run, pace: Pace): void {
       const indices = result.frames.flatMap(({ frame }) =>
-        Array.from({ length: rowsOf(frame) }, (_, r) => indexOf(frame, r)),
+        Array.from({ length: rowsOf(frame, result.shape) }, (_, r) => indexOf(frame, r, result.shape)),
       );
       const skipped = pace.skip ?? [];
       const sent = Array.from({ length: pace.count }, (_, i) => i).filter((i) => !skipped.includes(i));
@@ -176,7 +198,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
     function offsets(result: Run, which: (index: number) => boolean = () => true): string {
       let worst = { ms: 0, index: -1 };
       for (const { frame } of result.frames) {
-        const index = indexOf(frame);
+        const index = indexOf(frame, 0, result.shape);
         if (!which(index)) continue;
         const ms = Math.abs(frame.timestamp - lslToUnixMs(result.liblsl.get(index) as number));
         if (ms > worst.ms) worst = { ms, index };
@@ -203,6 +225,127 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
         expectAllSamples(result, pace);
         expect(lossEvents(result)).toEqual([]);
         expect(result.frames.filter(({ frame }) => (frame.lostSamples ?? 0) > 0)).toEqual([]);
+        expect(offsets(result)).toBe('within 1 ms');
+        expectTimesPossible(result);
+      },
+    );
+
+    const names1010 = [
+      'Fp1',
+      'Fpz',
+      'Fp2',
+      'AF7',
+      'AF3',
+      'AFz',
+      'AF4',
+      'AF8',
+      'F7',
+      'F5',
+      'F3',
+      'F1',
+      'Fz',
+      'F2',
+      'F4',
+      'F6',
+      'F8',
+      'FT7',
+      'FC5',
+      'FC3',
+      'FC1',
+      'FCz',
+      'FC2',
+      'FC4',
+      'FC6',
+      'FT8',
+      'T7',
+      'C5',
+      'C3',
+      'C1',
+      'Cz',
+      'C2',
+      'C4',
+      'C6',
+      'T8',
+      'TP7',
+      'CP5',
+      'CP3',
+      'CP1',
+      'CPz',
+      'CP2',
+      'CP4',
+      'CP6',
+      'TP8',
+      'P7',
+      'P5',
+      'P3',
+      'P1',
+      'Pz',
+      'P2',
+      'P4',
+      'P6',
+      'P8',
+      'PO7',
+      'PO3',
+      'POz',
+      'PO4',
+      'PO8',
+      'O1',
+      'Oz',
+      'O2',
+      'Iz',
+      'TP9',
+      'TP10',
+    ];
+    test.for([
+      [
+        "OpenBCI GUI's (8 unlabelled channels in µV, chunks of 5 stamped at push time)",
+        { channels: 8, rate: 250, labels: '-', scale: 1 },
+        5,
+        Array.from({ length: 8 }, (_, c) => `ch${c + 1}`),
+      ],
+      [
+        "muse-lsl's (TP9, AF7, AF8, TP10, Right AUX at 256 Hz, chunks of 12 stamped at push time)",
+        { channels: 5, rate: 256, labels: 'TP9,AF7,AF8,TP10,Right AUX', scale: 1 },
+        12,
+        ['TP9', 'AF7', 'AF8', 'TP10', 'Right AUX'],
+      ],
+      [
+        "a 64-channel 10-10 research amplifier's (chunks of 32 stamped at push time)",
+        { channels: 64, rate: 500, labels: names1010.join(','), scale: 1 },
+        32,
+        names1010,
+      ],
+      [
+        'one in volts (EEG Fp1-Ref, EEG Fp2-Ref in V, chunks of 4 stamped at push time)',
+        { channels: 2, rate: 250, labels: 'EEG Fp1-Ref:V,EEG Fp2-Ref:V', scale: 1e6 },
+        4,
+        ['Fp1', 'Fp2'],
+      ],
+    ] as const)(
+      'a stream shaped like %s: every channel under its own name, exact values, no loss, frame times within 1 ms of liblsl',
+      { timeout: 90_000 },
+      async ([what, shape, chunk, names], context) => {
+        skipUnready(context);
+        const pace: Pace = { count: 1000, chunk, stamps: 'push', jitterMs: 1, shape };
+        const result = await run(
+          `Shape ${version} ${what.split(' ')[0]?.replace(/[^A-Za-z0-9-]/g, '')}`,
+          pace,
+        );
+        expect(headset?.eeg.channels().map((c) => c.name)).toEqual(names);
+        expect(headset?.eeg.unplayedChannels()).toEqual([]);
+        for (const { frame } of result.frames) expect(frame.channels).toEqual(names);
+        expectAllSamples(result, pace);
+        // Exact: each value the float32 the outlet sent, times the unit's µV.
+        for (const { frame } of result.frames) {
+          frame.data.forEach((value, k) => {
+            const row = Math.floor(k / shape.channels);
+            const sent = Math.fround(
+              indexOf(frame, row, shape) * shape.channels + (k % shape.channels) + 0.25,
+            );
+            expect(value).toBe(Math.fround(sent * shape.scale));
+          });
+        }
+        expect(lossEvents(result)).toEqual([]);
         expect(offsets(result)).toBe('within 1 ms');
         expectTimesPossible(result);
       },

@@ -25,6 +25,8 @@
  *                                                 (- for no desc); value (r*COUNT+i)*CHANNELS+c, + 0.25
  *                                                 for float formats
  *   lsltool LIB pace NAME SOURCE CHANNELS DECLARED ACTUAL COUNT CHUNK STAMPS JITTER SKIP STALL LATE LABELS
+ *                                                 (LABELS: label[:unit],… for desc/channels, microvolts
+ *                                                 when no unit is given; - for no desc)
  *                                                 a float32 stream declaring DECLARED Hz, once a line comes
  *                                                 on stdin after the first inlet: samples 0..COUNT-1
  *                                                 (value i*CHANNELS+c+0.25) taken at ACTUAL Hz in real time,
@@ -322,13 +324,17 @@ static int pace(int argc, char **argv) {
 	double late = atof(argv[11]) / 1000.0;
 	const char *labels = argv[12];
 	handle info = lsl_create_streaminfo(name, "EEG", channels, declared, 1 /* float32 */, source);
-	handle chans = lsl_append_child(lsl_get_desc(info), "channels");
-	char copy[4096];
-	snprintf(copy, sizeof copy, "%s", labels);
-	for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
-		handle ch = lsl_append_child(chans, "channel");
-		lsl_append_child_value(ch, "label", item);
-		lsl_append_child_value(ch, "unit", "microvolts");
+	if (strcmp(labels, "-") != 0) {
+		handle chans = lsl_append_child(lsl_get_desc(info), "channels");
+		char copy[16384];
+		snprintf(copy, sizeof copy, "%s", labels);
+		for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
+			char *colon = strchr(item, ':');
+			if (colon) *colon = '\0';
+			handle ch = lsl_append_child(chans, "channel");
+			lsl_append_child_value(ch, "label", item);
+			lsl_append_child_value(ch, "unit", colon ? colon + 1 : "microvolts");
+		}
 	}
 	handle out = lsl_create_outlet(info, 0, 360);
 	printf("READY\n");
