@@ -5,8 +5,6 @@
  * inputs (the most negative and the largest code) included and never clipped, each row one fitted
  * sample period after the last (within 0.1 %).
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { MOST_NEGATIVE_COUNTS, microvoltsPerCount } from '../../src/device/cyton/protocol.js';
@@ -37,12 +35,7 @@ describe.for([
     const emulator = new CytonEmulator(boardLink, { daisy });
     for (const [channel, counts] of RAILED) emulator.rail(channel, counts);
     const dataDir = tempDataDir();
-    const config = path.join(dataDir, 'settings.yaml');
-    writeFileSync(
-      config,
-      `lsl:\n  multicastPort: ${ports.multicastPort}\n  basePort: ${ports.basePort}\n  portRange: ${ports.portRange}\n`,
-    );
-    service = await startService({ dataDir, args: ['--config', config, '--device', `cyton:${pair.host}`] });
+    service = await startService({ dataDir, lsl: ports, args: ['--device', `cyton:${pair.host}`] });
   }, 60_000);
 
   afterAll(async () => {

@@ -4,8 +4,6 @@
  * not play goes through every output of eeg-source; the rows are the file's samples from its
  * start, in order, each value the file's own.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runGuarantee } from '../support/device-guarantee.js';
 import { liblslOf, liblslVersions } from '../support/liblsl.js';
@@ -38,12 +36,7 @@ beforeAll(async () => {
     ],
     { records: 8 },
   );
-  const config = path.join(dataDir, 'settings.yaml');
-  writeFileSync(
-    config,
-    `lsl:\n  multicastPort: ${PORTS.multicastPort}\n  basePort: ${PORTS.basePort}\n  portRange: ${PORTS.portRange}\n`,
-  );
-  service = await startService({ dataDir, args: ['--config', config, '--device', `replay:${file}`] });
+  service = await startService({ dataDir, lsl: PORTS, args: ['--device', `replay:${file}`] });
 }, 240_000);
 
 afterAll(async () => {

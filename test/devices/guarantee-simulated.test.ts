@@ -3,8 +3,6 @@
  * eeg-source holds the rows the device made, values and times; the device's rows are its ADC's
  * codes at gain 24 (each value a whole number of steps), one sample period apart.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { adcLsbMicrovolts } from '../../src/device/acquisition.js';
 import { runGuarantee } from '../support/device-guarantee.js';
@@ -16,12 +14,7 @@ let service: Service;
 
 beforeAll(async () => {
   const dataDir = tempDataDir();
-  const config = path.join(dataDir, 'settings.yaml');
-  writeFileSync(
-    config,
-    `lsl:\n  multicastPort: ${PORTS.multicastPort}\n  basePort: ${PORTS.basePort}\n  portRange: ${PORTS.portRange}\n`,
-  );
-  service = await startService({ dataDir, args: ['--config', config] });
+  service = await startService({ dataDir, lsl: PORTS });
 }, 240_000);
 
 afterAll(async () => {

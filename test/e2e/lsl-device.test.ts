@@ -7,7 +7,6 @@
  * (`device_lost`, `device_restored`; health degraded in between), marked (a discontinuity in the frames, an annotation in the
  * file), and the stream goes on with nothing duplicated, lost or invented.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { FrameClient } from '../runtime/helpers.js';
@@ -93,12 +92,7 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     await first.waitFor('READY 0');
 
     const dataDir = tempDataDir();
-    const config = path.join(dataDir, 'settings.yaml');
-    writeFileSync(
-      config,
-      `lsl:\n  multicastPort: ${PORTS.multicastPort}\n  basePort: ${PORTS.basePort}\n  portRange: ${PORTS.portRange}\n`,
-    );
-    const service = await startService({ dataDir, args: ['--config', config, '--device', 'lsl:type=EEG'] });
+    const service = await startService({ dataDir, lsl: PORTS, args: ['--device', 'lsl:type=EEG'] });
     running.service = service;
     const events = await EventClient.connect(service);
     running.events = events;

@@ -5,7 +5,7 @@
  * Gaze program stops and starts again several times; the CSV holds every sample it pushed, once,
  * and no sample it never pushed.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
@@ -38,12 +38,7 @@ describe.skipIf(!liblslAvailable)('the service reading a liblsl outlet beside it
   beforeAll(async () => {
     lib = await liblsl();
     const dataDir = tempDataDir();
-    const config = path.join(dataDir, 'settings.yaml');
-    writeFileSync(
-      config,
-      `lsl:\n  multicastPort: ${PORTS.multicastPort}\n  basePort: ${PORTS.basePort}\n  portRange: ${PORTS.portRange}\n`,
-    );
-    service = await startService({ dataDir, args: ['--config', config] });
+    service = await startService({ dataDir, lsl: PORTS });
   }, 240_000);
 
   afterAll(async () => {

@@ -4,8 +4,6 @@
  * by the stream's name, and every sample it reads is one the stream's `websocket` node sent too,
  * with the same values, stamped with that frame's time mapped by GET /system/clock's offset.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { liblslEnv, liblslOf, liblslVersions, LslTool } from '../support/liblsl.js';
@@ -23,12 +21,7 @@ describe.skipIf(liblslVersions().length === 0)('the service as an LSL outlet', (
   beforeAll(async () => {
     libs = await Promise.all(liblslVersions().map(liblslOf));
     const dataDir = tempDataDir();
-    const config = path.join(dataDir, 'settings.yaml');
-    writeFileSync(
-      config,
-      `lsl:\n  multicastPort: ${PORTS.multicastPort}\n  basePort: ${PORTS.basePort}\n  portRange: ${PORTS.portRange}\n`,
-    );
-    service = await startService({ dataDir, args: ['--config', config] });
+    service = await startService({ dataDir, lsl: PORTS });
   }, 240_000);
 
   afterAll(async () => {

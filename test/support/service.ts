@@ -3,7 +3,7 @@
  * tests. `npm test` builds dist/ first (pretest).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -35,9 +35,19 @@ export async function startService(
     args?: string[];
     /** A command the service is run through (`unshare ...`): it must exec its arguments. */
     wrapper?: string[];
+    /** LSL on these ports (a settings file passed with --config), away from any other LSL program. */
+    lsl?: { multicastPort: number; basePort: number; portRange: number };
   } = {},
 ): Promise<Service> {
   const dataDir = options.dataDir ?? tempDataDir();
+  const lsl = options.lsl;
+  const settings = path.join(dataDir, 'lsl-settings.yaml');
+  if (lsl !== undefined) {
+    writeFileSync(
+      settings,
+      `lsl:\n  multicastPort: ${lsl.multicastPort}\n  basePort: ${lsl.basePort}\n  portRange: ${lsl.portRange}\n`,
+    );
+  }
   const argv = [
     process.execPath,
     CLI,
@@ -48,6 +58,7 @@ export async function startService(
     dataDir,
     '--log-level',
     'warn',
+    ...(lsl === undefined ? [] : ['--config', settings]),
     ...(options.args ?? []),
   ];
   const [command = process.execPath, ...rest] = [...(options.wrapper ?? []), ...argv];
