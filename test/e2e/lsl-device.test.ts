@@ -1,5 +1,5 @@
 /**
- * `headsetd serve --device lsl:type=EEG` end to end, against a liblsl outlet (lsltool's `eeg`
+ * `headsetd serve --device lsl:type=EEG&sourceId=…` end to end, against a liblsl outlet (lsltool's `eeg`
  * command: labelled channels, known values; liblsl 1.12 always, 1.16 where HEADSETD_ORACLES is
  * set): a stream eeg-source → recorder (BDF+) and eeg-source → band-pass → websocket. The BDF+
  * file, read back by EDFlib, holds exactly the values the outlet sent (within one BDF step) under
@@ -92,7 +92,13 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     await first.waitFor('READY 0');
 
     const dataDir = tempDataDir();
-    const service = await startService({ dataDir, lsl: PORTS, args: ['--device', 'lsl:type=EEG'] });
+    // The query names this version's source: the other version's outlets, killed as its test ended,
+    // may still answer a query for any EEG stream for a moment.
+    const service = await startService({
+      dataDir,
+      lsl: PORTS,
+      args: ['--device', `lsl:type=EEG&sourceId=e2e-${version}`],
+    });
     running.service = service;
     const events = await EventClient.connect(service);
     running.events = events;
