@@ -5,6 +5,7 @@
  * "-Infinity" (read with Python's json module), a binary one as the float32 values, and a BDF
  * recorder writes them as the digital minimum with annotations naming the channels, read by MNE.
  */
+import { eventually } from '../support/wait.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,15 @@ async function nodeOf(nodeId: string): Promise<any> {
   return (body.status.nodes as any[]).find((n) => n.id === nodeId);
 }
 
+/** A websocket node's port, once it has one (the stream's start may answer before its nodes run). */
+function portOf(nodeId: string): Promise<number> {
+  return eventually(
+    async () => (await nodeOf(nodeId))?.port as number | undefined,
+    30_000,
+    `${nodeId}'s port`,
+  );
+}
+
 /** Messages from a websocket node's port until `enough` says so. */
 async function messages(port: number, enough: (all: Buffer[]) => boolean): Promise<Buffer[]> {
   const socket = new WebSocket(`ws://127.0.0.1:${port}`);
@@ -106,7 +116,7 @@ test('NaN, +Infinity and -Infinity: JSON strings, binary floats, the BDF digital
 
   // JSON: frames until each of the three has come (every 50 rows).
   const seen = (all: Buffer[], kind: string): boolean => all.some((t) => t.includes(`"${kind}"`));
-  const texts = await messages((await nodeOf('text')).port as number, (all) =>
+  const texts = await messages(await portOf('text'), (all) =>
     ['NaN', 'Infinity', '-Infinity'].every((kind) => seen(all, kind)),
   );
   const python = spawnSync(
@@ -131,7 +141,7 @@ test('NaN, +Infinity and -Infinity: JSON strings, binary floats, the BDF digital
   // Binary: the float32 values as they are.
   const floats = (all: Buffer[]): number[] =>
     all.flatMap((b) => Array.from(decodeFrameBinary(new Uint8Array(b)).data));
-  const binaries = await messages((await nodeOf('bin')).port as number, (all) => {
+  const binaries = await messages(await portOf('bin'), (all) => {
     const got = floats(all);
     return got.some(Number.isNaN) && got.includes(Infinity) && got.includes(-Infinity);
   });
@@ -141,6 +151,12 @@ test('NaN, +Infinity and -Infinity: JSON strings, binary floats, the BDF digital
   expect(values).toContain(Number.NEGATIVE_INFINITY);
 
   await signal('stop');
+  // The stop may answer before it has ended (1 s); the recorder's counts are final once it has.
+  await eventually(
+    async () => (await json(`${service.url}/stream/streams/${ID}/status`)).body.status.state === 'stopped',
+    30_000,
+    'the stream stopped',
+  );
   const rec = await nodeOf('rec');
   expect(rec.clippedSamples).toBe(0);
   expect(rec.noValueSamples).toBeGreaterThan(0);
