@@ -17,6 +17,12 @@ export interface Frame {
   readonly channels: readonly string[];
   /** Samples, row-major: `data[i * channels.length + c]`. */
   readonly data: Float32Array;
+  /**
+   * The unit of each channel, one per column (`µV`, `µV²`, `dB`, `1` for a dimensionless score,
+   * `m/s²`…), for frames whose channels are not all EEG in µV: a derived quantity (`O1.alpha`,
+   * `score.12Hz`) or a device's non-voltage channel. Absent means every channel is in µV.
+   */
+  readonly units?: readonly string[];
   /** True on the first frame after a gap (pause, restart, rate change, lost samples). */
   readonly discontinuity?: boolean;
   /**
