@@ -188,7 +188,9 @@ describe('Cyton over a pseudo-terminal', () => {
   });
 
   test('impedance cancelled midway: operation_cancelled, the channel’s settings and lead-off restored', async () => {
-    const r = await rig();
+    // The restore after the cancel waits for the board's answers: on a busy machine the emulator's
+    // may take longer than a real board's timeout, which would turn the cancel into "board lost".
+    const r = await rig({ driver: { answerTimeoutMs: 15_000 } });
     await r.driver.setGain(4);
     const before = JSON.stringify(r.emulator.settings);
     const controller = new AbortController();

@@ -110,8 +110,16 @@ test('node gain.ts, the documented TypeScript node, runs in a stream on Node 20 
   const started = await start(id);
   expect(started.body, JSON.stringify(started.body)).toMatchObject({ success: true });
 
-  const gain = await nodeOf(id, 'gain');
-  expect(gain.state).toBe('running');
+  // The start answer does not wait for a node's process to report ready (a busy machine may take
+  // longer than the answer's wait): the node's state says when it runs.
+  const gain = await eventually(
+    async () => {
+      const node = await nodeOf(id, 'gain');
+      return node.state === 'running' ? node : undefined;
+    },
+    30_000,
+    'node gain running',
+  );
   const child = readFileSync(`/proc/${gain.pid}/cmdline`, 'utf8').split('\0');
   expect(child[0]).toBe('node');
   expect(child[2]?.startsWith(path.join(service.dataDir, 'cache', 'typescript-nodes'))).toBe(true);
