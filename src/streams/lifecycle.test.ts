@@ -9,7 +9,7 @@ import { STREAM_SIGNALS, STREAM_STATES, type StreamSignal, type StreamState } fr
 /** 'act' = starts a transition; 'noop' = already so (idempotent success); '409' = invalid_state. */
 const TABLE: Record<StreamState, Record<StreamSignal, 'act' | 'noop' | '409'>> = {
   created: { start: 'act', stop: '409', pause: '409', resume: '409', reconcile: 'act' },
-  starting: { start: 'noop', stop: 'act', pause: '409', resume: '409', reconcile: '409' },
+  starting: { start: 'noop', stop: 'act', pause: '409', resume: '409', reconcile: 'noop' },
   running: { start: 'noop', stop: 'act', pause: 'act', resume: 'noop', reconcile: 'act' },
   pausing: { start: '409', stop: 'act', pause: 'noop', resume: '409', reconcile: '409' },
   paused: { start: '409', stop: 'act', pause: 'noop', resume: 'act', reconcile: 'act' },
@@ -54,8 +54,10 @@ describe('allowedSignals', () => {
 });
 
 describe('TRANSITIONAL_STATES', () => {
-  it('are the three -ing states, from which reconcile is refused', () => {
+  it('are the three -ing states; reconcile is refused while pausing or stopping and a harmless repeat while starting', () => {
     expect([...TRANSITIONAL_STATES].sort()).toEqual(['pausing', 'starting', 'stopping']);
-    for (const state of TRANSITIONAL_STATES) expect(planSignal(state, 'reconcile').kind).toBe('invalid');
+    expect(planSignal('pausing', 'reconcile').kind).toBe('invalid');
+    expect(planSignal('stopping', 'reconcile').kind).toBe('invalid');
+    expect(planSignal('starting', 'reconcile').kind).toBe('noop');
   });
 });

@@ -24,7 +24,9 @@ const ALREADY_IN: Record<StreamSignal, readonly StreamState[]> = {
   stop: ['stopped', 'stopping'],
   pause: ['paused', 'pausing'],
   resume: ['running'],
-  reconcile: [],
+  // A start under way already brings the stream to its definition; restarting it midway would only
+  // throw that work away (a client reconciling right after its start, as the maker's SDK may).
+  reconcile: ['starting'],
 };
 
 /** The run state a signal that acts asks for: stored first, then the transition starts. */

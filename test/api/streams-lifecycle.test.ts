@@ -48,7 +48,7 @@ const ALREADY: Record<Signal, State[]> = {
   stop: ['stopped', 'stopping'],
   pause: ['paused', 'pausing'],
   resume: ['running'],
-  reconcile: [],
+  reconcile: ['starting'],
 };
 /** The transitional state right after an acting signal, and the state once it completes. */
 const LEADS_TO: Record<Signal, { now: State; then: State }> = {
