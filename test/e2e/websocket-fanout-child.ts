@@ -28,9 +28,11 @@ await post('', {
     {
       id: 'gen',
       executable: 'signal-generator',
-      config: { sampleRate: 1000, amplitudes: [1], frequencies: [5], channels: 32 },
+      config: { sampleRate: 500, amplitudes: [1], frequencies: [5], channels: 16 },
     },
-    { id: 'ws', executable: 'websocket', config: { port: 0, format: 'binary', clientBufferBytes: 16384 } },
+    // 4 s of frames per client (32 kB/s each): a reader the machine starves of CPU for a while is
+    // not a stalled client; the one that never reads fills it (and its small TCP buffers) in seconds.
+    { id: 'ws', executable: 'websocket', config: { port: 0, format: 'binary', clientBufferBytes: 131072 } },
   ],
   pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
 });

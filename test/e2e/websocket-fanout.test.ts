@@ -48,7 +48,7 @@ describe.skipIf(!canUseNetns())('one websocket node, 200 clients and one that ne
     });
     // One slow client at a time, never the 200 readers; its frames are skipped, not queued.
     expect(report.slow.slowClients).toBe(1);
-    expect(report.slow.clientBufferBytes).toBe(16384);
+    expect(report.slow.clientBufferBytes).toBe(131072);
     expect(report.after.slowClients).toBe(1);
     expect(report.after.clients).toBe(201);
     expect(report.after.metrics.framesDropped).toBeGreaterThan(report.slow.metrics.framesDropped);
