@@ -116,7 +116,8 @@ describe('headsetd streams', () => {
     expect((await cli('streams', 'stop', ID)).stdout).toBe(`stream ${ID} stopped\n`);
     expect((await cli('streams', 'delete', ID)).stdout).toBe(`stream ${ID} deleted\n`);
     expect(JSON.parse((await cli('streams', 'list', '--json')).stdout).streams).toEqual([]);
-  });
+    // Twenty programs started one after the other: a deadline for a stuck run on a busy machine.
+  }, 120_000);
 
   test("a refused document exits 1 with the service's message and pointer; --json prints the envelope", async () => {
     const bad = file('bad.yaml', STREAM.replace('sampleRate: 100', 'sampleRate: 0'));

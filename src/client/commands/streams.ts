@@ -8,6 +8,7 @@ import { applyCommand } from './stream-apply.js';
 import { logsCommand } from './stream-logs.js';
 import { streamPath } from './stream-path.js';
 import { stateStyle } from './styles.js';
+import { sleep } from './waiting.js';
 
 interface StreamSummary {
   id: string;
@@ -145,7 +146,18 @@ const remove: Command = {
   },
 };
 
-/** The state a signal leads to, for the line printed after it. */
+/** States a transition passes through; the command waits them out before it prints. */
+const TRANSITIONAL = new Set(['starting', 'pausing', 'stopping']);
+/** How long the command waits for a transition to end, ms: then it prints the state as it is. */
+const SETTLE_MS = 30_000;
+const SETTLE_POLL_MS = 100;
+
+/**
+ * The state a signal leads to, for the line printed after it: the API answers a signal once it is
+ * accepted, maybe before the stream's nodes run (a node's program may take seconds to be ready), so
+ * the command reads the status until the transition has ended (or Ctrl-C, or SETTLE_MS) and prints
+ * where it ended: `running`, or `error` with the stream's reason.
+ */
 async function signal(invocation: Invocation, name: string): Promise<number> {
   const { client, out, positionals } = invocation;
   const id = positionals[0] ?? '';
@@ -154,7 +166,12 @@ async function signal(invocation: Invocation, name: string): Promise<number> {
     out.document(answer);
     return 0;
   }
-  const { status } = await client.get<{ status: StreamStatus }>(streamPath(id, '/status'));
+  const deadline = Date.now() + SETTLE_MS;
+  let status = (await client.get<{ status: StreamStatus }>(streamPath(id, '/status'))).status;
+  while (TRANSITIONAL.has(status.state) && Date.now() < deadline) {
+    if (!(await sleep(SETTLE_POLL_MS, invocation.signal))) break;
+    status = (await client.get<{ status: StreamStatus }>(streamPath(id, '/status'))).status;
+  }
   out.line(`stream ${id} ${stateStyle(out, status.state, status.state)}`);
   return 0;
 }
@@ -164,7 +181,8 @@ function signalCommand(name: string, summary: string): Command {
     name: `streams ${name}`,
     args: 'ID',
     summary,
-    help: `Prints the stream's state after the signal. With --json: the API answer {id, success}.
+    help: `Prints the stream's state once the transition the signal began has ended (running, paused,
+stopped, or error). With --json: the API answer {id, success}, at once.
 A signal impossible in the stream's state fails with invalid_state (exit 1); repeating one is harmless.`,
     positionals: ID,
     run: (invocation) => signal(invocation, name),
