@@ -44,8 +44,14 @@ describe.skipIf(!haveChromium)('dashboard: first look (headless Chromium)', () =
 
   test('loading the dashboard logs no console error (favicon.ico answered 404)', async () => {
     const { page } = browser;
-    await page.goto(`${service.url}/`, { waitUntil: 'networkidle' });
-    await page.locator('.meter', { hasText: 'battery' }).waitFor();
+    // The icon's request is the last the page makes by itself; waiting for it, not for a quiet
+    // network (which the dashboard's polling may not give a busy machine within the deadline).
+    const icon = page.waitForResponse((r) => new URL(r.url()).pathname.includes('favicon'), {
+      timeout: 60_000,
+    });
+    await page.goto(`${service.url}/`, { timeout: 60_000 });
+    await page.locator('.meter', { hasText: 'battery' }).waitFor({ timeout: 60_000 });
+    await icon;
     expect(browser.consoleErrors).toEqual([]);
     // The icon the page links, and the one browsers ask for by themselves.
     const linked = await page.locator('link[rel=icon]').getAttribute('href');
@@ -56,7 +62,7 @@ describe.skipIf(!haveChromium)('dashboard: first look (headless Chromium)', () =
       expect(answer.headers.get('content-type')).toBe('image/svg+xml');
       expect(await answer.text()).toContain('<svg');
     }
-  });
+  }, 120_000);
 
   test('after Create stream the editor edits the created stream instead of calling its taken id accepted', async () => {
     const { page } = browser;
