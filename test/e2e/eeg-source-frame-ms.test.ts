@@ -66,7 +66,16 @@ describe('eeg-source frameMs', () => {
     expect((await sendJson('POST', `${s.url}/stream/streams/${id}/signal`, { signal: 'start' })).status).toBe(
       200,
     );
-    const status = await sendJson('GET', `${s.url}/stream/streams/${id}/status`);
+    // The start answer may come before the websocket nodes listen (a busy machine): their ports say when.
+    const status = await eventually(
+      async () => {
+        const read = await sendJson('GET', `${s.url}/stream/streams/${id}/status`);
+        const nodes = read.body.status.nodes as { id: string; port?: number }[];
+        return nodes.filter((n) => (n.port ?? 0) > 0).length === 2 ? read : undefined;
+      },
+      30_000,
+      'both websocket nodes listening',
+    );
     const port = (node: string) =>
       (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === node)
         ?.port as number;
