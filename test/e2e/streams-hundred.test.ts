@@ -7,6 +7,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { json, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 const COUNT = 100;
 let service: Service | undefined;
@@ -65,7 +66,16 @@ test('100 streams run together, each delivering frames; the API answers; all sto
   expect(started.map((s) => s.status)).toEqual(ids.map(() => 200));
 
   // Every stream runs with both nodes, each on a port of its own.
-  const statuses = await Promise.all(ids.map((id) => json(`${url}/stream/streams/${id}/status`)));
+  // A start answers within its wait (1 s), which a busy machine starting 100 streams may exceed: the
+  // states say when they all run.
+  const statuses = await eventually(
+    async () => {
+      const read = await Promise.all(ids.map((id) => json(`${url}/stream/streams/${id}/status`)));
+      return read.every(({ body }) => body.status.state === 'running') ? read : undefined;
+    },
+    60_000,
+    'every stream running',
+  );
   const ports = statuses.map(({ body }) => {
     expect(body.status.state).toBe('running');
     expect(body.status.nodes.map((n: { state: string }) => n.state)).toEqual(['running', 'running']);
@@ -86,7 +96,14 @@ test('100 streams run together, each delivering frames; the API answers; all sto
     ids.map((id) => post(`${url}/stream/streams/${id}/signal`, { signal: 'stop' })),
   );
   expect(stopped.map((s) => s.status)).toEqual(ids.map(() => 200));
-  const after = await Promise.all(ids.map((id) => json(`${url}/stream/streams/${id}/status`)));
+  const after = await eventually(
+    async () => {
+      const read = await Promise.all(ids.map((id) => json(`${url}/stream/streams/${id}/status`)));
+      return read.every(({ body }) => body.status.state !== 'stopping') ? read : undefined;
+    },
+    60_000,
+    'every stop ended',
+  );
   for (const { body } of after) {
     expect(body.status.state).toBe('stopped');
     expect(body.status.nodes.map((n: { state: string }) => n.state)).toEqual(['terminated', 'terminated']);
@@ -111,4 +128,5 @@ test('100 streams run together, each delivering frames; the API answers; all sto
   expect(await service.stop('SIGTERM')).toEqual({ code: 0, signal: null });
   // Nothing went wrong on the way: no error logged (pino levels 50 and 60).
   expect(service.stderr.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
-}, 60_000);
+  // A deadline for a stuck run: starting 100 streams on a busy 2-core machine takes a while.
+}, 180_000);

@@ -124,7 +124,14 @@ test('node gain.ts, the documented TypeScript node, runs in a stream on Node 20 
   expect(child[0]).toBe('node');
   expect(child[2]?.startsWith(path.join(service.dataDir, 'cache', 'typescript-nodes'))).toBe(true);
 
-  const out = await nodeOf(id, 'out');
+  const out = await eventually(
+    async () => {
+      const node = await nodeOf(id, 'out');
+      return (node.port ?? 0) > 0 ? node : undefined;
+    },
+    30_000,
+    'node out listening',
+  );
   const received = await frames(out.port as number, 30);
   // The generator's sine of amplitude 1, times the config's gain 3.
   const peak = Math.max(...received.flatMap((f) => f.data.flat()).map(Math.abs));
