@@ -38,7 +38,7 @@ const makerEegSource: BuiltinDescriptor = {
       ),
       gain: Type.Optional(
         Type.Enum(SUPPORTED_EEG_GAINS, {
-          description: `The amplifier's programmable gain (${SUPPORTED_EEG_GAINS.join(', ')}), the gain acquisition starts at when this node starts it; acquisition already running keeps the gain it runs at (the node's log says so). Samples are µV whatever the gain: it sets the resolution (4.5 V / gain / 2^23 per step) and the full scale (±4.5 V / gain), which frames carry as their range. A device whose amplifier has no gain of ours to set (LSL) takes only 1, and refuses another when the node starts.`,
+          description: `The amplifier's programmable gain (${SUPPORTED_EEG_GAINS.join(', ')}), the gain acquisition starts at when this node starts it; acquisition already running (another stream, or /system) keeps the gain it runs at. Samples are µV whatever the gain: it sets only the resolution (4.5 V / gain / 2^23 per step) and the full scale (±4.5 V / gain, which frames carry as their range). Default: the device's gain. A device whose amplifier has no gain of ours to set (LSL) takes only 1, and refuses another when the node starts.`,
         }),
       ),
     },
