@@ -14,14 +14,14 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   eeg_source: async () => {
     const [{ createEegSource }, { eegSourceConfigOf }] = await Promise.all([
       import('./eeg-source.js'),
-      import('./maker-builtins.js'),
+      import('./maker-configs.js'),
     ]);
     return (context) => createEegSource({ ...context, config: { ...eegSourceConfigOf(context.config) } });
   },
   bandpass_filter: async () => {
     const [{ createFilter }, { bandpassSpecOf }] = await Promise.all([
       import('./filter.js'),
-      import('./maker-builtins.js'),
+      import('./maker-configs.js'),
     ]);
     return (context) => createFilter({ ...context, config: { ...bandpassSpecOf(context.config) } });
   },

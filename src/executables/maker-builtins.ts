@@ -2,16 +2,16 @@
  * The headset maker's own processing executables, by the names and config keys its SDK's examples
  * use (docs/instinct-sdk.md §Streams, docs/builtins.md): `eeg_source` and `bandpass_filter`. Each
  * is a second face of a headsetd built-in, not a second mechanism: its config is mapped onto the
- * built-in's (`eegSourceConfigOf`, `bandpassSpecOf`) and the built-in's node runs it.
+ * built-in's (maker-configs.ts) and the built-in's node runs it.
  */
 import { Type } from 'typebox';
 import { MAX_CHANNEL_NAME, MAX_DEVICE_CHANNELS } from '../core/channel-names.js';
 import { EEG_ELECTRODES } from '../core/electrodes.js';
 import { MAX_BUTTERWORTH_ORDER } from '../dsp/butterworth.js';
-import { DEFAULT_FILTER_ORDER, type FilterSpec } from '../dsp/design.js';
+import { DEFAULT_FILTER_ORDER } from '../dsp/design.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
 import { channelListIssues, SUPPORTED_EEG_GAINS, SUPPORTED_EEG_RATES } from './eeg-source-config.js';
-import type { EegSourceConfig } from './eeg-source.js';
+import { bandEdges } from './maker-configs.js';
 
 const makerEegSource: BuiltinDescriptor = {
   name: 'eeg_source',
@@ -47,38 +47,6 @@ const makerEegSource: BuiltinDescriptor = {
   check: (config, context) => channelListIssues(config.channels as string[] | undefined, context),
   outputRate: (config) => numberOf(config, 'sampleRate'),
 };
-
-/** eeg_source's config as eeg-source's, which runs it. */
-export function eegSourceConfigOf(config: Record<string, unknown>): EegSourceConfig {
-  const { sampleRate, channels, gain } = config as {
-    sampleRate?: number;
-    channels?: string[];
-    gain?: number;
-  };
-  return {
-    ...(channels === undefined ? {} : { channels }),
-    ...(sampleRate === undefined ? {} : { samplingFrequency: sampleRate }),
-    ...(gain === undefined ? {} : { gain }),
-  };
-}
-
-/** The band edges of a bandpass_filter, Hz: cutoff ∓ bandwidth / 2. */
-export function bandEdges(config: Record<string, unknown>): { low: number; high: number } | undefined {
-  const cutoff = numberOf(config, 'cutoff');
-  const bandwidth = numberOf(config, 'bandwidth');
-  if (cutoff === undefined || bandwidth === undefined) return undefined;
-  return { low: cutoff - bandwidth / 2, high: cutoff + bandwidth / 2 };
-}
-
-/** bandpass_filter's config as the filter node's design (dsp/design.ts): a Butterworth band-pass. */
-export function bandpassSpecOf(config: Record<string, unknown>): FilterSpec {
-  const edges = bandEdges(config);
-  const order = numberOf(config, 'order');
-  return {
-    ...(edges === undefined ? {} : { highpass: edges.low, lowpass: edges.high }),
-    ...(order === undefined ? {} : { order }),
-  };
-}
 
 const bandpassFilter: BuiltinDescriptor = {
   name: 'bandpass_filter',
