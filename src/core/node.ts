@@ -18,7 +18,8 @@ export interface NodeLogLine {
 export interface DeviceFrameSource {
   /**
    * Subscribes to the device's EEG. `channels` are upper-case electrode names; `sampleRate` the
-   * rate the subscriber wants (acquisition starts at it when idle). Returns the unsubscribe function;
+   * rate the subscriber wants (acquisition starts at it when idle), `gain` the amplifier gain it
+   * wants (likewise: acquisition already running keeps its own). Returns the unsubscribe function;
    * the last unsubscribe stops an acquisition that subscribers started (never one started via /system).
    * An empty `channels` means every channel acquired when the first frame comes.
    *
@@ -34,6 +35,7 @@ export interface DeviceFrameSource {
     request: {
       channels: readonly string[];
       sampleRate?: number;
+      gain?: number;
       frameMs?: number;
       owner?: { streamId: string; nodeId: string };
     },

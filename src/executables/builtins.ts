@@ -9,7 +9,9 @@ import { EEG_ELECTRODES } from '../core/electrodes.js';
 import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
 import { formatOfName, MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
+import { channelListIssues, SUPPORTED_EEG_RATES } from './eeg-source-config.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
+import { MAKER_BUILTINS } from './maker-builtins.js';
 
 export {
   type BuiltinDescriptor,
@@ -18,8 +20,6 @@ export {
   EXTERNAL_CONFIG,
   type NodeRole,
 } from './builtin-descriptor.js';
-
-const SUPPORTED_EEG_RATES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
 
 const signalGenerator: BuiltinDescriptor = {
   name: 'signal-generator',
@@ -141,28 +141,7 @@ const eegSource: BuiltinDescriptor = {
     },
     { additionalProperties: false },
   ),
-  check(config, { deviceChannels }) {
-    const channels = config.channels as string[] | undefined;
-    if (channels === undefined) return [];
-    const issues: ConfigIssue[] = [];
-    const seen = new Set<string>();
-    // Which names exist is the device's to say: the running service's device when there is one;
-    // offline, any name (a document may be written for any device), checked when the node starts.
-    const known = deviceChannels?.map((c) => c.toUpperCase());
-    channels.forEach((name, i) => {
-      const upper = name.toUpperCase();
-      if (known !== undefined && !known.includes(upper)) {
-        issues.push({
-          path: `/channels/${i}`,
-          message: `'${name}' is not a channel of the device; its channels are ${deviceChannels?.join(', ')} (any case)`,
-        });
-      } else if (seen.has(upper)) {
-        issues.push({ path: `/channels/${i}`, message: `'${name}' is listed twice` });
-      }
-      seen.add(upper);
-    });
-    return issues;
-  },
+  check: (config, context) => channelListIssues(config.channels as string[] | undefined, context),
   // Without samplingFrequency the node follows the device's rate, which can change at any time.
   outputRate: (config) => numberOf(config, 'samplingFrequency'),
 };
@@ -416,6 +395,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   tap,
   ingest,
   ...LSL_BUILTINS,
+  ...MAKER_BUILTINS,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

@@ -20,6 +20,8 @@ import { resamplerL1, scaledRange } from './frame-range.js';
 export interface EegSourceConfig {
   channels?: string[];
   samplingFrequency?: number;
+  /** The amplifier's gain to start acquisition at when this node starts it (eeg_source's `gain`). */
+  gain?: number;
   /** Frames of this duration instead of the device's (about 10 ms); see builtins.ts. */
   frameMs?: number;
 }
@@ -51,6 +53,7 @@ class EegSource implements NodeInstance {
       {
         channels,
         ...(rate === undefined ? {} : { sampleRate: rate }),
+        ...(this.config.gain === undefined ? {} : { gain: this.config.gain }),
         ...(this.config.frameMs === undefined ? {} : { frameMs: this.config.frameMs }),
         owner: { streamId: this.context.streamId, nodeId: this.context.nodeId },
       },

@@ -10,6 +10,21 @@ type FactoryLoader = () => Promise<NodeFactory>;
 const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   'signal-generator': async () => (await import('./signal-generator.js')).createSignalGenerator,
   'eeg-source': async () => (await import('./eeg-source.js')).createEegSource,
+  // The maker's names (maker-builtins.ts): their config mapped onto the built-in that runs them.
+  eeg_source: async () => {
+    const [{ createEegSource }, { eegSourceConfigOf }] = await Promise.all([
+      import('./eeg-source.js'),
+      import('./maker-configs.js'),
+    ]);
+    return (context) => createEegSource({ ...context, config: { ...eegSourceConfigOf(context.config) } });
+  },
+  bandpass_filter: async () => {
+    const [{ createFilter }, { bandpassSpecOf }] = await Promise.all([
+      import('./filter.js'),
+      import('./maker-configs.js'),
+    ]);
+    return (context) => createFilter({ ...context, config: { ...bandpassSpecOf(context.config) } });
+  },
   filter: async () => (await import('./filter.js')).createFilter,
   websocket: async () => (await import('./websocket.js')).createWebSocketOutput,
   logger: async () => (await import('./logger.js')).createLogger,

@@ -25,7 +25,13 @@ export class DeviceProxy implements DeviceFrameSource {
   constructor(private readonly post: (message: FromHost) => void) {}
 
   async subscribe(
-    request: { channels: readonly string[]; sampleRate?: number; frameMs?: number; owner?: NodeRef },
+    request: {
+      channels: readonly string[];
+      sampleRate?: number;
+      gain?: number;
+      frameMs?: number;
+      owner?: NodeRef;
+    },
     onFrame: (frame: Frame) => void,
   ): Promise<() => void> {
     const subscription = this.nextId++;
@@ -38,6 +44,7 @@ export class DeviceProxy implements DeviceFrameSource {
       subscription,
       channels: [...request.channels],
       ...(request.sampleRate === undefined ? {} : { sampleRate: request.sampleRate }),
+      ...(request.gain === undefined ? {} : { gain: request.gain }),
       ...(request.frameMs === undefined ? {} : { frameMs: request.frameMs }),
       ...(request.owner === undefined ? {} : { owner: { ...request.owner } }),
     });
@@ -108,7 +115,13 @@ export class DeviceForwarder {
 
   private subscribe(
     subscription: number,
-    { channels, sampleRate, frameMs, owner }: Omit<Extract<FromHost, { kind: 'device-subscribe' }>, 'kind'>,
+    {
+      channels,
+      sampleRate,
+      gain,
+      frameMs,
+      owner,
+    }: Omit<Extract<FromHost, { kind: 'device-subscribe' }>, 'kind'>,
   ): void {
     const device = this.device;
     if (device === undefined || this.closed) {
@@ -122,6 +135,7 @@ export class DeviceForwarder {
     const request = {
       channels,
       ...(sampleRate === undefined ? {} : { sampleRate }),
+      ...(gain === undefined ? {} : { gain }),
       ...(frameMs === undefined ? {} : { frameMs }),
     };
     const onCondition = (problem: string | undefined): void => {

@@ -136,6 +136,7 @@ export type FromHost =
       subscription: number;
       channels: string[];
       sampleRate?: number;
+      gain?: number;
       frameMs?: number;
       owner?: NodeRef;
     }

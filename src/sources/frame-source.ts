@@ -140,7 +140,13 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
       const rate = EEG_SAMPLING_FREQUENCIES.find((r) => r === request.sampleRate);
       subscribers++;
       try {
-        await headset.eeg.start('streams', rate === undefined ? undefined : { samplingFrequency: rate });
+        // The rate and gain asked for apply when this starts acquisition; one already running keeps
+        // its own (the rate is converted by the node; the gain leaves µV values as they are).
+        const initial = {
+          ...(rate === undefined ? {} : { samplingFrequency: rate }),
+          ...(request.gain === undefined ? {} : { gain: request.gain }),
+        };
+        await headset.eeg.start('streams', Object.keys(initial).length === 0 ? undefined : initial);
       } catch (error) {
         subscribers--;
         throw error;

@@ -217,21 +217,25 @@ export function graphIssues(
     }
     const from = facts.get(pipe.source);
     const to = facts.get(destination);
-    if (from === undefined) {
+    if (from === undefined || to === undefined) {
+      // One issue per pipe naming every end that is no node, and the nodes there are: the answer
+      // leads with one issue, and an app that left its nodes' ids to be generated (the maker's SDK
+      // does) needs to see which ids its pipes should name.
+      const unknown = [
+        ...(from === undefined ? [`source '${pipe.source}'`] : []),
+        ...(to === undefined ? [`destination '${destination}'`] : []),
+      ];
+      const ids = nodes.map((n) => `'${n.id}'`).join(', ');
       issues.push({
-        path: `${base}/source`,
-        message: `source '${pipe.source}' names no node of this stream`,
+        path:
+          from === undefined && to === undefined
+            ? base
+            : `${base}/${from === undefined ? 'source' : 'destination'}`,
+        message: `${unknown.join(' and ')} ${unknown.length > 1 ? 'name' : 'names'} no node of this stream (its nodes are ${ids || 'none'})`,
         code: 'validation_failed',
       });
+      return;
     }
-    if (to === undefined) {
-      issues.push({
-        path: `${base}/destination`,
-        message: `destination '${destination}' names no node of this stream`,
-        code: 'validation_failed',
-      });
-    }
-    if (from === undefined || to === undefined) return;
     if (pipe.source === destination) {
       issues.push({
         path: base,

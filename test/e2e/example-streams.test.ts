@@ -137,6 +137,18 @@ describe('examples/streams', () => {
     await remove(id);
   });
 
+  test("maker-alpha-websocket.yaml runs the maker's eeg_source and bandpass_filter: the alpha band of O1, O2, Pz", async () => {
+    const { id, ws } = await createAndStart('maker-alpha-websocket.yaml');
+    const received = await frames(ws, 3);
+    expect(received[0]?.channels).toEqual(['O1', 'O2', 'Pz']);
+    expect(received[0]?.sampleRate).toBe(250);
+    // Seated electrodes, 8-12 Hz: a few µV to tens of µV, DC removed.
+    for (const row of received.flatMap((f) => f.data)) {
+      for (const value of row) expect(Math.abs(value)).toBeLessThan(1000);
+    }
+    await remove(id);
+  });
+
   test('quick-eeg.yaml is the body of POST /stream/start: buffer and WebSocket fill', async () => {
     const started = await json(`${service.url}/stream/start`, {
       method: 'POST',

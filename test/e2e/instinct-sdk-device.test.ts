@@ -166,7 +166,12 @@ describe("the SDK's sensors", () => {
   test('list and get answer the model; GET /system/sensors/imu still answers the reference IMU reading', async () => {
     const list = await sdkCall(service.url, 'GET', '/system/sensors', { timeoutMs: T });
     expect(listProblems(Sensor, list.body)).toEqual([]);
-    for (const type of ['eeg', 'imu']) {
+    expect((list.body as { type: string }[]).map((sensor) => sensor.type)).toEqual([
+      'eeg',
+      'imu',
+      'accelerometer',
+    ]);
+    for (const type of ['eeg', 'imu', 'accelerometer']) {
       const one = await sdkCall(service.url, 'GET', `/system/sensors/${type}`, { timeoutMs: T });
       expect(modelProblems(Sensor, one.body)).toEqual([]);
     }
@@ -199,6 +204,33 @@ describe("the SDK's sensors", () => {
     });
     expect(modelProblems(SensorResponse, off.body)).toEqual([]);
     expect((off.body as { sensor: { enabled: boolean } }).sensor.enabled).toBe(false);
+  });
+
+  test('enable_sensor("accelerometer") (a get, then a set) answers the models: the IMU\'s accelerometer, always on', async () => {
+    const current = await sdkCall(service.url, 'GET', '/system/sensors/accelerometer', { timeoutMs: T });
+    expect(current.body).toEqual({ type: 'accelerometer', enabled: true, sample_rate: null, range: null });
+    const on = await sdkCall(service.url, 'PATCH', '/system/sensors/accelerometer', {
+      json: { ...(current.body as object), enabled: true },
+      timeoutMs: T,
+    });
+    expect(modelProblems(SensorResponse, on.body)).toEqual([]);
+    expect((on.body as { sensor: unknown }).sensor).toEqual(current.body);
+  });
+
+  test('the accelerometer has no rate to set nor can it be disabled: 422 naming the field', async () => {
+    // The SDK's README: enable_sensor("accelerometer", sample_rate=100).
+    await expect(
+      sdkCall(service.url, 'PATCH', '/system/sensors/accelerometer', {
+        json: { type: 'accelerometer', enabled: true, sample_rate: 100, range: null },
+        timeoutMs: T,
+      }),
+    ).rejects.toThrow(/^422 .*read on request.*"path":"\/sample_rate"/);
+    await expect(
+      sdkCall(service.url, 'PATCH', '/system/sensors/accelerometer', {
+        json: { type: 'accelerometer', enabled: false, sample_rate: null, range: null },
+        timeoutMs: T,
+      }),
+    ).rejects.toThrow(/^422 .*"path":"\/enabled"/);
   });
 
   test('the IMU cannot be disabled: 422 naming enabled', async () => {

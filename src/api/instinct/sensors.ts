@@ -4,6 +4,8 @@
  * frequency, changed as PUT /system/sensors/eeg does; enabling it takes the client's hold as POST
  * /system/sensors/eeg/stream does). `imu` is the head-band IMU, always on. GET
  * /system/sensors/imu is the reference path's IMU reading, to which these fields are added.
+ * `accelerometer` is the SDK's name for that IMU's accelerometer (its own examples enable it): the
+ * same part, answered and set by the same rules under that type.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -15,7 +17,7 @@ import { requireParts } from '../../device/capabilities.js';
 import { IMU_SENSOR } from '../sdk-shapes.js';
 import { Sensor, SensorAnswer, SensorBody, tags } from './schemas.js';
 
-export const SENSOR_TYPES = ['eeg', 'imu'] as const;
+export const SENSOR_TYPES = ['eeg', 'imu', 'accelerometer'] as const;
 type SensorType = (typeof SENSOR_TYPES)[number];
 
 function sensorType(type: string): SensorType {
@@ -33,6 +35,11 @@ function sensorType(type: string): SensorType {
   return lower as SensorType;
 }
 
+/** The sensors that are the head band's IMU (the same part under the SDK's two names). */
+function isImu(type: SensorType): type is 'imu' | 'accelerometer' {
+  return type === 'imu' || type === 'accelerometer';
+}
+
 function refuse(message: string, path: string): never {
   throw new HeadsetdError('validation_failed', message, { path });
 }
@@ -47,7 +54,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       range: null,
     };
   };
-  const sensor = (type: SensorType) => (type === 'eeg' ? eeg() : { ...IMU_SENSOR });
+  const sensor = (type: SensorType) => (type === 'eeg' ? eeg() : { ...IMU_SENSOR, type });
 
   app.get(
     '/system/sensors',
@@ -59,7 +66,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       },
     },
     // Only the sensors the device has: an amplifier without an IMU lists EEG alone.
-    async () => SENSOR_TYPES.filter((type) => type !== 'imu' || device.capabilities().imu).map(sensor),
+    async () => SENSOR_TYPES.filter((type) => !isImu(type) || device.capabilities().imu).map(sensor),
   );
 
   app.get<{ Params: { type: string } }>(
@@ -68,12 +75,16 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       schema: {
         tags,
         summary:
-          'SDK: one sensor (eeg; imu is answered by the reference path GET /system/sensors/imu with these fields)',
+          'SDK: one sensor (eeg, accelerometer; imu is answered by the reference path GET /system/sensors/imu with these fields)',
         params: Type.Object({ type: Type.String() }),
         response: { 200: Sensor, ...errorResponses(404) },
       },
     },
-    async (request) => sensor(sensorType(request.params.type)),
+    async (request) => {
+      const type = sensorType(request.params.type);
+      if (isImu(type)) requireParts(device, 'imu');
+      return sensor(type);
+    },
   );
 
   app.patch<{
@@ -85,7 +96,8 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       config: { accepts: ['json'] },
       schema: {
         tags,
-        summary: 'SDK: enable, disable or set the rate of a sensor (eeg: acquisition and sampling frequency)',
+        summary:
+          'SDK: enable, disable or set the rate of a sensor (eeg: acquisition and sampling frequency; imu and accelerometer: always on)',
         params: Type.Object({ type: Type.String() }),
         body: SensorBody,
         response: { 200: SensorAnswer, ...errorResponses(400, 404, 409, 415, 422, 503) },
@@ -93,7 +105,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
     },
     async (request) => {
       const type = sensorType(request.params.type);
-      if (type === 'imu') requireParts(device, 'imu');
+      if (isImu(type)) requireParts(device, 'imu');
       const { enabled, sample_rate: rate, range } = request.body;
       if (request.body.type.toLowerCase() !== type) {
         refuse(
@@ -103,11 +115,17 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       }
       if (range !== undefined && range !== null)
         refuse(`The ${type} sensor has no range to set; send null.`, '/range');
-      if (type === 'imu') {
-        if (!enabled) refuse('The IMU is always on; it cannot be disabled.', '/enabled');
+      if (isImu(type)) {
+        const what = type === 'imu' ? 'The IMU' : "The accelerometer (the head band's IMU)";
+        if (!enabled) refuse(`${what} is always on; it cannot be disabled.`, '/enabled');
+        // The IMU is read when asked (GET /system/sensors/imu): no rate of its own to set, and a
+        // rate accepted but not applied would mislead the app that asked for it.
         if (rate !== undefined && rate !== null)
-          refuse('The IMU rate is fixed; send sample_rate null.', '/sample_rate');
-        return { message: 'The IMU is on.', success: true, sensor: sensor(type) };
+          refuse(
+            `${what} is read on request (GET /system/sensors/imu gives a fresh reading each time): it has no sample rate to set; send sample_rate null and read it as often as you need.`,
+            '/sample_rate',
+          );
+        return { message: `${what} is on.`, success: true, sensor: sensor(type) };
       }
       if (rate !== undefined && rate !== null && rate !== device.eeg.config().samplingFrequency) {
         await deviceCall(() => device.eeg.configure({ samplingFrequency: rate }), '', {

@@ -143,6 +143,7 @@ export const INSTINCT_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     response: [
       { type: 'eeg', enabled: false, sample_rate: 250, range: null },
       { type: 'imu', enabled: true, sample_rate: null, range: null },
+      { type: 'accelerometer', enabled: true, sample_rate: null, range: null },
     ],
   },
   'GET /system/sensors/{type}': { response: { type: 'eeg', enabled: false, sample_rate: 250, range: null } },
