@@ -9,6 +9,7 @@ import { EEG_ELECTRODES } from '../core/electrodes.js';
 import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
 import { formatOfName, MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
+import { ERP_BUILTINS } from './erp-descriptors.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
 
 export {
@@ -105,6 +106,11 @@ const signalGenerator: BuiltinDescriptor = {
     return issues;
   },
   outputRate: (config) => numberOf(config, 'sampleRate'),
+  outputChannels(config) {
+    const names = config.channelNames as string[] | undefined;
+    const count = (config.channels as number | undefined) ?? 1;
+    return names ?? Array.from({ length: count }, (_, i) => `ch${i + 1}`);
+  },
 };
 
 const eegSource: BuiltinDescriptor = {
@@ -165,6 +171,8 @@ const eegSource: BuiltinDescriptor = {
   },
   // Without samplingFrequency the node follows the device's rate, which can change at any time.
   outputRate: (config) => numberOf(config, 'samplingFrequency'),
+  // Without channels the node takes what the device acquires when it starts.
+  outputChannels: (config) => config.channels as string[] | undefined,
 };
 
 const filter: BuiltinDescriptor = {
@@ -247,6 +255,7 @@ const filter: BuiltinDescriptor = {
           ];
     });
   },
+  outputChannels: (_config, input) => input,
 };
 
 const websocket: BuiltinDescriptor = {
@@ -382,6 +391,7 @@ const ingest: BuiltinDescriptor = {
   description:
     'Emits the frames sent to the WebSocket `/stream/{streamId}/ingest` (for example by another headsetd).',
   outputRate: (config) => numberOf(config, 'sampleRate'),
+  outputChannels: (config) => config.channels as string[] | undefined,
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,
@@ -416,6 +426,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   tap,
   ingest,
   ...LSL_BUILTINS,
+  ...ERP_BUILTINS,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));
