@@ -28,7 +28,8 @@ function samples(): Float32Array {
     }
   }
   // An artefact (a 150 µV step on Oz) in the epoch of the marker at sample 1500.
-  for (let i = 1520; i < 1540; i++) data[i * CHANNELS.length + 3] = (data[i * CHANNELS.length + 3] ?? 0) + 150;
+  for (let i = 1520; i < 1540; i++)
+    data[i * CHANNELS.length + 3] = (data[i * CHANNELS.length + 3] ?? 0) + 150;
   return data;
 }
 
@@ -64,7 +65,7 @@ interface Run {
 
 /**
  * Feeds the frames and, for each event, an `annotate` signal at its sample's time: half of them
- * before any frame (markers waiting for their samples), the others once the frames have passed.
+ * before any frame (markers waiting for their samples), the others 0.3 s after their samples.
  */
 function run(config: Record<string, unknown>, events: readonly number[], texts?: readonly string[]): Run {
   const rc = recordingContext(config);
@@ -78,16 +79,17 @@ function run(config: Record<string, unknown>, events: readonly number[], texts?:
   events.forEach((_, k) => {
     if (k % 2 === 0) annotate(k);
   });
-  frames.forEach((frame, i) => {
+  const late = new Set(events.flatMap((_, k) => (k % 2 === 1 ? [k] : [])));
+  for (const frame of frames) {
     node.onFrame?.('in', frame);
-    // The odd markers arrive a little after the frame that holds their sample.
-    const end = frame.timestamp + (frames[i + 1] === undefined ? 1e9 : 0);
-    events.forEach((sample, k) => {
-      const time = T0 + (sample * 1000) / RATE;
-      const next = frames[i + 1]?.timestamp ?? end;
-      if (k % 2 === 1 && time >= frame.timestamp && time < next) annotate(k);
-    });
-  });
+    // The odd markers arrive 0.3 s of samples after their own: their sample is already held.
+    for (const k of late) {
+      if (frame.timestamp >= T0 + ((events[k] as number) * 1000) / RATE + 300) {
+        late.delete(k);
+        annotate(k);
+      }
+    }
+  }
   return { emitted: rc.emitted.map((e) => e.frame), info: rc.info, logs: rc.logs.map((l) => l.line) };
 }
 
