@@ -54,10 +54,23 @@ export interface Frame {
    */
   readonly annotation?: string;
   /**
+   * On an epoch's frame (the `epoch` built-in): the marker it was cut around, its text and the time
+   * of its sample (ms since the Unix epoch; the frame's `timestamp` is that of its first sample).
+   * Part of the JSON text form; not of the binary forms.
+   */
+  readonly marker?: FrameMarker;
+  /**
    * Monotonic creation time at the source (`performance.timeOrigin + performance.now()`, ms), used
    * for per-pipe latency. Not part of the JSON text form.
    */
   readonly createdAt?: number;
+}
+
+/** The marker an epoch's frame was cut around (see {@link Frame.marker}). */
+export interface FrameMarker {
+  readonly text: string;
+  /** Time of the marker's sample, ms since the Unix epoch. */
+  readonly timestamp: number;
 }
 
 /** Number of samples (rows) in a frame. */
@@ -96,6 +109,7 @@ export interface FrameJson {
   channels: string[];
   data: JsonSample[][];
   discontinuity?: boolean;
+  marker?: FrameMarker;
 }
 
 /** A frame's samples as rows of their JSON form. */
@@ -120,6 +134,7 @@ export function frameToJson(frame: Frame): FrameJson {
     channels: [...frame.channels],
     data: jsonRows(frame),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+    ...(frame.marker === undefined ? {} : { marker: { ...frame.marker } }),
   };
 }
 
@@ -150,7 +165,8 @@ export function frameJsonText(frame: Frame): string {
     rows += offset === 0 ? `[${row}]` : `,[${row}]`;
   }
   const gap = frame.discontinuity === true ? ',"discontinuity":true' : '';
-  return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${gap}}`;
+  const marker = frame.marker === undefined ? '' : `,"marker":${JSON.stringify(frame.marker)}`;
+  return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${gap}${marker}}`;
 }
 
 /**

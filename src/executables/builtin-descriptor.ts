@@ -36,6 +36,16 @@ export interface BuiltinDescriptor {
   keepsRate?: boolean;
   /** Defects of the config at an input sample rate known before the stream runs (streams/rates.ts). */
   checkAtRate?: (config: Record<string, unknown>, rate: number) => ConfigIssue[];
+  /**
+   * The channel names of the node's output when known before the stream runs (streams/channels.ts):
+   * a source's from its config (`input` undefined), a processor's from its input's.
+   */
+  outputChannels?: (
+    config: Record<string, unknown>,
+    input: readonly string[] | undefined,
+  ) => readonly string[] | undefined;
+  /** Defects of the config for input frames with these channels, known before the stream runs. */
+  checkWithChannels?: (config: Record<string, unknown>, channels: readonly string[]) => ConfigIssue[];
 }
 
 /** A number from a config, or undefined (the schema check reports a wrong type). */

@@ -10,6 +10,7 @@ import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
 import { formatOfName, MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
 import { channelListIssues, SUPPORTED_EEG_RATES } from './eeg-source-config.js';
+import { ERP_BUILTINS } from './erp-descriptors.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
 import { MAKER_BUILTINS } from './maker-builtins.js';
 
@@ -105,6 +106,11 @@ const signalGenerator: BuiltinDescriptor = {
     return issues;
   },
   outputRate: (config) => numberOf(config, 'sampleRate'),
+  outputChannels(config) {
+    const names = config.channelNames as string[] | undefined;
+    const count = (config.channels as number | undefined) ?? 1;
+    return names ?? Array.from({ length: count }, (_, i) => `ch${i + 1}`);
+  },
 };
 
 const eegSource: BuiltinDescriptor = {
@@ -144,6 +150,8 @@ const eegSource: BuiltinDescriptor = {
   check: (config, context) => channelListIssues(config.channels as string[] | undefined, context),
   // Without samplingFrequency the node follows the device's rate, which can change at any time.
   outputRate: (config) => numberOf(config, 'samplingFrequency'),
+  // Without channels the node takes what the device acquires when it starts.
+  outputChannels: (config) => config.channels as string[] | undefined,
 };
 
 const filter: BuiltinDescriptor = {
@@ -226,6 +234,7 @@ const filter: BuiltinDescriptor = {
           ];
     });
   },
+  outputChannels: (_config, input) => input,
 };
 
 const websocket: BuiltinDescriptor = {
@@ -361,6 +370,7 @@ const ingest: BuiltinDescriptor = {
   description:
     'Emits the frames sent to the WebSocket `/stream/{streamId}/ingest` (for example by another headsetd).',
   outputRate: (config) => numberOf(config, 'sampleRate'),
+  outputChannels: (config) => config.channels as string[] | undefined,
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,
@@ -396,6 +406,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   ingest,
   ...LSL_BUILTINS,
   ...MAKER_BUILTINS,
+  ...ERP_BUILTINS,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

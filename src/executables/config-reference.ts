@@ -9,6 +9,8 @@ import { BUILTINS, type BuiltinDescriptor } from './builtins.js';
 
 interface FieldSchema {
   type?: string;
+  const?: unknown;
+  anyOf?: readonly FieldSchema[];
   enum?: readonly unknown[];
   items?: FieldSchema;
   default?: unknown;
@@ -27,6 +29,12 @@ function code(value: unknown): string {
 }
 
 function typeOf(field: FieldSchema): string {
+  // A choice of forms (`average` or a list of names; a pair or null): each form, in order.
+  if (field.anyOf !== undefined) return field.anyOf.map(typeOf).join(' or ');
+  if (field.const !== undefined) return code(field.const);
+  if (field.type === 'array' && field.items?.anyOf !== undefined) {
+    return `array of ${field.items.anyOf.map((item) => `${typeOf(item)}s`).join(' or ')}`;
+  }
   if (field.enum !== undefined) return typeof field.enum[0] === 'number' ? 'number' : 'string';
   if (field.type === 'array') return `array of ${typeOf(field.items ?? {})}s`;
   return field.type ?? 'any';
@@ -35,6 +43,7 @@ function typeOf(field: FieldSchema): string {
 /** The limits of one value: a range, lengths, or the allowed values. */
 function limitsOf(field: FieldSchema, what = ''): string[] {
   const out: string[] = [];
+  if (field.anyOf !== undefined) return field.anyOf.flatMap((form) => limitsOf(form, what));
   if (field.enum !== undefined) out.push(`${what}one of ${field.enum.map(code).join(', ')}`);
   const low =
     field.minimum !== undefined

@@ -33,6 +33,8 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   ingest: async () => (await import('./ingest.js')).createIngest,
   'lsl-outlet': async () => (await import('./lsl-outlet.js')).createLslOutlet,
   'lsl-inlet': async () => (await import('./lsl-inlet.js')).createLslInlet,
+  reference: async () => (await import('./reference.js')).createReference,
+  epoch: async () => (await import('./epoch.js')).createEpoch,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */

@@ -46,6 +46,8 @@ const makerEegSource: BuiltinDescriptor = {
   ),
   check: (config, context) => channelListIssues(config.channels as string[] | undefined, context),
   outputRate: (config) => numberOf(config, 'sampleRate'),
+  // Without channels the node takes what the device acquires when it starts.
+  outputChannels: (config) => config.channels as string[] | undefined,
 };
 
 const bandpassFilter: BuiltinDescriptor = {
@@ -90,6 +92,7 @@ const bandpassFilter: BuiltinDescriptor = {
     return [issue];
   },
   keepsRate: true,
+  outputChannels: (_config, input) => input,
   // Known before the stream runs (streams/rates.ts): a band reaching Nyquist cannot be designed,
   // and the node would go to `error` on its first frame.
   checkAtRate(config, rate) {

@@ -35,6 +35,7 @@ export class PortSequencer {
       ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
       ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
       ...(frame.annotation === undefined ? {} : { annotation: frame.annotation }),
+      ...(frame.marker === undefined ? {} : { marker: Object.freeze({ ...frame.marker }) }),
       createdAt: frame.createdAt ?? frameClock(),
     });
   }

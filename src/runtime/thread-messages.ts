@@ -6,7 +6,7 @@
 import type { AccessPolicy } from '../core/access-policy.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from './stream-runtime.js';
-import type { Frame } from '../core/frame.js';
+import type { Frame, FrameMarker } from '../core/frame.js';
 import type { NodeLogLine } from '../core/node.js';
 
 /** What every worker is started with (`workerData`), before it runs any stream. */
@@ -60,6 +60,7 @@ export interface WireFrame {
   highpass?: number;
   lostSamples?: number;
   annotation?: string;
+  marker?: FrameMarker;
   createdAt?: number;
 }
 
@@ -90,6 +91,7 @@ export function samplesToWire(frame: Frame): Omit<WireFrame, 'channels'> {
     ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
     ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
     ...(frame.annotation === undefined ? {} : { annotation: frame.annotation }),
+    ...(frame.marker === undefined ? {} : { marker: { ...frame.marker } }),
     ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
   };
 }

@@ -12,6 +12,7 @@ import type { NodeInput, PipeInput } from '../schemas/stream.js';
 import { check, type Issue } from '../schemas/validator.js';
 import { Type } from 'typebox';
 import { DEFAULT_INPUT_PORT, DEFAULT_OUTPUT_PORT } from '../core/stream-model.js';
+import { channelIssues } from './channels.js';
 import { type RatedNode, rateIssues } from './rates.js';
 
 export interface GraphContext {
@@ -316,7 +317,7 @@ export function graphIssues(
       const node = nodes[f.index];
       if (node !== undefined) rated.set(id, { node, index: f.index, builtin: f.builtin });
     }
-    issues.push(...rateIssues(rated, edges));
+    issues.push(...rateIssues(rated, edges), ...channelIssues(rated, edges));
   }
   return issues;
 }

@@ -149,6 +149,52 @@ describe('examples/streams', () => {
     await remove(id);
   });
 
+  test('eeg-reference-websocket.yaml serves the average-referenced channels it picks', async () => {
+    const { id, ws } = await createAndStart('eeg-reference-websocket.yaml');
+    const received = await frames(ws, 2);
+    expect(received[0]?.channels).toEqual(['Fz', 'Cz', 'Pz', 'O1', 'O2']);
+    expect(received[0]?.sampleRate).toBe(250);
+    await remove(id);
+  });
+
+  test('eeg-epochs-websocket.yaml serves one frame per marker: 1 s from 0.2 s before it', async () => {
+    const { id, ws } = await createAndStart('eeg-epochs-websocket.yaml');
+    const socket = new WebSocket(ws);
+    const epoch = new Promise<
+      JsonFrame & { marker?: { text: string; timestamp: number }; timestamp: number }
+    >((resolve, reject) => {
+      socket.once('message', (data: Buffer) => {
+        resolve(JSON.parse(data.toString()));
+      });
+      socket.once('error', reject);
+    });
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    // A marker needs the 0.2 s before it: the node refuses one whose window starts before its first sample.
+    await eventually(async () => {
+      const status = await json(`${service.url}/stream/streams/${id}/status`);
+      const node = (status.body.status.nodes as { id: string; metrics: { samplesProcessed: number } }[]).find(
+        (n) => n.id === 'epochs',
+      );
+      return (node?.metrics.samplesProcessed ?? 0) >= 100 ? true : undefined;
+    });
+    const marked = await json(`${service.url}/stream/streams/${id}/nodes/epochs/signal`, {
+      method: 'POST',
+      body: new URLSearchParams({ signal: 'marker', text: 'target' }),
+    });
+    expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+    const frame = await epoch;
+    socket.close();
+    expect(frame.marker?.text).toBe('target');
+    expect(frame.channels).toEqual(['Fz', 'Cz', 'Pz', 'O1', 'O2']);
+    // round(-0.2 × 250) = -50 to round(0.8 × 250) = 200: 251 samples, the first 0.2 s before the marker.
+    expect(frame.data).toHaveLength(251);
+    expect((frame.marker?.timestamp ?? 0) - frame.timestamp).toBeCloseTo(200, 6);
+    await remove(id);
+  });
+
   test('quick-eeg.yaml is the body of POST /stream/start: buffer and WebSocket fill', async () => {
     const started = await json(`${service.url}/stream/start`, {
       method: 'POST',
