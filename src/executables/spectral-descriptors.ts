@@ -20,7 +20,7 @@ const seconds = (description: string, defaultValue: number) =>
 
 const bandPower: BuiltinDescriptor = {
   name: 'band-power',
-  aliases: ['BandPower'],
+  aliases: [],
   role: 'processor',
   inputs: ['in'],
   outputs: ['out'],
@@ -155,7 +155,7 @@ export function resampleRatio(
 
 const resample: BuiltinDescriptor = {
   name: 'resample',
-  aliases: ['Resample'],
+  aliases: [],
   role: 'processor',
   inputs: ['in'],
   outputs: ['out'],
