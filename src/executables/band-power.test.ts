@@ -67,7 +67,7 @@ interface Case {
 const T0 = 1_700_000_000_000;
 
 /** Feeds `runs` (sample counts, a gap before every run but the first) in frames of varying sizes. */
-function feed(c: Case, runs: number[], x: Float32Array) {
+function feed(c: Case, runs: number[], x: Float32Array, largest: number) {
   const recorded = recordingContext(c.config);
   const node = createBandPower(recorded.context);
   const width = c.channels.length;
@@ -79,7 +79,7 @@ function feed(c: Case, runs: number[], x: Float32Array) {
     const runStart = T0 + ((offset + r * 10 * c.rate) * 1000) / c.rate;
     starts.push(runStart);
     let done = 0;
-    for (const size of varyingSizes(frames, 37, r + 3)) {
+    for (const size of varyingSizes(frames, largest, r + 3)) {
       node.onFrame?.('in', {
         seq: seq++,
         timestamp: runStart + (done * 1000) / c.rate,
@@ -105,10 +105,10 @@ function expectClose(ours: Float32Array, reference: number[], what: string): voi
   });
 }
 
-function check(c: Case, runs: number[]): Frame[] {
+function check(c: Case, runs: number[], largest = 37): Frame[] {
   const total = runs.reduce((a, b) => a + b, 0);
   const x = pseudoEeg(total, c.channels.length, c.rate);
-  const { frames, starts } = feed(c, runs, x);
+  const { frames, starts } = feed(c, runs, x, largest);
   const runStarts = runs.map((_, r) => runs.slice(0, r).reduce((a, b) => a + b, 0));
   const reference = runScipy(REFERENCE, x, {
     ...c.reference,
@@ -210,6 +210,19 @@ describe('band-power equals scipy.signal.welch + trapezoid per band, frame by fr
     expect(frames[0]?.units).toEqual(['dB', 'dB', 'dB', 'dB', 'dB', 'dB']);
   });
 
+  it('frames much longer than a step: several values out of one frame, each stamped with its own window end', () => {
+    check(
+      {
+        rate: 250,
+        channels: ['F3', 'F4'],
+        config: { step: 0.1, window: 1 },
+        reference: { ...DEFAULT_REFERENCE, step: 0.1, window: 1 },
+      },
+      [250 * 10],
+      700,
+    );
+  });
+
   it('Blackman, relative (unit 1) over the bands’ own range', () => {
     const frames = check(
       {
@@ -259,6 +272,24 @@ describe('band-power restarts on changes', () => {
     expect(after.map((f) => f.timestamp)).toEqual([T0 + 549 * 4]);
     expect(after[0]?.discontinuity).toBe(true);
     expect(after[0]?.channels[0]).toBe('P3.delta');
+  });
+});
+
+describe('band-power at a rate only its frames tell', () => {
+  it('goes to error on a first frame its config is impossible at, naming the key', () => {
+    const recorded = recordingContext({});
+    const node = createBandPower(recorded.context);
+    const frame: Frame = {
+      seq: 0,
+      timestamp: T0,
+      sampleRate: 64,
+      channels: ['Cz'],
+      data: new Float32Array(64),
+    };
+    expect(() => node.onFrame?.('in', frame)).toThrow(
+      /config\/bands\/4\/high: band 'gamma' ends at 45 Hz, above the Nyquist frequency \(32 Hz\)/,
+    );
+    expect(recorded.emitted).toHaveLength(0);
   });
 });
 
