@@ -33,6 +33,11 @@ export class RateConverter {
     this.trimStartUp = options.trimStartUp === true;
   }
 
+  /** Largest output magnitude per unit of input magnitude (dsp/resample.ts `gainBound`). */
+  get gainBound(): number {
+    return this.resampler.gainBound;
+  }
+
   /** Group delay of the filter, output samples. */
   get delaySamples(): number {
     return this.resampler.delaySamples;

@@ -316,6 +316,21 @@ export class Resampler {
     return out;
   }
 
+  /**
+   * The largest magnitude an output can have per unit of input magnitude: the largest Σ|h| over
+   * the polyphase branches (1 when the rates are equal). A bound on the filter's overshoot.
+   */
+  get gainBound(): number {
+    if (this.up === 1 && this.down === 1) return 1;
+    let bound = 0;
+    for (let p = 0; p < this.up; p++) {
+      let sum = 0;
+      for (let j = 0; j < this.taps; j++) sum += Math.abs(this.phases[p * this.taps + j] as number);
+      bound = Math.max(bound, sum);
+    }
+    return bound;
+  }
+
   /** Forgets all history, as if newly constructed. */
   reset(): void {
     this.history.fill(0);

@@ -133,6 +133,36 @@ describe('resample equals scipy.signal.resample_poly on a stream fed in frames o
   });
 });
 
+describe('resample range', () => {
+  it("multiplies the input's range by the filter's largest branch Σ|h| (scipy's firwin taps)", () => {
+    const bound = runScipy(
+      String.raw`
+import json, sys
+import numpy as np
+from scipy.signal import firwin
+up, down = 2, 5
+h = up * firwin(2 * 10 * max(up, down) + 1, 1.0 / max(up, down), window=("kaiser", 5.0))
+print(json.dumps(max(float(np.sum(np.abs(h[p::up]))) for p in range(up))))
+`,
+      new Float32Array(0),
+      null,
+    ) as number;
+    const recorded = recordingContext({ up: 2, down: 5 });
+    const node = createResample(recorded.context);
+    node.onFrame?.('in', {
+      seq: 0,
+      timestamp: T0,
+      sampleRate: 250,
+      channels: ['Cz'],
+      data: pseudoEeg(500, 1, 250),
+      range: 100,
+    });
+    const range = recorded.emitted[0]?.frame.range as number;
+    expect(bound).toBeGreaterThan(1);
+    expect(Math.abs(range - 100 * bound)).toBeLessThan(1e-9 * range);
+  });
+});
+
 describe('resample rates before the stream runs', () => {
   const descriptor = builtinByName('resample')!;
 

@@ -9,6 +9,8 @@
  * sample k after it is resample_poly's sample k of the input since, stamped with the time of the
  * input instant it stands for (the first input sample's time + k / output rate). A gap
  * (`discontinuity`), a rate or channel change restarts it; the next frame out has `discontinuity`.
+ * An input `range` goes out multiplied by the filter's gain bound (its largest branch's Σ|h|, 1.8
+ * for 250 → 100 Hz), so that a recorder after it never clips what the filter can make of it.
  */
 import type { Frame } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
@@ -21,6 +23,8 @@ class ResampleNode implements NodeInstance {
   private converter: RateConverter | undefined;
   private inputChannels: readonly string[] = [];
   private seq = 0;
+  /** The current filter's gain bound (Σ|h| of its largest branch), for `range`. */
+  private gain = 1;
 
   constructor(
     private readonly context: NodeContext,
@@ -52,6 +56,8 @@ class ResampleNode implements NodeInstance {
       ...out,
       seq: this.seq++,
       ...(frame.units === undefined ? {} : { units: frame.units }),
+      // What the FIR can make of inputs within the range: the output's bound is the input's × Σ|h|.
+      ...(frame.range === undefined ? {} : { range: frame.range * this.gain }),
     });
   }
 
@@ -73,6 +79,7 @@ class ResampleNode implements NodeInstance {
       trimStartUp: true,
     });
     this.inputChannels = [...frame.channels];
+    this.gain = this.converter.gainBound;
     this.context.log(
       `${first ? 'designed' : 'redesigned'} for ${frame.sampleRate} Hz → ${outRate} Hz (up ${up}, down ${down}), ${frame.channels.length} channel(s): group delay ${this.converter.delaySamples} output samples`,
     );
