@@ -5,8 +5,13 @@
  * lower Nyquist frequency, pass band flat to 0.8 × it, linear phase): see that file. Its group
  * delay is a whole number of output samples; output timestamps are shifted back by it, so they
  * give the time each output sample represents. Sample counts never drift across frames.
+ *
+ * With `trimStartUp` (the `resample` node) the first delaySamples outputs after each reset, the
+ * filter's start-up, which stand for instants before the first input sample, are not emitted: the
+ * output is then `scipy.signal.resample_poly` of the input since the reset, sample for sample, its
+ * sample k stamped with the first input's time + k / outRate (the instant k·M/L input samples on).
  */
-import { Resampler } from './resample.js';
+import { Resampler, type ResamplerDesign } from './resample.js';
 import type { Frame } from '../core/frame.js';
 
 export class RateConverter {
@@ -14,13 +19,28 @@ export class RateConverter {
   /** Wall time of the first input sample since the last reset, ms; undefined before it. */
   private origin: number | undefined;
   private produced = 0;
+  private readonly trimStartUp: boolean;
+  /** A gap began a block that yielded nothing yet: the next frame out carries `discontinuity`. */
+  private gapPending = false;
 
   constructor(
     readonly inRate: number,
     readonly outRate: number,
     readonly channels: number,
+    options: { design?: ResamplerDesign; ratio?: { up: number; down: number }; trimStartUp?: boolean } = {},
   ) {
-    this.resampler = new Resampler(inRate, outRate, channels);
+    this.resampler = new Resampler(inRate, outRate, channels, options);
+    this.trimStartUp = options.trimStartUp === true;
+  }
+
+  /** Largest output magnitude per unit of input magnitude (dsp/resample.ts `gainBound`). */
+  get gainBound(): number {
+    return this.resampler.gainBound;
+  }
+
+  /** Group delay of the filter, output samples. */
+  get delaySamples(): number {
+    return this.resampler.delaySamples;
   }
 
   matches(inRate: number, outRate: number, channels: number): boolean {
@@ -35,19 +55,29 @@ export class RateConverter {
 
   /** The converted frame, or undefined when the block yields no output sample yet. */
   process(frame: Frame): Frame | undefined {
-    if (frame.discontinuity === true) this.reset();
+    if (frame.discontinuity === true) {
+      this.reset();
+      this.gapPending = true;
+    }
     this.origin ??= frame.timestamp;
-    const data = this.resampler.process(frame.data);
-    if (data.length === 0) return undefined;
-    const index = this.produced - this.resampler.delaySamples;
+    let data = this.resampler.process(frame.data);
+    const delay = this.resampler.delaySamples;
+    const startUp = this.trimStartUp
+      ? Math.max(0, Math.min(delay - this.produced, data.length / this.channels))
+      : 0;
     this.produced += data.length / this.channels;
+    if (startUp > 0) data = data.slice(startUp * this.channels);
+    if (data.length === 0) return undefined;
+    const index = this.produced - data.length / this.channels - delay;
+    const gap = this.gapPending;
+    this.gapPending = false;
     return {
       seq: frame.seq,
       timestamp: this.origin + (index * 1000) / this.outRate,
       sampleRate: this.outRate,
       channels: frame.channels,
       data,
-      ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+      ...(gap ? { discontinuity: true } : {}),
       // The FIR has unit DC gain; its overshoot on full-scale steps is a few per cent, negligible
       // against an ADC full-scale range (dsp/resample.ts does not expose its exact gain bound).
       ...(frame.range === undefined ? {} : { range: frame.range }),

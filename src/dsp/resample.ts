@@ -1,10 +1,13 @@
 /**
  * Streaming rational resampler: the rate ratio reduced to L/M (up by L, down by M), one
  * Kaiser-windowed-sinc low-pass FIR run in polyphase form, interleaved multichannel, state carried
- * across calls. Used by `eeg-source` when the device's acquisition rate differs from the node's
- * own rate (the method docs/api.md §Built-in executables describes for users, in full here).
+ * across calls. Two designs of that FIR share the mechanism: `headsetd`'s own, below, used by
+ * `eeg-source` when the device's acquisition rate differs from the node's own rate (the method
+ * docs/api.md §Built-in executables describes for users, in full here); and `resample_poly`,
+ * scipy's, used by the `resample` node ({@link ResamplerDesign}; its group delay is
+ * (10·max(L, M) + M − 10·max(L, M) mod M)/M output samples).
  *
- * ## The filter
+ * ## The filter (design `headsetd`)
  * - Stop band from the lower of the two Nyquist frequencies, min(inRate, outRate)/2, attenuated
  *   ≥ 80 dB (Kaiser β = 7.86): nothing above the new Nyquist aliases (downsampling) and no image
  *   above the old one survives (upsampling).
@@ -30,8 +33,8 @@
 const ATTENUATION_DB = 80;
 /** Pass band edge as a fraction of the lower Nyquist frequency. */
 const PASSBAND_FRACTION = 0.8;
-/** Bound on max(L, M): the prototype filter has ~50·max(L, M) taps. */
-const MAX_FACTOR = 4096;
+/** Bound on max(L, M): the prototype filter has ~50·max(L, M) taps (20·max(L, M) for resample_poly). */
+export const MAX_RESAMPLE_FACTOR = 4096;
 
 function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b];
@@ -51,8 +54,27 @@ function besselI0(x: number): number {
   return sum;
 }
 
+/** up/down reduced by their greatest common divisor; a RangeError when a factor exceeds the bound. */
+export function reducedRatio(
+  up: number,
+  down: number,
+  what = `the ratio ${up}/${down}`,
+): { up: number; down: number } {
+  if (!Number.isInteger(up) || !Number.isInteger(down) || up < 1 || down < 1) {
+    throw new RangeError(`up (${up}) and down (${down}) must be whole numbers >= 1`);
+  }
+  const g = gcd(up, down);
+  const reduced = { up: up / g, down: down / g };
+  if (Math.max(reduced.up, reduced.down) > MAX_RESAMPLE_FACTOR) {
+    throw new RangeError(
+      `${what} reduces to ${reduced.up}/${reduced.down}; factors above ${MAX_RESAMPLE_FACTOR} are not supported`,
+    );
+  }
+  return reduced;
+}
+
 /** Rates as a reduced ratio of integers (rates given to 1 mHz). */
-function rationalRatio(inRate: number, outRate: number): { up: number; down: number } {
+export function rationalRatio(inRate: number, outRate: number): { up: number; down: number } {
   for (const [name, rate] of [
     ['input', inRate],
     ['output', outRate],
@@ -61,17 +83,11 @@ function rationalRatio(inRate: number, outRate: number): { up: number; down: num
       throw new RangeError(`${name} rate ${rate} Hz must be a positive number`);
   }
   const scale = Number.isInteger(inRate) && Number.isInteger(outRate) ? 1 : 1000;
-  const a = Math.round(inRate * scale);
-  const b = Math.round(outRate * scale);
-  const g = gcd(a, b);
-  const up = b / g;
-  const down = a / g;
-  if (Math.max(up, down) > MAX_FACTOR) {
-    throw new RangeError(
-      `resampling ${inRate} Hz to ${outRate} Hz needs the ratio ${up}/${down}; factors above ${MAX_FACTOR} are not supported`,
-    );
-  }
-  return { up, down };
+  return reducedRatio(
+    Math.round(outRate * scale),
+    Math.round(inRate * scale),
+    `resampling ${inRate} Hz to ${outRate} Hz needs a ratio that`,
+  );
 }
 
 /** Σ a[ao + k]·b[bo + k] for k < n, four partial sums (independent add chains run in parallel). */
@@ -92,10 +108,26 @@ function dot(a: Float64Array, ao: number, b: Float64Array, bo: number, n: number
 }
 
 /**
- * Polyphase coefficient table: `phases[p·taps + j]` multiplies input x[base − (taps − 1) + j] for
- * output phase p (each branch stored oldest-sample first, so the inner loop runs forward).
+ * A prototype low-pass FIR at the upsampled rate, gain included: `h[n]` for n = 0 … length − 1,
+ * its centre (the tap at zero delay) at `centre`, a multiple of M so that the group delay is a
+ * whole number (centre / M) of output samples.
  */
-function designPolyphase(up: number, down: number): { phases: Float64Array; taps: number; delay: number } {
+interface Prototype {
+  h: Float64Array;
+  centre: number;
+}
+
+/**
+ * The two designs of the resampler: `headsetd`'s own (eeg-source; see the file header) and
+ * `resample_poly`, scipy's `resample_poly(x, up, down)` design taken tap for tap:
+ * `h = up · firwin(2·half_len + 1, 1/max(up, down), window=('kaiser', 5.0))` with
+ * half_len = 10·max(up, down) (a Kaiser-windowed sinc, cut-off at the lower Nyquist frequency,
+ * scaled to unit DC gain before the factor up), preceded by `down − half_len mod down` zeros
+ * so that its centre falls on a multiple of M.
+ */
+export type ResamplerDesign = 'headsetd' | 'resample_poly';
+
+function designHeadsetd(up: number, down: number): Prototype {
   const factor = Math.max(up, down);
   // Transition width in radians per upsampled sample: 0.2 × lower Nyquist.
   const transition = (Math.PI * (1 - PASSBAND_FRACTION)) / factor;
@@ -103,11 +135,10 @@ function designPolyphase(up: number, down: number): { phases: Float64Array; taps
   const delay = Math.ceil(minLength / (2 * down)); // output samples
   const centre = delay * down; // upsampled samples; a multiple of M
   const length = 2 * centre + 1;
-  const taps = Math.ceil(length / up);
   const beta = 0.1102 * (ATTENUATION_DB - 8.7);
   const cutoff = (1 + PASSBAND_FRACTION) / 2 / factor; // cycles per upsampled sample × 2
   const i0Beta = besselI0(beta);
-  const h = new Float64Array(taps * up);
+  const h = new Float64Array(length);
   for (let n = 0; n < length; n++) {
     const t = n - centre;
     const r = t / centre;
@@ -116,13 +147,56 @@ function designPolyphase(up: number, down: number): { phases: Float64Array; taps
     const sinc = t === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
     h[n] = cutoff * sinc * window;
   }
-  const phases = new Float64Array(up * taps);
+  // Each polyphase branch normalised to unit DC gain: a constant stays exactly constant.
   for (let p = 0; p < up; p++) {
     let sum = 0;
-    for (let k = 0; k < taps; k++) sum += h[p + k * up] as number;
-    for (let k = 0; k < taps; k++) phases[p * taps + (taps - 1 - k)] = (h[p + k * up] as number) / sum;
+    for (let n = p; n < length; n += up) sum += h[n] as number;
+    for (let n = p; n < length; n += up) h[n] = (h[n] as number) / sum;
   }
-  return { phases, taps, delay };
+  return { h, centre };
+}
+
+/** scipy's Kaiser β of resample_poly's default window. */
+const RESAMPLE_POLY_BETA = 5.0;
+
+function designResamplePoly(up: number, down: number): Prototype {
+  const factor = Math.max(up, down);
+  const halfLength = 10 * factor;
+  const cutoff = 1 / factor;
+  const numtaps = 2 * halfLength + 1;
+  const i0Beta = besselI0(RESAMPLE_POLY_BETA);
+  const taps = new Float64Array(numtaps);
+  let sum = 0;
+  for (let n = 0; n < numtaps; n++) {
+    const m = n - halfLength;
+    const r = m / halfLength;
+    const window = besselI0(RESAMPLE_POLY_BETA * Math.sqrt(Math.max(0, 1 - r * r))) / i0Beta;
+    const x = cutoff * m;
+    const sinc = m === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
+    taps[n] = cutoff * sinc * window;
+    sum += taps[n] as number;
+  }
+  const prePad = down - (halfLength % down);
+  const h = new Float64Array(prePad + numtaps);
+  for (let n = 0; n < numtaps; n++) h[prePad + n] = ((taps[n] as number) / sum) * up;
+  return { h, centre: halfLength + prePad };
+}
+
+/**
+ * Polyphase coefficient table: `phases[p·taps + j]` multiplies input x[base − (taps − 1) + j] for
+ * output phase p (each branch stored oldest-sample first, so the inner loop runs forward).
+ */
+function polyphase(
+  { h, centre }: Prototype,
+  up: number,
+  down: number,
+): { phases: Float64Array; taps: number; delay: number } {
+  const taps = Math.ceil(h.length / up);
+  const phases = new Float64Array(up * taps);
+  for (let p = 0; p < up; p++) {
+    for (let k = 0; k < taps; k++) phases[p * taps + (taps - 1 - k)] = h[p + k * up] ?? 0;
+  }
+  return { phases, taps, delay: centre / down };
 }
 
 /**
@@ -150,11 +224,24 @@ export class Resampler {
   private base = 0;
   private phase = 0;
 
-  constructor(inRate: number, outRate: number, channels: number) {
+  /**
+   * `options.ratio` gives up/down themselves (reduced here) for a rate change that no 1 mHz rate
+   * states exactly (250 Hz × 2/3); `outRate` is then only told, not used.
+   */
+  constructor(
+    inRate: number,
+    outRate: number,
+    channels: number,
+    options: { design?: ResamplerDesign; ratio?: { up: number; down: number } } = {},
+  ) {
     if (!Number.isInteger(channels) || channels < 1) {
       throw new RangeError(`a resampler needs a whole number of channels >= 1; got ${channels}`);
     }
-    const { up, down } = rationalRatio(inRate, outRate);
+    const { up, down } =
+      options.ratio === undefined
+        ? rationalRatio(inRate, outRate)
+        : reducedRatio(options.ratio.up, options.ratio.down);
+    const design = options.design ?? 'headsetd';
     this.inRate = inRate;
     this.outRate = outRate;
     this.channels = channels;
@@ -165,10 +252,14 @@ export class Resampler {
       this.taps = 1;
       this.delaySamples = 0;
     } else {
-      const design = designPolyphase(up, down);
-      this.phases = design.phases;
-      this.taps = design.taps;
-      this.delaySamples = design.delay;
+      const table = polyphase(
+        design === 'resample_poly' ? designResamplePoly(up, down) : designHeadsetd(up, down),
+        up,
+        down,
+      );
+      this.phases = table.phases;
+      this.taps = table.taps;
+      this.delaySamples = table.delay;
     }
     this.capacity = 0;
     this.history = new Float64Array(0);
@@ -223,6 +314,21 @@ export class Resampler {
       history.copyWithin(row, row + frames, row + frames + taps - 1);
     }
     return out;
+  }
+
+  /**
+   * The largest magnitude an output can have per unit of input magnitude: the largest Σ|h| over
+   * the polyphase branches (1 when the rates are equal). A bound on the filter's overshoot.
+   */
+  get gainBound(): number {
+    if (this.up === 1 && this.down === 1) return 1;
+    let bound = 0;
+    for (let p = 0; p < this.up; p++) {
+      let sum = 0;
+      for (let j = 0; j < this.taps; j++) sum += Math.abs(this.phases[p * this.taps + j] as number);
+      bound = Math.max(bound, sum);
+    }
+    return bound;
   }
 
   /** Forgets all history, as if newly constructed. */

@@ -10,7 +10,7 @@
  * allocates its working arrays.
  */
 
-import { RealDft } from './fft.js';
+import { WelchPlan } from './welch.js';
 
 function toFloat64(x: ArrayLike<number>): Float64Array {
   return x instanceof Float64Array ? x : Float64Array.from(x);
@@ -22,17 +22,11 @@ function checkRate(sampleRate: number): void {
   }
 }
 
-/** scipy's `get_window('hann', n)`: the periodic Hann window (DFT-even). */
-function periodicHann(n: number): Float64Array {
-  const w = new Float64Array(n);
-  for (let i = 0; i < n; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / n);
-  return w;
-}
-
 /**
  * Welch PSD (Hann window, 50% overlap, one-sided, density scaling) like
- * `scipy.signal.welch(x, fs, nperseg)`. As scipy, an `nperseg` longer than the signal is cut to
- * the signal's length. `psd` is in units²/Hz at `frequencies[k] = k·fs/nperseg`.
+ * `scipy.signal.welch(x, fs, nperseg)` (welch.ts's plan with scipy's defaults). As scipy, an
+ * `nperseg` longer than the signal is cut to the signal's length. `psd` is in units²/Hz at
+ * `frequencies[k] = k·fs/nperseg`.
  */
 export function welch(
   x: ArrayLike<number>,
@@ -46,36 +40,16 @@ export function welch(
   const data = toFloat64(x);
   if (data.length === 0) return { frequencies: new Float64Array(0), psd: new Float64Array(0) };
   const n = Math.min(nperseg, data.length);
-  const step = n - Math.floor(n / 2);
-  const segments = Math.floor((data.length - n) / step) + 1;
-  const window = periodicHann(n);
-  let windowPower = 0;
-  for (const v of window) windowPower += v * v;
-  const dft = new RealDft(n);
-  const bins = dft.bins;
-  const re = new Float64Array(bins);
-  const im = new Float64Array(bins);
-  const segment = new Float64Array(n);
-  const psd = new Float64Array(bins);
-  for (let s = 0; s < segments; s++) {
-    const start = s * step;
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += data[start + i] as number;
-    mean /= n;
-    for (let i = 0; i < n; i++) segment[i] = ((data[start + i] as number) - mean) * (window[i] as number);
-    dft.transform(segment, re, im);
-    for (let k = 0; k < bins; k++)
-      psd[k] = (psd[k] as number) + (re[k] as number) ** 2 + (im[k] as number) ** 2;
-  }
-  const scale = 1 / (sampleRate * windowPower * segments);
-  // One-sided: double every bin but DC and (for even n) Nyquist, whose power is not mirrored.
-  const lastDoubled = n % 2 === 0 ? bins - 2 : bins - 1;
-  const frequencies = new Float64Array(bins);
-  for (let k = 0; k < bins; k++) {
-    psd[k] = (psd[k] as number) * scale * (k >= 1 && k <= lastDoubled ? 2 : 1);
-    frequencies[k] = (k * sampleRate) / n;
-  }
-  return { frequencies, psd };
+  const plan = new WelchPlan({
+    sampleRate,
+    nperseg: n,
+    noverlap: Math.floor(n / 2),
+    window: 'hann',
+    detrend: 'constant',
+  });
+  const psd = new Float64Array(plan.bins);
+  plan.psd(data, data.length, psd);
+  return { frequencies: plan.frequencies, psd };
 }
 
 /** scipy's `flattop` window (periodic): amplitude flat within ~0.01 dB across ±1.5 bins. */

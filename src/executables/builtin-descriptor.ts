@@ -32,6 +32,11 @@ export interface BuiltinDescriptor {
   check?: (config: Record<string, unknown>, context: CheckContext) => ConfigIssue[];
   /** A source's sample rate, Hz, when its config fixes it; undefined when only the running node knows. */
   outputRate?: (config: Record<string, unknown>) => number | undefined;
+  /**
+   * A processor's output rate at an input rate known before the stream runs (band-power's one
+   * value per step, resample's input × up / down); undefined when it cannot tell.
+   */
+  outputRateAt?: (config: Record<string, unknown>, inputRate: number) => number | undefined;
   /** A processor whose output has its input's sample rate. */
   keepsRate?: boolean;
   /** Defects of the config at an input sample rate known before the stream runs (streams/rates.ts). */

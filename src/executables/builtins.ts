@@ -13,6 +13,7 @@ import { channelListIssues, SUPPORTED_EEG_RATES } from './eeg-source-config.js';
 import { ERP_BUILTINS } from './erp-descriptors.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
 import { MAKER_BUILTINS } from './maker-builtins.js';
+import { SPECTRAL_BUILTINS } from './spectral-descriptors.js';
 
 export {
   type BuiltinDescriptor,
@@ -407,6 +408,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   ...LSL_BUILTINS,
   ...MAKER_BUILTINS,
   ...ERP_BUILTINS,
+  ...SPECTRAL_BUILTINS,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

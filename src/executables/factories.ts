@@ -35,6 +35,8 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   'lsl-inlet': async () => (await import('./lsl-inlet.js')).createLslInlet,
   reference: async () => (await import('./reference.js')).createReference,
   epoch: async () => (await import('./epoch.js')).createEpoch,
+  'band-power': async () => (await import('./band-power.js')).createBandPower,
+  resample: async () => (await import('./resample.js')).createResample,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */

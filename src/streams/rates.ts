@@ -1,7 +1,7 @@
 /**
  * Sample rates known before a stream runs: a source whose config fixes its rate (a
  * signal-generator's `sampleRate`, an eeg-source's `samplingFrequency`) passes it down through the
- * processors that keep it (a filter), and a node whose config is impossible at such a rate (a
+ * processors that keep it (a filter) or derive their own from it (band-power, resample), and a node whose config is impossible at such a rate (a
  * lowpass above Nyquist) is refused at create or edit, pointing at the config field. Without this
  * the stream started, the node went to `error` on its first frame and every frame through it was
  * lost. A rate only the running node knows (the device's current rate, an external program's) is
@@ -43,8 +43,16 @@ export function rateIssues(
     const config = (rated?.node.config ?? {}) as Record<string, unknown>;
     let rates: KnownRate[] = [];
     const own = rated?.builtin?.outputRate?.(config);
+    const at = rated?.builtin?.outputRateAt;
     if (own !== undefined) rates = [{ rate: own, source: id }];
     else if (rated?.builtin?.keepsRate === true) rates = incoming(id);
+    else if (at !== undefined) {
+      // A rate this node derives from its input's: the node is the source of the rate it gives.
+      rates = incoming(id).flatMap(({ rate }) => {
+        const derived = at(config, rate);
+        return derived === undefined ? [] : [{ rate: derived, source: id }];
+      });
+    }
     memo.set(id, rates);
     return rates;
   };

@@ -1,6 +1,7 @@
 /**
- * A filter impossible at a sample rate known before the stream runs is refused when the stream is
- * created or edited, pointing at the filter's config field. It used to be accepted: the filter went
+ * A filter (or band-power, resample) impossible at a sample rate known before the stream runs is
+ * refused when the stream is created or edited, pointing at the node's config field; a resample or
+ * band-power passes its own output rate on to the nodes after it. It used to be accepted: the filter went
  * to `error` on its first frame while the stream read running and every frame through it was lost.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -51,6 +52,50 @@ describe('create', () => {
       'validation_failed',
     );
     expect(high.error.details).toMatchObject({ path: '/nodes/1/config/highpass' });
+  });
+
+  it('refuses a band-power band above Nyquist or a window shorter than its segment, pointing at the key', async () => {
+    const bandPower = (config: Record<string, unknown>) => {
+      const stream = chainStream(ID);
+      stream.nodes[1] = { id: 'filt', type: 'EXECUTABLE', executable: 'band-power', config };
+      return stream;
+    };
+    const band = expectError(
+      await json(
+        cp,
+        'POST',
+        '/stream/streams',
+        bandPower({ bands: [{ name: 'high', low: 100, high: 130 }] }),
+      ),
+      422,
+      'validation_failed',
+    );
+    expect(band.error.details).toMatchObject({ path: '/nodes/1/config/bands/0/high' });
+    expect(band.error.message).toContain("band 'high' ends at 130 Hz, above the Nyquist frequency (125 Hz)");
+    const segment = expectError(
+      await json(cp, 'POST', '/stream/streams', bandPower({ window: 0.5, segment: 1 })),
+      422,
+      'validation_failed',
+    );
+    expect(segment.error.details).toMatchObject({ path: '/nodes/1/config/segment' });
+    ok(await json(cp, 'POST', '/stream/streams', bandPower({})));
+  });
+
+  it("checks a filter after a resample at the resample's output rate", async () => {
+    const stream = withFilter({ lowpass: 60 });
+    stream.nodes.splice(1, 0, {
+      id: 'down',
+      type: 'EXECUTABLE',
+      executable: 'resample',
+      config: { sampleRate: 100 },
+    });
+    stream.pipes[0] = { id: 'p1', source: 'gen', destination: 'down' };
+    stream.pipes.push({ id: 'p3', source: 'down', destination: 'filt' });
+    const error = expectError(await json(cp, 'POST', '/stream/streams', stream), 422, 'validation_failed');
+    expect(error.error.details).toMatchObject({ path: '/nodes/2/config/lowpass' });
+    expect(error.error.message).toContain(
+      "of its 100 Hz input; use a frequency below 50 Hz (the rate of node 'down')",
+    );
   });
 
   it('takes the rate of an eeg-source from samplingFrequency; without it (the device decides) it is not checked', async () => {

@@ -27,7 +27,10 @@ afterAll(async () => {
 
 interface JsonFrame {
   seq: number;
+  timestamp: number;
   sampleRate: number;
+  /** Per channel, when the frames' JSON form carries them. */
+  units?: string[];
   channels: string[];
   data: number[][];
 }
@@ -145,6 +148,43 @@ describe('examples/streams', () => {
     // Seated electrodes, 8-12 Hz: a few µV to tens of µV, DC removed.
     for (const row of received.flatMap((f) => f.data)) {
       for (const value of row) expect(Math.abs(value)).toBeLessThan(1000);
+    }
+    await remove(id);
+  });
+
+  test('eeg-band-power-websocket.yaml serves band powers every 0.5 s, channels <channel>.<band>', async () => {
+    const { id, ws } = await createAndStart('eeg-band-power-websocket.yaml');
+    const received = await frames(ws, 3);
+    const bands = ['delta', 'theta', 'alpha', 'beta', 'gamma'];
+    const channels = ['O1', 'O2', 'Pz'].flatMap((ch) => bands.map((b) => `${ch}.${b}`));
+    for (const frame of received) {
+      expect(frame.channels).toEqual(channels);
+      expect(frame.sampleRate).toBe(2);
+      // One row per step: a window's powers, positive, in µV² (seated EEG: well under 10⁶ µV²).
+      expect(frame.data).toHaveLength(1);
+      for (const value of frame.data[0]!) {
+        expect(value).toBeGreaterThan(0);
+        expect(value).toBeLessThan(1e6);
+      }
+      // The frame's units, where its JSON form carries them.
+      if (frame.units !== undefined) expect(frame.units).toEqual(channels.map(() => 'µV²'));
+    }
+    // Consecutive windows end one step (125 samples at 250 Hz) apart.
+    expect(received[1]!.timestamp - received[0]!.timestamp).toBeCloseTo(500, 0);
+    await remove(id);
+  });
+
+  test('eeg-resample-websocket.yaml serves the EEG at 100 Hz', async () => {
+    const { id, ws } = await createAndStart('eeg-resample-websocket.yaml');
+    const received = await frames(ws, 10);
+    const rows = received.flatMap((f) => f.data);
+    expect(received[0]?.channels).toEqual(['Fp1', 'Fp2', 'Cz', 'O1', 'O2']);
+    for (const frame of received) expect(frame.sampleRate).toBe(100);
+    for (const row of rows) for (const value of row) expect(Math.abs(value)).toBeLessThan(1e5);
+    // Stamps follow the sample count at 100 Hz: frame k+1 starts where frame k ends.
+    for (let k = 1; k < received.length; k++) {
+      const previous = received[k - 1]!;
+      expect(received[k]!.timestamp - previous.timestamp).toBeCloseTo(previous.data.length * 10, 0);
     }
     await remove(id);
   });
