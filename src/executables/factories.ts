@@ -18,6 +18,7 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   ingest: async () => (await import('./ingest.js')).createIngest,
   'lsl-outlet': async () => (await import('./lsl-outlet.js')).createLslOutlet,
   'lsl-inlet': async () => (await import('./lsl-inlet.js')).createLslInlet,
+  osc: async () => (await import('./osc.js')).createOscOutput,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */
