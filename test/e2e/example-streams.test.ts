@@ -2,7 +2,7 @@
  * The streams of examples/streams/ as a user runs them: each YAML file is sent as it is to the
  * real service (simulated headset, seated; examples/nodes as an executables directory), started,
  * and its output seen: WebSocket frames, a recording listed and downloadable, the Python node's
- * frames, a quick stream's buffer and WebSocket.
+ * frames, OSC datagrams sent (to nobody), a quick stream's buffer and WebSocket.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -134,6 +134,27 @@ describe('examples/streams', () => {
     for (const row of received.flatMap((f) => f.data)) {
       for (const value of row) expect(value).toBeGreaterThan(0);
     }
+    await remove(id);
+  });
+
+  test('eeg-osc.yaml runs and sends its datagrams with no receiver listening', async () => {
+    const { text, id } = example('eeg-osc.yaml');
+    const created = await json(`${service.url}/stream/streams/yaml`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/yaml' },
+      body: text,
+    });
+    expect(created.body).toEqual({ id, success: true });
+    await signal(id, 'start');
+    const osc = await eventually(async () => {
+      const status = await json(`${service.url}/stream/streams/${id}/status`);
+      const node = (
+        status.body.status.nodes as { id: string; state: string; metrics: Record<string, number> }[]
+      ).find((n) => n.id === 'osc');
+      return (node?.metrics.datagramsSent ?? 0) >= 10 ? node : undefined;
+    });
+    expect(osc.state).toBe('running');
+    expect(osc.metrics.sendErrors ?? 0).toBe(0);
     await remove(id);
   });
 
