@@ -29,7 +29,7 @@ const ADDRESS_PATTERN = '^(/[!"$%&\'()+\\-.0-9:;<=>@A-Z\\\\^_`a-z|~]+)+$';
 
 export const osc: BuiltinDescriptor = {
   name: 'osc',
-  aliases: ['OSC', 'OscOutput'],
+  aliases: [],
   role: 'sink',
   inputs: ['in'],
   outputs: [],
