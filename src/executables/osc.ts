@@ -80,6 +80,10 @@ class OscOutput implements NodeInstance {
       maxDatagramBytes: this.config.maxDatagramBytes ?? DEFAULT_OSC_DATAGRAM_BYTES,
     });
     this.context.log(`sending OSC to ${resolved.address}:${this.config.port} (${host})`);
+    // Every counter shows from the start, a zero included: absent would read as "not counted".
+    for (const name of ['datagramsSent', 'datagramsDropped', 'sendErrors', 'oversizeMessages']) {
+      this.context.countMetric?.(name, 0);
+    }
   }
 
   onFrame(_port: string, frame: Frame): void {
