@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 export interface ReceivedOsc {
   path: string;
   types: string;
-  /** The arguments: float32 ones as their value (from their bits), others as liblo gave them. */
+  /** The arguments: float32 ones as their value (from their bits), blobs as lists of bytes, others as liblo gave them. */
   args: unknown[];
   /** Time tags of the enclosing bundles, outermost first, as NTP seconds (double). */
   tags: number[];
@@ -39,7 +39,9 @@ server.add_bundle_handlers(start, end)
 def message(path, args, types, src):
     out = []
     for t, a in zip(types, args):
-        out.append({"bits": struct.unpack(">I", struct.pack(">f", a))[0]} if t == "f" else a)
+        if t == "f": out.append({"bits": struct.unpack(">I", struct.pack(">f", a))[0]})
+        elif t == "b": out.append(list(a))
+        else: out.append(a)
     print(json.dumps({"path": path, "types": types, "args": out, "tags": list(stack)}), flush=True)
 server.add_method(None, None, message)
 done = threading.Event()
