@@ -13,7 +13,7 @@ import { outboundHosts } from '../security/outbound-hosts.js';
 import { recordingContext } from '../../test/sdk/fake-node-context.js';
 import { libloReceiver, type OscReceiver, oscdumpReceiver } from '../../test/support/osc-receiver.js';
 import { OscPacker } from './osc-datagrams.js';
-import { createOscOutput } from './osc.js';
+import { createOscOutput, OSC_BACKLOG_BYTES } from './osc.js';
 
 const NTP_OFFSET = 2_208_988_800;
 const closers: (() => Promise<void>)[] = [];
@@ -182,6 +182,24 @@ describe('datagram sizes', () => {
     expect(m!.args).toEqual([7]);
     expect(metrics.oversizeMessages).toBe(3);
   });
+});
+
+test('beyond 1 MiB handed to the socket and not yet sent, datagrams are dropped and counted, never queued', async () => {
+  const rx = await receiver(libloReceiver);
+  const { node, metrics } = await started({ port: rx.port, mode: 'samples', maxDatagramBytes: 65507 });
+  // 2 MiB of samples in one frame: every datagram is handed over before any send completes.
+  const channels = Array.from({ length: 64 }, (_, i) => `c${i}`);
+  const rows = 8192;
+  const { datagrams } = new OscPacker({
+    mode: 'samples',
+    bundle: true,
+    address: '/headsetd',
+    maxDatagramBytes: 65507,
+  }).pack(frame(0, 1e12, 2000, channels, new Array<number>(64 * rows).fill(1)));
+  node.onFrame?.('in', frame(0, 1e12, 2000, channels, new Array<number>(64 * rows).fill(1)));
+  const handed = Math.floor(OSC_BACKLOG_BYTES / datagrams[0]!.length);
+  expect(metrics.datagramsDropped).toBe(datagrams.length - handed);
+  await expect.poll(() => (metrics.datagramsSent ?? 0) + (metrics.sendErrors ?? 0)).toBe(handed);
 });
 
 describe('destination', () => {
