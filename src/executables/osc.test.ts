@@ -224,6 +224,15 @@ describe('destination', () => {
     expect((error as Error).message).toMatch(/--pipe-allow-host/);
   });
 
+  test('localhost is sent to 127.0.0.1, where an IPv4 receiver listens', async () => {
+    const rx = await receiver(libloReceiver);
+    const { node, recorded } = await started({ port: rx.port, host: 'localhost' });
+    expect(recorded.info).toMatchObject({ host: 'localhost', address: '127.0.0.1' });
+    node.onFrame?.('in', frame(0, 1e12, 250, ['Cz'], [42]));
+    const [m] = await rx.waitFor(1);
+    expect(m).toMatchObject({ path: '/headsetd/Cz', args: [42] });
+  });
+
   test('a host the operator allowed starts, and sending with no receiver listening raises nothing', async () => {
     const recorded = recordingContext({ port: 9, host: '127.0.0.2' });
     const metrics: Record<string, number> = {};

@@ -60,7 +60,8 @@ class OscOutput implements NodeInstance {
     if (refusal !== undefined) throw new NodeConfigError(refusal, 'host');
     let resolved: { address: string; family: number };
     try {
-      resolved = await lookup(host.replace(/^\[(.*)\]$/, '$1'));
+      // IPv4 first: most OSC receivers listen on an IPv4 socket, and `localhost` may list ::1 first.
+      resolved = await lookup(host.replace(/^\[(.*)\]$/, '$1'), { order: 'ipv4first' });
     } catch {
       throw new NodeConfigError(`host ${host} cannot be resolved`, 'host');
     }
