@@ -58,7 +58,7 @@ Options (each also as an environment variable HEADSETD_<OPTION>, e.g. HEADSETD_P
   --executables-dir DIR    another directory of allowed external executables (repeatable)
   --allow-origin ORIGIN    allow browser requests from ORIGIN (repeatable)
   --allow-host NAME        accept requests addressed to host NAME (repeatable)
-  --pipe-allow-host HOST   let quick streams pipe frames to HOST, besides loopback (repeatable)
+  --pipe-allow-host HOST   let quick streams pipe frames and osc nodes send to HOST, besides loopback (repeatable)
   --discovery auto|on|off answer the maker's SDK discovery on UDP 48010 (auto, the default: only while
                            listening beyond loopback; docs/instinct-sdk.md)
   --trust-network CIDR     requests from this client network need no token (repeatable; for the maker's

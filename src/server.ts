@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { createApp } from './api/app.js';
 import { guidesPlugin } from './api/guides/index.js';
 import { quickStreamsPlugin } from './api/quick-streams.js';
-import { DEFAULT_FORWARD_ALLOWED_HOSTS } from './quick-streams/forwarding.js';
+import { outboundHosts } from './security/outbound-hosts.js';
 import { recordingsPlugin } from './api/recordings.js';
 import { accessPolicy, type SecurityOptions } from './api/security.js';
 import { EventHub } from './events/hub.js';
@@ -185,6 +185,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const deviceSettings = new SettingsStore(db);
   let port = settings.port;
   const machine = machineHostname();
+  // The one outbound allow-list: quick streams' forwards and osc nodes send only to these.
+  const outbound = outboundHosts(settings.pipeAllowedHosts);
   // One set of rules for every socket: the API's port and each websocket node's.
   const security: SecurityOptions = {
     token: token?.token,
@@ -197,6 +199,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     port: () => port,
     trusted: trustedNetworks(settings.trustedNetworks, { any: settings.trustNetworkAny }),
     lsl: settings.lsl,
+    outboundHosts: outbound,
   };
   const runtime =
     options.runtime ??
@@ -212,7 +215,11 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   // One hub of live events per device: the /system and guide plugins share it (GET /system/events).
   const hub = new EventHub(device);
   const manager = new StreamManager(new StreamStore(db), runtime, {
-    context: { executablesDirs: dirs, deviceChannels: () => device.eeg.channels().map((c) => c.name) },
+    context: {
+      executablesDirs: dirs,
+      deviceChannels: () => device.eeg.channels().map((c) => c.name),
+      outboundHosts: () => outbound,
+    },
     onError: (message, error) => {
       logger.error({ err: error }, message);
     },
@@ -279,7 +286,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const quick = quickStreamServices({
     manager,
     runtime,
-    pipeAllowedHosts: [...DEFAULT_FORWARD_ALLOWED_HOSTS, ...settings.pipeAllowedHosts],
+    pipeAllowedHosts: outbound,
     acquiredChannels: () => device.eeg.acquiredChannels(),
     deviceChannels: () => device.eeg.channels().map((c) => c.name),
   });

@@ -181,7 +181,7 @@ export interface QuickStreamServicesOptions {
   manager: StreamManager;
   /** The runtime that manager drives: `tap` brings the frames to this thread, `feed` ingests. */
   runtime: Pick<StreamRuntime, 'tap' | 'feed'>;
-  /** Hosts a forward may go to (default: loopback only, DEFAULT_FORWARD_ALLOWED_HOSTS). */
+  /** Hosts a forward may go to: the outbound allow-list (default: loopback only, security/outbound-hosts.ts). */
   pipeAllowedHosts?: readonly string[];
   /** The token sent as `?token=` to a forward's target when the request names none. */
   pipeToken?: string;

@@ -31,6 +31,8 @@ export interface SecurityOptions {
   lsl?: LslSettings;
   /** Client networks whose requests need no token (`--trust-network`); none when absent. */
   trusted?: TrustedNetworks;
+  /** Hosts nodes may send to (security/outbound-hosts.ts); loopback only when absent. */
+  outboundHosts?: readonly string[];
 }
 
 /** The rules as plain data, for the API's hook and every websocket node's worker. */
@@ -43,6 +45,7 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
     hostname: options.hostname(),
     ...(options.listenAddresses === undefined ? {} : { listenAddresses: options.listenAddresses }),
     ...(options.lsl === undefined ? {} : { lsl: options.lsl }),
+    ...(options.outboundHosts === undefined ? {} : { outboundHosts: options.outboundHosts }),
   };
 }
 

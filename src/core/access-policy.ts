@@ -32,6 +32,12 @@ export interface AccessPolicy {
    * loopback only, liblsl's default ports and session.
    */
   readonly lsl?: LslSettings;
+  /**
+   * The hosts a node may send data to (an `osc` node's destination): the service's one outbound
+   * allow-list, loopback and `--pipe-allow-host` (security/outbound-hosts.ts, docs/security.md).
+   * Absent: loopback only.
+   */
+  readonly outboundHosts?: readonly string[];
 }
 
 /** The service's LSL settings (`lsl` in the settings file; liblsl's names in parentheses). */

@@ -11,12 +11,16 @@ export type NodeRole = 'source' | 'processor' | 'sink';
 export interface ConfigIssue {
   path: string;
   message: string;
+  /** The error's code when it is not `validation_failed` (a destination off the allow-list: `forbidden_origin`). */
+  code?: 'forbidden_origin';
 }
 
 /** What a config check may know of the service it runs on; nothing when a document is checked offline. */
 export interface CheckContext {
   /** The names of the device's channels (any case), on a running service. */
   readonly deviceChannels?: readonly string[];
+  /** The hosts a node may send to (security/outbound-hosts.ts), on a running service. */
+  readonly outboundHosts?: readonly string[];
 }
 
 export interface BuiltinDescriptor {

@@ -14,6 +14,7 @@ import { ERP_BUILTINS } from './erp-descriptors.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
 import { MAKER_BUILTINS } from './maker-builtins.js';
 import { SPECTRAL_BUILTINS } from './spectral-descriptors.js';
+import { osc } from './osc-descriptor.js';
 
 export {
   type BuiltinDescriptor,
@@ -409,6 +410,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   ...MAKER_BUILTINS,
   ...ERP_BUILTINS,
   ...SPECTRAL_BUILTINS,
+  osc,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

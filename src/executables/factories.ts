@@ -37,6 +37,7 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   epoch: async () => (await import('./epoch.js')).createEpoch,
   'band-power': async () => (await import('./band-power.js')).createBandPower,
   resample: async () => (await import('./resample.js')).createResample,
+  osc: async () => (await import('./osc.js')).createOscOutput,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */

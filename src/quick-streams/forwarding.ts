@@ -20,9 +20,7 @@ import {
 } from './ingest-message.js';
 import { ForwardSender, type ForwardStatus } from './forward-sender.js';
 import { isActive, type QuickRegistry } from './registry.js';
-
-/** The hosts a forward may go to unless the service is told more: loopback only. */
-export const DEFAULT_FORWARD_ALLOWED_HOSTS: readonly string[] = ['127.0.0.1', '::1', 'localhost'];
+import { normalHost, outboundHosts, outboundRefusal } from '../security/outbound-hosts.js';
 
 export interface ForwardRequest {
   target: { host: string; port: number; streamId: string; token?: string };
@@ -37,8 +35,8 @@ export interface ForwardAnswer {
 
 export interface QuickForwardingOptions {
   /**
-   * Hosts a forward may go to (names or addresses, case-insensitive; IPv6 without brackets).
-   * Default: loopback only, {@link DEFAULT_FORWARD_ALLOWED_HOSTS}.
+   * Hosts a forward may go to (names or addresses, case-insensitive; IPv6 without brackets): the
+   * service's outbound allow-list (security/outbound-hosts.ts). Default: loopback only.
    */
   allowedHosts?: readonly string[];
   /** The token sent as `?token=` to a forward's target when the request names none. */
@@ -55,14 +53,6 @@ export interface IngestTarget {
   entry: StreamEntry;
   node: NodeDef;
   expected: IngestExpectation;
-}
-
-/** Host names compare lower case, IPv6 addresses without brackets. */
-function normalHost(host: string): string {
-  return host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1');
 }
 
 /** The ingest node a socket feeds: the one named by `wanted`, else the stream's only one. */
@@ -109,7 +99,7 @@ function mustRun(entry: StreamEntry, what: string): void {
 }
 
 export class QuickForwarding {
-  private readonly allowed: ReadonlySet<string>;
+  private readonly allowed: readonly string[];
 
   constructor(
     private readonly registry: QuickRegistry,
@@ -117,7 +107,7 @@ export class QuickForwarding {
     private readonly runtime: Pick<StreamRuntime, 'feed'>,
     private readonly options: QuickForwardingOptions = {},
   ) {
-    this.allowed = new Set((options.allowedHosts ?? DEFAULT_FORWARD_ALLOWED_HOSTS).map(normalHost));
+    this.allowed = options.allowedHosts ?? outboundHosts([]);
   }
 
   /**
@@ -129,12 +119,13 @@ export class QuickForwarding {
     const { entry, session } = this.registry.resolve(streamId);
     const { target, metadata } = request;
     const host = normalHost(target.host);
-    if (!this.allowed.has(host)) {
-      throw new HeadsetdError(
-        'forbidden_origin',
-        `Piping to '${target.host}' is not allowed; this service pipes only to ${[...this.allowed].join(', ')} (its pipe allow-list).`,
-        { path: '/target/host', host, allowed: [...this.allowed] },
-      );
+    const refusal = outboundRefusal(target.host, this.allowed, 'Piping');
+    if (refusal !== undefined) {
+      throw new HeadsetdError('forbidden_origin', `${refusal}.`, {
+        path: '/target/host',
+        host,
+        allowed: [...this.allowed],
+      });
     }
     if (!isUuid(target.streamId)) {
       throw new HeadsetdError('validation_failed', `target.streamId '${target.streamId}' is not a UUID.`, {

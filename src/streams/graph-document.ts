@@ -22,6 +22,12 @@ export interface GraphContext {
    * the document is made. Absent (`headsetd validate`): the device says so when the node starts.
    */
   deviceChannels?: () => readonly string[];
+  /**
+   * The hosts a node may send to (the outbound allow-list), on a running service: an `osc` node
+   * sending elsewhere is refused when the document is made. Absent (`headsetd validate`): any host,
+   * checked again when the node starts.
+   */
+  outboundHosts?: () => readonly string[];
 }
 
 const ExternalCommonConfig = Type.Object({ ...EXTERNAL_CONFIG }, { additionalProperties: true });
@@ -101,11 +107,16 @@ function nodeIssues(node: NodeInput, index: number, context: GraphContext, issue
     issues.push(...configIssues.map((i) => ({ ...i, message: `${builtin.name}: ${i.message}` })));
     if (configIssues.length === 0 && builtin.check !== undefined) {
       const deviceChannels = context.deviceChannels?.();
-      for (const i of builtin.check(config, deviceChannels === undefined ? {} : { deviceChannels })) {
+      const outboundHosts = context.outboundHosts?.();
+      const checkContext = {
+        ...(deviceChannels === undefined ? {} : { deviceChannels }),
+        ...(outboundHosts === undefined ? {} : { outboundHosts }),
+      };
+      for (const i of builtin.check(config, checkContext)) {
         issues.push({
           path: `${base}/config${i.path}`,
           message: `${builtin.name}: ${i.message}`,
-          code: 'validation_failed',
+          code: i.code ?? 'validation_failed',
         });
       }
     }

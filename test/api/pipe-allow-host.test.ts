@@ -1,7 +1,8 @@
 /**
- * The quick-stream pipe allow-list as the service is configured: loopback by default, and the
- * hosts of --pipe-allow-host (HEADSETD_PIPE_ALLOW_HOST, `pipeAllowedHosts`) besides. 127.0.0.2 is a
- * loopback address outside the default list, so the test never sends anything off this machine.
+ * The outbound allow-list as the service is configured (quick streams' pipes and osc nodes):
+ * loopback by default, and the hosts of --pipe-allow-host (HEADSETD_PIPE_ALLOW_HOST,
+ * `pipeAllowedHosts`) besides. 127.0.0.2 is a loopback address outside the default list, so the
+ * test never sends anything off this machine.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,4 +63,50 @@ test('the setting comes from the flag, the environment or the settings file, as 
     'a.local',
     'b.local',
   ]);
+});
+
+/** Creates a stream whose osc node sends to `host`, on a service with this allow-list. */
+async function createOscStream(pipeAllowedHosts: string[], host: string | undefined) {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-osc-hosts-'));
+  server = await startServer({
+    settings: { ...DEFAULTS, port: 0, dataDir, pipeAllowedHosts },
+    logger: pino({ level: 'silent' }),
+    runtime: new FakeRuntime(),
+  });
+  return server.app.inject({
+    method: 'POST',
+    url: '/stream/streams',
+    payload: {
+      id: '5b0c7a52-7f1e-4c8e-9d2a-3c4b5a6d7e8f',
+      meta: { name: 'osc' },
+      nodes: [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          config: { sampleRate: 250, amplitudes: [10], frequencies: [10] },
+        },
+        { id: 'osc', executable: 'osc', config: { port: 9000, ...(host === undefined ? {} : { host }) } },
+      ],
+      pipes: [{ id: 'p', source: 'gen', destination: 'osc' }],
+    },
+  });
+}
+
+test('an osc node sending beyond loopback is refused when the stream is made, pointing at its host', async () => {
+  const answer = await createOscStream([], '192.0.2.7');
+  expect(answer.statusCode).toBe(403);
+  const body = answer.json();
+  expect(body).toMatchObject({
+    success: false,
+    error: { code: 'forbidden_origin', details: { path: '/nodes/1/config/host' } },
+  });
+  expect(body.error.message).toMatch(/192\.0\.2\.7.*--pipe-allow-host/);
+});
+
+test('an osc node may send to loopback by default, and to a host of --pipe-allow-host', async () => {
+  expect((await createOscStream([], undefined)).statusCode).toBe(200);
+  await server?.close();
+  rmSync(dataDir!, { recursive: true, force: true });
+  server = undefined;
+  expect((await createOscStream(['osc-receiver.lan'], 'OSC-Receiver.lan')).statusCode).toBe(200);
 });

@@ -2,7 +2,7 @@
  * The streams of examples/streams/ as a user runs them: each YAML file is sent as it is to the
  * real service (simulated headset, seated; examples/nodes as an executables directory), started,
  * and its output seen: WebSocket frames, a recording listed and downloadable, the Python node's
- * frames, a quick stream's buffer and WebSocket.
+ * frames, OSC datagrams sent (to nobody), a quick stream's buffer and WebSocket.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -232,6 +232,27 @@ describe('examples/streams', () => {
     // round(-0.2 × 250) = -50 to round(0.8 × 250) = 200: 251 samples, the first 0.2 s before the marker.
     expect(frame.data).toHaveLength(251);
     expect((frame.marker?.timestamp ?? 0) - frame.timestamp).toBeCloseTo(200, 6);
+    await remove(id);
+  });
+
+  test('eeg-osc.yaml runs and sends its datagrams with no receiver listening', async () => {
+    const { text, id } = example('eeg-osc.yaml');
+    const created = await json(`${service.url}/stream/streams/yaml`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/yaml' },
+      body: text,
+    });
+    expect(created.body).toEqual({ id, success: true });
+    await signal(id, 'start');
+    const osc = await eventually(async () => {
+      const status = await json(`${service.url}/stream/streams/${id}/status`);
+      const node = (
+        status.body.status.nodes as { id: string; state: string; metrics: Record<string, number> }[]
+      ).find((n) => n.id === 'osc');
+      return (node?.metrics.datagramsSent ?? 0) >= 10 ? node : undefined;
+    });
+    expect(osc.state).toBe('running');
+    expect(osc.metrics.sendErrors ?? 0).toBe(0);
     await remove(id);
   });
 
