@@ -10,6 +10,7 @@ import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
 import { formatOfName, MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
+import { SSVEP_BUILTINS } from './ssvep-descriptor.js';
 
 export {
   type BuiltinDescriptor,
@@ -416,6 +417,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   tap,
   ingest,
   ...LSL_BUILTINS,
+  ...SSVEP_BUILTINS,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

@@ -18,6 +18,8 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   ingest: async () => (await import('./ingest.js')).createIngest,
   'lsl-outlet': async () => (await import('./lsl-outlet.js')).createLslOutlet,
   'lsl-inlet': async () => (await import('./lsl-inlet.js')).createLslInlet,
+  ssvep: async () => (await import('./ssvep.js')).createSsvep,
+  ssvep_algo: async () => (await import('./ssvep.js')).createSsvep,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */
