@@ -34,8 +34,8 @@ export const OCCIPITAL_CHANNELS: readonly string[] = [
 
 /** The detection rule's defaults per method (docs/builtins.md §ssvep says how they were chosen). */
 export const DETECTION_DEFAULTS = {
-  cca: { threshold: 0.35, margin: 0.05 },
-  fbcca: { threshold: 0.12, margin: 0.03 },
+  cca: { threshold: 0.2, margin: 0.05 },
+  fbcca: { threshold: 0.04, margin: 0.02 },
 } as const;
 
 export interface SsvepConfig {
@@ -57,14 +57,14 @@ export function ssvepDefaults(config: Partial<SsvepConfig>): SsvepConfig {
   return {
     frequencies: config.frequencies ?? [...DEFAULT_SSVEP_FREQUENCIES],
     harmonics: config.harmonics ?? 3,
-    window: config.window ?? 2,
+    window: config.window ?? 4,
     step: config.step ?? 0.5,
     ...(config.channels === undefined ? {} : { channels: config.channels }),
     method,
     subBands: config.subBands ?? 5,
     threshold: config.threshold ?? DETECTION_DEFAULTS[method].threshold,
     margin: config.margin ?? DETECTION_DEFAULTS[method].margin,
-    consecutive: config.consecutive ?? 2,
+    consecutive: config.consecutive ?? 3,
   };
 }
 
@@ -98,7 +98,7 @@ const configSchema = Type.Object(
       Type.Number({
         minimum: 0.1,
         maximum: 30,
-        default: 2,
+        default: 4,
         description: 'Length of each analysed window, s (round(window × rate) samples).',
       }),
     ),
@@ -152,7 +152,7 @@ const configSchema = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 100,
-        default: 2,
+        default: 3,
         description:
           'Confident windows in a row with the same best frequency before it is detected (frequency.detected, and the annotation `SSVEP <f> Hz` on the first such window).',
       }),
@@ -174,7 +174,7 @@ function check(config: Record<string, unknown>): ConfigIssue[] {
     if (upper.indexOf(name) !== i)
       issues.push({ path: `/channels/${i}`, message: `'${channels[i]}' is listed twice` });
   });
-  const window = numberOf(config, 'window') ?? 2;
+  const window = numberOf(config, 'window') ?? 4;
   const step = numberOf(config, 'step') ?? 0.5;
   if (step > window) {
     issues.push({

@@ -100,9 +100,9 @@ describe('ssvep', () => {
       expect(first.sampleRate).toBe(2);
       // Each row is stamped with its window's first sample.
       expect(frames.map((f) => f.timestamp - 1_700_000_000_000)).toEqual(frames.map((_, w) => w * 500));
-      // The 12 Hz SSVEP wins every window; detected from the second window on, announced once.
+      // The 12 Hz SSVEP wins every window; detected from the third (consecutive: 3), announced once.
       expect(frames.every((f) => f.data[4] === 12)).toBe(true);
-      expect(frames.map((f) => f.data[5])).toEqual([0, ...frames.slice(1).map(() => 12)]);
+      expect(frames.map((f) => f.data[5])).toEqual([0, 0, ...frames.slice(2).map(() => 12)]);
       expect(frames.map((f) => f.annotation).filter((a) => a !== undefined)).toEqual(['SSVEP 12 Hz']);
     },
   );

@@ -21,6 +21,8 @@ export interface ReferenceJob {
   harmonics: number;
   method: 'cca' | 'fbcca';
   subBands?: number;
+  /** fbcca: filter each window alone from a zero state (the node after a discontinuity). */
+  filterEachWindow?: boolean;
 }
 
 export interface ReferenceAnswer {

@@ -9,7 +9,8 @@ cca: the first canonical correlation of sklearn.cross_decomposition.CCA(n_compon
 the window's channels and [sin, cos](2 pi h f t), h = 1..harmonics below Nyquist: the correlation
 of the two first canonical variates. fbcca: every sub-band filtered over the whole input by
 scipy.signal.sosfilt(butter(4, [8n-2, min(90, 0.8 * Nyquist)], 'bandpass', fs=rate,
-output='sos')), then sum_n w(n) rho_n^2 / sum_n w(n), w(n) = n^-1.25 + 0.25 (Chen et al. 2015).
+output='sos')) (or, with "filterEachWindow", each window filtered alone from a zero state, as the
+node filters a segment that follows a discontinuity), then sum_n w(n) rho_n^2 / sum_n w(n), w(n) = n^-1.25 + 0.25 (Chen et al. 2015).
 """
 import json
 import sys
@@ -59,13 +60,20 @@ def main():
             low = 8 * k - 2
             if low >= high:
                 break
-            sos = butter(4, [low, high], "bandpass", fs=rate, output="sos")
-            bands.append((k ** -1.25 + 0.25, sosfilt(sos, data, axis=0)))
+            bands.append((k ** -1.25 + 0.25, butter(4, [low, high], "bandpass", fs=rate, output="sos")))
         total = sum(w for w, _ in bands)
-        scores = [
-            [sum(w * first_correlation(b[s : s + n], y) ** 2 for w, b in bands) / total for y in refs]
-            for s in starts
-        ]
+        alone = job.get("filterEachWindow", False)
+        whole = None if alone else [sosfilt(sos, data, axis=0) for _, sos in bands]
+
+        def window(b, s):
+            return sosfilt(bands[b][1], data[s : s + n], axis=0) if alone else whole[b][s : s + n]
+
+        scores = []
+        for s in starts:
+            filtered = [window(b, s) for b in range(len(bands))]
+            scores.append(
+                [sum(w * first_correlation(x, y) ** 2 for (w, _), x in zip(bands, filtered)) / total for y in refs]
+            )
     else:
         scores = [[first_correlation(data[s : s + n], y) for y in refs] for s in starts]
     json.dump({"scores": scores, "seconds": time.process_time() - began}, sys.stdout)
