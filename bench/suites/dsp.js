@@ -12,6 +12,7 @@ import { compare, cpuNs, sink } from '../lib/measure.js';
 import { plainCascade } from '../lib/pipeline-floor.js';
 import { result } from '../lib/result.js';
 import { filterVsScipy } from './filter-vs-scipy.js';
+import { ssvepVsSklearn } from './ssvep-vs-sklearn.js';
 import { EEG_ELECTRODES } from '../../dist/core/electrodes.js';
 import { Random, SimulatedEegSource } from '../../dist/device/simulated/index.js';
 
@@ -243,6 +244,10 @@ export async function runDsp(log) {
   log(out.at(-1));
   out.push(await filterVsScipy());
   log(out.at(-1));
+  for (const r of await ssvepVsSklearn()) {
+    out.push(r);
+    log(r);
+  }
   out.push(await simulatedEeg());
   log(out.at(-1));
   return out;
