@@ -51,7 +51,8 @@ export const SettingsSchema = Type.Object(
     allowedOrigins: Type.Array(Type.String()),
     allowedHosts: Type.Array(Type.String()),
     pipeAllowedHosts: Type.Array(Type.String(), {
-      description: 'Hosts a quick stream may pipe its frames to and an osc node may send to, besides loopback (docs/security.md).',
+      description:
+        'Hosts a quick stream may pipe its frames to and an osc node may send to, besides loopback (docs/security.md).',
     }),
     discovery: Type.Enum(['auto', 'on', 'off'], {
       description:

@@ -13,6 +13,7 @@ import { plainCascade } from '../lib/pipeline-floor.js';
 import { result } from '../lib/result.js';
 import { filterVsScipy } from './filter-vs-scipy.js';
 import { spectralVsScipy } from './spectral-vs-scipy.js';
+import { ssvepVsSklearn } from './ssvep-vs-sklearn.js';
 import { EEG_ELECTRODES } from '../../dist/core/electrodes.js';
 import { Random, SimulatedEegSource } from '../../dist/device/simulated/index.js';
 
@@ -244,7 +245,7 @@ export async function runDsp(log) {
   log(out.at(-1));
   out.push(await filterVsScipy());
   log(out.at(-1));
-  for (const r of await spectralVsScipy()) {
+  for (const r of [...(await spectralVsScipy()), ...(await ssvepVsSklearn())]) {
     out.push(r);
     log(r);
   }

@@ -51,6 +51,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         { name: 'streams (guide aliases)', description: 'The same operations without the /stream prefix' },
         { name: 'service', description: 'The service itself' },
         {
+          name: 'simulator',
+          description:
+            'The simulated headset only: what its simulated wearer looks at (an SSVEP) and whether their eyes are closed (alpha)',
+        },
+        {
           name: 'instinct-sdk',
           description:
             "The maker's Python SDK (instinct-py) on its default paths: the same streams and device",

@@ -20,6 +20,7 @@ import type { DeviceClock } from './clock.js';
 import { EEG_ELECTRODES, type Electrode, type ElectrodeMap } from '../core/electrodes.js';
 import type { DeviceEvent, Unsubscribe } from './events.js';
 import type { DeviceChannel, UnplayedChannel } from './channels.js';
+import type { SimulatedWearer } from './simulated/wearer.js';
 
 export type { DeviceEvent, SystemEvent, ImpedanceEvent, QualityEvent, Unsubscribe } from './events.js';
 export type { Electrode, ElectrodeMap } from '../core/electrodes.js';
@@ -464,6 +465,11 @@ export interface Headset {
   info(): DeviceInfo;
   /** The parts this device has; the others throw `DeviceNotSupportedError` (not_supported). */
   capabilities(): DeviceCapabilities;
+  /**
+   * The simulated wearer's eyes (what they look at, eyes closed): the simulated headset's only,
+   * for POST /simulator/stimulus; absent on every other device (the replay device included).
+   */
+  readonly wearer?: SimulatedWearer;
   /** Stops acquisition and motors, cancels timers, drops listeners. Safe to call twice. */
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ import { LSL_BUILTINS } from './lsl-builtins.js';
 import { MAKER_BUILTINS } from './maker-builtins.js';
 import { SPECTRAL_BUILTINS } from './spectral-descriptors.js';
 import { osc } from './osc-descriptor.js';
+import { SSVEP_BUILTINS } from './ssvep-descriptor.js';
 
 export {
   type BuiltinDescriptor,
@@ -411,6 +412,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = [
   ...ERP_BUILTINS,
   ...SPECTRAL_BUILTINS,
   osc,
+  ...SSVEP_BUILTINS,
 ];
 
 const BY_NAME = new Map(BUILTINS.map((b) => [b.name, b]));

@@ -38,6 +38,8 @@ const LOADERS: Readonly<Record<string, FactoryLoader>> = {
   'band-power': async () => (await import('./band-power.js')).createBandPower,
   resample: async () => (await import('./resample.js')).createResample,
   osc: async () => (await import('./osc.js')).createOscOutput,
+  ssvep: async () => (await import('./ssvep.js')).createSsvep,
+  ssvep_algo: async () => (await import('./ssvep.js')).createSsvep,
 };
 
 /** The factory of a built-in by its name; undefined for a name without an implementation. */

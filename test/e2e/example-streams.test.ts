@@ -105,6 +105,30 @@ describe('examples/streams', () => {
     await remove(id);
   });
 
+  test('eeg-ssvep-websocket.yaml serves one row of SSVEP scores per window', async () => {
+    const { id, ws } = await createAndStart('eeg-ssvep-websocket.yaml');
+    // The first window ends 4 s after the start; then one every 0.5 s.
+    const received = await frames(ws, 2);
+    expect(received[0]?.channels).toEqual([
+      'score.6.66Hz',
+      'score.7.5Hz',
+      'score.8.57Hz',
+      'score.12Hz',
+      'score.15Hz',
+      'frequency.top',
+      'frequency.detected',
+    ]);
+    expect(received[0]?.sampleRate).toBe(2);
+    for (const frame of received) {
+      expect(frame.data).toHaveLength(1);
+      for (const score of (frame.data[0] ?? []).slice(0, 5)) {
+        expect(score).toBeGreaterThanOrEqual(0);
+        expect(score).toBeLessThanOrEqual(1);
+      }
+    }
+    await remove(id);
+  });
+
   test('eeg-filter-websocket-recorder.yaml serves frames and leaves a BDF+ file', async () => {
     const { id, ws } = await createAndStart('eeg-filter-websocket-recorder.yaml');
     expect((await frames(ws, 2))[0]?.channels).toHaveLength(7);

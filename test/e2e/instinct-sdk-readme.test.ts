@@ -4,10 +4,7 @@
  * checked against the SDK's models (test/support/instinct-models.ts). Before, "Working with
  * Streams" was refused with 422 unknown_executable (eeg_source, ssvep_algo) and the README's
  * eeg_source and bandpass_filter did not exist.
- *
- * ssvep_algo is a built-in of its own, made apart from eeg_source and bandpass_filter: until it is
- * in, the README example runs with it only when SSVEP_ALGO_BUILT_IN is true, and the variant with a
- * bandpass_filter and a websocket node in its place runs always.
+
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -18,9 +15,6 @@ import { SDK_TIMEOUT, sdkCall } from '../support/instinct-client.js';
 import { modelProblems, StreamResponse } from '../support/instinct-models.js';
 import { json, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
-
-/** Set to true once the ssvep_algo built-in is in: the README's own example then runs as written. */
-const SSVEP_ALGO_BUILT_IN = false;
 
 const hasRequests =
   spawnSync('/usr/bin/python3', ['-c', 'import requests'], { timeout: 10_000 }).status === 0;
@@ -90,39 +84,24 @@ function stopAndDelete(streamId: string): void {
 }
 
 describe.skipIf(!hasRequests)("the SDK README's stream examples", () => {
-  test.skipIf(!SSVEP_ALGO_BUILT_IN)(
-    '"Working with Streams" as written: created, started, its eeg_source feeding ssvep_algo, stopped',
-    async () => {
-      const run = readme('working-with-streams');
-      expectAnswered(run, ['stream.create', 'stream.start']);
-      const stream = run.stream as NonNullable<Run['stream']>;
-      const [source, ssvep] = stream.nodes as [SdkNode, SdkNode];
-      // Both nodes run, and the algorithm takes in the source's frames.
-      await eventually(
-        async () => {
-          const now = await nodes(stream.id);
-          const fed = now.find((n) => n.id === ssvep.id);
-          return now.every((n) => n.state === 'running') && (fed?.metrics.itemsProcessed ?? 0) > 0;
-        },
-        20_000,
-        'both nodes running and ssvep_algo fed',
-      );
-      expect((await nodes(stream.id)).map((n) => n.id).sort()).toEqual([source.id, ssvep.id].sort());
-      stopAndDelete(stream.id);
-    },
-  );
-
-  test.runIf(!SSVEP_ALGO_BUILT_IN)(
-    '"Working with Streams" without ssvep_algo: 422 unknown_executable naming it, and only it',
-    () => {
-      const run = readme('working-with-streams');
-      expect(run.results.map((r) => [r.call, r.status])).toEqual([['stream.create', 422]]);
-      const error = JSON.parse(run.results[0]?.error ?? '{}') as { error: { code: string; message: string } };
-      expect(error.error.code).toBe('unknown_executable');
-      expect(error.error.message).toMatch(/ssvep_algo/);
-      expect(error.error.message).not.toMatch(/'eeg_source'/);
-    },
-  );
+  test('"Working with Streams" as written: created, started, its eeg_source feeding ssvep_algo, stopped', async () => {
+    const run = readme('working-with-streams');
+    expectAnswered(run, ['stream.create', 'stream.start']);
+    const stream = run.stream as NonNullable<Run['stream']>;
+    const [source, ssvep] = stream.nodes as [SdkNode, SdkNode];
+    // Both nodes run, and the algorithm takes in the source's frames.
+    await eventually(
+      async () => {
+        const now = await nodes(stream.id);
+        const fed = now.find((n) => n.id === ssvep.id);
+        return now.every((n) => n.state === 'running') && (fed?.metrics.itemsProcessed ?? 0) > 0;
+      },
+      20_000,
+      'both nodes running and ssvep_algo fed',
+    );
+    expect((await nodes(stream.id)).map((n) => n.id).sort()).toEqual([source.id, ssvep.id].sort());
+    stopAndDelete(stream.id);
+  });
 
   test('the example with bandpass_filter and a websocket in place of ssvep_algo runs: its frames at 1000 Hz, acquisition at gain 1', async () => {
     const run = readme('filter-variant');

@@ -129,6 +129,19 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       },
     },
   },
+  'GET /simulator/stimulus': {
+    response: {
+      success: true,
+      stimulus: { frequency: null, amplitude: 3, eyes: 'open', latencyMs: 137.2 },
+    },
+  },
+  'POST /simulator/stimulus': {
+    request: { frequency: 12 },
+    response: {
+      success: true,
+      stimulus: { frequency: 12, amplitude: 3, eyes: 'open', latencyMs: 137.2 },
+    },
+  },
   'GET /system/clock': {
     response: {
       success: true,

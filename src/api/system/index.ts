@@ -16,6 +16,7 @@ import { imuRoutes } from './imu.js';
 import { jobRoutes } from './jobs.js';
 import { ledRoutes } from './leds.js';
 import { motorRoutes } from './motors.js';
+import { simulatorRoutes } from './simulator.js';
 import { type StatusKeeping, statusRoutes } from './status.js';
 
 /** What {@link systemPlugin} is handed. */
@@ -44,6 +45,7 @@ export function systemPlugin(
   debugRoutes(app, context);
   eventRoutes(app, context);
   jobRoutes(app, context);
+  simulatorRoutes(app, context);
 }
 
 export type { SystemContext, TokenWaiver } from './context.js';

@@ -8,6 +8,10 @@
  * the scalp couples little brain signal and shows what a floating input shows: mV of mains and
  * drift.
  *
+ * What the wearer sees (wearer.ts, the simulator's `POST /simulator/stimulus`) adds to it: an SSVEP
+ * at the flicker's frequency and harmonics over the occipital electrodes, and the larger alpha of
+ * closed eyes. Without a request the samples are exactly those of the model above.
+ *
  * The generator is a per-sample process driven by its own seeded random stream, so the samples
  * depend only on the seed, the sequence of `begin`/`fill` calls and the impedances, never on how
  * the caller's timers fall. Its cost is a few normal deviates per sample and channel (19 channels
@@ -16,6 +20,7 @@
 import { EEG_ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import type { EegSignalSource, SignalContext } from '../signal-source.js';
 import type { Random } from './random.js';
+import { SSVEP_ELSEWHERE, SSVEP_WEIGHT, type WearerModel } from './wearer.js';
 
 /** Corner frequencies (Hz) of the equal-variance one-pole processes whose sum is the 1/f background. */
 const BACKGROUND_CORNERS = [0.5, 1.5, 4.5, 13.5, 40] as const;
@@ -89,6 +94,8 @@ const COUPLING_HALF_IMPEDANCE = 1_000_000;
 export interface SimulatedEegOptions {
   /** Mains frequency in Hz (50 in Europe, 60 in the Americas). */
   readonly mainsFrequency?: number;
+  /** What the wearer looks at and whether their eyes are closed (the simulated headset's). */
+  readonly wearer?: WearerModel;
 }
 
 interface ChannelParams {
@@ -99,11 +106,12 @@ interface ChannelParams {
 
 export class SimulatedEegSource implements EegSignalSource {
   private readonly mainsFrequency: number;
+  private readonly wearer: WearerModel | undefined;
   private readonly alphaFrequency: number;
   private readonly params: ChannelParams[];
   /** One-pole states: EEG channel index × BACKGROUND_CORNERS. */
   private readonly poles = new Float64Array(EEG_ELECTRODES.length * BACKGROUND_CORNERS.length);
-  /** Per-sample scratch of one block: alpha sin, alpha cos, mains, blink. */
+  /** Per-sample scratch of one block: alpha sin, alpha cos, mains, blink, SSVEP at O1/O2. */
   private shared = new Float64Array(0);
   private readonly drift = new Float64Array(EEG_ELECTRODES.length);
   private alphaPhase = 0;
@@ -128,6 +136,7 @@ export class SimulatedEegSource implements EegSignalSource {
     options: SimulatedEegOptions = {},
   ) {
     this.mainsFrequency = options.mainsFrequency ?? 50;
+    this.wearer = options.wearer;
     // Each head has its own individual alpha frequency.
     this.alphaFrequency = random.uniform(9.5, 10.5);
     this.params = EEG_ELECTRODES.map(() => {
@@ -177,6 +186,7 @@ export class SimulatedEegSource implements EegSignalSource {
     const drift = new Float64Array(width);
     const alpha = new Float64Array(width);
     const blink = new Float64Array(width);
+    const ssvep = new Float64Array(width);
     for (let c = 0; c < width; c++) {
       const electrode = EEG_ELECTRODES[this.columns[c] ?? 0] ?? 'CZ';
       const own = context.impedance(electrode);
@@ -187,6 +197,7 @@ export class SimulatedEegSource implements EegSignalSource {
       drift[c] = Math.min(ARTEFACT_CAP, DRIFT_PER_KOHM * effectiveKohm);
       alpha[c] = ALPHA_AMPLITUDE * (ALPHA_WEIGHT[electrode] ?? 0);
       blink[c] = BLINK_WEIGHT[electrode] ?? 0;
+      ssvep[c] = SSVEP_WEIGHT[electrode] ?? SSVEP_ELSEWHERE;
     }
     const rate = this.sampleRate;
     const alphaStep = (2 * Math.PI * this.alphaFrequency) / rate;
@@ -195,17 +206,22 @@ export class SimulatedEegSource implements EegSignalSource {
     const thirdHarmonic = 3 * this.mainsFrequency < rate / 2 ? 0.25 : 0;
 
     // Waveforms shared by all channels, one value per sample.
-    if (this.shared.length < count * 4) this.shared = new Float64Array(count * 4);
+    if (this.shared.length < count * 5) this.shared = new Float64Array(count * 5);
     const shared = this.shared;
+    const wearer = this.wearer;
+    const quiet = wearer === undefined || wearer.silentFrom(context.time);
     for (let i = 0; i < count; i++) {
       this.alphaPhase = (this.alphaPhase + alphaStep) % (2 * Math.PI);
       this.mainsPhase = (this.mainsPhase + mainsStep) % (2 * Math.PI);
       this.alphaEnvelope = this.envelopeA * this.alphaEnvelope + this.envelopeB * random.fastNormal();
-      const envelope = Math.max(0, 1 + 0.5 * this.alphaEnvelope);
-      shared[4 * i] = Math.sin(this.alphaPhase) * envelope;
-      shared[4 * i + 1] = Math.cos(this.alphaPhase) * envelope;
-      shared[4 * i + 2] = Math.sin(this.mainsPhase) + thirdHarmonic * Math.sin(3 * this.mainsPhase);
-      shared[4 * i + 3] = this.nextBlinkValue();
+      const t = context.time + (i * 1000) / rate;
+      const envelope =
+        Math.max(0, 1 + 0.5 * this.alphaEnvelope) * (wearer === undefined ? 1 : wearer.alphaGain(t));
+      shared[5 * i] = Math.sin(this.alphaPhase) * envelope;
+      shared[5 * i + 1] = Math.cos(this.alphaPhase) * envelope;
+      shared[5 * i + 2] = Math.sin(this.mainsPhase) + thirdHarmonic * Math.sin(3 * this.mainsPhase);
+      shared[5 * i + 3] = this.nextBlinkValue();
+      shared[5 * i + 4] = wearer === undefined || quiet ? 0 : wearer.ssvep(t, rate);
     }
 
     // Channel by channel, so that each channel's filter states stay in locals through the block.
@@ -230,6 +246,7 @@ export class SimulatedEegSource implements EegSignalSource {
       const alphaSinGain = k * (alpha[c] ?? 0) * params.alphaCos;
       const alphaCosGain = k * (alpha[c] ?? 0) * params.alphaSin;
       const blinkGain = k * (blink[c] ?? 0);
+      const ssvepGain = k * (ssvep[c] ?? 0);
       const mainsGain = mains[c] ?? 0;
       const noiseGain = noise[c] ?? 0;
       const driftGain = drift[c] ?? 0;
@@ -240,7 +257,7 @@ export class SimulatedEegSource implements EegSignalSource {
         p3 = a3 * p3 + b3 * random.fastNormal();
         p4 = a4 * p4 + b4 * random.fastNormal();
         driftState = driftA * driftState + driftB * random.fastNormal();
-        const j = 4 * i;
+        const j = 5 * i;
         out[i * width + c] =
           backgroundGain * (p0 + p1 + p2 + p3 + p4) +
           alphaSinGain * (shared[j] ?? 0) +
@@ -248,7 +265,8 @@ export class SimulatedEegSource implements EegSignalSource {
           mainsGain * (shared[j + 2] ?? 0) +
           blinkGain * (shared[j + 3] ?? 0) +
           noiseGain * random.fastNormal() +
-          driftGain * driftState;
+          driftGain * driftState +
+          ssvepGain * (shared[j + 4] ?? 0);
       }
       poles[base] = p0;
       poles[base + 1] = p1;

@@ -41,6 +41,7 @@ import { SimulatedMotorController } from './motor-controller.js';
 import { type BatteryOptions, SimulatedPower } from './power.js';
 import { Random } from './random.js';
 import { signalQuality } from './quality.js';
+import { type SimulatedWearer, WearerModel } from './wearer.js';
 import {
   FirstOrderTemperature,
   PROCESSOR_TIME_CONSTANT_MS,
@@ -102,6 +103,8 @@ export class SimulatedHeadset implements Headset {
   readonly bus: SimulatedBus;
   readonly simulation: SimulationControls;
   readonly clock: DeviceClock;
+  /** What the wearer looks at (POST /simulator/stimulus); absent when a file replaces the EEG. */
+  readonly wearer?: SimulatedWearer;
 
   private readonly contact: ContactModel;
   private readonly motorArray: MotorArray;
@@ -161,8 +164,12 @@ export class SimulatedHeadset implements Headset {
         this.emitImpedance(values);
       },
     });
-    const source =
-      options.signalSource ?? new SimulatedEegSource(random.fork('eeg'), this.eegOptions(options));
+    let source = options.signalSource;
+    if (source === undefined) {
+      const wearer = new WearerModel(random.fork('wearer'), () => clock.now());
+      this.wearer = wearer;
+      source = new SimulatedEegSource(random.fork('eeg'), { ...this.eegOptions(options), wearer });
+    }
     this.eeg = new AcquisitionEngine(clock, source, {
       impedance: (e) => this.trueImpedance(e),
       measuringImpedance: () => this.impedance.measuring(),
