@@ -56,8 +56,12 @@ describe.skipIf(liblslVersions().length === 0)('an LSL outlet of frames with uni
       () =>
         new Promise<WebSocket | undefined>((resolve) => {
           const socket = new WebSocket(`${service.url.replace('http', 'ws')}/stream/${STREAM}/ingest`);
-          socket.once('open', () => resolve(socket));
-          socket.once('error', () => resolve(undefined));
+          socket.once('open', () => {
+            resolve(socket);
+          });
+          socket.once('error', () => {
+            resolve(undefined);
+          });
         }),
       10_000,
       'the ingest socket',
