@@ -10,6 +10,7 @@ import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../dsp/design.js';
 import { formatOfName, MAX_FILENAME_BYTES, recordingNameProblem } from '../recordings/paths.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
+import { MICROVOLT } from '../core/frame.js';
 
 export {
   type BuiltinDescriptor,
@@ -105,6 +106,7 @@ const signalGenerator: BuiltinDescriptor = {
     return issues;
   },
   outputRate: (config) => numberOf(config, 'sampleRate'),
+  outputUnits: () => [MICROVOLT],
 };
 
 const eegSource: BuiltinDescriptor = {
@@ -231,6 +233,8 @@ const filter: BuiltinDescriptor = {
     return issues;
   },
   keepsRate: true,
+  // A filter changes no unit: what comes in (µV, m/s², µV²) goes out in the same unit.
+  keepsUnits: true,
   // The design needs every frequency below Nyquist (dsp/design.ts); at run time the node would go
   // to `error` on its first frame and every frame through it would be lost.
   checkAtRate(config, rate) {

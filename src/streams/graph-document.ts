@@ -13,6 +13,7 @@ import { check, type Issue } from '../schemas/validator.js';
 import { Type } from 'typebox';
 import { DEFAULT_INPUT_PORT, DEFAULT_OUTPUT_PORT } from '../core/stream-model.js';
 import { type RatedNode, rateIssues } from './rates.js';
+import { needsIssues } from './input-needs.js';
 
 export interface GraphContext {
   executablesDirs: readonly string[];
@@ -312,7 +313,7 @@ export function graphIssues(
       const node = nodes[f.index];
       if (node !== undefined) rated.set(id, { node, index: f.index, builtin: f.builtin });
     }
-    issues.push(...rateIssues(rated, edges));
+    issues.push(...rateIssues(rated, edges), ...needsIssues(rated, edges, edgePipes));
   }
   return issues;
 }

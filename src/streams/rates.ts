@@ -17,10 +17,39 @@ export interface RatedNode {
   builtin: BuiltinDescriptor | undefined;
 }
 
-interface KnownRate {
+export interface KnownRate {
   rate: number;
   /** The source node that fixes it. */
   source: string;
+}
+
+/**
+ * The walk down the graph that rates and units share: what a node's output is known to be, from
+ * `own` (its own facts, or `'input'` for a node that passes its input's on), memoised per node.
+ * Returns the function giving a node's output facts; the graph must be acyclic.
+ */
+export function upstreamWalk<T>(
+  nodes: ReadonlyMap<string, RatedNode>,
+  edges: readonly (readonly [string, string])[],
+  own: (
+    id: string,
+    builtin: BuiltinDescriptor | undefined,
+    config: Record<string, unknown>,
+  ) => readonly T[] | 'input',
+): (id: string) => readonly T[] {
+  const inputs = new Map<string, string[]>();
+  for (const [from, to] of edges) inputs.set(to, [...(inputs.get(to) ?? []), from]);
+  const memo = new Map<string, readonly T[]>();
+  const outgoing = (id: string): readonly T[] => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const rated = nodes.get(id);
+    const facts = own(id, rated?.builtin, (rated?.node.config ?? {}) as Record<string, unknown>);
+    const result = facts === 'input' ? (inputs.get(id) ?? []).flatMap((from) => outgoing(from)) : facts;
+    memo.set(id, result);
+    return result;
+  };
+  return outgoing;
 }
 
 /**
@@ -31,23 +60,13 @@ export function rateIssues(
   nodes: ReadonlyMap<string, RatedNode>,
   edges: readonly (readonly [string, string])[],
 ): Issue[] {
-  const inputs = new Map<string, string[]>();
-  for (const [from, to] of edges) inputs.set(to, [...(inputs.get(to) ?? []), from]);
-  const memo = new Map<string, KnownRate[]>();
-
-  const incoming = (id: string): KnownRate[] => (inputs.get(id) ?? []).flatMap((from) => outgoing(from));
-  const outgoing = (id: string): KnownRate[] => {
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    const rated = nodes.get(id);
-    const config = (rated?.node.config ?? {}) as Record<string, unknown>;
-    let rates: KnownRate[] = [];
-    const own = rated?.builtin?.outputRate?.(config);
-    if (own !== undefined) rates = [{ rate: own, source: id }];
-    else if (rated?.builtin?.keepsRate === true) rates = incoming(id);
-    memo.set(id, rates);
-    return rates;
-  };
+  const outgoing = upstreamWalk<KnownRate>(nodes, edges, (id, builtin, config) => {
+    const own = builtin?.outputRate?.(config);
+    if (own !== undefined) return [{ rate: own, source: id }];
+    return builtin?.keepsRate === true ? 'input' : [];
+  });
+  const incoming = (id: string): KnownRate[] =>
+    edges.flatMap(([from, to]) => (to === id ? outgoing(from) : []));
 
   const issues: Issue[] = [];
   const seen = new Set<string>();
