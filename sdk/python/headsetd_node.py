@@ -35,6 +35,7 @@ MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 BINARY_TYPES = {'config': 1, 'frame': 2, 'signal': 3, 'ready': 4, 'error': 5, 'info': 6}
 _TYPE_NAMES = {code: name for name, code in BINARY_TYPES.items()}
 _FLAG_DISCONTINUITY = 0x01
+_FLAG_UNITS = 0x02
 
 
 class ProtocolError(Exception):
@@ -42,13 +43,20 @@ class ProtocolError(Exception):
 
 
 class Frame:
-    """A block of samples: `data` is a list of rows, `data[i][c]` sample i of channel c."""
+    """A block of samples: `data` is a list of rows, `data[i][c]` sample i of channel c.
 
-    __slots__ = ('seq', 'timestamp', 'sample_rate', 'channels', 'data', 'discontinuity')
+    `units` is None when every channel is in µV, else one unit per channel ('µV²', 'dB', '1'...).
+    """
+
+    __slots__ = ('seq', 'timestamp', 'sample_rate', 'channels', 'data', 'discontinuity', 'units')
 
     def __init__(self, channels: Sequence[str], data: Sequence[Sequence[float]], sample_rate: float,
-                 timestamp: Optional[float] = None, seq: Optional[int] = None, discontinuity: bool = False):
+                 timestamp: Optional[float] = None, seq: Optional[int] = None, discontinuity: bool = False,
+                 units: Optional[Sequence[str]] = None):
         self.channels = list(channels)
+        if units is not None and len(units) != len(self.channels):
+            raise ValueError(f'units has {len(units)} entries for {len(self.channels)} channels')
+        self.units = None if units is None else [str(u) for u in units]
         self.data = [list(row) for row in data]
         self.sample_rate = float(sample_rate)
         self.timestamp = timestamp
@@ -59,6 +67,10 @@ class Frame:
     def samples(self) -> int:
         return len(self.data)
 
+    def unit(self, c: int) -> str:
+        """The unit of channel `c` (µV when the frame has no units)."""
+        return 'µV' if self.units is None else self.units[c]
+
     def column(self, c: int) -> List[float]:
         """The samples of channel `c`."""
         return [row[c] for row in self.data]
@@ -66,7 +78,7 @@ class Frame:
     def like(self, data: Sequence[Sequence[float]], **overrides: Any) -> 'Frame':
         """A new frame with this frame's channels, rate and timestamp, and new rows."""
         fields = dict(channels=self.channels, sample_rate=self.sample_rate, timestamp=self.timestamp,
-                      discontinuity=self.discontinuity)
+                      discontinuity=self.discontinuity, units=self.units)
         fields.update(overrides)
         return Frame(data=data, **fields)
 
@@ -89,6 +101,8 @@ def _frame_to_json(port: str, frame: Frame) -> Dict[str, Any]:
     message = {'type': 'frame', 'port': port, 'seq': frame.seq, 'timestamp': frame.timestamp,
                'sampleRate': frame.sample_rate, 'channels': frame.channels,
                'data': [[_json_sample(float(v)) for v in row] for row in frame.data]}
+    if frame.units is not None:
+        message['units'] = frame.units
     if frame.discontinuity:
         message['discontinuity'] = True
     return message
@@ -101,7 +115,7 @@ def _frame_from_json(message: Mapping[str, Any]) -> Frame:
         raise ProtocolError('a frame needs channels and data')
     data = [[float('nan') if v is None else float(v) for v in row] for row in rows]
     return Frame(channels, data, message['sampleRate'], message['timestamp'], message['seq'],
-                 bool(message.get('discontinuity', False)))
+                 bool(message.get('discontinuity', False)), message.get('units'))
 
 
 def _pack_text(text: str) -> bytes:
@@ -113,10 +127,12 @@ def _encode_binary_frame(port: str, frame: Frame) -> bytes:
     samples = array('f', [float(v) for row in frame.data for v in row])
     if sys.byteorder == 'big':
         samples.byteswap()
-    header = [struct.pack('<BB', BINARY_TYPES['frame'], _FLAG_DISCONTINUITY if frame.discontinuity else 0),
+    flags = (_FLAG_DISCONTINUITY if frame.discontinuity else 0) | (_FLAG_UNITS if frame.units is not None else 0)
+    header = [struct.pack('<BB', BINARY_TYPES['frame'], flags),
               _pack_text(port), struct.pack('<Qdd', frame.seq, frame.timestamp, frame.sample_rate),
               struct.pack('<H', len(frame.channels))]
     header.extend(_pack_text(name) for name in frame.channels)
+    header.extend(_pack_text(unit) for unit in frame.units or [])
     header.append(struct.pack('<I', len(frame.data)))
     body = b''.join(header) + samples.tobytes()
     return struct.pack('<I', len(body)) + body
@@ -142,6 +158,7 @@ def _decode_binary_frame(body: bytes) -> Dict[str, Any]:
     seq, timestamp, sample_rate = struct.unpack('<Qdd', take(24))
     (width,) = struct.unpack('<H', take(2))
     channels = [text() for _ in range(width)]
+    units = [text() for _ in range(width)] if flags & _FLAG_UNITS else None
     (rows,) = struct.unpack('<I', take(4))
     raw = body[at:]
     if len(raw) != rows * width * 4:
@@ -151,7 +168,7 @@ def _decode_binary_frame(body: bytes) -> Dict[str, Any]:
     if sys.byteorder == 'big':
         samples.byteswap()
     data = [samples[i * width:(i + 1) * width].tolist() for i in range(rows)]
-    frame = Frame(channels, data, sample_rate, timestamp, seq, bool(flags & _FLAG_DISCONTINUITY))
+    frame = Frame(channels, data, sample_rate, timestamp, seq, bool(flags & _FLAG_DISCONTINUITY), units)
     return {'type': 'frame', 'port': port, 'frame': frame}
 
 
@@ -290,7 +307,8 @@ class Node:
         """
         if isinstance(frame, Mapping):
             frame = Frame(frame['channels'], frame['data'], frame.get('sample_rate', frame.get('sampleRate')),
-                          frame.get('timestamp'), frame.get('seq'), bool(frame.get('discontinuity', False)))
+                          frame.get('timestamp'), frame.get('seq'), bool(frame.get('discontinuity', False)),
+                          frame.get('units'))
         with self._wire.lock:
             seq = frame.seq if frame.seq is not None else self._next_seq.get(port, 0)
             self._next_seq[port] = seq + 1
@@ -298,7 +316,7 @@ class Node:
             self._after_gap.discard(port)
             out = Frame(frame.channels, frame.data, frame.sample_rate,
                         frame.timestamp if frame.timestamp is not None else time.time() * 1000.0,
-                        seq, frame.discontinuity or gap)
+                        seq, frame.discontinuity or gap, frame.units)
             self._wire.write({'type': 'frame', 'port': port, 'frame': out})
 
     def info(self, **fields: Any) -> None:

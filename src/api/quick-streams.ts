@@ -116,6 +116,12 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
                   'Rows of samples; NaN and ±Infinity as the strings "NaN", "Infinity", "-Infinity".',
               },
             ),
+            units: Type.Optional(
+              Type.Array(Type.String(), {
+                description:
+                  "Each channel's unit, one per channel; present only when some channel is not in µV (a device's accelerometer, say).",
+              }),
+            ),
           }),
           ...errorResponses(400, 404, 422),
         },
@@ -125,7 +131,13 @@ export function quickStreamsPlugin(app: FastifyInstance, options: QuickStreamsPl
       const { session } = streams.resolve(request.params.streamId);
       const latest = session.ring.latest(request.query.limit ?? session.config.sampleRate);
       const channels = latest.channels.length > 0 ? latest.channels : [...session.channels];
-      return { success: true, timestamp: latest.timestamp, channels, data: latest.data };
+      return {
+        success: true,
+        timestamp: latest.timestamp,
+        channels,
+        data: latest.data,
+        ...(latest.units === undefined ? {} : { units: latest.units }),
+      };
     },
   );
 

@@ -17,6 +17,18 @@ describe('binary frame codec', () => {
     expect(decoded).toEqual(frame);
   });
 
+  test('carries units (flag bit 1, after the names), and a reader that skips to H still finds the samples', () => {
+    const withUnits: Frame = { ...frame, units: ['µV', 'µV²', 'm/s^2'] };
+    const bytes = encodeFrameBinary(withUnits);
+    const view = new DataView(bytes.buffer);
+    expect(view.getUint8(5)).toBe(1 | 2);
+    expect(decodeFrameBinary(bytes)).toEqual(withUnits);
+    const header = view.getUint32(12, true);
+    expect(Array.from(new Float32Array(bytes.buffer.slice(header)))).toEqual(Array.from(frame.data));
+    // The next frame without units is encoded without them (the names' cache knows the difference).
+    expect(decodeFrameBinary(encodeFrameBinary(frame))).toEqual(frame);
+  });
+
   test('carries NaN and ±Infinity as the float32 values they are', () => {
     const special = { ...frame, data: Float32Array.from([Number.NaN, Infinity, -Infinity, 0, -0, 1]) };
     const bytes = encodeFrameBinary(special);

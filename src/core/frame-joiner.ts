@@ -28,8 +28,13 @@ function continues(head: Frame, next: Frame): boolean {
     next.sampleRate === head.sampleRate &&
     next.range === head.range &&
     next.highpass === head.highpass &&
-    sameChannels(head.channels, next.channels)
+    sameChannels(head.channels, next.channels) &&
+    sameUnits(head.units, next.units)
   );
+}
+
+function sameUnits(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : sameChannels(a, b);
 }
 
 /** Rows of a joined frame at `sampleRate`. */

@@ -91,4 +91,16 @@ describe('frameJsonText', () => {
     const f = frame(20, NAMES, (i) => Math.sin(i) * 123.456);
     expect(frameFromJson(JSON.parse(frameJsonText(f))).data).toEqual(f.data);
   });
+
+  it('writes units after data only when the frame has them, and reads them back', () => {
+    const plain = frame(2, NAMES, (i) => i);
+    expect(frameJsonText(plain)).not.toContain('units');
+    const units = NAMES.map((_, c) => (c === 0 ? 'µV²' : 'dB'));
+    const derived = { ...plain, units };
+    const text = frameJsonText(derived);
+    expect(text).toBe(JSON.stringify(frameToJson(derived)));
+    expect(text).toContain(`"units":${JSON.stringify(units)}`);
+    expect(frameFromJson(JSON.parse(text)).units).toEqual(units);
+    expect(() => frameFromJson({ ...frameToJson(plain), units: ['dB'] })).toThrow(/'units' has 1 entries/);
+  });
 });

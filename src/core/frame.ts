@@ -108,6 +108,8 @@ export interface FrameJson {
   sampleRate: number;
   channels: string[];
   data: JsonSample[][];
+  /** Present only when some channel is not in µV (see {@link Frame.units}). */
+  units?: string[];
   discontinuity?: boolean;
   marker?: FrameMarker;
 }
@@ -133,13 +135,53 @@ export function frameToJson(frame: Frame): FrameJson {
     sampleRate: frame.sampleRate,
     channels: [...frame.channels],
     data: jsonRows(frame),
+    ...(frame.units === undefined ? {} : { units: [...frame.units] }),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
     ...(frame.marker === undefined ? {} : { marker: { ...frame.marker } }),
   };
 }
 
-/** Each channel list's JSON text, made once per list (a subscription's list object is reused). */
+/** The unit of a frame's channel `c`: its `units` entry, µV when the frame has none. */
+export function channelUnit(frame: Pick<Frame, 'units'>, c: number): string {
+  return frame.units?.[c] ?? MICROVOLT;
+}
+
+/** The unit of EEG channels, and of every channel of a frame without `units`. */
+export const MICROVOLT = 'µV';
+
+/**
+ * Checks a frame's `units` against its channels: one string per channel. Returns a sentence saying
+ * what is wrong, or undefined. Every way into headsetd from outside (ingest, external nodes) refuses
+ * a frame that fails it, so no consumer meets a units list of the wrong length.
+ */
+export function unitsProblem(units: unknown, width: number): string | undefined {
+  if (units === undefined) return undefined;
+  if (!Array.isArray(units) || !units.every((u) => typeof u === 'string')) {
+    return "'units' must be an array of strings, one per channel";
+  }
+  if (units.length !== width) {
+    return `'units' has ${units.length} entries for ${width} channels (one per channel)`;
+  }
+  return undefined;
+}
+
+/** Units to carry: undefined when every channel is in µV (the frame then has no `units`). */
+export function unitsOrNone(units: readonly string[] | undefined): readonly string[] | undefined {
+  if (units === undefined || units.every((u) => u === MICROVOLT)) return undefined;
+  return units;
+}
+
+/** Each channel (or unit) list's JSON text, made once per list (a subscription's list object is reused). */
 const channelsText = new WeakMap<readonly string[], string>();
+
+function listText(list: readonly string[]): string {
+  let text = channelsText.get(list);
+  if (text === undefined) {
+    text = JSON.stringify(list);
+    channelsText.set(list, text);
+  }
+  return text;
+}
 
 /** Unquoted NaN and ±Infinity in a row joined by the typed array (number text never has N or I). */
 const NON_FINITE = /-?Infinity|NaN/g;
@@ -153,11 +195,7 @@ const NON_FINITE = /-?Infinity|NaN/g;
  */
 export function frameJsonText(frame: Frame): string {
   const width = frame.channels.length;
-  let names = channelsText.get(frame.channels);
-  if (names === undefined) {
-    names = JSON.stringify(frame.channels);
-    channelsText.set(frame.channels, names);
-  }
+  const names = listText(frame.channels);
   let rows = '';
   for (let offset = 0; offset < frame.data.length && width > 0; offset += width) {
     let row = frame.data.subarray(offset, offset + width).join(',');
@@ -166,7 +204,8 @@ export function frameJsonText(frame: Frame): string {
   }
   const gap = frame.discontinuity === true ? ',"discontinuity":true' : '';
   const marker = frame.marker === undefined ? '' : `,"marker":${JSON.stringify(frame.marker)}`;
-  return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${gap}${marker}}`;
+  const units = frame.units === undefined ? '' : `,"units":${listText(frame.units)}`;
+  return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${units}${gap}${marker}}`;
 }
 
 /**
@@ -175,6 +214,8 @@ export function frameJsonText(frame: Frame): string {
  */
 export function frameFromJson(json: FrameJson): Frame {
   const width = json.channels.length;
+  const unitsIssue = unitsProblem(json.units, width);
+  if (unitsIssue !== undefined) throw new RangeError(unitsIssue);
   const data = new Float32Array(json.data.length * width);
   json.data.forEach((row, i) => {
     if (row.length !== width) {
@@ -196,6 +237,7 @@ export function frameFromJson(json: FrameJson): Frame {
     sampleRate: json.sampleRate,
     channels: json.channels,
     data,
+    ...(json.units === undefined ? {} : { units: json.units }),
     ...(json.discontinuity === true ? { discontinuity: true } : {}),
   };
 }

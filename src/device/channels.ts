@@ -37,10 +37,13 @@ export interface UnplayedChannel {
   readonly reason: string;
 }
 
-/** A channel description for `name`: a voltage in µV, its position when the name is a 10-05 site. */
-export function voltageChannel(name: string, type: ChannelType): DeviceChannel {
+/**
+ * A channel description for `name`: in `unit` (a voltage channel's is µV, the default), its
+ * position when the name is a 10-05 site.
+ */
+export function voltageChannel(name: string, type: ChannelType, unit = 'µV'): DeviceChannel {
   const position = sitePosition(name);
-  return { name, unit: 'µV', type, ...(position === undefined ? {} : { position }) };
+  return { name, unit, type, ...(position === undefined ? {} : { position }) };
 }
 
 /**

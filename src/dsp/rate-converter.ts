@@ -77,6 +77,7 @@ export class RateConverter {
       sampleRate: this.outRate,
       channels: frame.channels,
       data,
+      ...(frame.units === undefined ? {} : { units: frame.units }),
       ...(gap ? { discontinuity: true } : {}),
       // The FIR has unit DC gain; its overshoot on full-scale steps is a few per cent, negligible
       // against an ADC full-scale range (dsp/resample.ts does not expose its exact gain bound).

@@ -55,6 +55,26 @@ export interface BuiltinDescriptor {
   ) => readonly string[] | undefined;
   /** Defects of the config for input frames with these channels, known before the stream runs. */
   checkWithChannels?: (config: Record<string, unknown>, channels: readonly string[]) => ConfigIssue[];
+  /**
+   * Every unit a source's (or a processor's) output is in, when its config fixes it (`['µV']` for
+   * EEG, `['µV²', 'dB']` for a band power); undefined when only the running node knows.
+   */
+  outputUnits?: (config: Record<string, unknown>) => readonly string[] | undefined;
+  /** A processor whose output has its input's units (a filter). */
+  keepsUnits?: boolean;
+  /** What the node needs of its input, checked when a stream is made or edited (streams/input-needs.ts). */
+  needs?: InputNeeds;
+}
+
+/**
+ * What a node needs of what comes in on its inputs. A pipe whose source is known (before the
+ * stream runs) not to give it is refused at create or edit, pointing at the pipe.
+ */
+export interface InputNeeds {
+  /** `µV`: every channel in µV (EEG); a band power, a score or an accelerometer will not do. */
+  readonly units?: 'µV';
+  /** Hz: the lowest sample rate the node works at. */
+  readonly minRate?: number;
 }
 
 /** A number from a config, or undefined (the schema check reports a wrong type). */

@@ -16,6 +16,7 @@ import { MAKER_BUILTINS } from './maker-builtins.js';
 import { SPECTRAL_BUILTINS } from './spectral-descriptors.js';
 import { osc } from './osc-descriptor.js';
 import { SSVEP_BUILTINS } from './ssvep-descriptor.js';
+import { MICROVOLT } from '../core/frame.js';
 
 export {
   type BuiltinDescriptor,
@@ -114,6 +115,7 @@ const signalGenerator: BuiltinDescriptor = {
     const count = (config.channels as number | undefined) ?? 1;
     return names ?? Array.from({ length: count }, (_, i) => `ch${i + 1}`);
   },
+  outputUnits: () => [MICROVOLT],
 };
 
 const eegSource: BuiltinDescriptor = {
@@ -221,6 +223,8 @@ const filter: BuiltinDescriptor = {
     return issues;
   },
   keepsRate: true,
+  // A filter changes no unit: what comes in (µV, m/s², µV²) goes out in the same unit.
+  keepsUnits: true,
   // The design needs every frequency below Nyquist (dsp/design.ts); at run time the node would go
   // to `error` on its first frame and every frame through it would be lost.
   checkAtRate(config, rate) {
@@ -316,26 +320,47 @@ const recorder: BuiltinDescriptor = {
           minimum: 0.001,
           maximum: 99_999_999,
           description:
-            'EDF/BDF only, µV: every channel keeps −physicalRange to +physicalRange (one EDF step is about 2 × physicalRange / 65534, one BDF step 2 × physicalRange / 16777214; the header’s minimum is one step lower, its digital minimum being “no value” for NaN and ±Infinity); values beyond it are clipped, counted, annotated and reported. Default: chosen from the frames (docs/recording.md §Physical range): ±3276.7 µV (0.1 µV steps) in EDF after a filter that removes DC, else the frames’ range, else ±187500 µV.',
+            'EDF/BDF only, µV: every channel in µV keeps −physicalRange to +physicalRange (one EDF step is about 2 × physicalRange / 65534, one BDF step 2 × physicalRange / 16777214; the header’s minimum is one step lower, its digital minimum being “no value” for NaN and ±Infinity); values beyond it are clipped, counted, annotated and reported. Default: chosen from the frames (docs/recording.md §Physical range): ±3276.7 µV (0.1 µV steps) in EDF after a filter that removes DC, else the frames’ range, else ±187500 µV.',
         }),
+      ),
+      unitRanges: Type.Optional(
+        Type.Record(
+          Type.String({ minLength: 1, maxLength: 32 }),
+          Type.Number({ minimum: 0.001, maximum: 99_999_999 }),
+          {
+            description:
+              'EDF/BDF only: for channels in a unit other than µV (frames’ units: an accelerometer in g, a band power in µV², dB), the physical range ± this, by unit: {"g": 8, "dB": 100}. Default: the frames’ range when every channel is in that unit, else the unit’s usual full scale (g ±16, m/s² ±160, dB ±300, 1 ±100, µV² ±10000000; docs/recording.md §Units), else ±187500.',
+          },
+        ),
       ),
     },
     { additionalProperties: false },
   ),
   check(config) {
-    const { filename, format, physicalRange } = config as {
+    const { filename, format, physicalRange, unitRanges } = config as {
       filename: string;
       format?: string;
       physicalRange?: number;
+      unitRanges?: Record<string, number>;
     };
     const problem = recordingNameProblem({ filename, format });
     if (problem !== undefined) return [{ path: '/filename', message: problem }];
-    if (physicalRange !== undefined && (format ?? formatOfName(filename)) === 'csv') {
+    const csv = (format ?? formatOfName(filename)) === 'csv';
+    if (physicalRange !== undefined && csv) {
       return [
         {
           path: '/physicalRange',
           message:
             'physicalRange applies to EDF and BDF recordings; a CSV recording keeps every float32 value as it is',
+        },
+      ];
+    }
+    if (unitRanges !== undefined && csv) {
+      return [
+        {
+          path: '/unitRanges',
+          message:
+            'unitRanges applies to EDF and BDF recordings; a CSV recording keeps every float32 value as it is',
         },
       ];
     }

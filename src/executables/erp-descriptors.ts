@@ -81,6 +81,7 @@ const reference: BuiltinDescriptor = {
     return issues;
   },
   keepsRate: true,
+  keepsUnits: true,
   checkWithChannels: referenceIssues,
   outputChannels(config, input) {
     const plan = referencePlan(config, input);
@@ -178,6 +179,7 @@ const epoch: BuiltinDescriptor = {
     return issues;
   },
   keepsRate: true,
+  keepsUnits: true,
   outputChannels: (_config, input) => input,
 };
 

@@ -78,6 +78,8 @@ class FilterNode implements NodeInstance {
       sampleRate: frame.sampleRate,
       channels: frame.channels,
       data,
+      // A filter changes no unit: a channel in m/s² filtered is still in m/s².
+      ...(frame.units === undefined ? {} : { units: frame.units }),
       ...(frame.discontinuity === true ? { discontinuity: true } : {}),
       ...this.highpassOf(frame),
       ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),

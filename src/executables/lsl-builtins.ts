@@ -29,7 +29,8 @@ const lslOutlet: BuiltinDescriptor = {
           minLength: 1,
           maxLength: 64,
           default: 'EEG',
-          description: "The LSL stream's content type (and each channel's type in the description).",
+          description:
+            "The LSL stream's content type (and each channel's type in the description). Default: EEG for frames in µV; frames of derived quantities get BandPower (µV², dB), Scores (1), Accelerometer (g, m/s²) or Mixed, each channel its own type (docs/lsl.md §Stream type and units).",
         }),
       ),
       sourceId: Type.Optional(
@@ -51,7 +52,8 @@ const lslOutlet: BuiltinDescriptor = {
           minLength: 1,
           maxLength: 64,
           default: 'microvolts',
-          description: "Every channel's unit in the stream's description.",
+          description:
+            "The unit in the stream's description of every channel in µV; a channel in another unit (the frames' units) is described in its own.",
         }),
       ),
       chunkSize: Type.Optional(

@@ -3,7 +3,8 @@
  * (docs/lsl.md), which LabRecorder, MNE-LSL, OpenViBE and every liblsl inlet can find and read.
  *
  * The outlet opens at the first frame, whose channels and rate it describes (channel labels,
- * units and types in the stream info's `desc`); a frame with other channels or another rate
+ * units and types in the stream info's `desc`; a stream of derived quantities gets a type of its
+ * own: ./lsl-channel-kinds.ts); a frame with other channels, units or another rate
  * reopens it (a new uid, the same source id, so that inlets recover). Each sample's timestamp is
  * its acquisition time on the LSL clock (lsl/clock.ts): frame timestamp + i / rate, mapped exactly.
  * The sockets stay on loopback unless the service opens LSL on named interfaces (docs/security.md).
@@ -17,6 +18,7 @@ import { unixMsToLsl } from '../lsl/clock.js';
 import type { NumericFormat } from '../lsl/info.js';
 import { interfaceAddresses, LOOPBACK_NETWORK, type LslNetwork } from '../lsl/network.js';
 import { LslOutlet } from '../lsl/outlet.js';
+import { lslDeclaration } from './lsl-channel-kinds.js';
 
 export const DEFAULT_LSL_TYPE = 'EEG';
 export const DEFAULT_LSL_UNIT = 'microvolts';
@@ -85,7 +87,7 @@ class LslOutletNode implements NodeInstance {
   }
 
   onFrame(_port: string, frame: Frame): void {
-    const shape = `${frame.sampleRate}|${frame.channels.join('\u0000')}`;
+    const shape = `${frame.sampleRate}|${frame.channels.join('\u0000')}|${frame.units?.join('\u0000') ?? ''}`;
     if (shape !== this.shape) {
       this.shape = shape;
       const previous = this.outlet;
@@ -103,15 +105,17 @@ class LslOutletNode implements NodeInstance {
   }
 
   private async open(frame: Frame): Promise<void> {
-    const type = this.config.type ?? DEFAULT_LSL_TYPE;
-    const unit = this.config.unit ?? DEFAULT_LSL_UNIT;
+    const { type, channels } = lslDeclaration(frame, this.config, {
+      type: DEFAULT_LSL_TYPE,
+      unit: DEFAULT_LSL_UNIT,
+    });
     const outlet = new LslOutlet({
       name: this.name,
       type,
       sourceId: this.sourceId,
       channelFormat: this.config.channelFormat ?? 'float32',
       nominalSrate: frame.sampleRate,
-      channels: frame.channels.map((label) => ({ label, unit, type })),
+      channels,
       descExtra: { manufacturer: 'headsetd' },
       chunkSize: this.config.chunkSize ?? 0,
       maxBufferedSamples: Math.max(

@@ -92,6 +92,7 @@ const bandpassFilter: BuiltinDescriptor = {
     return [issue];
   },
   keepsRate: true,
+  keepsUnits: true,
   outputChannels: (_config, input) => input,
   // Known before the stream runs (streams/rates.ts): a band reaching Nyquist cannot be designed,
   // and the node would go to `error` on its first frame.

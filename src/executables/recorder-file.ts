@@ -32,6 +32,8 @@ import {
   writeSidecar,
 } from '../recordings/sidecar.js';
 import { errorMessage } from '../core/error-message.js';
+import { MICROVOLT } from '../core/frame.js';
+import { edfPhysicalDimension } from '../formats/physical-dimension.js';
 
 export interface SegmentSpec {
   dir: string;
@@ -41,9 +43,13 @@ export interface SegmentSpec {
   sampleRate: number;
   /** ms since the epoch: the first sample's time. */
   startTime: number;
-  /** The physical limits of EDF/BDF channels, µV (./recorder-range.ts). */
+  /** The physical limits of EDF/BDF channels in µV (./recorder-range.ts). */
   physicalMin: number;
   physicalMax: number;
+  /** Each channel's unit, when some channel is not in µV (core/frame.ts `units`). */
+  units?: readonly string[];
+  /** The physical limits of EDF/BDF channels in each other unit of `units`. */
+  unitLimits?: Readonly<Record<string, { readonly min: number; readonly max: number }>>;
   includeTimestamps: boolean;
   streamId: string;
   nodeId: string;
@@ -101,9 +107,11 @@ function catalogued<T>(work: () => T): T {
 
 function openWriter(path: string, spec: SegmentSpec, channels: string[]): EdfWriter | CsvWriter {
   // `overwrite`: the pending name is hidden and this recorder's own (a stale one is a crash's).
+  const unitOf = (c: number): string => spec.units?.[c] ?? MICROVOLT;
   if (spec.format === 'csv') {
     return CsvWriter.open(path, {
-      channels,
+      // A channel in another unit than µV says it in its column's name; all-µV files keep their header.
+      channels: channels.map((label, c) => (unitOf(c) === MICROVOLT ? label : `${label} (${unitOf(c)})`)),
       sampleRate: spec.sampleRate,
       includeTimestamps: spec.includeTimestamps,
       overwrite: true,
@@ -112,12 +120,19 @@ function openWriter(path: string, spec: SegmentSpec, channels: string[]): EdfWri
   return EdfWriter.open(path, {
     format: spec.format,
     sampleRate: spec.sampleRate,
-    channels: channels.map((label) => ({
-      label,
-      physicalDimension: 'uV',
-      physicalMin: spec.physicalMin,
-      physicalMax: spec.physicalMax,
-    })),
+    channels: channels.map((label, c) => {
+      const unit = unitOf(c);
+      const limits =
+        unit === MICROVOLT
+          ? { min: spec.physicalMin, max: spec.physicalMax }
+          : (spec.unitLimits?.[unit] ?? { min: spec.physicalMin, max: spec.physicalMax });
+      return {
+        label,
+        physicalDimension: edfPhysicalDimension(unit),
+        physicalMin: limits.min,
+        physicalMax: limits.max,
+      };
+    }),
     startTime: new Date(spec.startTime),
     recording: `stream ${spec.streamId} node ${spec.nodeId}`,
     overwrite: true,
@@ -147,6 +162,7 @@ export class RecordingFile {
       name: spec.name,
       format: spec.format,
       channels,
+      ...(spec.units === undefined ? {} : { units: [...spec.units] }),
       sampleRate: spec.sampleRate,
       created: new Date(spec.startTime).toISOString(),
       complete: false,

@@ -12,6 +12,12 @@
  *    frame without `range` gets {@link DEFAULT_PHYSICAL_RANGE_UV}, and samples beyond it are
  *    clipped. BDF always follows this rule unless `physicalRange` is set: its 24 bits give 0.07 µV
  *    steps even at ±590 400 µV.
+ *
+ * These rules are for channels in µV (a frame's `range` and the recorder's `physicalRange` are in
+ * µV). A channel in another unit (core/frame.ts `units`) gets ∓ the recorder's `unitRanges` entry
+ * for its unit, else ∓ the frame's `range` when every channel of the frame is in that unit (a node
+ * that derives one quantity), else ∓ {@link UNIT_FULL_SCALES}' entry, else ∓
+ * {@link DEFAULT_PHYSICAL_RANGE_UV} in its unit.
  */
 import type { RecordingFormat } from '../recordings/sidecar.js';
 
@@ -72,4 +78,45 @@ export function physicalLimitsFor(
   }
   const known = frame.range !== undefined && Number.isFinite(frame.range) && frame.range >= 0;
   return { min: -bound, max: bound, why: known ? 'range' : 'unknown range: default' };
+}
+
+/**
+ * The physical full scale of a channel in a unit other than µV, when nothing says more: what the
+ * quantity can reach in practice, so that EDF's 16 bits still resolve it (an accelerometer's
+ * largest range is ±16 g; a dimensionless ratio or score rarely exceeds 100; power of EEG in µV²
+ * and its decibels).
+ */
+export const UNIT_FULL_SCALES: Readonly<Record<string, number>> = {
+  g: 16,
+  'm/s²': 160,
+  'm/s^2': 160,
+  'm/s2': 160,
+  '1': 100,
+  '%': 100,
+  dB: 300,
+  'µV²': 10_000_000,
+  'μV²': 10_000_000,
+  uV2: 10_000_000,
+  'µV²/Hz': 10_000_000,
+};
+
+/** The limits of a channel in `unit` (not µV) for a segment opened on `frame` (see the file comment). */
+export function unitLimitsFor(
+  unit: string,
+  frame: { readonly range?: number | undefined; readonly units?: readonly string[] | undefined },
+  unitRanges?: Readonly<Record<string, number>>,
+): PhysicalLimits {
+  const set = unitRanges?.[unit];
+  if (set !== undefined) return { min: -set, max: set, why: `unitRanges ${unit}` };
+  const uniform = frame.units !== undefined && frame.units.every((u) => u === unit);
+  if (uniform && frame.range !== undefined && Number.isFinite(frame.range) && frame.range >= 0) {
+    const bound = physicalMaxFor(frame.range);
+    return { min: -bound, max: bound, why: 'range' };
+  }
+  const scale = UNIT_FULL_SCALES[unit] ?? DEFAULT_PHYSICAL_RANGE_UV;
+  return {
+    min: -scale,
+    max: scale,
+    why: unit in UNIT_FULL_SCALES ? `full scale of ${unit}` : 'unknown range: default',
+  };
 }

@@ -8,10 +8,12 @@
  *   checked when the stream is created (recordingNameProblem, recordings/paths.ts), so nothing
  *   fails at start for the name itself. A name that exists is refused at start, unless its sidecar says this same stream and node wrote it (a restart after a crash, a
  *   service restart): then the recording continues in the next free segment `<stem>-2.<ext>`, …
- * - Header: labels = channel names, unit uV, rate from the frames, start = first frame's
- *   timestamp; physical limits from `physicalRange`, or the frames' `range` and `highpass`
- *   (./recorder-range.ts).
- * - A frame whose rate or channels differ from the file's, or whose limits exceed its own (a gain
+ * - Header: labels = channel names, physical dimension from each channel's unit (`uV` unless the
+ *   frames' `units` say otherwise: formats/physical-dimension.ts), rate from the frames, start =
+ *   first frame's timestamp; physical limits from `physicalRange` (µV channels) and `unitRanges`
+ *   (others), or the frames' `range` and `highpass` (./recorder-range.ts). CSV: a channel not in
+ *   µV is headed `name (unit)`.
+ * - A frame whose rate, channels or units differ from the file's, or whose limits exceed its own (a gain
  *   change, a filter removed), closes the file (annotated) and continues in the next segment.
  * - Clipping (values beyond the limits) and samples of no value (NaN, ±Infinity: written as the
  *   digital minimum) are counted (metrics and info `clippedSamples`, `noValueSamples`), annotated
@@ -39,14 +41,13 @@ import {
   sidecarPath,
 } from '../recordings/paths.js';
 import { type RecordingFormat, readSidecar } from '../recordings/sidecar.js';
-import type { Frame } from '../core/frame.js';
-import { frameSamples } from '../core/frame.js';
+import { channelUnit, type Frame, frameSamples, MICROVOLT } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
 import { FatalNodeError } from '../runtime/node-errors.js';
 import { type PendingMark, SampleClock } from './recorder-clock.js';
 import { isDiskFull, notStartedMessage, stoppedMessage } from './recorder-disk.js';
 import { RecordingFile, type SegmentSpec } from './recorder-file.js';
-import { type PhysicalLimits, physicalLimitsFor } from './recorder-range.js';
+import { type PhysicalLimits, physicalLimitsFor, unitLimitsFor } from './recorder-range.js';
 import { clipText, noValueText, SampleSpans, type SpanAnnotation } from './recorder-clipping.js';
 import { errorMessage } from '../core/error-message.js';
 import { frameTimeProblem } from '../core/frame-time.js';
@@ -57,6 +58,8 @@ export interface RecorderConfig {
   includeTimestamps?: boolean;
   /** µV: the EDF/BDF physical range ± this, instead of the rule of ./recorder-range.ts. */
   physicalRange?: number;
+  /** Per unit other than µV (`g`, `dB`): the physical range ± this (./recorder-range.ts). */
+  unitRanges?: Record<string, number>;
 }
 
 interface Mark {
@@ -101,6 +104,14 @@ export function nextSegmentName(dir: string, name: string): string {
     const candidate = `${stem}-${k}${ext}`;
     if (!nameTaken(dir, candidate)) return candidate;
   }
+}
+
+/** True when two frames' units are the same (absent and all µV alike). */
+function sameUnits(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  const width = Math.max(a?.length ?? 0, b?.length ?? 0);
+  for (let c = 0; c < width; c++) if ((a?.[c] ?? MICROVOLT) !== (b?.[c] ?? MICROVOLT)) return false;
+  return true;
 }
 
 function seconds(ms: number): string {
@@ -295,6 +306,9 @@ class Recorder implements NodeInstance {
       (frame.channels.length === spec.channels.length &&
         frame.channels.every((c, i) => c === spec.channels[i]));
     if (!same) return `channels changed to ${frame.channels.join(' ')}`;
+    if (!sameUnits(frame.units, spec.units)) {
+      return `units changed to ${frame.channels.map((_, c) => channelUnit(frame, c)).join(' ')}`;
+    }
     if (spec.format !== 'csv') {
       const wanted = this.limitsOf(frame);
       if (wanted.max > spec.physicalMax || wanted.min < spec.physicalMin) {
@@ -316,6 +330,9 @@ class Recorder implements NodeInstance {
       startTime: frame.timestamp,
       physicalMin: limits.min,
       physicalMax: limits.max,
+      ...(frame.units === undefined
+        ? {}
+        : { units: frame.units, unitLimits: this.unitLimitsOf(frame, frame.units) }),
       includeTimestamps: this.config.includeTimestamps ?? false,
       streamId: this.context.streamId,
       nodeId: this.context.nodeId,
@@ -373,6 +390,16 @@ class Recorder implements NodeInstance {
         (file.clippedSamples > 0 ? `, ${file.clippedSamples} sample(s) clipped` : '') +
         (file.noValueSamples > 0 ? `, ${file.noValueSamples} sample(s) of no value` : ''),
     );
+  }
+
+  /** The limits of each unit but µV among `units` for a segment opened on `frame` (./recorder-range.ts). */
+  private unitLimitsOf(frame: Frame, units: readonly string[]): Record<string, PhysicalLimits> {
+    const limits: Record<string, PhysicalLimits> = {};
+    for (const unit of units) {
+      if (unit !== MICROVOLT && !(unit in limits))
+        limits[unit] = unitLimitsFor(unit, frame, this.config.unitRanges);
+    }
+    return limits;
   }
 
   /** The limits a segment opened on `frame` gets (./recorder-range.ts). */

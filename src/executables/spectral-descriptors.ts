@@ -3,6 +3,7 @@
  * band-power.ts, resample.ts), listed in builtins.ts.
  */
 import { Type } from 'typebox';
+import { MICROVOLT } from '../core/frame.js';
 import { MAX_RESAMPLE_FACTOR, rationalRatio, reducedRatio } from '../dsp/resample.js';
 import { WELCH_WINDOWS } from '../dsp/welch.js';
 import {
@@ -119,6 +120,9 @@ const bandPower: BuiltinDescriptor = {
     { additionalProperties: false },
   ),
   check: (config) => bandPowerIssues(config),
+  // Power of EEG: a band power of a band power, or of a score, means nothing.
+  needs: { units: MICROVOLT },
+  outputUnits: (config) => [config.db === true ? 'dB' : config.measure === 'relative' ? '1' : 'µV²'],
   outputRateAt: (config, rate) => bandPowerRate(config, rate),
   checkAtRate: (config, rate) => bandPowerDesign(config, rate).issues,
 };
@@ -210,6 +214,8 @@ const resample: BuiltinDescriptor = {
     return [];
   },
   outputRate: (config) => numberOf(config, 'sampleRate'),
+  keepsUnits: true,
+  outputChannels: (_config, input) => input,
   outputRateAt: (config, rate) => {
     const { up, down } = config as ResampleConfig;
     return up === undefined || down === undefined ? undefined : (rate * up) / down;

@@ -5,6 +5,7 @@
  * is a valid config.
  */
 import { Type } from 'typebox';
+import { MICROVOLT } from '../core/frame.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
 
 /**
@@ -224,6 +225,9 @@ export const SSVEP_BUILTINS: readonly BuiltinDescriptor[] = [
     configSchema,
     check,
     checkAtRate,
+    // Correlations of EEG with sines: the input must be the EEG itself.
+    needs: { units: MICROVOLT },
+    outputUnits: () => ['1', 'Hz'],
   },
   {
     name: 'ssvep_algo',
@@ -235,5 +239,8 @@ export const SSVEP_BUILTINS: readonly BuiltinDescriptor[] = [
     configSchema,
     check,
     checkAtRate,
+    // Correlations of EEG with sines: the input must be the EEG itself.
+    needs: { units: MICROVOLT },
+    outputUnits: () => ['1', 'Hz'],
   },
 ];

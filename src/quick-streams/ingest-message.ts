@@ -1,10 +1,10 @@
 /**
  * One message of the ingest WebSocket (/stream/{streamId}/ingest): the JSON text form of a frame
- * (docs/api.md §Frames) `{seq?, timestamp, sampleRate, channels, data, discontinuity?}`, plus an
+ * (docs/api.md §Frames) `{seq?, timestamp, sampleRate, channels, data, units?, discontinuity?}`, plus an
  * optional `metadata` object (what a pipe with includeChannelMetadata sends). Anything else is
  * refused with a reason that fits a WebSocket close frame, never an exception.
  */
-import { type Frame, sampleFromJson } from '../core/frame.js';
+import { type Frame, sampleFromJson, unitsProblem } from '../core/frame.js';
 import { FRAME_TIME_END_MS, FRAME_TIME_MIN_MS, isFrameTime } from '../core/frame-time.js';
 
 /** WebSocket close codes (RFC 6455 §7.4.1). */
@@ -27,6 +27,7 @@ const KNOWN_FIELDS = new Set([
   'sampleRate',
   'channels',
   'data',
+  'units',
   'discontinuity',
   'metadata',
 ]);
@@ -54,7 +55,7 @@ export function parseIngestMessage(text: string): IngestParse {
   if (!isRecord(value)) return refuse('a message must be a JSON object (a frame)');
   const unknown = Object.keys(value).find((k) => !KNOWN_FIELDS.has(k));
   if (unknown !== undefined) return refuse(`unknown field '${unknown.slice(0, 40)}' in a frame`);
-  const { seq, timestamp, sampleRate, channels, data, discontinuity, metadata } = value;
+  const { seq, timestamp, sampleRate, channels, data, units, discontinuity, metadata } = value;
   if (seq !== undefined && !(Number.isInteger(seq) && (seq as number) >= 0)) {
     return refuse('seq must be an integer >= 0');
   }
@@ -78,6 +79,8 @@ export function parseIngestMessage(text: string): IngestParse {
   ) {
     return refuse(`channels must be 1 to ${MAX_CHANNELS} non-empty names`);
   }
+  const unitsIssue = unitsProblem(units, channels.length);
+  if (unitsIssue !== undefined) return refuse(unitsIssue.replaceAll("'", ''));
   if (discontinuity !== undefined && typeof discontinuity !== 'boolean') {
     return refuse('discontinuity must be a boolean');
   }
@@ -103,6 +106,7 @@ export function parseIngestMessage(text: string): IngestParse {
     sampleRate,
     channels: channels as string[],
     data: samples,
+    ...(units === undefined ? {} : { units: units as string[] }),
     ...(discontinuity === true ? { discontinuity: true } : {}),
   };
   return { ok: true, frame, metadata };

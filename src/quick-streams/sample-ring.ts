@@ -11,6 +11,8 @@ export interface LatestSamples {
   channels: string[];
   /** Rows, oldest first: `data[i][c]`; NaN and ±Infinity as their JSON strings (core/frame.ts). */
   data: JsonSample[][];
+  /** Each channel's unit, only when some channel is not in µV (core/frame.ts `units`). */
+  units?: string[];
 }
 
 export class SampleRing {
@@ -18,6 +20,7 @@ export class SampleRing {
   private readonly times: Float64Array;
   private width = 0;
   private channels: string[] = [];
+  private units: readonly string[] | undefined;
   /** Index of the next row to write. */
   private head = 0;
   private count = 0;
@@ -48,6 +51,7 @@ export class SampleRing {
       this.values = new Float32Array(this.capacity * width);
       this.clear();
     }
+    this.units = frame.units;
     const rows = frame.data.length / width;
     // Only the last `capacity` rows of a very large frame can stay.
     const skip = Math.max(0, rows - this.capacity);
@@ -70,6 +74,11 @@ export class SampleRing {
       first ??= this.times[row] ?? null;
       data.push(Array.from(this.values.subarray(row * this.width, (row + 1) * this.width), sampleToJson));
     }
-    return { timestamp: first, channels: [...this.channels], data };
+    return {
+      timestamp: first,
+      channels: [...this.channels],
+      data,
+      ...(this.units === undefined ? {} : { units: [...this.units] }),
+    };
   }
 }

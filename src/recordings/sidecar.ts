@@ -17,6 +17,8 @@ export interface RecordingMeta {
   name: string;
   format: RecordingFormat;
   channels: string[];
+  /** Each channel's unit, present when some channel is not in µV (core/frame.ts `units`). */
+  units?: string[];
   /** Hz. */
   sampleRate: number;
   /** ISO 8601: the time of the first sample. */

@@ -22,4 +22,24 @@ describe('frame fields across the runtime', () => {
     const plain = new PortSequencer().seal('out', without);
     expect('lostSamples' in plain).toBe(false);
   });
+
+  test('units survive sealing (frozen) and the thread boundary; a list of the wrong length is refused at the emitting node', () => {
+    const frame: Frame = {
+      seq: 0,
+      timestamp: 1_700_000_000_000,
+      sampleRate: 4,
+      channels: ['O1.alpha', 'O1.alphaDb'],
+      units: ['µV²', 'dB'],
+      data: Float32Array.of(1, 2),
+    };
+    const sealed = new PortSequencer().seal('out', frame);
+    expect(sealed.units).toEqual(['µV²', 'dB']);
+    expect(Object.isFrozen(sealed.units)).toBe(true);
+    expect(toWire(sealed).units).toEqual(['µV²', 'dB']);
+    const { units: _units, ...allMicrovolts } = frame;
+    expect('units' in toWire(new PortSequencer().seal('out', allMicrovolts))).toBe(false);
+    expect(() => new PortSequencer().seal('out', { ...frame, units: ['dB'] })).toThrow(
+      /units has 1 entries for 2 channels/,
+    );
+  });
 });

@@ -30,6 +30,7 @@ export class PortSequencer {
       sampleRate: frame.sampleRate,
       channels,
       data: frame.data,
+      ...(frame.units === undefined ? {} : { units: frozenUnits(frame.units, channels.length) }),
       ...(discontinuity ? { discontinuity: true } : {}),
       ...(frame.range === undefined ? {} : { range: frame.range }),
       ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
@@ -39,4 +40,18 @@ export class PortSequencer {
       createdAt: frame.createdAt ?? frameClock(),
     });
   }
+}
+
+/**
+ * A frame's units as every consumer shares them: frozen (copied once when not), and exactly one per
+ * channel. A node that emits a list of another length is at fault: refusing the frame here names it,
+ * where a recorder or an outlet further down could only write the wrong unit on a channel.
+ */
+function frozenUnits(units: readonly string[], width: number): readonly string[] {
+  if (units.length !== width) {
+    throw new RangeError(
+      `a frame's units has ${units.length} entries for ${width} channels (one per channel)`,
+    );
+  }
+  return Object.isFrozen(units) ? units : Object.freeze([...units]);
 }

@@ -55,6 +55,7 @@ export interface WireFrame {
   sampleRate: number;
   channels: string[];
   data: Float32Array;
+  units?: string[];
   discontinuity?: boolean;
   range?: number;
   highpass?: number;
@@ -86,6 +87,7 @@ export function samplesToWire(frame: Frame): Omit<WireFrame, 'channels'> {
     timestamp: frame.timestamp,
     sampleRate: frame.sampleRate,
     data: frame.data.slice(),
+    ...(frame.units === undefined ? {} : { units: [...frame.units] }),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
     ...(frame.range === undefined ? {} : { range: frame.range }),
     ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),

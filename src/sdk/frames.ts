@@ -3,9 +3,12 @@
  */
 import type { Frame } from '../core/frame.js';
 
+export { channelUnit } from '../core/frame.js';
+
 /**
  * A frame received on an input port: `data` holds the samples row-major
- * (`data[i * channels.length + c]` is sample i of channel c).
+ * (`data[i * channels.length + c]` is sample i of channel c); `units`, one per channel, only when
+ * some channel is not in µV (`channelUnit(frame, c)` reads either way).
  */
 export type NodeFrame = Frame;
 
@@ -19,6 +22,11 @@ export interface OutputFrame {
   channels: readonly string[];
   /** Row-major samples, or rows (`data[i][c]`). */
   data: Float32Array | readonly (readonly number[])[];
+  /**
+   * Each channel's unit (`µV²`, `dB`, `1`…), one per channel; leave it out when every channel is
+   * in µV. A node that derives a quantity says its unit here, so recorders and LSL name it.
+   */
+  units?: readonly string[];
   discontinuity?: boolean;
 }
 
@@ -52,7 +60,7 @@ export function samplesFromRows(rows: readonly (readonly number[])[], width: num
  * given) and new samples: the usual output of a processor that keeps its input's shape.
  */
 export function frameLike(
-  like: Pick<Frame, 'channels' | 'sampleRate' | 'timestamp'> & { discontinuity?: boolean },
+  like: Pick<Frame, 'channels' | 'sampleRate' | 'timestamp' | 'units'> & { discontinuity?: boolean },
   data: Float32Array | readonly (readonly number[])[],
   overrides: Partial<Omit<OutputFrame, 'data'>> = {},
 ): OutputFrame {
@@ -60,6 +68,7 @@ export function frameLike(
     timestamp: like.timestamp,
     sampleRate: like.sampleRate,
     channels: like.channels,
+    ...(like.units === undefined ? {} : { units: like.units }),
     ...(like.discontinuity === true ? { discontinuity: true } : {}),
     ...overrides,
     data,

@@ -138,6 +138,9 @@ class NodeRuntime implements NodeHandle {
     if (width === 0 ? data.length !== 0 : data.length % width !== 0) {
       throw new RangeError(`${data.length} samples do not fill rows of ${width} channels`);
     }
+    if (frame.units !== undefined && frame.units.length !== width) {
+      throw new RangeError(`units has ${frame.units.length} entries for ${width} channels (one per channel)`);
+    }
     const gap = this.afterGap.delete(port);
     const out: Frame = {
       seq,
@@ -145,6 +148,7 @@ class NodeRuntime implements NodeHandle {
       sampleRate: frame.sampleRate,
       channels: [...frame.channels],
       data,
+      ...(frame.units === undefined ? {} : { units: [...frame.units] }),
       ...(frame.discontinuity === true || gap ? { discontinuity: true } : {}),
     };
     return this.write({ type: 'frame', port, frame: out });

@@ -15,7 +15,7 @@
  * device's frames arrive on (core/frame-joiner.ts); rows held when frames are held back are
  * delivered first, as a shorter frame.
  */
-import type { Frame } from '../core/frame.js';
+import { channelUnit, type Frame, unitsOrNone } from '../core/frame.js';
 import { FrameJoiner } from '../core/frame-joiner.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { ChannelsUnavailableError } from '../device/errors.js';
@@ -39,14 +39,20 @@ export function channelSelector(channels: readonly string[]): (frame: Frame) => 
   let planned: readonly string[] | undefined;
   let columns: number[] = [];
   let names: readonly string[] = [];
+  let plannedUnits: readonly string[] | undefined;
+  let units: readonly string[] | undefined;
   let identity = false;
   return (frame) => {
-    if (frame.channels !== planned) {
+    if (frame.channels !== planned || frame.units !== plannedUnits) {
       planned = frame.channels;
+      plannedUnits = frame.units;
       const width = frame.channels.length;
       columns = channels.map((name) => frame.channels.indexOf(name)).filter((c) => c >= 0);
       identity = columns.length === width && columns.every((c, i) => c === i);
       names = Object.freeze(columns.map((c) => frame.channels[c] ?? ''));
+      // The chosen channels' units; none when they are all in µV (an accelerometer left out).
+      const chosen = frame.units === undefined ? undefined : columns.map((c) => channelUnit(frame, c));
+      units = chosen === undefined ? undefined : unitsOrNone(Object.freeze(chosen));
     }
     if (identity) return frame;
     const width = frame.channels.length;
@@ -56,7 +62,8 @@ export function channelSelector(channels: readonly string[]): (frame: Frame) => 
       for (let i = 0; i < columns.length; i++)
         data[row * columns.length + i] = frame.data[row * width + (columns[i] ?? 0)] ?? 0;
     }
-    return { ...frame, channels: names, data };
+    const { units: _all, ...rest } = frame;
+    return { ...rest, channels: names, data, ...(units === undefined ? {} : { units }) };
   };
 }
 

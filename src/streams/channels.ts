@@ -8,49 +8,38 @@
  * then goes to `error` with the same message.
  */
 import type { Issue } from '../schemas/validator.js';
-import type { RatedNode } from './rates.js';
+import { type RatedNode, upstreamWalk } from './rates.js';
+
+/** Channel names a node's output is known to have, and the node that fixes them. */
+interface KnownChannels {
+  channels: readonly string[];
+  source: string;
+}
 
 /** Issues of the nodes whose config names channels their known input lacks; `edges` acyclic. */
 export function channelIssues(
   nodes: ReadonlyMap<string, RatedNode>,
   edges: readonly (readonly [string, string])[],
 ): Issue[] {
-  const inputs = new Map<string, string[]>();
-  for (const [from, to] of edges) inputs.set(to, [...(inputs.get(to) ?? []), from]);
-  const memo = new Map<string, readonly string[] | undefined>();
-
-  const incoming = (id: string): (readonly string[])[] =>
-    (inputs.get(id) ?? []).flatMap((from) => {
-      const known = outgoing(from);
-      return known === undefined ? [] : [known];
-    });
-  const outgoing = (id: string): readonly string[] | undefined => {
-    if (memo.has(id)) return memo.get(id);
-    memo.set(id, undefined);
-    const rated = nodes.get(id);
-    const config = (rated?.node.config ?? {}) as Record<string, unknown>;
-    const produce = rated?.builtin?.outputChannels;
-    let known: readonly string[] | undefined;
-    if (produce !== undefined) {
-      if (rated?.builtin?.role === 'source') known = produce(config, undefined);
-      else {
-        // A processor fed by one pipe of known channels; with several inputs it is not known.
-        const feeds = inputs.get(id) ?? [];
-        const from = incoming(id);
-        if (feeds.length === 1 && from.length === 1) known = produce(config, from[0]);
-      }
-    }
-    memo.set(id, known);
-    return known;
-  };
+  const feeds = (id: string): number => edges.filter(([, to]) => to === id).length;
+  const outgoing = upstreamWalk<KnownChannels>(nodes, edges, (id, builtin, config, input) => {
+    const produce = builtin?.outputChannels;
+    if (produce === undefined) return [];
+    // A processor's are known when it is fed by one pipe of known channels; with several, not.
+    const from = builtin?.role === 'source' ? undefined : input();
+    if (from !== undefined && (feeds(id) !== 1 || from.length !== 1)) return [];
+    const known = produce(config, from?.[0]?.channels);
+    return known === undefined ? [] : [{ channels: known, source: id }];
+  });
+  const incoming = (id: string): readonly KnownChannels[] =>
+    edges.flatMap(([from, to]) => (to === id ? outgoing(from) : []));
 
   const issues: Issue[] = [];
   for (const [id, { node, index, builtin }] of nodes) {
     const check = builtin?.checkWithChannels;
     if (check === undefined) continue;
     const config = (node.config ?? {}) as Record<string, unknown>;
-    for (const [k, channels] of incoming(id).entries()) {
-      const source = inputs.get(id)?.[k] ?? '';
+    for (const { channels, source } of incoming(id)) {
       const found = check(config, channels);
       for (const issue of found) {
         issues.push({

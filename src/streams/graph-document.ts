@@ -14,6 +14,7 @@ import { Type } from 'typebox';
 import { DEFAULT_INPUT_PORT, DEFAULT_OUTPUT_PORT } from '../core/stream-model.js';
 import { channelIssues } from './channels.js';
 import { type RatedNode, rateIssues } from './rates.js';
+import { needsIssues } from './input-needs.js';
 
 export interface GraphContext {
   executablesDirs: readonly string[];
@@ -328,7 +329,11 @@ export function graphIssues(
       const node = nodes[f.index];
       if (node !== undefined) rated.set(id, { node, index: f.index, builtin: f.builtin });
     }
-    issues.push(...rateIssues(rated, edges), ...channelIssues(rated, edges));
+    issues.push(
+      ...rateIssues(rated, edges),
+      ...channelIssues(rated, edges),
+      ...needsIssues(rated, edges, edgePipes),
+    );
   }
   return issues;
 }

@@ -17,10 +17,64 @@ export interface RatedNode {
   builtin: BuiltinDescriptor | undefined;
 }
 
-interface KnownRate {
+export interface KnownRate {
   rate: number;
   /** The source node that fixes it. */
   source: string;
+}
+
+/**
+ * The walk down the graph that rates and units share: what a node's output is known to be, from
+ * `own` (its own facts, or `'input'` for a node that passes its input's on), memoised per node.
+ * Returns the function giving a node's output facts; the graph must be acyclic.
+ */
+export function upstreamWalk<T>(
+  nodes: ReadonlyMap<string, RatedNode>,
+  edges: readonly (readonly [string, string])[],
+  own: (
+    id: string,
+    builtin: BuiltinDescriptor | undefined,
+    config: Record<string, unknown>,
+    input: () => readonly T[],
+  ) => readonly T[] | 'input',
+): (id: string) => readonly T[] {
+  const inputs = new Map<string, string[]>();
+  for (const [from, to] of edges) inputs.set(to, [...(inputs.get(to) ?? []), from]);
+  const memo = new Map<string, readonly T[]>();
+  const incoming = (id: string): readonly T[] => (inputs.get(id) ?? []).flatMap((from) => outgoing(from));
+  const outgoing = (id: string): readonly T[] => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const rated = nodes.get(id);
+    const config = (rated?.node.config ?? {}) as Record<string, unknown>;
+    const facts = own(id, rated?.builtin, config, () => incoming(id));
+    const result = facts === 'input' ? incoming(id) : facts;
+    memo.set(id, result);
+    return result;
+  };
+  return outgoing;
+}
+
+/**
+ * The rates known before the stream runs on each node's output: a source's from its config, a
+ * processor's from its input's (kept, or derived: band-power's 1/step, resample's ratio).
+ */
+export function knownRates(
+  nodes: ReadonlyMap<string, RatedNode>,
+  edges: readonly (readonly [string, string])[],
+): (id: string) => readonly KnownRate[] {
+  return upstreamWalk<KnownRate>(nodes, edges, (id, builtin, config, input) => {
+    const own = builtin?.outputRate?.(config);
+    if (own !== undefined) return [{ rate: own, source: id }];
+    if (builtin?.keepsRate === true) return 'input';
+    const at = builtin?.outputRateAt;
+    if (at === undefined) return [];
+    // A rate this node derives from its input's: the node is the source of the rate it gives.
+    return input().flatMap(({ rate }) => {
+      const derived = at(config, rate);
+      return derived === undefined ? [] : [{ rate: derived, source: id }];
+    });
+  });
 }
 
 /**
@@ -31,31 +85,9 @@ export function rateIssues(
   nodes: ReadonlyMap<string, RatedNode>,
   edges: readonly (readonly [string, string])[],
 ): Issue[] {
-  const inputs = new Map<string, string[]>();
-  for (const [from, to] of edges) inputs.set(to, [...(inputs.get(to) ?? []), from]);
-  const memo = new Map<string, KnownRate[]>();
-
-  const incoming = (id: string): KnownRate[] => (inputs.get(id) ?? []).flatMap((from) => outgoing(from));
-  const outgoing = (id: string): KnownRate[] => {
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    const rated = nodes.get(id);
-    const config = (rated?.node.config ?? {}) as Record<string, unknown>;
-    let rates: KnownRate[] = [];
-    const own = rated?.builtin?.outputRate?.(config);
-    const at = rated?.builtin?.outputRateAt;
-    if (own !== undefined) rates = [{ rate: own, source: id }];
-    else if (rated?.builtin?.keepsRate === true) rates = incoming(id);
-    else if (at !== undefined) {
-      // A rate this node derives from its input's: the node is the source of the rate it gives.
-      rates = incoming(id).flatMap(({ rate }) => {
-        const derived = at(config, rate);
-        return derived === undefined ? [] : [{ rate: derived, source: id }];
-      });
-    }
-    memo.set(id, rates);
-    return rates;
-  };
+  const outgoing = knownRates(nodes, edges);
+  const incoming = (id: string): readonly KnownRate[] =>
+    edges.flatMap(([from, to]) => (to === id ? outgoing(from) : []));
 
   const issues: Issue[] = [];
   const seen = new Set<string>();

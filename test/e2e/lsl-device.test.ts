@@ -3,7 +3,7 @@
  * command: labelled channels, known values; liblsl 1.12 always, 1.16 where HEADSETD_ORACLES is
  * set): a stream eeg-source → recorder (BDF+) and eeg-source → band-pass → websocket. The BDF+
  * file, read back by EDFlib, holds exactly the values the outlet sent (within one BDF step) under
- * its channels under their own labels; the outlet's program killed and started again is announced
+ * its channels under their own labels, each with its unit (the accelerometer axis in g as `g`); the outlet's program killed and started again is announced
  * (`device_lost`, `device_restored`; health degraded in between), marked (a discontinuity in the frames, an annotation in the
  * file), and the stream goes on with nothing duplicated, lost or invented.
  */
@@ -38,9 +38,11 @@ const COUNT = 501;
 const STREAM = '5e2f8a14-7b3c-4d9e-a06f-1b2c3d4e5f60';
 /** The outlet's labels (10-10 names, voltage units, an accelerometer axis in g) and the names headsetd plays. */
 const OUTLET_LABELS = 'Fp1:microvolts,T7:uV,AUX1:g,O2';
-const LABELS = ['Fp1', 'T7', 'O2'];
-/** The outlet's columns that are played, in the order of LABELS. */
-const COLUMNS = [0, 1, 3];
+const LABELS = ['Fp1', 'T7', 'AUX1', 'O2'];
+/** Each channel's unit in frames: the voltages scaled to µV, the accelerometer axis in its own g. */
+const UNITS = ['µV', 'µV', 'g', 'µV'];
+/** The outlet's columns that are played, in the order of LABELS: every one. */
+const COLUMNS = [0, 1, 2, 3];
 const CHANNELS = 4;
 
 /** The value lsltool's `eeg` sends for overall sample k (round r, index i: k = r·COUNT + i), column c. */
@@ -103,13 +105,13 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     const events = await EventClient.connect(service);
     running.events = events;
     const status = await json(`${service.url}/system/status`);
-    // Each channel under its own name; the one in g is listed, as data, with the reason it is not played.
+    // Each channel under its own name and with its unit, the accelerometer axis in g included.
     const identity = await json(`${service.url}/system/version`);
     expect(identity.body.version).toMatchObject({ device: 'lsl' });
-    expect(status.body.status.channels.played.map((c: { name: string }) => c.name)).toEqual(LABELS);
-    expect(status.body.status.channels.unplayed).toEqual([
-      { name: 'AUX1', reason: expect.stringContaining('its unit "g" is not a voltage') },
-    ]);
+    const played = status.body.status.channels.played as { name: string; unit: string; type: string }[];
+    expect(played.map((c) => [c.name, c.unit])).toEqual(LABELS.map((name, c) => [name, UNITS[c]]));
+    expect(played[2]?.type).toBe('AUX');
+    expect(status.body.status.channels.unplayed).toEqual([]);
     expect(status.body.status.capabilities).toMatchObject({
       eeg: true,
       impedance: false,
@@ -117,7 +119,10 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
       leds: false,
     });
 
-    const ws: FrameClient = await startRecordingStream(service, STREAM, 'lsl.bdf');
+    // The test outlet's values (up to about 4 000) are no accelerometer's: the g channel's range says so.
+    const ws: FrameClient = await startRecordingStream(service, STREAM, 'lsl.bdf', {
+      unitRanges: { g: 8192 },
+    });
     await first.waitFor('SENT 0');
     await eventually(
       async () => (await recordedSamples(service, STREAM)) >= COUNT,
@@ -154,6 +159,8 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     expect(file.filetype).toBe(3);
     const signals = file.signals.filter((s) => s.label.trim() !== 'BDF Annotations');
     expect(signals.map((s) => s.label.trim())).toEqual(LABELS);
+    expect(signals.map((s) => s.physicalDimension.trim())).toEqual(['uV', 'uV', 'g', 'uV']);
+    expect(signals[2]?.physicalMax).toBe(8192);
     expect(signalRate(file)).toBe(RATE);
     // Both rounds, every sample once, in order, each within one BDF step of what was sent.
     const n = recordedRows(file);
@@ -177,6 +184,7 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     // restart, and after it the new outlet's samples band-passed as scipy does it.
     const frames = ws.frames.map((r) => r.frame);
     expect(frames.every((f) => f.sampleRate === RATE && f.channels.join() === LABELS.join())).toBe(true);
+    expect(frames.every((f) => f.units?.join() === UNITS.join())).toBe(true);
     const marks = frames.map((f, i) => (f.discontinuity === true ? i : -1)).filter((i) => i >= 0);
     expect(marks).toHaveLength(2);
     expect(frames.slice(0, marks[1]).flatMap((f) => f.data)).toHaveLength(COUNT);

@@ -149,20 +149,20 @@ export function lslDeviceSuite(version: LiblslVersion, basePort: number): void {
       await d.open();
       expect(d.sampleRate()).toBe(RATE);
       // Every channel under its own name: nothing renamed to the headset's montage.
-      expect(d.channels().map((c) => [c.label, c.name, c.type])).toEqual([
-        ['Fp1', 'Fp1', 'EEG'],
-        ['T7', 'T7', 'EEG'],
-        ['AUX1', undefined, 'AUX'],
-        ['Cz', 'Cz', 'EEG'],
-        ['P8', 'P8', 'EEG'],
+      expect(d.channels().map((c) => [c.label, c.name, c.type, c.unit])).toEqual([
+        ['Fp1', 'Fp1', 'EEG', undefined],
+        ['T7', 'T7', 'EEG', undefined],
+        ['AUX1', 'AUX1', 'AUX', 'g'],
+        ['Cz', 'Cz', 'EEG', undefined],
+        ['P8', 'P8', 'EEG', undefined],
       ]);
       const info = d.info();
       expect(info.kind).toBe('lsl');
       expect(info.serial).toBe(`values-${version}`);
       expect(info.source).toContain(`LSL stream '${name}' (type EEG, source id values-${version})`);
       expect(info.source).not.toContain('not played');
-      // The accelerometer axis in g is not played: frames carry µV.
-      expect(d.channels()[2]?.reason).toMatch(/its unit "g" is not a voltage/);
+      // The accelerometer axis in g is played as it is, in g (its values unscaled).
+      expect(d.channels()[2]?.reason).toBeUndefined();
       await d.start();
       const start = Number((await tool.waitFor('START 0 ')).split(' ')[2]);
       await tool.waitFor('SENT 0');

@@ -58,6 +58,7 @@ export async function startRecordingStream(
   service: Service,
   id: string,
   filename: string,
+  recorder: Record<string, unknown> = {},
 ): Promise<FrameClient> {
   const created = await json(`${service.url}/stream/streams`, {
     method: 'POST',
@@ -67,7 +68,7 @@ export async function startRecordingStream(
       meta: { name: 'live device end to end' },
       nodes: [
         { id: 'eeg', executable: 'eeg-source' },
-        { id: 'rec', executable: 'recorder', config: { filename, format: 'bdf' } },
+        { id: 'rec', executable: 'recorder', config: { filename, format: 'bdf', ...recorder } },
         { id: 'bp', executable: 'filter', config: BAND },
         { id: 'ws', executable: 'websocket', config: { port: 0 } },
       ],

@@ -19,6 +19,10 @@ export interface MneResult {
   measDate: number | null;
   /** Per channel, samples [0, maxSamples) in the file's physical units. */
   data: number[][];
+  /** Per channel, the physical dimension MNE read (its `_orig_units`). */
+  units: string[];
+  /** Per channel, the factor MNE multiplied the physical values by (1e-6 for `uV`, 1 for a unit it does not know). */
+  gains: number[];
   annotations: { onset: number; duration: number; description: string }[];
 }
 
@@ -41,7 +45,8 @@ for path in paths:
         md = raw.info["meas_date"]
         out.append({"path": path, "ok": True, "chNames": raw.ch_names, "sfreq": float(raw.info["sfreq"]),
                     "nTimes": int(raw.n_times), "measDate": md.timestamp() if md is not None else None,
-                    "data": data.tolist(),
+                    "data": data.tolist(), "gains": gains.tolist(),
+                    "units": [raw._orig_units.get(name, "") for name in raw.ch_names],
                     "annotations": [{"onset": float(a["onset"]), "duration": float(a["duration"]),
                                      "description": str(a["description"])} for a in raw.annotations]})
     except Exception as e:

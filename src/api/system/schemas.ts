@@ -164,7 +164,10 @@ export const DeviceChannelsShape = Type.Object(
     played: Type.Array(
       Type.Object({
         name: Type.String({ description: 'The name frames, files and LSL outlets give the channel.' }),
-        unit: Type.String({ description: 'The unit of its samples in frames (µV).' }),
+        unit: Type.String({
+          description:
+            'The unit of its samples in frames: µV for every voltage channel, else its own as the source declares it (an accelerometer axis in g or m/s^2; frames carry it in units).',
+        }),
         type: Type.Enum(['EEG', 'EXG', 'AUX', 'ACC', 'MISC']),
         position: Type.Optional(
           Type.Object(

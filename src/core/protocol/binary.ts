@@ -25,6 +25,8 @@ const TYPE_NAMES = new Map<number, ProtocolMessage['type']>(
 const LENGTH_BYTES = 4;
 const LITTLE_ENDIAN_HOST = endianness() === 'LE';
 const FLAG_DISCONTINUITY = 0x01;
+/** The frame has `units`: C unit strings follow the channel names. */
+const FLAG_UNITS = 0x02;
 const MAX_NAME_BYTES = 0xffff;
 
 function encodeName(name: string, what: string): Buffer {
@@ -40,6 +42,9 @@ function encodeName(name: string, what: string): Buffer {
  */
 let lastChannels: readonly string[] = [];
 let lastChannelBytes: Buffer = Buffer.alloc(0);
+/** The same for the units of the last frame encoded that had units. */
+let lastUnits: readonly string[] = [];
+let lastUnitBytes: Buffer = Buffer.alloc(0);
 
 function sameChannels(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;
@@ -48,34 +53,55 @@ function sameChannels(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-function channelBytes(channels: readonly string[]): Buffer {
-  if (sameChannels(channels, lastChannels)) return lastChannelBytes;
-  if (channels.length > 0xffff) throw new RangeError('a frame has more than 65535 channels');
-  const names = channels.map((name) => encodeName(name, 'a channel name'));
+function textsBytes(texts: readonly string[], what: string): Buffer {
+  const names = texts.map((name) => encodeName(name, what));
   const out = Buffer.allocUnsafe(names.reduce((sum, n) => sum + 2 + n.length, 0));
   let at = 0;
   for (const name of names) {
     at = out.writeUInt16LE(name.length, at);
     at += name.copy(out, at);
   }
-  lastChannels = [...channels];
-  lastChannelBytes = out;
   return out;
 }
+
+function channelBytes(channels: readonly string[]): Buffer {
+  if (sameChannels(channels, lastChannels)) return lastChannelBytes;
+  if (channels.length > 0xffff) throw new RangeError('a frame has more than 65535 channels');
+  lastChannelBytes = textsBytes(channels, 'a channel name');
+  lastChannels = [...channels];
+  return lastChannelBytes;
+}
+
+function unitBytes(units: readonly string[] | undefined, width: number): Buffer {
+  if (units === undefined) return EMPTY;
+  if (units.length !== width) {
+    throw new RangeError(`a frame's units has ${units.length} entries for ${width} channels`);
+  }
+  if (sameChannels(units, lastUnits)) return lastUnitBytes;
+  lastUnitBytes = textsBytes(units, 'a unit');
+  lastUnits = [...units];
+  return lastUnitBytes;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 function encodeFrame(message: FrameMessage): Buffer {
   const { frame } = message;
   const port = encodeName(message.port, 'the port name');
   const names = channelBytes(frame.channels);
   const width = frame.channels.length;
+  const units = unitBytes(frame.units, width);
   const rows = width === 0 ? 0 : frame.data.length / width;
-  const headerBytes = 1 + 1 + 2 + port.length + 8 + 8 + 8 + 2 + names.length + 4;
+  const headerBytes = 1 + 1 + 2 + port.length + 8 + 8 + 8 + 2 + names.length + units.length + 4;
   const total = LENGTH_BYTES + headerBytes + rows * width * 4;
   // Every byte is written below, so the buffer need not be zeroed first.
   const out = Buffer.allocUnsafe(total);
   let at = out.writeUInt32LE(total - LENGTH_BYTES, 0);
   at = out.writeUInt8(BINARY_TYPES.frame, at);
-  at = out.writeUInt8(frame.discontinuity === true ? FLAG_DISCONTINUITY : 0, at);
+  at = out.writeUInt8(
+    (frame.discontinuity === true ? FLAG_DISCONTINUITY : 0) | (frame.units === undefined ? 0 : FLAG_UNITS),
+    at,
+  );
   at = out.writeUInt16LE(port.length, at);
   at += port.copy(out, at);
   at = out.writeBigUInt64LE(BigInt(frame.seq), at);
@@ -83,6 +109,7 @@ function encodeFrame(message: FrameMessage): Buffer {
   at = out.writeDoubleLE(frame.sampleRate, at);
   at = out.writeUInt16LE(width, at);
   at += names.copy(out, at);
+  at += units.copy(out, at);
   at = out.writeUInt32LE(rows, at);
   // Raw little-endian float32, row-major, exactly as the frame holds them in memory.
   const count = rows * width;
@@ -197,6 +224,11 @@ function decodeFrame(body: Buffer): FrameMessage {
   checkFrameHeader(seq, sampleRate, what);
   const width = reader.u16();
   const channels = reader.channels(width);
+  let units: string[] | undefined;
+  if ((flags & FLAG_UNITS) !== 0) {
+    units = [];
+    for (let c = 0; c < width; c += 1) units.push(reader.text());
+  }
   const rows = reader.u32();
   const samples = reader.rest();
   if (samples.length !== rows * width * 4) {
@@ -211,6 +243,7 @@ function decodeFrame(body: Buffer): FrameMessage {
     sampleRate,
     channels,
     data,
+    ...(units === undefined ? {} : { units }),
     ...((flags & FLAG_DISCONTINUITY) !== 0 ? { discontinuity: true } : {}),
   };
   return { type: 'frame', port, frame };

@@ -21,8 +21,10 @@ const frameArb: fc.Arbitrary<ProtocolMessage> = fc
     rows: fc.nat({ max: 6 }),
     discontinuity: fc.boolean(),
     seed: fc.array(float32, { minLength: 30, maxLength: 30 }),
+    withUnits: fc.boolean(),
+    unitSeed: fc.array(fc.constantFrom('µV', 'µV²', 'dB', '1', 'm/s^2', ''), { minLength: 5, maxLength: 5 }),
   })
-  .map(({ port, seq, timestamp, sampleRate, channels, rows, discontinuity, seed }) => {
+  .map(({ port, seq, timestamp, sampleRate, channels, rows, discontinuity, seed, withUnits, unitSeed }) => {
     const data = new Float32Array(rows * channels.length);
     for (let i = 0; i < data.length; i += 1) data[i] = seed[i % seed.length] ?? 0;
     const frame: Frame = {
@@ -31,6 +33,7 @@ const frameArb: fc.Arbitrary<ProtocolMessage> = fc
       sampleRate,
       channels,
       data,
+      ...(withUnits ? { units: channels.map((_, c) => unitSeed[c] ?? 'µV') } : {}),
       ...(discontinuity ? { discontinuity: true } : {}),
     };
     return { type: 'frame' as const, port, frame };
@@ -158,6 +161,19 @@ describe('the NDJSON codec', () => {
   it('refuses an unknown message type', () => {
     expect(() => new NdjsonDecoder().push(Buffer.from('{"type":"hello"}\n'))).toThrow(/unknown message type/);
   });
+
+  it("reads a frame's units, and refuses units that are not one string per channel", () => {
+    const head =
+      '{"type":"frame","port":"in","seq":0,"timestamp":1,"sampleRate":2,"channels":["a","b"],"data":[[1,2]]';
+    const [message] = new NdjsonDecoder().push(Buffer.from(`${head},"units":["µV²","dB"]}\n`));
+    expect(message?.type === 'frame' ? message.frame.units : undefined).toEqual(['µV²', 'dB']);
+    expect(() => new NdjsonDecoder().push(Buffer.from(`${head},"units":["dB"]}\n`))).toThrow(
+      /'units' has 1 entries for 2 channels/,
+    );
+    expect(() => new NdjsonDecoder().push(Buffer.from(`${head},"units":"dB"}\n`))).toThrow(
+      /'units' must be an array of strings/,
+    );
+  });
 });
 
 describe('the binary codec', () => {
@@ -195,6 +211,23 @@ describe('the binary codec', () => {
     ]);
     expected.writeUInt32LE(expected.length - 4, 0);
     expect(bytes).toEqual(expected);
+  });
+
+  it('lays a frame with units out as documented: flag bit 1, each unit after the names', () => {
+    const frame: Frame = {
+      seq: 0,
+      timestamp: 0,
+      sampleRate: 4,
+      channels: ['a'],
+      units: ['dB'],
+      data: Float32Array.from([3]),
+    };
+    const bytes = encodeBinary({ type: 'frame', port: 'p', frame });
+    expect(bytes[5]).toBe(2); // flags: units
+    const names = 4 + 1 + 1 + 2 + 1 + 24 + 2;
+    expect([...bytes.subarray(names, names + 8)]).toEqual([1, 0, 0x61, 2, 0, 0x64, 0x42, 1]);
+    const [decoded] = new BinaryDecoder().push(bytes);
+    expect(decoded).toEqual({ type: 'frame', port: 'p', frame });
   });
 
   it('carries other messages as a type byte and their JSON object', () => {

@@ -3,7 +3,7 @@
  * encoding's non-frame messages. Checks every field by hand so that a child's mistake becomes one
  * clear `ProtocolError` instead of an undefined deep inside the runtime.
  */
-import { type Frame, jsonRows, sampleFromJson } from '../frame.js';
+import { type Frame, jsonRows, sampleFromJson, unitsProblem } from '../frame.js';
 import {
   type FrameMessage,
   isEncoding,
@@ -86,6 +86,9 @@ function frameFromMessage(json: JsonObject): FrameMessage {
   const channels = json.channels;
   if (!isStringArray(channels)) throw new ProtocolError(`${what}: 'channels' must be an array of strings`);
   const data = samplesFromRows(json.data, channels.length, what);
+  const units = json.units;
+  const unitsIssue = unitsProblem(units, channels.length);
+  if (unitsIssue !== undefined) throw new ProtocolError(`${what}: ${unitsIssue}`);
   const discontinuity = json.discontinuity;
   if (discontinuity !== undefined && typeof discontinuity !== 'boolean') {
     throw new ProtocolError(`${what}: 'discontinuity' must be a boolean`);
@@ -96,6 +99,7 @@ function frameFromMessage(json: JsonObject): FrameMessage {
     sampleRate,
     channels,
     data,
+    ...(units === undefined ? {} : { units: units as string[] }),
     ...(discontinuity === true ? { discontinuity: true } : {}),
   };
   return { type: 'frame', port, frame };
@@ -160,6 +164,7 @@ export function messageToJson(message: ProtocolMessage): JsonObject {
     sampleRate: frame.sampleRate,
     channels: [...frame.channels],
     data: rows,
+    ...(frame.units === undefined ? {} : { units: [...frame.units] }),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
   };
 }

@@ -25,6 +25,11 @@ export interface LiveChannel {
    */
   readonly name: string | undefined;
   readonly type: ChannelType;
+  /**
+   * The unit of its samples in the driver's blocks and in frames: absent for µV (every voltage
+   * channel, scaled to µV by the driver), else the unit its source declares (`g`, `m/s^2`).
+   */
+  readonly unit?: string;
   /** Why it is not played, when `name` is undefined. */
   readonly reason?: string;
 }
@@ -41,7 +46,10 @@ export function liveChannelElectrode(channel: LiveChannel): Electrode | undefine
 
 /** A block of consecutive samples as the amplifier delivered it. */
 export interface LiveSamples {
-  /** µV at the electrode, row-major, one column per channel of `channels()`, in that order. */
+  /**
+   * Samples row-major, one column per channel of `channels()`, in that order: µV at the electrode,
+   * or the channel's own `unit` for a non-voltage channel.
+   */
   readonly data: Float32Array;
   readonly rows: number;
   /**

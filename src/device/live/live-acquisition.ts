@@ -16,7 +16,7 @@
  * plus the guard's tolerance, for the device's whole life.
  */
 import type { Electrode } from '../../core/electrodes.js';
-import type { Frame } from '../../core/frame.js';
+import { type Frame, MICROVOLT, unitsOrNone } from '../../core/frame.js';
 import { channelListOrThrow, oneOfOrThrow } from '../arguments.js';
 import { type DeviceChannel, type UnplayedChannel, voltageChannel } from '../channels.js';
 import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from '../acquisition-owners.js';
@@ -90,7 +90,9 @@ export class LiveAcquisition implements EegAcquisition {
     this.owners = new AcquisitionOwners(hooks);
     this.columns = playedColumns(driver);
     this.played = Object.freeze(
-      driver.channels().flatMap((c) => (c.name === undefined ? [] : [voltageChannel(c.name, c.type)])),
+      driver
+        .channels()
+        .flatMap((c) => (c.name === undefined ? [] : [voltageChannel(c.name, c.type, c.unit)])),
     );
     this.unplayed = Object.freeze(
       driver
@@ -244,6 +246,7 @@ export class LiveAcquisition implements EegAcquisition {
         rate: config.samplingFrequency,
         columns: channels.map((name) => this.columns.get(name) as number),
         channelNames: channels,
+        units: unitsOrNone(Object.freeze(channels.map((name) => this.unitOf(name)))),
         width: this.driver.channels().length,
         range: () => this.driver.range(),
         nextSeq: () => this.seq++,
@@ -254,6 +257,11 @@ export class LiveAcquisition implements EegAcquisition {
         },
       }),
     };
+  }
+
+  /** The unit of a played channel in frames (core/frame.ts `units`). */
+  private unitOf(name: string): string {
+    return this.played.find((channel) => channel.name === name)?.unit ?? MICROVOLT;
   }
 
   private take(block: LiveSamples): void {

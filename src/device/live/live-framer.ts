@@ -23,6 +23,8 @@ export interface FramerOptions {
   readonly columns: readonly number[];
   /** The frames' channel names, one per kept column. */
   readonly channelNames: readonly string[];
+  /** The frames' units, one per kept column; absent when all are µV (core/frame.ts). */
+  readonly units?: readonly string[] | undefined;
   /** Columns of the driver's blocks (the driver's channel count). */
   readonly width: number;
   /** µV bound of a sample, when the amplifier knows it (frame `range`). */
@@ -105,6 +107,7 @@ export class LiveFramer {
       sampleRate: this.options.rate,
       channels: this.options.channelNames,
       data,
+      ...(this.options.units === undefined ? {} : { units: this.options.units }),
       ...(this.pendingDiscontinuity ? { discontinuity: true } : {}),
       ...(this.pendingLost > 0 ? { lostSamples: this.pendingLost } : {}),
       ...(range === undefined ? {} : { range }),

@@ -44,19 +44,19 @@ describe("an LSL stream's channels, each under its own name", () => {
       undefined,
       'type=EEG',
     );
-    expect(channels.map((c) => [c.label, c.name, c.type, c.toMicrovolts])).toEqual([
-      ['Fp1', 'Fp1', 'EEG', 1],
-      ['EEG T7', 'T7', 'EEG', 1],
-      ['p8-ref', 'p8', 'EEG', 1000],
-      ['AUX1', undefined, 'ACC', 1],
-      ['TP9', 'TP9', 'EEG', 1e6],
-      ['tp9', undefined, 'EEG', 1],
-      ['Right AUX', 'Right AUX', 'AUX', 1],
-      ['ch8', 'ch8', 'EXG', 1],
-      ['EOG', 'EOG', 'EXG', 1],
+    expect(channels.map((c) => [c.label, c.name, c.type, c.scale, c.unit])).toEqual([
+      ['Fp1', 'Fp1', 'EEG', 1, undefined],
+      ['EEG T7', 'T7', 'EEG', 1, undefined],
+      ['p8-ref', 'p8', 'EEG', 1000, undefined],
+      // Not a voltage: played as it is, in its own unit.
+      ['AUX1', 'AUX1', 'ACC', 1, 'g'],
+      ['TP9', 'TP9', 'EEG', 1e6, undefined],
+      ['tp9', undefined, 'EEG', 1, undefined],
+      ['Right AUX', 'Right AUX', 'AUX', 1, undefined],
+      ['ch8', 'ch8', 'EXG', 1, undefined],
+      ['EOG', 'EOG', 'EXG', 1, undefined],
     ]);
     expect(describeUnplayed(channels)).toEqual([
-      'AUX1 (its unit "g" is not a voltage (the device plays voltage channels, in µV: V, mV, µV, nV, or no unit for µV))',
       'tp9 (is named tp9 like channel 5; only the first is played (give each a name of its own with channels=))',
     ]);
   });
@@ -70,18 +70,26 @@ describe("an LSL stream's channels, each under its own name", () => {
     expect(lslMicrovoltsPerUnit('counts')).toBeUndefined();
   });
 
-  test('a stream with no voltage channel at all is refused, saying why each is not played', () => {
-    expect(() =>
-      mapLslChannels(
-        stream([
-          { label: 'X', unit: 'g' },
-          { label: 'Y', unit: 'counts' },
-        ]),
-        undefined,
-        'x',
-      ),
-    ).toThrow(
-      /has no channel the device can play \(X \(its unit "g" is not a voltage.*Y \(its unit "counts"/,
+  test('channels in other units are played in their own units, unscaled', () => {
+    const channels = mapLslChannels(
+      stream([
+        { label: 'X', unit: 'g', type: 'ACC' },
+        { label: 'Y', unit: 'counts' },
+        { label: 'Z', unit: 'm/s^2', type: 'Accelerometer' },
+      ]),
+      undefined,
+      'x',
+    );
+    expect(channels.map((c) => [c.name, c.unit, c.scale, c.type])).toEqual([
+      ['X', 'g', 1, 'ACC'],
+      ['Y', 'counts', 1, 'EXG'],
+      ['Z', 'm/s^2', 1, 'ACC'],
+    ]);
+  });
+
+  test('a stream with no channel played at all is refused, saying why each is not played', () => {
+    expect(() => mapLslChannels(stream([], 2), [undefined, undefined], 'x')).toThrow(
+      /has no channel the device can play \(ch1 \(is - in channels=\); ch2 \(is - in channels=\)\)/,
     );
   });
 

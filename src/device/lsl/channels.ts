@@ -7,11 +7,13 @@
  * Muse's TP9 is TP9, a 64-channel cap's FCz is FCz.
  *
  * - A column without a label is `ch<n>` (its column, from 1).
- * - A column is not played (its reason says why) when `channels=` gives it `-`, when its unit is
- *   not a voltage (an accelerometer in g: frames carry µV), or when its name is the name (in any
- *   case) of an earlier column: rename one of them with `channels=`.
+ * - A column is not played (its reason says why) when `channels=` gives it `-`, when its label is
+ *   no channel name and `channels=` gives it none, or when its name is the name (in any case) of
+ *   an earlier column: rename one of them with `channels=`.
  * - Units: V, mV, µV (uV, microvolts), nV and their words are scaled to µV; a channel without a
- *   unit is taken as µV already (what OpenBCI GUI and most EEG outlets send).
+ *   unit is taken as µV already (what OpenBCI GUI and most EEG outlets send). A channel in any
+ *   other unit (an accelerometer in `g` or `m/s^2`, a temperature) is played as it is, its values
+ *   unscaled, its unit in frames (`units`) and in recordings as the stream declares it.
  * - Type: the declared one (`EEG`; EOG, EMG and ECG are EXG; `ACC`, `AUX`), else from the name
  *   (device/channels.ts `channelTypeOf`).
  */
@@ -26,9 +28,12 @@ import { microvoltsPerUnit } from '../replay/recording.js';
 /** One column of the stream, with what the driver needs beyond the live headset's contract. */
 export interface LslChannel extends LiveChannel {
   /** The unit the stream declares for it (`''` when it declares none). */
-  readonly unit: string;
-  /** Multiplier from the stream's values to µV (1 for a channel not played). */
-  readonly toMicrovolts: number;
+  readonly declaredUnit: string;
+  /**
+   * Multiplier from the stream's values to the frame's unit: to µV for a voltage, 1 for a channel
+   * in another unit (played as it is) and for a channel not played.
+   */
+  readonly scale: number;
 }
 
 /** The words for volts that LSL outlets write (`microvolts`), beside the symbols replay knows. */
@@ -78,8 +83,8 @@ export function mapLslChannels(
       label,
       name: undefined,
       type,
-      unit,
-      toMicrovolts: 1,
+      declaredUnit: unit,
+      scale: 1,
       reason,
     });
     if (map !== undefined && given === undefined) {
@@ -98,14 +103,6 @@ export function mapLslChannels(
       );
     }
     const toMicrovolts = lslMicrovoltsPerUnit(unit);
-    if (toMicrovolts === undefined) {
-      channels.push(
-        unplayed(
-          `its unit ${JSON.stringify(unit)} is not a voltage (the device plays voltage channels, in µV: V, mV, µV, nV, or no unit for µV)`,
-        ),
-      );
-      continue;
-    }
     const before = channels.findIndex(
       (other) => other.name !== undefined && sameChannelName(other.name, name),
     );
@@ -122,8 +119,9 @@ export function mapLslChannels(
       label,
       name,
       type: given === undefined ? type : channelTypeOf(name),
-      unit,
-      toMicrovolts,
+      declaredUnit: unit,
+      // A voltage is scaled to µV; any other unit is played as it is, under its own name.
+      ...(toMicrovolts === undefined ? { unit, scale: 1 } : { scale: toMicrovolts }),
     });
   }
   if (!channels.some((channel) => channel.name !== undefined)) {

@@ -173,7 +173,7 @@ export class LslDriver implements LiveEegDriver {
     this.others = matches.slice(1);
     this.timeline = new LslTimeline(
       full.nominalSrate,
-      this.lslChannels.map((channel) => channel.toMicrovolts),
+      this.lslChannels.map((channel) => channel.scale),
     );
     this.correction = (await measureTimeCorrection(full)) ?? 0;
     const unplayed = describeUnplayed(this.lslChannels);
@@ -363,7 +363,7 @@ export class LslDriver implements LiveEegDriver {
       return `its channels (${channels.map((channel) => channel.label).join(', ')}) are not the ones played (${this.lslChannels.map((channel) => channel.label).join(', ')})`;
     }
     this.lslChannels = channels;
-    this.timeline?.setScales(channels.map((channel) => channel.toMicrovolts));
+    this.timeline?.setScales(channels.map((channel) => channel.scale));
     return undefined;
   }
 

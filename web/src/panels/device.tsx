@@ -137,7 +137,9 @@ function Acquisition({ status, onChange }: { status: Status | undefined; onChang
       </form>
       {status !== undefined && (
         <p class="small" data-testid="device-channels">
-          {status.channels.played.length} channels: {status.channels.played.map((c) => c.name).join(', ')}
+          {status.channels.played.length} channels:{' '}
+          {/* A channel in another unit than µV (an accelerometer in g) says its unit. */}
+          {status.channels.played.map((c) => (c.unit === 'µV' ? c.name : `${c.name} (${c.unit})`)).join(', ')}
           {status.channels.unplayed.length > 0 && (
             <span data-testid="device-unplayed">
               {' '}
