@@ -7,10 +7,13 @@
  * `seq` it shows), with the frames a Node WebSocket client reads from the same port: the values
  * within the display's rounding, and each unit the frame's `units` (µV when it has none).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Browser, haveChromium, keepScreenshot, openBrowser } from '../support/browser.js';
 import { json, type Service, startService } from '../support/service.js';
+import { tryUpgrade } from '../support/upgrade.js';
 import { eventually } from '../support/wait.js';
 
 interface Frame {
@@ -78,6 +81,58 @@ function expectShown(text: string, value: number, what: string): void {
   );
 }
 
+/** Creates and starts a stream of a generator and a websocket node; answers the node's port. */
+async function runStream(
+  service: Service,
+  s: { id: string; name: string; channelNames: readonly string[]; amplitudes: readonly number[] },
+  websocket: Record<string, unknown>,
+  auth: Record<string, string> = {},
+): Promise<number> {
+  const headers = { 'content-type': 'application/json', ...auth };
+  const created = await json(`${service.url}/stream/streams`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      id: s.id,
+      meta: { name: s.name },
+      nodes: [
+        {
+          id: 'gen',
+          executable: 'signal-generator',
+          // Four frames a second, like a processing node's windows; the slow sine stays positive
+          // for the test's first seconds, the noise makes every channel differ.
+          config: {
+            sampleRate: 4,
+            amplitudes: s.amplitudes,
+            frequencies: [0.05],
+            noise: (s.amplitudes[0] ?? 1) / 10,
+            channels: s.channelNames.length,
+            channelNames: s.channelNames,
+            seed: 7,
+          },
+        },
+        { id: 'ws', executable: 'websocket', config: websocket },
+      ],
+      pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
+    }),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const started = await json(`${service.url}/stream/streams/${s.id}/signal`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ signal: 'start' }),
+  });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  return eventually(
+    async () => {
+      const status = await json(`${service.url}/stream/streams/${s.id}/status`, { headers });
+      return (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === 'ws')?.port;
+    },
+    20_000,
+    `the port of ${s.name}'s websocket node`,
+  );
+}
+
 describe.skipIf(!haveChromium)('dashboard: outputs (headless Chromium)', () => {
   let service: Service;
   let browser: Browser;
@@ -85,49 +140,7 @@ describe.skipIf(!haveChromium)('dashboard: outputs (headless Chromium)', () => {
   beforeAll(async () => {
     [service, browser] = await Promise.all([startService({ args: ['--seed', '5'] }), openBrowser()]);
     for (const [which, s] of Object.entries(STREAMS) as [Which, (typeof STREAMS)[Which]][]) {
-      const created = await json(`${service.url}/stream/streams`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          id: s.id,
-          meta: { name: s.name },
-          nodes: [
-            {
-              id: 'gen',
-              executable: 'signal-generator',
-              // Four frames a second, like a processing node's windows; the slow sine stays
-              // positive for the test's first seconds, the noise makes every channel differ.
-              config: {
-                sampleRate: 4,
-                amplitudes: s.amplitudes,
-                frequencies: [0.05],
-                noise: s.amplitudes[0] / 10,
-                channels: s.channelNames.length,
-                channelNames: s.channelNames,
-                seed: 7,
-              },
-            },
-            { id: 'ws', executable: 'websocket', config: { port: 0 } },
-          ],
-          pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
-        }),
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(200);
-      const started = await json(`${service.url}/stream/streams/${s.id}/signal`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ signal: 'start' }),
-      });
-      expect(started.status, JSON.stringify(started.body)).toBe(200);
-      const port = await eventually(
-        async () => {
-          const status = await json(`${service.url}/stream/streams/${s.id}/status`);
-          return (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === 'ws')
-            ?.port;
-        },
-        20_000,
-        `the port of ${which}'s websocket node`,
-      );
+      const port = await runStream(service, s, { port: 0 });
       const client = new WebSocket(`ws://127.0.0.1:${port}/`);
       client.on('message', (data) => {
         const frame = JSON.parse((data as Buffer).toString('utf8')) as Frame;
@@ -254,5 +267,59 @@ describe.skipIf(!haveChromium)('dashboard: outputs (headless Chromium)', () => {
       }
     }
     expect(browser.errors).toEqual([]);
+  });
+});
+
+/**
+ * Beyond loopback: the service on `::ffff:127.0.0.1` (the IPv4 loopback address in IPv6 form, which
+ * headsetd counts as beyond loopback, so nothing leaves this machine) and a node listening there
+ * too, which therefore requires the token: the page, given the token at its prompt, reads the
+ * node with `?token=`, which a client without it is refused.
+ */
+describe.skipIf(!haveChromium)('dashboard: outputs beyond loopback (headless Chromium)', () => {
+  let service: Service;
+  let browser: Browser;
+  let token: string;
+  let port: number;
+  const stream = { ...STREAMS.plain, id: '3a8b6f4d-0e5c-4b1d-8f9a-4c5d6e7f8a9b', name: 'Beyond loopback' };
+
+  beforeAll(async () => {
+    [service, browser] = await Promise.all([
+      startService({ args: ['--host', '::ffff:127.0.0.1'] }),
+      openBrowser(),
+    ]);
+    token = readFileSync(path.join(service.dataDir, 'token'), 'utf8').trim();
+    port = await runStream(
+      service,
+      stream,
+      { port: 0, host: '::ffff:127.0.0.1' },
+      { authorization: `Bearer ${token}` },
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser.close();
+    await service.stop();
+  });
+
+  test('the page sends the token it was given to the node, which refuses a client without it', async () => {
+    const refused = await tryUpgrade(`ws://127.0.0.1:${port}/`);
+    if (refused.kind === 'open') refused.socket.terminate();
+    expect(refused.kind === 'refused' ? refused.status : 'open').toBe(401);
+
+    const { page } = browser;
+    await page.goto(`http://127.0.0.1:${service.port}/#outputs`);
+    await page.getByTestId('token-input').fill(token);
+    await page.getByTestId('token-input').press('Enter');
+    await page.click(`[data-output="${stream.id}/ws"]`);
+    const view = page.locator('[data-testid=output-view][data-kind=table]');
+    await view.waitFor().catch(async (e: unknown) => {
+      const shows = await page.locator('main').textContent();
+      throw new Error(
+        `${String(e)}\nThe panel shows: ${shows}\nConsole: ${browser.consoleErrors.join(' | ')}`,
+      );
+    });
+    expect(await page.getByTestId('output-state').textContent()).toBe('connected');
+    expect(await view.locator('tr[data-channel]').count()).toBe(2);
   });
 });

@@ -80,9 +80,6 @@ function unreachable(output: Output): string | undefined {
     return `This node sends the ${output.format} format; the panel reads the json format (config format: json).`;
   if (isLoopback(output.host) && !isLoopback(location.hostname))
     return `This node listens on ${output.host} only, so it cannot be reached from another machine: set its config's host (for example 0.0.0.0) to read it here.`;
-  const wildcard = output.host === '0.0.0.0' || output.host === '::';
-  if (!wildcard && !isLoopback(output.host) && output.host !== location.hostname)
-    return `This node listens on ${output.host} only: open the dashboard at that address to read it here.`;
   return undefined;
 }
 
@@ -113,7 +110,9 @@ function useFrames(output: Output): {
     const open = (): void => {
       const ws = new WebSocket(socketUrl('/', output.port));
       socket = ws;
+      let opened = false;
       ws.onopen = () => {
+        opened = true;
         setState('connected');
       };
       ws.onmessage = (message) => {
@@ -134,10 +133,13 @@ function useFrames(output: Output): {
       };
       ws.onclose = (event) => {
         if (!live) return;
+        // A browser tells a page nothing of a refused connection (the console shows the status).
         setState(
-          event.code === 1001
-            ? `closed: ${event.reason || 'the node stopped'}; reconnecting`
-            : `closed (${event.code}); reconnecting`,
+          !opened
+            ? `cannot connect (the node listens on ${output.host}, port ${output.port}); retrying`
+            : event.code === 1001
+              ? `closed: ${event.reason || 'the node stopped'}; reconnecting`
+              : `closed (${event.code}); reconnecting`,
         );
         retry = setTimeout(open, RECONNECT_MS);
       };
