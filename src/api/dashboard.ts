@@ -7,12 +7,14 @@
  * the page that asks for the token (it cannot send a header on a navigation). They carry no data
  * of the device, only the package's own files, and Host, Origin and Sec-Fetch-Site still apply
  * (src/api/security.ts). Every answer carries a Content-Security-Policy that lets the page load
- * and connect to its own origin only: nothing is fetched from the network at run time.
+ * from its own origin only, and connect to it and to WebSockets of its own host: nothing is
+ * fetched from the network at run time.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HeadsetdError } from '../errors/catalog.js';
+import { hostName } from '../security/access.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,22 +31,30 @@ const FILES: Readonly<Record<string, string>> = {
   'favicon.svg': 'image/svg+xml',
 };
 
+/** A name fit to be written into the policy (the request's Host passed the Host rule already). */
+const PLAIN_NAME = /^[a-z0-9.\-[\]:]+$/;
+
 /**
  * The page's own origin only; `'unsafe-inline'` styles because the editor (CodeMirror) writes its
- * theme into style elements. `connect-src 'self'` covers the page's WebSockets to the same host.
+ * theme into style elements. `connect-src` allows the page's own origin (its requests and
+ * WebSockets) and WebSockets to any port of the same host: the Outputs panel reads the frames of
+ * the streams' websocket nodes, each on its own port (`host` is the name the page was loaded by).
  */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+export function dashboardCsp(host: string): string {
+  const sockets = PLAIN_NAME.test(host) ? ` ws://${host}:* wss://${host}:*` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    `connect-src 'self'${sockets}`,
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
 
 /**
  * Where the built files are: dist/web/ next to dist/api/ (the bundle's twin URL points there too),
@@ -58,7 +68,7 @@ function webDir(): string | undefined {
 export function dashboardRoutes(app: FastifyInstance): void {
   const dir = webDir();
   const cache = new Map<string, Buffer>();
-  const send = (reply: FastifyReply, file: string): FastifyReply => {
+  const send = (request: FastifyRequest, reply: FastifyReply, file: string): FastifyReply => {
     const type = FILES[file];
     if (dir === undefined || type === undefined) {
       throw new HeadsetdError(
@@ -75,17 +85,17 @@ export function dashboardRoutes(app: FastifyInstance): void {
     }
     return reply
       .type(type)
-      .header('Content-Security-Policy', DASHBOARD_CSP)
+      .header('Content-Security-Policy', dashboardCsp(hostName(request.headers.host ?? '')))
       .header('X-Content-Type-Options', 'nosniff')
       .header('Referrer-Policy', 'no-referrer')
       .header('Cache-Control', 'no-cache')
       .send(body);
   };
   const options = { schema: { hide: true }, config: { dashboardShell: true } };
-  app.get('/', options, async (_request, reply) => send(reply, 'index.html'));
+  app.get('/', options, async (request, reply) => send(request, reply, 'index.html'));
   // Browsers ask for /favicon.ico by themselves (a 404 is a console error on every load).
-  app.get('/favicon.ico', options, async (_request, reply) => send(reply, 'favicon.svg'));
+  app.get('/favicon.ico', options, async (request, reply) => send(request, reply, 'favicon.svg'));
   app.get<{ Params: { file: string } }>('/dashboard/:file', options, async (request, reply) =>
-    send(reply, request.params.file),
+    send(request, reply, request.params.file),
   );
 }

@@ -41,6 +41,8 @@ export function accessPolicy(options: SecurityOptions): AccessPolicy {
     token: options.token,
     ...(options.tokenFile === undefined ? {} : { tokenFile: options.tokenFile }),
     allowedOrigins: options.allowedOrigins,
+    // Before the API listens on port 0 its port is not known yet: no origin is the service's then.
+    ...(options.port() > 0 ? { servicePort: options.port() } : {}),
     allowedHosts: options.allowedHosts,
     hostname: options.hostname(),
     ...(options.listenAddresses === undefined ? {} : { listenAddresses: options.listenAddresses }),

@@ -14,6 +14,12 @@ export interface AccessPolicy {
   readonly tokenFile?: string;
   /** Origins allowed besides the socket's own (`http://host:port`). */
   readonly allowedOrigins: readonly string[];
+  /**
+   * The API's port, once it listens. The pages the service serves there (the dashboard) have the
+   * origin `http://<a name of this device>:<servicePort>`: a websocket node's port admits them as
+   * its own, so that the dashboard can show a node's frames without `--allow-origin`.
+   */
+  readonly servicePort?: number;
   /** Host names allowed besides loopback names, the listening addresses and the machine's name. */
   readonly allowedHosts: readonly string[];
   /**

@@ -134,3 +134,33 @@ describe('accessRefusal', () => {
     }
   });
 });
+
+describe("the service's own origin on a websocket node's port", () => {
+  /** A node's port (42100) under the service's rules, the API on 42069. */
+  function nodeRefusal(origin: string, policy: AccessPolicy = { ...POLICY, servicePort: 42069 }) {
+    return accessRefusal({ headers: { host: '127.0.0.1:42100', origin }, url: '/', port: 42100 }, policy);
+  }
+
+  it.each([
+    'http://127.0.0.1:42069',
+    'http://localhost:42069',
+    'http://[::1]:42069',
+    'http://headset.local:42069',
+    'http://headset.example:42069',
+  ])('admits the dashboard served at %s', (origin) => {
+    expect(nodeRefusal(origin)).toBeUndefined();
+  });
+
+  it.each([
+    ['another port of this device', 'http://127.0.0.1:8080'],
+    ['a foreign name on the service port', 'http://evil.example:42069'],
+    ['another scheme', 'https://127.0.0.1:42069'],
+    ['an origin with a path', 'http://127.0.0.1:42069/x'],
+  ])('refuses %s', (_what, origin) => {
+    expect(nodeRefusal(origin)?.code).toBe('forbidden_origin');
+  });
+
+  it('refuses the API port origin while the service port is unknown', () => {
+    expect(nodeRefusal('http://127.0.0.1:42069', POLICY)?.code).toBe('forbidden_origin');
+  });
+});

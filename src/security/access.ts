@@ -51,6 +51,26 @@ function ownOrigins(hostHeader: string, port: number): string[] {
   return [`http://${hostHeader}`, `http://127.0.0.1:${port}`, `http://localhost:${port}`];
 }
 
+/**
+ * An origin of the service's own port on a name of this device: a page the service served itself
+ * (the dashboard), as trusted as the API that served it.
+ */
+function isServiceOrigin(origin: string, policy: AccessPolicy): boolean {
+  if (policy.servicePort === undefined) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (
+    url.protocol === 'http:' &&
+    url.origin === origin &&
+    (url.port === '' ? 80 : Number(url.port)) === policy.servicePort &&
+    hostAllowed(url.hostname.toLowerCase(), policy)
+  );
+}
+
 function isUpgrade(headers: IncomingHttpHeaders): boolean {
   return headers.upgrade?.toLowerCase() === 'websocket';
 }
@@ -104,7 +124,11 @@ export function accessRefusal(request: AccessRequest, policy: AccessPolicy): Hea
   }
   const origin = single(request.headers.origin);
   if (origin !== undefined) {
-    if (!ownOrigins(hostHeader, request.port).includes(origin) && !policy.allowedOrigins.includes(origin)) {
+    if (
+      !ownOrigins(hostHeader, request.port).includes(origin) &&
+      !policy.allowedOrigins.includes(origin) &&
+      !isServiceOrigin(origin, policy)
+    ) {
       return new HeadsetdError(
         'forbidden_origin',
         `Requests from origin '${origin}' are refused; allow it with --allow-origin.`,

@@ -8,7 +8,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { DASHBOARD_CSP } from '../../src/api/dashboard.js';
+import { dashboardCsp } from '../../src/api/dashboard.js';
 import { openDatabase } from '../../src/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
@@ -44,7 +44,11 @@ describe('on loopback', () => {
     const page = await call(cp, { method: 'GET', url: '/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+    // Its own origin, and WebSockets to any port of the host it was loaded by (websocket nodes').
+    expect(page.headers['content-security-policy']).toBe(dashboardCsp('localhost'));
+    expect(page.headers['content-security-policy']).toContain(
+      "connect-src 'self' ws://localhost:* wss://localhost:*;",
+    );
     expect(page.body).toContain('<script type="module" src="/dashboard/app.js"></script>');
     const script = await call(cp, { method: 'GET', url: '/dashboard/app.js' });
     expect(script.statusCode).toBe(200);

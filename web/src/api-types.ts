@@ -38,9 +38,12 @@ export type PipeDef = Omit<StreamDocument['pipes'][number], 'destination' | 'tar
 
 type StatusAnswer = Static<typeof StreamStatusResponse>['status'];
 export type NodeMetrics = StatusAnswer['nodes'][number]['metrics'];
-/** GET /stream/streams/{id}/status; a websocket node adds the `port` it listens on. */
+/**
+ * GET /stream/streams/{id}/status; a websocket node adds the `port` and `host` it listens on and
+ * its `format` (`json` or `binary`).
+ */
 export type StreamStatus = Omit<StatusAnswer, 'nodes'> & {
-  nodes: (StatusAnswer['nodes'][number] & { port?: number })[];
+  nodes: (StatusAnswer['nodes'][number] & { port?: number; host?: string; format?: string })[];
 };
 
 /** GET /system/recordings: one file. */

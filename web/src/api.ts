@@ -101,10 +101,14 @@ export async function api<T = Record<string, unknown>>(
   return (await response.json()) as T;
 }
 
-/** `ws://` (or `wss://`) on the page's own host, with the token when one is set. */
-export function socketUrl(path: string): string {
+/**
+ * `ws://` (or `wss://`) on the page's own host, with the token when one is set; on another `port`
+ * of that host when given (a websocket node's).
+ */
+export function socketUrl(path: string, port?: number): string {
   const url = new URL(path, location.href);
   url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (port !== undefined) url.port = String(port);
   const t = token();
   if (t !== undefined) url.searchParams.set('token', t);
   return url.href;

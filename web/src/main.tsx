@@ -10,6 +10,7 @@ import { useCapabilities } from './capabilities';
 import { keepEvents, reconnectEvents } from './live';
 import { DevicePanel } from './panels/device';
 import { ImpedancePanel } from './panels/impedance';
+import { OutputsPanel } from './panels/outputs';
 import { RecordingsPanel } from './panels/recordings';
 import { SignalsPanel } from './panels/signals';
 import { StreamsPanel } from './panels/streams';
@@ -19,6 +20,7 @@ const PANELS = {
   impedance: { title: 'Impedance', view: ImpedancePanel },
   signals: { title: 'Signals', view: SignalsPanel },
   streams: { title: 'Streams', view: StreamsPanel },
+  outputs: { title: 'Outputs', view: OutputsPanel },
   recordings: { title: 'Recordings', view: RecordingsPanel },
 } as const;
 
