@@ -103,4 +103,13 @@ describe('frameJsonText', () => {
     expect(frameFromJson(JSON.parse(text)).units).toEqual(units);
     expect(() => frameFromJson({ ...frameToJson(plain), units: ['dB'] })).toThrow(/'units' has 1 entries/);
   });
+
+  it('writes the annotation (an ssvep detection) when the frame has one, as frameToJson does, and reads it back', () => {
+    const plain = frame(2, NAMES, (i) => i);
+    expect(frameJsonText(plain)).not.toContain('annotation');
+    const noted = { ...plain, annotation: 'SSVEP 12 Hz "quoted"' };
+    const text = frameJsonText(noted);
+    expect(text).toBe(JSON.stringify(frameToJson(noted)));
+    expect(frameFromJson(JSON.parse(text)).annotation).toBe('SSVEP 12 Hz "quoted"');
+  });
 });

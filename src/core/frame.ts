@@ -50,7 +50,8 @@ export interface Frame {
   /**
    * A sentence the source says about its samples from this frame on, which recorders write into
    * the file as an annotation at this frame's first sample (a live device's rate guard: the source
-   * sends faster than it declares). Carried like `lostSamples`.
+   * sends faster than it declares; the ssvep node's detection). Carried like `lostSamples`, and
+   * part of the JSON text form (not of the binary forms).
    */
   readonly annotation?: string;
   /**
@@ -112,6 +113,8 @@ export interface FrameJson {
   units?: string[];
   discontinuity?: boolean;
   marker?: FrameMarker;
+  /** What the source says of its samples from this frame on (see {@link Frame.annotation}). */
+  annotation?: string;
 }
 
 /** A frame's samples as rows of their JSON form. */
@@ -138,6 +141,7 @@ export function frameToJson(frame: Frame): FrameJson {
     ...(frame.units === undefined ? {} : { units: [...frame.units] }),
     ...(frame.discontinuity === true ? { discontinuity: true } : {}),
     ...(frame.marker === undefined ? {} : { marker: { ...frame.marker } }),
+    ...(frame.annotation === undefined ? {} : { annotation: frame.annotation }),
   };
 }
 
@@ -205,7 +209,8 @@ export function frameJsonText(frame: Frame): string {
   const gap = frame.discontinuity === true ? ',"discontinuity":true' : '';
   const marker = frame.marker === undefined ? '' : `,"marker":${JSON.stringify(frame.marker)}`;
   const units = frame.units === undefined ? '' : `,"units":${listText(frame.units)}`;
-  return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${units}${gap}${marker}}`;
+  const note = frame.annotation === undefined ? '' : `,"annotation":${JSON.stringify(frame.annotation)}`;
+  return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${units}${gap}${marker}${note}}`;
 }
 
 /**
@@ -238,6 +243,7 @@ export function frameFromJson(json: FrameJson): Frame {
     channels: json.channels,
     data,
     ...(json.units === undefined ? {} : { units: json.units }),
+    ...(typeof json.annotation === 'string' ? { annotation: json.annotation } : {}),
     ...(json.discontinuity === true ? { discontinuity: true } : {}),
   };
 }

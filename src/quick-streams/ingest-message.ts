@@ -29,6 +29,8 @@ const KNOWN_FIELDS = new Set([
   'data',
   'units',
   'discontinuity',
+  'marker',
+  'annotation',
   'metadata',
 ]);
 
