@@ -12,6 +12,7 @@ import { GUIDE_EXAMPLES } from './openapi-examples/guide-examples.js';
 import { HARDWARE_EXAMPLES } from './openapi-examples/hardware-examples.js';
 import { INSTINCT_EXAMPLES } from './openapi-examples/instinct-examples.js';
 import { QUICK_STREAM_EXAMPLES } from './openapi-examples/quick-stream-examples.js';
+import { STATUS_EXAMPLES } from './openapi-examples/status-examples.js';
 import { STREAM_EXAMPLES } from './openapi-examples/stream-examples.js';
 import { SYSTEM_EXAMPLES } from './openapi-examples/system-examples.js';
 import type { OperationExamples } from './openapi-examples/operation-examples.js';
@@ -22,6 +23,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   ...STREAM_EXAMPLES,
   ...QUICK_STREAM_EXAMPLES,
   ...SYSTEM_EXAMPLES,
+  ...STATUS_EXAMPLES,
   ...HARDWARE_EXAMPLES,
   ...GUIDE_EXAMPLES,
   ...INSTINCT_EXAMPLES,

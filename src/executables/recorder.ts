@@ -33,13 +33,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { HeadsetdError } from '../errors/catalog.js';
-import {
-  formatOfName,
-  pendingPath,
-  recordingNameProblem,
-  recordingsDir,
-  sidecarPath,
-} from '../recordings/paths.js';
+import { recordingsDir, sidecarPath } from '../recordings/paths.js';
 import { type RecordingFormat, readSidecar } from '../recordings/sidecar.js';
 import { channelUnit, type Frame, frameSamples, MICROVOLT } from '../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../core/node.js';
@@ -50,6 +44,7 @@ import { RecordingFile, type SegmentSpec } from './recorder-file.js';
 import { type PhysicalLimits, physicalLimitsFor, unitLimitsFor } from './recorder-range.js';
 import { clipText, noValueText, SampleSpans, type SpanAnnotation } from './recorder-clipping.js';
 import { errorMessage } from '../core/error-message.js';
+import { nextSegmentName, recordingName } from './recorder-names.js';
 import { frameTimeProblem } from '../core/frame-time.js';
 
 export interface RecorderConfig {
@@ -76,35 +71,6 @@ interface Tally {
 
 /** Unflagged timestamp jumps shorter than this are clock jitter, not gaps. */
 const UNFLAGGED_GAP_MS = 100;
-
-/** The file name and format of a config; see the file comment. */
-export function recordingName(config: RecorderConfig): { name: string; format: RecordingFormat } {
-  const problem = recordingNameProblem(config);
-  // A restart cannot cure a name: the node stops for good.
-  if (problem !== undefined) throw new FatalNodeError(`${problem}.`);
-  const fromName = formatOfName(config.filename);
-  const format = config.format ?? fromName ?? 'edf';
-  const name = fromName === undefined ? `${config.filename}.${format}` : config.filename;
-  return { name, format };
-}
-
-/** True when a recording, its sidecar or its pending file has this name. */
-function nameTaken(dir: string, name: string): boolean {
-  return (
-    existsSync(`${dir}/${name}`) || existsSync(sidecarPath(dir, name)) || existsSync(pendingPath(dir, name))
-  );
-}
-
-/** `<stem>-<k>.<ext>` for k = 2, 3, …: the first name not taken. */
-export function nextSegmentName(dir: string, name: string): string {
-  const dot = name.lastIndexOf('.');
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : '';
-  for (let k = 2; ; k++) {
-    const candidate = `${stem}-${k}${ext}`;
-    if (!nameTaken(dir, candidate)) return candidate;
-  }
-}
 
 /** True when two frames' units are the same (absent and all µV alike). */
 function sameUnits(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {

@@ -8,6 +8,25 @@ import type { HeadsetCase } from './headset-case.js';
 
 export const DEVICE_CASES: readonly HeadsetCase[] = [
   {
+    title:
+      'the simulated wearer is the simulated headset’s only; where present, a flicker looked at and closed eyes show in its state',
+    covers: ['wearer'],
+    async run({ device }) {
+      const { wearer } = device;
+      expect(wearer !== undefined).toBe(device.info().kind === 'simulated');
+      if (wearer === undefined) return;
+      expect(wearer.state()).toMatchObject({ frequency: null, eyes: 'open' });
+      expect(wearer.lookAt({ frequency: 12 })).toMatchObject({ frequency: 12, eyes: 'open' });
+      expect(wearer.setEyes('closed')).toMatchObject({ frequency: 12, eyes: 'closed' });
+      const latency = wearer.state().latencyMs;
+      expect(latency).toBeGreaterThanOrEqual(100);
+      expect(latency).toBeLessThanOrEqual(200);
+      wearer.lookAt({ frequency: null });
+      expect(wearer.setEyes('open')).toMatchObject({ frequency: null, eyes: 'open' });
+      await Promise.resolve();
+    },
+  },
+  {
     title: 'close refuses acquisition with DeviceUnavailableError; twice is safe',
     covers: ['close', 'eeg.start'],
     async run({ device }) {

@@ -1,9 +1,9 @@
 /**
  * Child process of the websocket fan-out test, run in a network namespace of its own whose TCP
  * buffers are small (so a client that stops reading fills them in a moment, as a slow phone on
- * Wi-Fi would over minutes). Runs the real service there, one stream generator → websocket, 200
+ * Wi-Fi would over minutes). Runs the real service there, one stream eeg-source → websocket, 200
  * clients that read every frame and one that never reads; waits until the node skips frames for
- * the stalled client and the others have each received 100 frames more; prints what each client
+ * the stalled client and the others have each received 50 frames more; prints what each client
  * got and the node's status as JSON, then stops the service.
  * usage: node --import tsx websocket-fanout-child.ts DATA_DIR
  */
@@ -25,14 +25,12 @@ const post = (path: string, body: unknown) =>
 await post('', {
   id,
   nodes: [
-    {
-      id: 'gen',
-      executable: 'signal-generator',
-      config: { sampleRate: 500, amplitudes: [1], frequencies: [5], channels: 16 },
-    },
-    // 4 s of frames per client (32 kB/s each): a reader the machine starves of CPU for a while is
-    // not a stalled client; the one that never reads fills it (and its small TCP buffers) in seconds.
-    { id: 'ws', executable: 'websocket', config: { port: 0, format: 'binary', clientBufferBytes: 131072 } },
+    // The device's EEG joined into frames of 100 ms: ten a second to each of 200 readers (2,000
+    // messages a second, which a busy machine still reads in time), 1.9 kB each.
+    { id: 'gen', executable: 'eeg-source', config: { frameMs: 100 } },
+    // 3 s of frames per client: a reader the machine starves of CPU for a while is not taken for a
+    // stalled client; the one that never reads fills it and its small TCP buffers within seconds.
+    { id: 'ws', executable: 'websocket', config: { port: 0, format: 'binary', clientBufferBytes: 65536 } },
   ],
   pipes: [{ id: 'p', source: 'gen', destination: 'ws' }],
 });
@@ -76,9 +74,9 @@ const slow = await eventually(
 );
 const counts = fast.map((c) => c.seqs.length);
 await eventually(
-  async () => (fast.every((c, i) => c.seqs.length >= (counts[i] ?? 0) + 100) ? true : undefined),
+  async () => (fast.every((c, i) => c.seqs.length >= (counts[i] ?? 0) + 50) ? true : undefined),
   30_000,
-  '100 more frames for every reading client',
+  '50 more frames for every reading client',
 );
 const after = await wsNode();
 for (const c of fast) c.socket.terminate();

@@ -43,12 +43,12 @@ describe.skipIf(!canUseNetns())('one websocket node, 200 clients and one that ne
     const report = JSON.parse(out) as Report;
     expect(report.fast).toHaveLength(200);
     report.fast.forEach((seqs, i) => {
-      expect(seqs.length, `client ${i}`).toBeGreaterThanOrEqual(100);
+      expect(seqs.length, `client ${i}`).toBeGreaterThanOrEqual(50);
       expect(seqGaps(seqs), `client ${i}`).toEqual([]);
     });
     // One slow client at a time, never the 200 readers; its frames are skipped, not queued.
     expect(report.slow.slowClients).toBe(1);
-    expect(report.slow.clientBufferBytes).toBe(131072);
+    expect(report.slow.clientBufferBytes).toBe(65536);
     expect(report.after.slowClients).toBe(1);
     expect(report.after.clients).toBe(201);
     expect(report.after.metrics.framesDropped).toBeGreaterThan(report.slow.metrics.framesDropped);

@@ -118,7 +118,9 @@ describe.for(LIBLSL_VERSIONS)('lsl-inlet reads liblsl %s outlets', (version) => 
       expect(samples).toHaveLength(count);
       samples.forEach((sample, i) => {
         expect(sample.values).toEqual(Array.from({ length: CHANNELS }, (_, c) => i * CHANNELS + c + 0.25));
-        expect(Math.abs(sample.t - (start + i / RATE))).toBeLessThan(0.001);
+        // The outlet's stamps through the inlet's time correction, which a busy machine measures
+        // only to within half a round trip of a few ms: 5 ms, where a wrong mapping is off by seconds.
+        expect(Math.abs(sample.t - (start + i / RATE))).toBeLessThan(0.005);
       });
       expect(received.info.resolved).toMatchObject({
         name: `Lab Amp ${version}`,

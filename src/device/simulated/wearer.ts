@@ -47,7 +47,7 @@ export const LATENCY_MS = [100, 200] as const;
 export interface StimulusRequest {
   /** Flicker frequency looked at, Hz; null: none. */
   readonly frequency: number | null;
-  /** Fundamental's peak at O1/O2, µV (default 2). */
+  /** Fundamental's peak at O1/O2, µV (default DEFAULT_SSVEP_AMPLITUDE). */
   readonly amplitude?: number;
 }
 
