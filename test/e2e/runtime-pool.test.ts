@@ -57,26 +57,26 @@ function portOf(rt: WorkerRuntime, streamId: string): number {
 }
 
 describe('worker pool', () => {
-  test('light streams share one worker; a busy worker makes the next stream go to a new one', async () => {
-    // The threshold sits between a light worker (a few %, more on a machine busy with other work:
-    // booting, starting streams) and the busy node's 90 %, far from both.
-    const { rt } = newRuntime(2, 1000, undefined, 0.75);
-    const light = [1, 2, 3].map(() => definition([generator, logger], [pipe('p', 'gen', 'log')]));
-    for (const stream of light) {
-      // A worker is light once it reads so: on a busy machine its own boot may read busy for a while.
-      await eventually(() => (rt.workerUtilizations()[0] ?? 0) < 0.3, 10_000, 'the worker to read light');
+  test('light streams share one worker', async () => {
+    // A threshold no worker reaches: whatever a busy machine makes a light worker read while it
+    // boots or starts a stream, the streams stay together (the busy case is the next test's).
+    const { rt } = newRuntime(2, 1000, undefined, 1.01);
+    for (const stream of [1, 2, 3].map(() => definition([generator, logger], [pipe('p', 'gen', 'log')]))) {
       await rt.start(stream);
     }
     expect(rt.workerLoads()).toEqual([3]);
+  });
 
-    const heavy = definition([{ id: 'busy', executable: 'test-busy' }], []);
-    await rt.start(heavy);
-    expect(rt.workerLoads()).toEqual([4]);
+  test('a busy worker makes the next stream go to a new one', async () => {
+    // The threshold sits far below the busy node's 90 % (which a busy machine only raises).
+    const { rt } = newRuntime(2, 1000, undefined, 0.75);
+    await rt.start(definition([{ id: 'busy', executable: 'test-busy' }], []));
+    expect(rt.workerLoads()).toEqual([1]);
     // The watchdog measures each worker's busy share every quarter heartbeat (250 ms here).
     await eventually(() => (rt.workerUtilizations()[0] ?? 0) > 0.75, 10_000, 'the worker to read busy');
     const next = definition([generator, logger], [pipe('p', 'gen', 'log')]);
     await rt.start(next);
-    expect(rt.workerLoads()).toEqual([4, 1]);
+    expect(rt.workerLoads()).toEqual([1, 1]);
     expect(rt.status(next.id)?.nodes.gen?.state).toBe('running');
   });
 
