@@ -10,9 +10,10 @@
  * once `flushIntervalSeconds` (default 1 s) of samples is pending (or 1 MiB of text when no
  * sample rate is known); `close` flushes and syncs.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync } from 'node:fs';
 import { FormatError } from './format-error.js';
 import { formatFloat32 } from './float32-text.js';
+import { writeFully } from './write-fully.js';
 
 export interface CsvWriterOptions {
   /** Column names, one per channel. */
@@ -159,10 +160,7 @@ export class CsvWriter {
     if (this.pending.length === 0) return;
     const chunk = Buffer.from(this.pending.join(''), 'utf8');
     try {
-      let done = 0;
-      while (done < chunk.length) {
-        done += writeSync(this.fd, chunk, done, chunk.length - done, this.bytesWritten + done);
-      }
+      writeFully(this.fd, chunk, this.bytesWritten);
       fdatasyncSync(this.fd);
     } catch (error) {
       // Full disk or I/O error: cut the half-written tail so the file ends on a whole line.

@@ -39,8 +39,9 @@
  * and an annotation `Recording ends` marks the true end (the time of the sample after the last
  * real one). No real sample is altered. A file that never got a sample keeps 0 records.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync } from 'node:fs';
 import { FormatError } from './format-error.js';
+import { writeFully } from './write-fully.js';
 import { RECORD_COUNT_OFFSET } from './edf-header.js';
 import {
   checkRecordDuration,
@@ -221,7 +222,7 @@ export class EdfWriter {
 
     const fd = openSync(path, options.overwrite === true ? 'w' : 'wx');
     try {
-      writeSync(fd, header, 0, header.length, 0);
+      writeFully(fd, header, 0);
       fdatasyncSync(fd);
     } catch (error) {
       // Leave no header-less file behind (the name was free: 'wx', or is being replaced).
@@ -495,9 +496,4 @@ export class EdfWriter {
   private assertOpen(): void {
     if (this.fd === undefined) throw new Error(`EdfWriter for ${this.path} is closed`);
   }
-}
-
-function writeFully(fd: number, buf: Buffer, position: number): void {
-  let done = 0;
-  while (done < buf.length) done += writeSync(fd, buf, done, buf.length - done, position + done);
 }
