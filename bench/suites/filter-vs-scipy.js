@@ -15,6 +15,7 @@ import path from 'node:path';
 import { designFilter, SosFilter } from '../../dist/dsp/index.js';
 import { cpuNs, median, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
+import { sineInNoise } from '../lib/test-signal.js';
 
 const PYTHON = '/usr/bin/python3';
 const RATE = 2000;
@@ -23,21 +24,8 @@ const FRAMES = 1_000_000;
 const PARITY_FRAMES = 20_000;
 const ROUNDS = 5;
 
-/** Deterministic pseudo-EEG: uniform noise plus a 10 Hz sine, per channel. */
-function testData() {
-  const x = new Float32Array(FRAMES * CHANNELS);
-  let s = 12345;
-  for (let i = 0; i < FRAMES; i++) {
-    const sine = 20 * Math.sin((2 * Math.PI * 10 * i) / RATE);
-    for (let c = 0; c < CHANNELS; c++) {
-      s ^= s << 13;
-      s ^= s >>> 17;
-      s ^= s << 5;
-      x[i * CHANNELS + c] = sine + ((s >>> 0) / 2 ** 32 - 0.5) * 50;
-    }
-  }
-  return x;
-}
+const testData = () =>
+  sineInNoise({ rows: FRAMES, channels: CHANNELS, rate: RATE, frequency: 10, amplitude: 20, noise: 50 });
 
 function ourCpuSeconds(sos, x) {
   const out = new Float32Array(x.length);

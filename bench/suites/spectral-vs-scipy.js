@@ -20,6 +20,7 @@ import { createBandPower } from '../../dist/executables/band-power.js';
 import { createResample } from '../../dist/executables/resample.js';
 import { cpuNs, median, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
+import { sineInNoise } from '../lib/test-signal.js';
 
 const PYTHON = '/usr/bin/python3';
 const RATE = 250;
@@ -48,20 +49,8 @@ const PARAMS = {
 };
 const NAMES = Array.from({ length: CHANNELS }, (_, c) => `ch${c + 1}`);
 
-function testData() {
-  const x = new Float32Array(FRAMES * CHANNELS);
-  let s = 12345;
-  for (let i = 0; i < FRAMES; i++) {
-    const sine = 20 * Math.sin((2 * Math.PI * 10 * i) / RATE);
-    for (let c = 0; c < CHANNELS; c++) {
-      s ^= s << 13;
-      s ^= s >>> 17;
-      s ^= s << 5;
-      x[i * CHANNELS + c] = sine + ((s >>> 0) / 2 ** 32 - 0.5) * 50;
-    }
-  }
-  return x;
-}
+const testData = () =>
+  sineInNoise({ rows: FRAMES, channels: CHANNELS, rate: RATE, frequency: 10, amplitude: 20, noise: 50 });
 
 /** Runs a node over `frames` input frames of x in 10-sample frames; returns the frames it emitted. */
 function runNode(factory, config, x, frames) {

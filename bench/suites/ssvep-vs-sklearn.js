@@ -16,6 +16,7 @@ import path from 'node:path';
 import { createSsvep } from '../../dist/executables/ssvep.js';
 import { cpuNs } from '../lib/measure.js';
 import { result } from '../lib/result.js';
+import { sineInNoise } from '../lib/test-signal.js';
 
 const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.resolve(import.meta.dirname, '../../test/support/ssvep_reference.py');
@@ -24,22 +25,15 @@ const CHANNELS = 21;
 const SECONDS = 20;
 const FREQUENCIES = [6.66, 7.5, 8.57, 10, 12];
 
-/** Deterministic pseudo-EEG: noise plus a 12 Hz component on every channel. */
-function testData() {
-  const rows = SECONDS * RATE;
-  const x = new Float32Array(rows * CHANNELS);
-  let s = 12345;
-  for (let i = 0; i < rows; i++) {
-    const sine = 3 * Math.sin((2 * Math.PI * 12 * i) / RATE);
-    for (let c = 0; c < CHANNELS; c++) {
-      s ^= s << 13;
-      s ^= s >>> 17;
-      s ^= s << 5;
-      x[i * CHANNELS + c] = sine + ((s >>> 0) / 2 ** 32 - 0.5) * 40;
-    }
-  }
-  return x;
-}
+const testData = () =>
+  sineInNoise({
+    rows: SECONDS * RATE,
+    channels: CHANNELS,
+    rate: RATE,
+    frequency: 12,
+    amplitude: 3,
+    noise: 40,
+  });
 
 /** The node's CPU seconds for the whole input, and its scores per window. */
 function runNode(method, x) {
