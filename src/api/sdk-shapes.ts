@@ -7,6 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ConfigEntry as Entry } from '../store/config-entries.js';
+import type { Imu } from '../device/headset.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -48,5 +49,10 @@ export function wantsEntryList(request: FastifyRequest): boolean {
   );
 }
 
-/** The fields the SDK reads on the IMU (added to the reference IMU reading). */
-export const IMU_SENSOR = { type: 'imu', enabled: true, sample_rate: null, range: null } as const;
+/**
+ * The fields the SDK reads on the IMU (added to the reference IMU reading): always on, at its output
+ * data rate.
+ */
+export function imuSensor(imu: Imu, type: 'imu' | 'accelerometer' = 'imu') {
+  return { type, enabled: true, sample_rate: imu.rate(), range: null } as const;
+}

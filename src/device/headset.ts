@@ -256,11 +256,22 @@ export interface ImuReading {
 
 export const IMU_NODE_COUNT = 4;
 
+/**
+ * The output data rates the IMUs run at, Hz: a MEMS IMU's usual steps (docs/device.md §IMU). A
+ * reading is the one of the last sample instant, so two reads within one sample period agree.
+ */
+export const IMU_RATES = [25, 50, 100, 200, 400, 800] as const;
+export const IMU_DEFAULT_RATE = 100;
+
 export interface Imu {
   /** The headset's main IMU. */
   primary(): ImuReading;
   /** One of the band's IMU nodes; `nodeIndex` outside 0..3 is `validation_failed`. */
   node(nodeIndex: number): ImuReading;
+  /** The output data rate of every IMU, Hz (one of IMU_RATES). */
+  rate(): number;
+  /** Sets the output data rate of every IMU; a rate not in IMU_RATES is `validation_failed`. */
+  setRate(hz: number): void;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,6 +32,10 @@ const MEMBERS: Readonly<Record<Exclude<DeviceCapability, 'eeg'>, Readonly<Record
   imu: {
     primary: (d) => d.imu.primary(),
     node: (d) => d.imu.node(0),
+    rate: (d) => d.imu.rate(),
+    setRate: (d) => {
+      d.imu.setRate(100);
+    },
   },
   battery: {
     battery: (d) => d.power.battery(),

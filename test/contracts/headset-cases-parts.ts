@@ -7,7 +7,13 @@
 import { expect } from 'vitest';
 import { ELECTRODES } from '../../src/core/electrodes.js';
 import { DeviceArgumentError } from '../../src/device/errors.js';
-import { type DebugCommand, IMU_NODE_COUNT, MOTOR_STATE } from '../../src/device/headset.js';
+import {
+  type DebugCommand,
+  IMU_DEFAULT_RATE,
+  IMU_NODE_COUNT,
+  IMU_RATES,
+  MOTOR_STATE,
+} from '../../src/device/headset.js';
 import { onDeviceTime } from '../support/device-time.js';
 import type { HeadsetCase } from './headset-case.js';
 
@@ -134,6 +140,33 @@ export const PART_CASES: readonly HeadsetCase[] = [
       const bad = refusal(() => device.imu.node(IMU_NODE_COUNT));
       expect(bad).toBeInstanceOf(DeviceArgumentError);
       expect(bad).toMatchObject({ field: 'nodeIndex', value: IMU_NODE_COUNT });
+    },
+  },
+  {
+    title:
+      'the IMU samples at its output data rate: reads within one sample period agree, the next instant is a new sample, a rate it lacks is refused',
+    needs: ['imu'],
+    covers: ['imu.rate', 'imu.setRate'],
+    async run({ device, clock }) {
+      expect(IMU_RATES).toContain(device.imu.rate());
+      device.imu.setRate(25);
+      expect(device.imu.rate()).toBe(25);
+      // 40 ms sample period from the change: reads 10 and 30 ms in are one sample; 45 ms is the next.
+      clock.advance(10);
+      const first = device.imu.primary();
+      const firstNode = device.imu.node(1);
+      clock.advance(20);
+      expect(device.imu.primary()).toEqual(first);
+      expect(device.imu.node(1)).toEqual(firstNode);
+      clock.advance(15);
+      expect(device.imu.primary()).not.toEqual(first);
+      const bad = refusal(() => {
+        device.imu.setRate(30);
+      });
+      expect(bad).toBeInstanceOf(DeviceArgumentError);
+      expect(bad).toMatchObject({ field: 'rate', value: 30, allowed: [...IMU_RATES] });
+      expect(device.imu.rate()).toBe(25);
+      device.imu.setRate(IMU_DEFAULT_RATE);
     },
   },
   {

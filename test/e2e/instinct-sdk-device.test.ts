@@ -206,9 +206,9 @@ describe("the SDK's sensors", () => {
     expect((off.body as { sensor: { enabled: boolean } }).sensor.enabled).toBe(false);
   });
 
-  test('enable_sensor("accelerometer") (a get, then a set) answers the models: the IMU\'s accelerometer, always on', async () => {
+  test('enable_sensor("accelerometer") (a get, then a set) answers the models: the IMU\'s accelerometer, always on at its output data rate', async () => {
     const current = await sdkCall(service.url, 'GET', '/system/sensors/accelerometer', { timeoutMs: T });
-    expect(current.body).toEqual({ type: 'accelerometer', enabled: true, sample_rate: null, range: null });
+    expect(current.body).toEqual({ type: 'accelerometer', enabled: true, sample_rate: 100, range: null });
     const on = await sdkCall(service.url, 'PATCH', '/system/sensors/accelerometer', {
       json: { ...(current.body as object), enabled: true },
       timeoutMs: T,
@@ -217,14 +217,43 @@ describe("the SDK's sensors", () => {
     expect((on.body as { sensor: unknown }).sensor).toEqual(current.body);
   });
 
-  test('the accelerometer has no rate to set nor can it be disabled: 422 naming the field', async () => {
-    // The SDK's README: enable_sensor("accelerometer", sample_rate=100).
+  test('enable_sensor("accelerometer", sample_rate=…) sets the IMU\'s output data rate, seen on every IMU path; a rate it lacks is 422 naming the rates', async () => {
+    // The SDK's README: enable_sensor("accelerometer", sample_rate=100); 200 is another of its rates.
+    const set = await sdkCall(service.url, 'PATCH', '/system/sensors/accelerometer', {
+      json: { type: 'accelerometer', enabled: true, sample_rate: 200, range: null },
+      timeoutMs: T,
+    });
+    expect(modelProblems(SensorResponse, set.body)).toEqual([]);
+    expect((set.body as { sensor: unknown }).sensor).toEqual({
+      type: 'accelerometer',
+      enabled: true,
+      sample_rate: 200,
+      range: null,
+    });
+    expect((await sdkCall(service.url, 'GET', '/system/sensors/imu', { timeoutMs: T })).body).toMatchObject({
+      type: 'imu',
+      sample_rate: 200,
+    });
     await expect(
       sdkCall(service.url, 'PATCH', '/system/sensors/accelerometer', {
-        json: { type: 'accelerometer', enabled: true, sample_rate: 100, range: null },
+        json: { type: 'accelerometer', enabled: true, sample_rate: 30, range: null },
         timeoutMs: T,
       }),
-    ).rejects.toThrow(/^422 .*read on request.*"path":"\/sample_rate"/);
+    ).rejects.toThrow(/^422 .*25, 50, 100, 200, 400, 800 Hz.*"path":"\/sample_rate"/);
+    await sdkCall(service.url, 'PATCH', '/system/sensors/accelerometer', {
+      json: { type: 'accelerometer', enabled: true, sample_rate: 100, range: null },
+      timeoutMs: T,
+    });
+    expect(
+      (
+        (await sdkCall(service.url, 'GET', '/system/sensors/imu', { timeoutMs: T })).body as {
+          sample_rate: number;
+        }
+      ).sample_rate,
+    ).toBe(100);
+  });
+
+  test('the accelerometer cannot be disabled: 422 naming enabled', async () => {
     await expect(
       sdkCall(service.url, 'PATCH', '/system/sensors/accelerometer', {
         json: { type: 'accelerometer', enabled: false, sample_rate: null, range: null },

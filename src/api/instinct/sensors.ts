@@ -2,19 +2,20 @@
  * The maker's SDK sensor paths (docs/instinct-sdk.md §Sensors): the headset's sensors as the SDK
  * lists them. `eeg` is the EEG acquisition (enabled while acquired; sample_rate its sampling
  * frequency, changed as PUT /system/sensors/eeg does; enabling it takes the client's hold as POST
- * /system/sensors/eeg/stream does). `imu` is the head-band IMU, always on. GET
- * /system/sensors/imu is the reference path's IMU reading, to which these fields are added.
- * `accelerometer` is the SDK's name for that IMU's accelerometer (its own examples enable it): the
- * same part, answered and set by the same rules under that type.
+ * /system/sensors/eeg/stream does). `imu` is the head-band IMU, always on; its sample_rate is its
+ * output data rate, one of IMU_RATES. GET /system/sensors/imu is the reference path's IMU reading,
+ * to which these fields are added. `accelerometer` is the SDK's name for that IMU's accelerometer
+ * (its own examples enable it at 100 Hz): the same part, answered and set by the same rules under
+ * that type.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Headset } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { deviceCall } from '../http-helpers.js';
+import { deviceCall, deviceRead } from '../http-helpers.js';
 import { requireParts } from '../../device/capabilities.js';
-import { IMU_SENSOR } from '../sdk-shapes.js';
+import { imuSensor } from '../sdk-shapes.js';
 import { Sensor, SensorAnswer, SensorBody, tags } from './schemas.js';
 
 export const SENSOR_TYPES = ['eeg', 'imu', 'accelerometer'] as const;
@@ -54,7 +55,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       range: null,
     };
   };
-  const sensor = (type: SensorType) => (type === 'eeg' ? eeg() : { ...IMU_SENSOR, type });
+  const sensor = (type: SensorType) => (type === 'eeg' ? eeg() : imuSensor(device.imu, type));
 
   app.get(
     '/system/sensors',
@@ -97,7 +98,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       schema: {
         tags,
         summary:
-          'SDK: enable, disable or set the rate of a sensor (eeg: acquisition and sampling frequency; imu and accelerometer: always on)',
+          'SDK: enable, disable or set the rate of a sensor (eeg: acquisition and sampling frequency; imu and accelerometer: always on, output data rate)',
         params: Type.Object({ type: Type.String() }),
         body: SensorBody,
         response: { 200: SensorAnswer, ...errorResponses(400, 404, 409, 415, 422, 503) },
@@ -118,14 +119,15 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       if (isImu(type)) {
         const what = type === 'imu' ? 'The IMU' : "The accelerometer (the head band's IMU)";
         if (!enabled) refuse(`${what} is always on; it cannot be disabled.`, '/enabled');
-        // The IMU is read when asked (GET /system/sensors/imu): no rate of its own to set, and a
-        // rate accepted but not applied would mislead the app that asked for it.
         if (rate !== undefined && rate !== null)
-          refuse(
-            `${what} is read on request (GET /system/sensors/imu gives a fresh reading each time): it has no sample rate to set; send sample_rate null and read it as often as you need.`,
-            '/sample_rate',
+          deviceRead(
+            () => {
+              device.imu.setRate(rate);
+            },
+            '',
+            { rate: 'sample_rate' },
           );
-        return { message: `${what} is on.`, success: true, sensor: sensor(type) };
+        return { message: `${what} is on at ${device.imu.rate()} Hz.`, success: true, sensor: sensor(type) };
       }
       if (rate !== undefined && rate !== null && rate !== device.eeg.config().samplingFrequency) {
         await deviceCall(() => device.eeg.configure({ samplingFrequency: rate }), '', {

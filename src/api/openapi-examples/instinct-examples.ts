@@ -142,8 +142,8 @@ export const INSTINCT_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   'GET /system/sensors': {
     response: [
       { type: 'eeg', enabled: false, sample_rate: 250, range: null },
-      { type: 'imu', enabled: true, sample_rate: null, range: null },
-      { type: 'accelerometer', enabled: true, sample_rate: null, range: null },
+      { type: 'imu', enabled: true, sample_rate: 100, range: null },
+      { type: 'accelerometer', enabled: true, sample_rate: 100, range: null },
     ],
   },
   'GET /system/sensors/{type}': { response: { type: 'eeg', enabled: false, sample_rate: 250, range: null } },

@@ -10,7 +10,7 @@ import { errorResponses } from '../../schemas/responses.js';
 import { deviceRead } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { ImuReadingShape } from './schemas.js';
-import { IMU_SENSOR } from '../sdk-shapes.js';
+import { imuSensor } from '../sdk-shapes.js';
 
 const tags = ['system: imu'];
 
@@ -19,7 +19,7 @@ const ImuWithSensor = Type.Object({
   ...ImuReadingShape.properties,
   type: Type.Optional(Type.Literal('imu')),
   enabled: Type.Optional(Type.Boolean()),
-  sample_rate: Type.Optional(Type.Null()),
+  sample_rate: Type.Optional(Type.Integer({ description: 'The output data rate, Hz.' })),
   range: Type.Optional(Type.Null()),
 });
 
@@ -47,7 +47,7 @@ export function imuRoutes(app: FastifyInstance, context: SystemContext): void {
     async (request) => {
       const raw = request.query.nodeIndex;
       // The maker's SDK reads this path as its `imu` sensor: its fields are added (docs/instinct-sdk.md).
-      if (raw === undefined) return { ...device.imu.primary(), ...IMU_SENSOR };
+      if (raw === undefined) return { ...device.imu.primary(), ...imuSensor(device.imu) };
       // Text is checked here so that "1.5", "-1" and "x" all answer validation_failed naming the range.
       const nodeIndex = /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
       if (Number.isNaN(nodeIndex)) {

@@ -59,7 +59,7 @@ export class MissingParts {
     const fail = (): never => {
       throw this.error('imu');
     };
-    return { primary: fail, node: fail };
+    return { primary: fail, node: fail, rate: fail, setRate: fail };
   }
 
   power(): PowerSupply {

@@ -2,10 +2,15 @@
  * IMUs: the primary one and four nodes on the band. The head sways slowly (a few seeded
  * sinusoids of 0.03..0.3 Hz per axis: about ±3 mm and ±2°), the nodes move with the head plus a
  * little motion of their own, and every reading carries sensor noise (0.05 mm, 0.05° RMS).
+ *
+ * Like a real IMU, each one samples at its output data rate: a read answers the sample of the last
+ * sample instant (motion evaluated at that instant, with that sample's noise), so two reads within
+ * one sample period agree and a faster rate shows finer motion. Changing the rate restarts the
+ * sample grid at the change.
  */
 import type { DeviceClock } from '../clock.js';
-import { IMU_NODE_COUNT, type Imu, type ImuReading } from '../headset.js';
-import { numberInRangeOrThrow } from '../arguments.js';
+import { IMU_DEFAULT_RATE, IMU_NODE_COUNT, IMU_RATES, type Imu, type ImuReading } from '../headset.js';
+import { numberInRangeOrThrow, oneOfOrThrow } from '../arguments.js';
 import type { Random } from './random.js';
 
 const AXES = ['pos_x', 'pos_y', 'pos_z', 'roll', 'pitch', 'yaw'] as const;
@@ -42,31 +47,65 @@ function evaluate(sway: Sway, seconds: number, axis: number): number {
   return value;
 }
 
+/** The last sample an IMU produced: answered again until the next sample instant. */
+interface Sample {
+  readonly index: number;
+  readonly reading: ImuReading;
+}
+
 export class SimulatedImu implements Imu {
   private readonly head: Sway;
   private readonly nodes: Sway[];
   private readonly origin: number;
+  private hz: number = IMU_DEFAULT_RATE;
+  /** Start of the current sample grid, ms of the device clock (the last rate change). */
+  private gridStart: number;
+  /** Per IMU (primary first, then the nodes): its last sample. */
+  private readonly last: (Sample | undefined)[] = [];
 
   constructor(
     private readonly clock: DeviceClock,
     private readonly random: Random,
   ) {
     this.origin = clock.now();
+    this.gridStart = this.origin;
     this.head = makeSway(random, 1);
     this.nodes = Array.from({ length: IMU_NODE_COUNT }, () => makeSway(random, NODE_OWN_MOTION));
   }
 
   primary(): ImuReading {
-    return this.read(undefined);
+    return this.sample(0, undefined);
   }
 
   node(nodeIndex: number): ImuReading {
     const index = numberInRangeOrThrow(nodeIndex, 'nodeIndex', 0, IMU_NODE_COUNT - 1, { integer: true });
-    return this.read(this.nodes[index]);
+    return this.sample(index + 1, this.nodes[index]);
   }
 
-  private read(own: Sway | undefined): ImuReading {
-    const seconds = (this.clock.now() - this.origin) / 1000;
+  rate(): number {
+    return this.hz;
+  }
+
+  setRate(hz: number): void {
+    const rate = oneOfOrThrow(hz, IMU_RATES, 'rate', ' Hz');
+    if (rate === this.hz) return;
+    this.hz = rate;
+    this.gridStart = this.clock.now();
+    this.last.length = 0;
+  }
+
+  /** The sample of the last sample instant of IMU `slot`, made when first asked for. */
+  private sample(slot: number, own: Sway | undefined): ImuReading {
+    const index = Math.floor(((this.clock.now() - this.gridStart) * this.hz) / 1000);
+    const last = this.last[slot];
+    if (last?.index === index) return last.reading;
+    const instant = this.gridStart + (index * 1000) / this.hz;
+    const reading = this.read((instant - this.origin) / 1000, own);
+    this.last[slot] = { index, reading };
+    return reading;
+  }
+
+  private read(seconds: number, own: Sway | undefined): ImuReading {
     const values = AXES.map((axis, i) => {
       const noise = axis.startsWith('pos') ? NOISE_POSITION : NOISE_ANGLE;
       const value =
