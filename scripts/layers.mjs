@@ -22,8 +22,13 @@ export const LAYERS = [
   },
   {
     name: 'libraries',
-    folders: ['dsp', 'formats', 'sdk', 'lsl', 'headmap'],
-    holds: 'filters, EDF/BDF/CSV, the node SDK, the Lab Streaming Layer protocol, the head map',
+    folders: ['dsp', 'formats', 'sdk', 'headmap'],
+    holds: 'filters, EDF/BDF/CSV and units, the node SDK, the head map',
+  },
+  {
+    name: 'protocols',
+    folders: ['lsl'],
+    holds: 'the Lab Streaming Layer protocol and the one LSL reader',
   },
   { name: 'catalog', folders: ['errors'], holds: 'the error catalog every answer uses' },
   {

@@ -86,7 +86,7 @@ const lslInlet: BuiltinDescriptor = {
   inputs: [],
   outputs: ['out'],
   description:
-    "Reads a Lab Streaming Layer stream found by name, type, source id or predicate: its samples as frames on headsetd's clock, with the stream's channel labels and rate.",
+    "Reads a Lab Streaming Layer stream found by name, type, source id or predicate: its samples as frames on headsetd's clock, with the stream's channel labels, units (voltages in µV, other units as declared) and rate.",
   configSchema: Type.Object(
     {
       ...COMMON_CONFIG,

@@ -65,19 +65,6 @@ function targets(network: LslNetwork): { address: string; port: number }[] {
 }
 
 /**
- * Resolves the first stream answering `query`; undefined when none answered by `timeoutMs`, or
- * when `signal` aborted.
- */
-export async function resolveStream(
-  query: string,
-  network: LslNetwork,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<ResolvedStream | undefined> {
-  return (await resolveStreams(query, network, { timeoutMs, settleMs: 0, signal }))[0];
-}
-
-/**
  * Every stream answering `query` (once each, by uid, in the order they answered): waits for the
  * first answer up to `timeoutMs`, then `settleMs` more for the others (liblsl's resolvers wait the
  * same way for more than one). Empty when none answered, or when `signal` aborted.

@@ -1,8 +1,8 @@
 /**
  * `src/device/` holds the Headset and its implementations (simulated, replay, live amplifiers),
  * their clock and physics, and nothing else: its modules import only the vocabulary and libraries
- * below it (core/, dsp/, formats/, errors/, and lsl/: the Lab Streaming Layer protocol, a library
- * layer below device/ in scripts/layers.mjs, that the LSL device reads its stream with), device/
+ * below it (core/, dsp/, formats/, errors/, and lsl/: the Lab Streaming Layer protocol and the one
+ * LSL reader, a layer below device/ in scripts/layers.mjs, that the LSL device reads with), device/
  * itself and Node.js built-ins. Types count too: a
  * metric, a job, a store or a route that the device needed to name would pull the service into it.
  */
@@ -14,7 +14,7 @@ import { sourceFiles } from './import-graph.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const src = resolve(root, 'src');
-/** lsl/: the LSL device (device/lsl/) reads its stream with the project's own LSL protocol. */
+/** lsl/: the LSL device (device/lsl/) reads its stream with the one LSL reader (lsl/reader.ts). */
 const ALLOWED = ['device', 'core', 'dsp', 'formats', 'errors', 'lsl'];
 
 /** Every module specifier a file names: imports, re-exports, `import()` and `import('...')` types. */

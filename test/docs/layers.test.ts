@@ -48,6 +48,7 @@ describe('layers', () => {
     ['src/formats/edf-writer.ts', "export { HeadsetdError } from '../errors/catalog.js';", /higher layer/],
     ['src/runtime/host.ts', "const m = await import('../executables/stream-host.js');", /higher layer/],
     ['src/dsp/sos.ts', "type T = import('../runtime/stream-runtime.js').StreamRuntime;", /higher layer/],
+    ['src/formats/units.ts', "import { LslReader } from '../lsl/reader.js';", /higher layer/],
     ['src/newfolder/x.ts', "import { x } from '../core/frame.js';", /is in no layer/],
     [
       'src/api/guides/history.ts',
@@ -73,6 +74,7 @@ describe('layers', () => {
     ['src/api/streams.ts', "import { x } from '../streams/manager.js';"],
     ['src/executables/stream-host.ts', "import { runStreamHost } from '../runtime/host.js';"],
     ['src/formats/edf-writer.ts', "import type { Frame } from '../core/frame.js';"],
+    ['src/lsl/columns.ts', "import { frameUnitOf } from '../formats/units.js';"],
     ['src/server.ts', "import { createApp } from './api/app.js';"],
     ['src/runtime/running-graph.ts', "import { x } from './pipe.js'; import { y } from 'node:fs';"],
     ['test/support/service.ts', "import { x } from '../../src/server.js';"],

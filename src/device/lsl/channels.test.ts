@@ -1,7 +1,21 @@
 import { describe, expect, test } from 'vitest';
+import { lslColumns } from '../../lsl/columns.js';
 import type { ChannelDescription } from '../../lsl/info.js';
 import type { ResolvedStream } from '../../lsl/resolver.js';
-import { describeUnplayed, lslMicrovoltsPerUnit, mapLslChannels } from './channels.js';
+import { describeUnplayed, type LslChannel, mapLslChannels as mapColumns } from './channels.js';
+
+/** The device's channels of the reader's columns of `s`. */
+function mapLslChannels(
+  s: ResolvedStream,
+  map: readonly (string | undefined)[] | undefined,
+  argument: string,
+): (LslChannel & { scale: number })[] {
+  const columns = lslColumns(s);
+  return mapColumns(s, columns, map, argument).map((channel, c) => ({
+    ...channel,
+    scale: columns[c]?.scale ?? Number.NaN,
+  }));
+}
 
 function stream(channels: ChannelDescription[], count = channels.length): ResolvedStream {
   return {
@@ -59,15 +73,6 @@ describe("an LSL stream's channels, each under its own name", () => {
     expect(describeUnplayed(channels)).toEqual([
       'tp9 (is named tp9 like channel 5; only the first is played (give each a name of its own with channels=))',
     ]);
-  });
-
-  test('units: the words and symbols of volts; none is µV; others are not voltages', () => {
-    expect(lslMicrovoltsPerUnit('')).toBe(1);
-    expect(lslMicrovoltsPerUnit('Volts')).toBe(1e6);
-    expect(lslMicrovoltsPerUnit('millivolts')).toBe(1e3);
-    expect(lslMicrovoltsPerUnit('µV')).toBe(1);
-    expect(lslMicrovoltsPerUnit('nV')).toBe(1e-3);
-    expect(lslMicrovoltsPerUnit('counts')).toBeUndefined();
   });
 
   test('channels in other units are played in their own units, unscaled', () => {

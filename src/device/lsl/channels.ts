@@ -1,67 +1,43 @@
 /**
- * An LSL stream's channels as the device plays them: every column under its own name, from the
- * stream's description (`desc/channels/channel/label`, `unit` and `type`, the XDF meta-data layout
- * that liblsl programs, LabRecorder and MNE-LSL use), cleaned of type prefixes and reference
- * suffixes as the replay device cleans a file's labels (`EEG Fp1-Ref` is `Fp1`), or under the name
- * the argument's `channels=` gives it, which replaces the label. Nothing else renames a channel: a
- * Muse's TP9 is TP9, a 64-channel cap's FCz is FCz.
+ * An LSL stream's channels as the device plays them: every column of the reader (lsl/columns.ts:
+ * its label, unit and type from the stream's description) under its own name, its label cleaned
+ * of type prefixes and reference suffixes as the replay device cleans a file's labels (`EEG
+ * Fp1-Ref` is `Fp1`), or under the name the argument's `channels=` gives it, which replaces the
+ * label. Nothing else renames a channel: a Muse's TP9 is TP9, a 64-channel cap's FCz is FCz.
  *
  * - A column without a label is `ch<n>` (its column, from 1).
  * - A column is not played (its reason says why) when `channels=` gives it `-`, when its label is
  *   no channel name and `channels=` gives it none, or when its name is the name (in any case) of
  *   an earlier column: rename one of them with `channels=`.
- * - Units: V, mV, µV (uV, microvolts), nV and their words are scaled to µV; a channel without a
- *   unit is taken as µV already (what OpenBCI GUI and most EEG outlets send). A channel in any
- *   other unit (an accelerometer in `g` or `m/s^2`, a temperature) is played as it is, its values
- *   unscaled, its unit in frames (`units`) and in recordings as the stream declares it.
+ * - Units are the reader's (formats/units.ts): a voltage in µV, a channel without a unit taken as
+ *   µV, any other unit (an accelerometer in `g` or `m/s^2`, a temperature) played as it is, its
+ *   unit in frames (`units`) and in recordings as the stream declares it.
  * - Type: the declared one (`EEG`; EOG, EMG and ECG are EXG; `ACC`, `AUX`), else from the name
  *   (device/channels.ts `channelTypeOf`).
  */
+import { MICROVOLT } from '../../core/frame.js';
 import { cleanLabel } from '../../formats/labels.js';
+import type { LslColumn } from '../../lsl/columns.js';
 import type { ResolvedStream } from '../../lsl/resolver.js';
 import { channelNameProblem, MAX_CHANNEL_NAME, sameChannelName } from '../../core/channel-names.js';
 import { channelTypeOf } from '../channels.js';
 import { DeviceArgumentError } from '../errors.js';
 import type { LiveChannel } from '../live/driver.js';
-import { microvoltsPerUnit } from '../replay/recording.js';
 
-/** One column of the stream, with what the driver needs beyond the live headset's contract. */
+/** One column of the stream, with the unit it declares beside the live headset's contract. */
 export interface LslChannel extends LiveChannel {
   /** The unit the stream declares for it (`''` when it declares none). */
   readonly declaredUnit: string;
-  /**
-   * Multiplier from the stream's values to the frame's unit: to µV for a voltage, 1 for a channel
-   * in another unit (played as it is) and for a channel not played.
-   */
-  readonly scale: number;
 }
 
-/** The words for volts that LSL outlets write (`microvolts`), beside the symbols replay knows. */
-const WORDS: Readonly<Record<string, number>> = {
-  volt: 1e6,
-  volts: 1e6,
-  millivolt: 1e3,
-  millivolts: 1e3,
-  microvolt: 1,
-  microvolts: 1,
-  nanovolt: 1e-3,
-  nanovolts: 1e-3,
-};
-
-/** µV per unit of `unit`; 1 for no unit at all; undefined for a unit that is not a voltage. */
-export function lslMicrovoltsPerUnit(unit: string): number | undefined {
-  const trimmed = unit.trim();
-  if (trimmed === '') return 1;
-  return WORDS[trimmed.toLowerCase()] ?? microvoltsPerUnit(trimmed);
-}
-
-/** The stream's channels, in column order, each played under its own name or not played with the reason. */
+/** The stream's channels (the reader's `columns` of it), in column order, each played under its own name or not played with the reason. */
 export function mapLslChannels(
   stream: ResolvedStream,
+  columns: readonly LslColumn[],
   map: readonly (string | undefined)[] | undefined,
   argument: string,
 ): LslChannel[] {
-  const count = stream.channelCount;
+  const count = columns.length;
   const refuse = (message: string, field = 'device'): never => {
     throw new DeviceArgumentError(message, { field, value: `lsl:${argument}` });
   };
@@ -72,37 +48,26 @@ export function mapLslChannels(
     );
   }
   const channels: LslChannel[] = [];
-  for (let c = 0; c < count; c++) {
-    const description = stream.channels[c];
-    const raw = description?.label.trim() ?? '';
-    const label = raw === '' ? `ch${c + 1}` : raw;
-    const unit = description?.unit?.trim() ?? '';
-    const type = channelTypeOf(cleanLabel(label), description?.type ?? '');
+  columns.forEach((column, c) => {
+    const { label, declaredUnit } = column;
+    const type = channelTypeOf(cleanLabel(label), column.declaredType);
     const given = map?.[c];
-    const unplayed = (reason: string): LslChannel => ({
-      label,
-      name: undefined,
-      type,
-      declaredUnit: unit,
-      scale: 1,
-      reason,
-    });
+    const unplayed = (reason: string): LslChannel => ({ label, name: undefined, type, declaredUnit, reason });
     if (map !== undefined && given === undefined) {
       channels.push(unplayed('is - in channels='));
-      continue;
+      return;
     }
     const name = given ?? cleanLabel(label);
     const problem = channelNameProblem(name);
     if (problem !== undefined && given === undefined) {
       channels.push(unplayed(`its label ${problem} (give it a name with channels=)`));
-      continue;
+      return;
     }
     if (problem !== undefined) {
       refuse(
         `--device lsl:${argument}: channels= entry ${c + 1} ${JSON.stringify(name)} ${problem}: give each channel a name of 1 to ${MAX_CHANNEL_NAME} printable characters.`,
       );
     }
-    const toMicrovolts = lslMicrovoltsPerUnit(unit);
     const before = channels.findIndex(
       (other) => other.name !== undefined && sameChannelName(other.name, name),
     );
@@ -113,17 +78,17 @@ export function mapLslChannels(
           `is named ${name} like channel ${before + 1}; only the first is played (give each a name of its own with channels=)`,
         ),
       );
-      continue;
+      return;
     }
     channels.push({
       label,
       name,
       type: given === undefined ? type : channelTypeOf(name),
-      declaredUnit: unit,
-      // A voltage is scaled to µV; any other unit is played as it is, under its own name.
-      ...(toMicrovolts === undefined ? { unit, scale: 1 } : { scale: toMicrovolts }),
+      declaredUnit,
+      // A voltage is in µV (LiveChannel: no unit); any other unit is played as it is.
+      ...(column.unit === MICROVOLT ? {} : { unit: column.unit }),
     });
-  }
+  });
   if (!channels.some((channel) => channel.name !== undefined)) {
     refuse(
       `${named} has no channel the device can play (${describeUnplayed(channels).join('; ') || 'it has none'}).`,

@@ -10,7 +10,8 @@
  *   not mapped; unmatched signals are dropped; the first signal naming an electrode wins;
  * - mapped signals must have one sample rate: when they differ, the rate most of them share
  *   (ties: the first mapped signal's) is kept and the others are dropped with a warning;
- * - physical dimensions nV, uV/µV, mV and V are scaled to µV; any other makes the file refused;
+ * - physical dimensions nV, uV/µV, mV and V are scaled to µV (formats/units.ts); any other makes
+ *   the file refused;
  * - a file with no mapped signal is refused, naming the labels it has.
  *
  * What is played (docs/device.md §Replay device): the recorded samples only. An EDF+/BDF+ file
@@ -25,6 +26,7 @@ import { HeadsetdError } from '../../errors/catalog.js';
 import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
 import { FormatError } from '../../formats/format-error.js';
 import { matchElectrode } from '../../formats/labels.js';
+import { microvoltsPerUnit } from '../../formats/units.js';
 import { triggerMarkers, triggerSignal } from './triggers.js';
 import type { ReplayMarker } from './replay-marker.js';
 import { EEG_ELECTRODES, type Electrode, isEegElectrode } from '../../core/electrodes.js';
@@ -97,29 +99,6 @@ export interface ReplayRecording {
    */
   readonly gapRecords: ReadonlySet<number>;
   readonly info: ReplayRecordingInfo;
-}
-
-/**
- * µV per unit, by physical dimension (lower case; `µ` as the micro sign or Greek mu). The header
- * is ASCII and the reader shows any other byte as `?`: a µ written in Latin-1 (one byte) or UTF-8
- * (two) arrives as `?V` or `??V`, and nothing else plausible does.
- */
-const MICROVOLTS_PER_UNIT: Readonly<Record<string, number>> = {
-  nv: 1e-3,
-  uv: 1,
-  µv: 1,
-  μv: 1,
-  '?v': 1,
-  '??v': 1,
-  microv: 1,
-  microvolt: 1,
-  mv: 1e3,
-  v: 1e6,
-};
-
-/** The multiplier from `unit` to µV, or undefined for a unit that is not a voltage we know. */
-export function microvoltsPerUnit(unit: string): number | undefined {
-  return MICROVOLTS_PER_UNIT[unit.trim().toLowerCase()];
 }
 
 function refuse(message: string, details?: Record<string, unknown>): never {

@@ -1,6 +1,7 @@
 /**
- * From the batches of samples an LSL feed delivers to the blocks the live headset frames: values
- * scaled to µV, each row's time on this machine's clock, and rows known to be missing counted.
+ * From the batches of samples an LSL feed delivers to timed blocks (the LSL device's blocks, the
+ * `lsl-inlet` node's frames): values scaled to their frame unit (µV for a voltage), each row's time
+ * on this machine's clock, and rows known to be missing counted.
  *
  * Time, as a liblsl inlet with `proc_clocksync | proc_dejitter | proc_monotonize` gives it: a
  * sample's stamp is on the outlet's LSL clock; the time correction (the outlet's clock onto this
@@ -30,11 +31,23 @@
  * period (0.1 % in the first 10 s, while the fit settles, when jumps are judged at the nominal
  * period): the stamps of a source that does not send at its declared rate say nothing
  * about missing rows (the live headset's rate guard reports such a source). A question still open
- * when the stream pauses for a second is answered "no loss" (lsl-driver.ts drains the timeline).
+ * when the stream pauses for a second is answered "no loss" (reader.ts drains the timeline).
  */
-import { lslToUnixMs } from '../../lsl/clock.js';
-import type { LiveSamples } from '../live/driver.js';
+import { lslToUnixMs } from './clock.js';
 import { Dejitterer } from './dejitter.js';
+
+/** Consecutive rows on the line: row r is at `timestamp + r × 1000 / rate`. */
+export interface LslBlock {
+  /** Row-major, one column per channel of the stream, each in its frame unit. */
+  readonly data: Float32Array;
+  readonly rows: number;
+  /** Time of the first row, ms since the Unix epoch on this machine's clock. */
+  readonly timestamp: number;
+  /** Rows the outlet sent before this block that never came (judged on the stamps); never filled in. */
+  readonly lost: number;
+  /** The first block after rows lost, or after the outlet came back. */
+  readonly discontinuity: boolean;
+}
 
 /** How far one stamp may pull the line, s: a clock glitch of seconds counts as this. */
 const PULL_BOUND_S = 1;
@@ -62,7 +75,7 @@ const SETTLED_FIT_S = 10;
 const EARLY_SLOPE_TOLERANCE = 0.001;
 
 interface Row {
-  /** µV, one per column. */
+  /** In the frame unit, one per column. */
   readonly values: Float32Array;
   /** The outlet's stamp plus the correction, s on this machine's LSL clock. */
   readonly x: number;
@@ -102,7 +115,7 @@ export class LslTimeline {
   private lastTime = Number.NEGATIVE_INFINITY;
   private pendingDiscontinuity = false;
   private building: Building | undefined;
-  private done: LiveSamples[] = [];
+  private done: LslBlock[] = [];
   /** Rows lost, over the timeline's life. */
   lostRows = 0;
   /** Clock steps back found, over the timeline's life. */
@@ -110,7 +123,7 @@ export class LslTimeline {
 
   constructor(
     private readonly rate: number,
-    /** Multiplier to µV of each column. */
+    /** Multiplier of each column to its frame unit (formats/units.ts). */
     private scales: readonly number[],
   ) {
     this.period = 1 / rate;
@@ -148,7 +161,7 @@ export class LslTimeline {
   }
 
   /** The blocks of one batch (row-major values, the outlet's stamps), `correction` s added to its stamps. */
-  blocks(values: readonly number[], stamps: readonly number[], correction: number): LiveSamples[] {
+  blocks(values: readonly number[], stamps: readonly number[], correction: number): LslBlock[] {
     const columns = this.scales.length;
     for (let r = 0; r < stamps.length; r++) {
       const row = new Float32Array(columns);
@@ -162,7 +175,7 @@ export class LslTimeline {
   }
 
   /** Every row held, released now (the feed ended or the device stops): an open question is answered "no loss". */
-  drain(): LiveSamples[] {
+  drain(): LslBlock[] {
     this.process(true);
     return this.take();
   }
@@ -175,7 +188,7 @@ export class LslTimeline {
     this.held = [];
   }
 
-  private take(): LiveSamples[] {
+  private take(): LslBlock[] {
     this.close();
     const out = this.done;
     this.done = [];

@@ -5,10 +5,9 @@
  * is the block's time + row / rate, as the framer computes it.
  */
 import { describe, expect, test } from 'vitest';
-import { prng } from '../../../test/support/prng.js';
-import { lslToUnixMs } from '../../lsl/clock.js';
-import type { LiveSamples } from '../live/driver.js';
-import { LslTimeline } from './timeline.js';
+import { prng } from '../../test/support/prng.js';
+import { lslToUnixMs } from './clock.js';
+import { type LslBlock, LslTimeline } from './timeline.js';
 
 const RATE = 250;
 const START = 5000.25;
@@ -21,7 +20,7 @@ interface Out {
 }
 
 /** The rows of the blocks, each with its time. */
-function rowsOf(blocks: readonly LiveSamples[]): Out[] {
+function rowsOf(blocks: readonly LslBlock[]): Out[] {
   return blocks.flatMap((block) =>
     Array.from({ length: block.rows }, (_, r) => ({
       index: block.data[r] as number,
@@ -57,7 +56,7 @@ function pushTime(options: {
 }
 
 function play(timeline: LslTimeline, batches: readonly { values: number[]; stamps: number[] }[]) {
-  const blocks: LiveSamples[] = [];
+  const blocks: LslBlock[] = [];
   for (const batch of batches) blocks.push(...timeline.blocks(batch.values, batch.stamps, 0));
   blocks.push(...timeline.drain());
   return blocks;
