@@ -20,7 +20,6 @@ import {
 import { clientGroup, clientHelp, runClient } from './client/index.js';
 import { isHeadsetdError } from './errors/catalog.js';
 import { containChildren } from './runtime/external/cgroup.js';
-import { startServer } from './server.js';
 import { installShutdown } from './shutdown.js';
 import { assertDocument } from './schemas/depth.js';
 import { parseJsonText } from './schemas/json-text.js';
@@ -142,6 +141,9 @@ function validate(file: string, settings: Settings): number {
 }
 
 async function serve(settings: Settings): Promise<void> {
+  // Loaded here, not at the top: the client commands and `validate` never evaluate the server's
+  // modules (Fastify, the device, the runtime), which was most of a client command's start-up.
+  const { startServer } = await import('./server.js');
   const logger = pino({ level: settings.logLevel, base: { service: 'headsetd' } }, pino.destination(2));
   // Before any child is spawned: children are born in the cgroup their parent is in. The move
   // runs on libuv's thread pool while the service starts; the server awaits it before listening.
