@@ -35,6 +35,29 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  // One way to keep listeners in the service and its tests: a ListenerSet (src/core/listener-set.ts,
+  // docs/architecture.md), never a hand-made Set of functions. (The dashboard, web/, imports no
+  // code of the service and keeps its one set of listeners itself.)
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "NewExpression[callee.name='Set'] > TSTypeParameterInstantiation > :matches(TSFunctionType, TSUnionType:has(TSFunctionType))",
+          message:
+            'Listeners are kept in a ListenerSet (src/core/listener-set.ts): add() answers the unsubscribe, emit() calls each one and a listener that throws stops no other.',
+        },
+        {
+          selector:
+            "NewExpression TSTypeReference[typeName.name='Set'] > TSTypeParameterInstantiation > :matches(TSFunctionType, TSUnionType:has(TSFunctionType))",
+          message:
+            'Listeners are kept in a ListenerSet (src/core/listener-set.ts), also inside a Map: Map<string, ListenerSet<T>>.',
+        },
+      ],
+    },
+  },
   // Imports point down the layers of scripts/layers.mjs (docs/architecture.md); sibling
   // sub-folders of api/ stay apart; the dashboard imports only types of the service.
   layerRule,

@@ -7,7 +7,6 @@
  * the plugins without the whole service call it the same way. The plugins in api/ build nothing.
  */
 import { mixedCaseMap } from './core/electrodes.js';
-import { frameToJson } from './core/frame.js';
 import { applyConfig, DEFAULT_DEVICE_CONFIG, effectiveConfig } from './settings/config.js';
 import { ConfigEntries } from './store/config-entries.js';
 import type { Headset } from './device/headset.js';
@@ -17,7 +16,7 @@ import { jobsFor } from './jobs/jobs.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import type { SettingsStore } from './store/settings-store.js';
 import type { EventHub } from './events/hub.js';
-import { liveSockets } from './events/live-sockets.js';
+import { liveFrameSockets, liveSockets } from './events/live-sockets.js';
 import { SocketFanout } from './runtime/socket-fanout.js';
 import { currentConfig, type GuidesContext } from './guides/context.js';
 import { ImpedanceSessions } from './guides/impedance-sessions.js';
@@ -118,11 +117,7 @@ export function deviceServices(options: DeviceServicesOptions): DeviceServices {
     }),
     serviceMetrics: new ServiceMetrics(),
     eventSockets: liveSockets((send) => hub.on(send)),
-    eegSockets: liveSockets((send) =>
-      device.eeg.onFrame((frame) => {
-        send(frameToJson(frame));
-      }),
-    ),
+    eegSockets: liveFrameSockets((send) => device.eeg.onFrame(send)),
     httpPort: options.httpPort,
     version: options.version,
     streams: options.streams ?? (() => ({ total: 0, running: 0 })),

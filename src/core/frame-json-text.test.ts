@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { type Frame, frameFromJson, frameJsonText, frameToJson } from './frame.js';
 import { messageFromJson, messageToJson } from './protocol/json-messages.js';
+import { encodeNdjson } from './protocol/ndjson.js';
 
 /** A small deterministic generator (the test needs variety, not quality). */
 function lcg(seed: number): () => number {
@@ -74,6 +75,20 @@ describe('frameJsonText', () => {
       Number.NaN,
       2,
     ]);
+  });
+
+  it('writes a node protocol frame as JSON.stringify(messageToJson(message)), marker and annotation left out', () => {
+    const next = lcg(7);
+    const special = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0];
+    for (let trial = 0; trial < 100; trial++) {
+      const f = frame(1 + Math.floor(next() * 25), NAMES, (i) => special[i] ?? (next() - 0.5) * 1e3, {
+        ...(trial % 3 === 0 ? { discontinuity: true } : {}),
+        ...(trial % 4 === 0 ? { units: ['µV', 'dB', '1'] } : {}),
+        ...(trial % 5 === 0 ? { annotation: 'SSVEP 12 Hz', marker: { text: 'm', timestamp: 1 } } : {}),
+      });
+      const message = { type: 'frame' as const, port: trial % 2 === 0 ? 'in' : 'o"ut', frame: f };
+      expect(encodeNdjson(message).toString('utf8')).toBe(`${JSON.stringify(messageToJson(message))}\n`);
+    }
   });
 
   it('refuses a value that is neither a number nor one of the three strings', () => {

@@ -190,14 +190,31 @@ function listText(list: readonly string[]): string {
 /** Unquoted NaN and ±Infinity in a row joined by the typed array (number text never has N or I). */
 const NON_FINITE = /-?Infinity|NaN/g;
 
+/** How {@link frameJsonText} writes a frame inside another message's shape. */
+export interface FrameTextOptions {
+  /**
+   * Members written before the frame's own, without braces or a trailing comma: the node
+   * protocol's `"type":"frame","port":"in"` (docs/node-protocol.md). Default none.
+   */
+  readonly lead?: string;
+  /**
+   * Whether an epoch's `marker` and the source's `annotation` are written (default true). The
+   * node protocol's frames carry neither (docs/node-protocol.md §Messages).
+   */
+  readonly notes?: boolean;
+}
+
 /**
- * `JSON.stringify(frameToJson(frame))`, the same text, made about five times faster: each row is
+ * The one JSON text encoder of frames: every socket that sends frames as text (a websocket node,
+ * a quick stream's clients and forward, GET /system/sensors/eeg/stream) and the node protocol's
+ * NDJSON write a frame's text here. Without options it is `JSON.stringify(frameToJson(frame))`,
+ * the same text, made about five times faster: each row is
  * written by the typed array's own `join` (the same number-to-text conversion as JSON's) instead of
  * being copied into an array first, and the channel names are encoded once per list. A row with a
  * value JSON has no number for (NaN, ±Infinity) gets it quoted, as {@link JsonSample} says.
  * (2 kHz × 21 channels × 20 rows: 50–60 µs → 9.5 µs, docs/performance-areas.md §End-to-end latency.)
  */
-export function frameJsonText(frame: Frame): string {
+export function frameJsonText(frame: Frame, options?: FrameTextOptions): string {
   const width = frame.channels.length;
   const names = listText(frame.channels);
   let rows = '';
@@ -207,10 +224,13 @@ export function frameJsonText(frame: Frame): string {
     rows += offset === 0 ? `[${row}]` : `,[${row}]`;
   }
   const gap = frame.discontinuity === true ? ',"discontinuity":true' : '';
-  const marker = frame.marker === undefined ? '' : `,"marker":${JSON.stringify(frame.marker)}`;
+  const notes = options?.notes ?? true;
+  const marker = !notes || frame.marker === undefined ? '' : `,"marker":${JSON.stringify(frame.marker)}`;
   const units = frame.units === undefined ? '' : `,"units":${listText(frame.units)}`;
-  const note = frame.annotation === undefined ? '' : `,"annotation":${JSON.stringify(frame.annotation)}`;
-  return `{"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${units}${gap}${marker}${note}}`;
+  const note =
+    !notes || frame.annotation === undefined ? '' : `,"annotation":${JSON.stringify(frame.annotation)}`;
+  const lead = options?.lead === undefined ? '' : `${options.lead},`;
+  return `{${lead}"seq":${JSON.stringify(frame.seq)},"timestamp":${JSON.stringify(frame.timestamp)},"sampleRate":${JSON.stringify(frame.sampleRate)},"channels":${names},"data":[${rows}]${units}${gap}${marker}${note}}`;
 }
 
 /**

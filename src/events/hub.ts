@@ -7,6 +7,7 @@
 import type { Static } from 'typebox';
 import type { Headset, SystemEvent, Unsubscribe } from '../device/headset.js';
 import { jobsFor } from '../jobs/jobs.js';
+import { ListenerSet } from '../core/listener-set.js';
 import type { EventMessage, JobEventMessage, SystemEventMessage } from '../schemas/events.js';
 
 /**
@@ -23,7 +24,9 @@ export type ApiSystemEvent = Static<typeof SystemEventMessage>;
 export type JobEvent = Static<typeof JobEventMessage>;
 
 export class EventHub {
-  private readonly listeners = new Set<(event: HubEvent) => void>();
+  private readonly listeners = new ListenerSet<HubEvent>((error) => {
+    process.emitWarning(`An event listener threw: ${String(error)}`, 'HeadsetdApiWarning');
+  });
   private unsubscribeDevice: Unsubscribe | undefined;
   private unsubscribeJobs: Unsubscribe | undefined;
 
@@ -31,10 +34,7 @@ export class EventHub {
 
   /** Subscribes; the device and its jobs are listened to while the hub has listeners. */
   on(listener: (event: HubEvent) => void): Unsubscribe {
-    const entry = (event: HubEvent): void => {
-      listener(event);
-    };
-    this.listeners.add(entry);
+    const remove = this.listeners.add(listener);
     this.unsubscribeDevice ??= this.device.onEvent((event) => {
       this.deliver(event);
     });
@@ -42,7 +42,7 @@ export class EventHub {
       this.deliver({ type: 'job', timestamp: Date.now(), job });
     });
     return () => {
-      this.listeners.delete(entry);
+      remove();
       if (this.listeners.size === 0) {
         this.unsubscribeDevice?.();
         this.unsubscribeDevice = undefined;
@@ -58,12 +58,6 @@ export class EventHub {
   }
 
   private deliver(event: HubEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        process.emitWarning(`An event listener threw: ${String(error)}`, 'HeadsetdApiWarning');
-      }
-    }
+    this.listeners.emit(event);
   }
 }

@@ -1,4 +1,5 @@
 /** A live fan-out listens to its source only while a client is connected. */
+import { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import { describe, expect, test } from 'vitest';
 import { liveSockets } from './live-sockets.js';
@@ -9,8 +10,8 @@ class FakeSocket extends EventEmitter {
   readonly bufferedAmount = 0;
   readonly sent: string[] = [];
   closed: number | undefined;
-  send(text: string): void {
-    this.sent.push(text);
+  send(data: string | Uint8Array): void {
+    this.sent.push(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
   }
   close(code: number): void {
     this.closed = code;

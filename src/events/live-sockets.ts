@@ -3,12 +3,15 @@
  * subscribed when the first client arrives and unsubscribed when the last leaves, so an event
  * stream nobody reads costs nothing. The service makes one per live WebSocket path
  * (GET /system/events, /system/sensors/eeg/stream) and hands it to the route, which only adds
- * the sockets it upgrades.
+ * the sockets it upgrades. Each message is encoded once, by the path's encoder (the device's frames:
+ * the frame's one JSON encoder, core/frame.ts `frameJsonText`; events: `JSON.stringify`), and the
+ * same text goes to every client.
  */
+import { type Frame, frameJsonText } from '../core/frame.js';
 import { type ClientSocket, SocketFanout } from '../runtime/socket-fanout.js';
 
 /** Subscribes `send` to a source; answers the unsubscribe. */
-export type Subscribe = (send: (message: unknown) => void) => () => void;
+export type Subscribe<M> = (send: (message: M) => void) => () => void;
 
 export interface LiveSockets {
   /** Adds a client until its socket closes. */
@@ -17,13 +20,18 @@ export interface LiveSockets {
   close(): void;
 }
 
-export function liveSockets(subscribe: Subscribe): LiveSockets {
+const asJson = (message: unknown): string => JSON.stringify(message);
+
+export function liveSockets<M>(
+  subscribe: Subscribe<M>,
+  encode: (message: M) => string = asJson,
+): LiveSockets {
   let unsubscribe: (() => void) | undefined;
   const clients: SocketFanout = new SocketFanout({
     onActive: (active) => {
       if (active)
         unsubscribe = subscribe((message) => {
-          clients.send(message);
+          clients.sendText(() => encode(message));
         });
       else {
         unsubscribe?.();
@@ -41,4 +49,13 @@ export function liveSockets(subscribe: Subscribe): LiveSockets {
       clients.closeAll();
     },
   };
+}
+
+/**
+ * The live socket of the device's frames (GET /system/sensors/eeg/stream): each frame in the
+ * frame's one JSON text form (docs/api.md §Frames), the text a websocket node and a quick stream
+ * send for the same frame.
+ */
+export function liveFrameSockets(subscribe: Subscribe<Frame>): LiveSockets {
+  return liveSockets(subscribe, frameJsonText);
 }

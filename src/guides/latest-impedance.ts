@@ -6,11 +6,18 @@ import type { Electrode } from '../core/electrodes.js';
 import { electrodeMapOf } from '../core/electrodes.js';
 import type { ElectrodeMap } from '../device/headset.js';
 import type { EventHub } from '../events/hub.js';
+import { ListenerSet } from '../core/listener-set.js';
+
+/** One measurement: the electrodes it measured (kΩ) and when. */
+interface Measurement {
+  values: ElectrodeMap<number>;
+  timestamp: number;
+}
 
 export class LatestImpedance {
   private readonly values: ElectrodeMap<number> = {};
   private latestAt: number | undefined;
-  private readonly listeners = new Set<(values: ElectrodeMap<number>, timestamp: number) => void>();
+  private readonly listeners = new ListenerSet<Measurement>();
   private readonly unsubscribe: () => void;
 
   constructor(hub: EventHub) {
@@ -19,7 +26,7 @@ export class LatestImpedance {
       const measured = electrodeMapOf(event.data);
       Object.assign(this.values, measured);
       this.latestAt = event.timestamp;
-      for (const listener of this.listeners) listener(measured, event.timestamp);
+      this.listeners.emit({ values: measured, timestamp: event.timestamp });
     });
   }
 
@@ -39,8 +46,9 @@ export class LatestImpedance {
 
   /** Calls `listener` after every measurement with its values (kΩ). */
   onMeasured(listener: (values: ElectrodeMap<number>, timestamp: number) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(({ values, timestamp }) => {
+      listener(values, timestamp);
+    });
   }
 
   close(): void {

@@ -77,16 +77,20 @@ export class ForwardSender {
     this.connect();
   }
 
-  /** Forwards one frame in its JSON text form (an object with the fields of docs/api.md §Frames). */
-  send(frame: object): void {
+  /**
+   * Forwards one frame's JSON text (docs/api.md §Frames), as the frame's one encoder wrote it
+   * (core/frame.ts `frameJsonText`): the text the quick stream's own clients receive.
+   */
+  send(frameText: string): void {
     if (this.state === 'closed') return;
     if (this.socket?.readyState === WebSocket.OPEN) {
-      const skipped = this.peer.sendPayload(() => this.text(frame));
+      // sendPayload, not sendText: this end is a client, whose frames `ws` must mask (RFC 6455 §5.3).
+      const skipped = this.peer.sendPayload(() => this.text(frameText));
       if (skipped > 0) this.framesDropped += skipped;
       else this.framesSent++;
       return;
     }
-    this.queue.push(JSON.stringify(frame));
+    this.queue.push(frameText);
     if (this.queue.length > (this.options.queueLimit ?? DEFAULT_QUEUE_LIMIT)) {
       this.queue.shift();
       this.framesDropped++;
@@ -119,20 +123,21 @@ export class ForwardSender {
     }
   }
 
-  /** A frame's text; the first of a connection carries the metadata. */
-  private text(frame: object | string): string {
-    let text = typeof frame === 'string' ? frame : JSON.stringify(frame);
-    if (this.metadataPending && this.options.metadata !== undefined) {
-      const parsed = (typeof frame === 'string' ? JSON.parse(frame) : frame) as object;
-      text = JSON.stringify({ ...parsed, metadata: this.options.metadata });
-    }
+  /**
+   * A frame's text; the first of a connection carries the metadata, as the frame object's last
+   * member (the text of `JSON.stringify({...frame, metadata})`, without parsing the frame again).
+   */
+  private text(frameText: string): string {
+    const metadata = this.metadataPending ? this.options.metadata : undefined;
     this.metadataPending = false;
-    return text;
+    if (metadata === undefined) return frameText;
+    const members = frameText.slice(1, -1);
+    return `{${members}${members.length > 0 ? ',' : ''}"metadata":${JSON.stringify(metadata)}}`;
   }
 
   /** Frames queued while the connection was down: sent as soon as it is up. */
-  private transmit(socket: WebSocket, frame: string): void {
-    socket.send(this.text(frame));
+  private transmit(socket: WebSocket, frameText: string): void {
+    socket.send(this.text(frameText));
     this.framesSent++;
   }
 

@@ -4,7 +4,7 @@
  * forward to another headsetd, and the counters of the current run (/status).
  */
 import type { Frame } from '../core/frame.js';
-import { frameSamples, frameToJson } from '../core/frame.js';
+import { frameJsonText, frameSamples } from '../core/frame.js';
 import type { QuickStreamConfig } from '../streams/quick-stream.js';
 import { QUICK_NODES } from '../streams/quick-stream.js';
 import type { StreamRuntime } from '../runtime/stream-runtime.js';
@@ -116,9 +116,11 @@ export class QuickSession {
     this.forgetOld(now);
     const forward = this.forward;
     if (this.clients.size === 0 && forward === undefined) return;
-    const json = frameToJson(frame);
-    this.clients.send(json);
-    forward?.send(json);
+    // One text per frame, by the frame's one encoder, for the clients and the forward alike.
+    let text: string | undefined;
+    const encode = (): string => (text ??= frameJsonText(frame));
+    this.clients.sendText(encode);
+    forward?.send(encode());
   }
 
   private forgetOld(now: number): void {

@@ -34,6 +34,7 @@ import type { DeviceFrameSource, NodeLogLine } from '../core/node.js';
 import type { StreamWorker } from './stream-worker.js';
 import { WorkerPool } from './worker-pool.js';
 import { errorMessage } from '../core/error-message.js';
+import { ListenerSet } from '../core/listener-set.js';
 
 export interface WorkerRuntimeOptions {
   /**
@@ -106,9 +107,11 @@ export class WorkerRuntime implements StreamRuntime {
   /** Post-mortem statuses, present only while `stream_failed` listeners run. */
   private readonly failed = new Map<string, RuntimeStreamStatus>();
   private readonly logRings = new Map<string, Map<string, LogRing>>();
-  private readonly listeners: ((event: RuntimeEvent) => void)[] = [];
+  private readonly listeners = new ListenerSet<RuntimeEvent>((error) => {
+    this.options.logger?.error({ err: error }, 'a runtime event listener threw');
+  });
   /** Tap listeners by stream, then node; they outlive starts and stops (see StreamRuntime.tap). */
-  private readonly taps = new Map<string, Map<string, Set<(frame: Frame) => void>>>();
+  private readonly taps = new Map<string, Map<string, ListenerSet<Frame>>>();
 
   /** The data-plane workers; dead ones are dropped when a stream needs a worker. */
   private readonly pool: WorkerPool;
@@ -272,7 +275,7 @@ export class WorkerRuntime implements StreamRuntime {
   }
 
   onEvent(listener: (event: RuntimeEvent) => void): void {
-    this.listeners.push(listener);
+    this.listeners.add(listener);
   }
 
   tap(streamId: string, nodeId: string, onFrame: (frame: Frame) => void): () => void {
@@ -283,19 +286,20 @@ export class WorkerRuntime implements StreamRuntime {
     }
     let listeners = nodes.get(nodeId);
     if (listeners === undefined) {
-      listeners = new Set();
+      listeners = new ListenerSet<Frame>((error) => {
+        this.options.logger?.error({ err: error, streamId, nodeId }, 'a tap listener threw');
+      });
       nodes.set(nodeId, listeners);
     }
-    // A listener added twice must be removable twice: wrap it so each call has its own entry.
-    const entry = (frame: Frame): void => {
-      onFrame(frame);
-    };
-    listeners.add(entry);
+    const set = listeners;
+    const remove = set.add(onFrame);
+    let removed = false;
     return () => {
+      if (removed) return;
+      removed = true;
+      remove();
       const current = this.taps.get(streamId);
-      const set = current?.get(nodeId);
-      if (set?.delete(entry) !== true) return;
-      if (set.size === 0) current?.delete(nodeId);
+      if (set.size === 0 && current?.get(nodeId) === set) current.delete(nodeId);
       if (current?.size === 0) this.taps.delete(streamId);
     };
   }
@@ -417,15 +421,7 @@ export class WorkerRuntime implements StreamRuntime {
   }
 
   private deliverTap(streamId: string, nodeId: string, frame: Frame): void {
-    const listeners = this.taps.get(streamId)?.get(nodeId);
-    if (listeners === undefined) return;
-    for (const listener of listeners) {
-      try {
-        listener(frame);
-      } catch (error) {
-        this.options.logger?.error({ err: error, streamId, nodeId }, 'a tap listener threw');
-      }
-    }
+    this.taps.get(streamId)?.get(nodeId)?.emit(frame);
   }
 
   private emit(event: RuntimeEvent): void {
@@ -435,13 +431,7 @@ export class WorkerRuntime implements StreamRuntime {
         `node crashed: ${event.message}`,
       );
     }
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.options.logger?.error({ err: error }, 'a runtime event listener threw');
-      }
-    }
+    this.listeners.emit(event);
   }
 }
 

@@ -17,6 +17,7 @@
  */
 import { channelUnit, type Frame, unitsOrNone } from '../core/frame.js';
 import { FrameJoiner } from '../core/frame-joiner.js';
+import { ListenerSet } from '../core/listener-set.js';
 import type { DeviceFrameSource } from '../core/node.js';
 import { ChannelsUnavailableError } from '../device/errors.js';
 import { EEG_SAMPLING_FREQUENCIES, type Headset } from '../device/headset.js';
@@ -106,7 +107,7 @@ export function deviceFrameName(headset: Headset): (name: string) => string {
 export function headsetFrameSource(headset: Headset): DeviceFrameSource {
   let subscribers = 0;
   /** Each subscription's notice that acquisition stopped under it. */
-  const stoppedUnder = new Set<() => void>();
+  const stoppedUnder = new ListenerSet<undefined>();
   let retaking = false;
 
   /** Takes the `streams` hold again after a forced reset, retrying while the device refuses. */
@@ -129,7 +130,7 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
     if (event.type !== 'system' || event.eventType !== 'acquisition_stopped' || subscribers === 0) return;
     if (headset.eeg.state().owners.includes('streams')) return;
     // The streams' hold was taken away while they read (a forced reset).
-    for (const notice of stoppedUnder) notice();
+    stoppedUnder.emit(undefined);
     retake();
   });
 
@@ -175,10 +176,9 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
         held = reason;
         onCondition?.(reason);
       };
-      const notice = (): void => {
+      const unsubscribeStop = stoppedUnder.add(() => {
         hold(RESET_REASON);
-      };
-      stoppedUnder.add(notice);
+      });
       let select: ((frame: Frame) => Frame) | undefined;
       /** The device's channel list last checked, and which wanted channels it lacks. */
       let checked: readonly string[] | undefined;
@@ -208,7 +208,7 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
         if (!active) return;
         active = false;
         unsubscribeFrames();
-        stoppedUnder.delete(notice);
+        unsubscribeStop();
         // The condition ends with the subscription (a node restarted subscribes anew).
         if (held !== undefined) onCondition?.(undefined);
         subscribers--;

@@ -27,6 +27,7 @@ import {
   parseReplaceDocument,
 } from './stream-document.js';
 import { errorMessage } from '../core/error-message.js';
+import { ListenerSet } from '../core/listener-set.js';
 import { isUuid, uuidRequired } from '../core/uuid.js';
 
 export type { StreamChange, StreamEntry } from './entry.js';
@@ -57,7 +58,9 @@ export class StreamManager {
   private readonly runtime: StreamRuntime;
   private readonly options: ManagerOptions;
   private readonly transitions: Transitions;
-  private readonly listeners = new Set<(change: StreamChange) => void>();
+  private readonly listeners = new ListenerSet<StreamChange>((error, change) => {
+    this.options.onError?.(`stream ${change.entry.definition.id}: a change listener threw`, error);
+  });
 
   constructor(store: StreamStore, runtime: StreamRuntime, options: ManagerOptions) {
     this.store = store;
@@ -81,10 +84,7 @@ export class StreamManager {
    * stream removed, as it happens. Returns the function that stops listening.
    */
   onChange(listener: (change: StreamChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.listeners.add(listener);
   }
 
   get context(): GraphContext {
@@ -417,13 +417,7 @@ export class StreamManager {
   }
 
   private announce(change: StreamChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.options.onError?.(`stream ${change.entry.definition.id}: a change listener threw`, error);
-      }
-    }
+    this.listeners.emit(change);
   }
 
   private withMeta(body: DefinitionBody, created: string, updated: string): StreamDefinition {

@@ -157,7 +157,7 @@ describe('ForwardSender', () => {
       queueLimit: 3,
       metadata: { unit: 'uV' },
     });
-    for (let seq = 0; seq < 5; seq++) sender.send({ seq });
+    for (let seq = 0; seq < 5; seq++) sender.send(JSON.stringify({ seq }));
     await eventually(() => received.length >= 3, 3000, 'queued frames');
     // The first frame of the connection carries the metadata.
     expect(received).toEqual([{ seq: 2, metadata: { unit: 'uV' } }, { seq: 3 }, { seq: 4 }]);
@@ -177,7 +177,7 @@ describe('ForwardSender', () => {
       first.server.close(resolve);
     });
     await eventually(() => sender?.status().state === 'reconnecting', 3000, 'reconnecting');
-    sender.send({ seq: 1 });
+    sender.send(JSON.stringify({ seq: 1 }));
     const second = await listen(first.port);
     await eventually(() => second.received.length >= 1, 5000, 'frame after reconnection');
     expect(second.received).toEqual([{ seq: 1 }]);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
+import { ListenerSet } from '../../src/core/listener-set.js';
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
@@ -29,19 +30,19 @@ class FakeDevice implements DeviceFrameSource {
   subscribers = 0;
   private timer: NodeJS.Timeout | undefined;
   private index = 0;
-  private readonly listeners = new Set<(frame: Frame) => void>();
+  private readonly listeners = new ListenerSet<Frame>();
 
   constructor(private readonly rate: number) {}
 
   subscribe(request: { channels: readonly string[]; sampleRate?: number }, onFrame: (frame: Frame) => void) {
     this.requests.push(request);
-    this.listeners.add(onFrame);
+    const unsubscribe = this.listeners.add(onFrame);
     this.subscribers++;
     this.timer ??= setInterval(() => {
       this.tick(request.channels);
     }, 40);
     return Promise.resolve(() => {
-      this.listeners.delete(onFrame);
+      unsubscribe();
       this.subscribers--;
       if (this.subscribers === 0) {
         clearInterval(this.timer);
@@ -66,7 +67,7 @@ class FakeDevice implements DeviceFrameSource {
     };
     this.index += samples;
     this.sent.push(frame);
-    for (const listener of this.listeners) listener(frame);
+    this.listeners.emit(frame);
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { createServer } from 'node:net';
 import type { Frame } from '../../src/core/frame.js';
+import { ListenerSet } from '../../src/core/listener-set.js';
 import type { DeviceFrameSource, NodeLogLine } from '../../src/core/node.js';
 import type { StreamDefinition } from '../../src/core/stream-model.js';
 import {
@@ -47,9 +48,10 @@ export class FakeRuntime implements StreamRuntime {
   private readonly failed = new Map<string, RuntimeStreamStatus>();
   /** Set by close and abort, as the real runtime: no stream starts after them. */
   private closed = false;
-  readonly listeners: ((e: RuntimeEvent) => void)[] = [];
+  /** A listener that throws keeps no other from an event (as on the real runtime, which logs it). */
+  readonly listeners = new ListenerSet<RuntimeEvent>(() => undefined);
   /** Tap listeners, keyed `streamId/nodeId`; tests push frames through `emitTap`. */
-  readonly taps = new Map<string, Set<(frame: Frame) => void>>();
+  readonly taps = new Map<string, ListenerSet<Frame>>();
   /** Every frame handed to `feed` while its stream ran. */
   readonly fed: { streamId: string; nodeId: string; frame: Frame }[] = [];
   /** Node ids whose start fails, with the reason (or the whole failure, to name a config field). */
@@ -314,18 +316,13 @@ export class FakeRuntime implements StreamRuntime {
 
   tap(streamId: string, nodeId: string, onFrame: (frame: Frame) => void): () => void {
     const key = `${streamId}/${nodeId}`;
-    const entry = (frame: Frame): void => {
-      onFrame(frame);
-    };
     let set = this.taps.get(key);
     if (set === undefined) {
-      set = new Set();
+      // A listener that throws keeps no other from the frame (the real runtime logs it).
+      set = new ListenerSet<Frame>(() => undefined);
       this.taps.set(key, set);
     }
-    set.add(entry);
-    return () => {
-      this.taps.get(key)?.delete(entry);
-    };
+    return set.add(onFrame);
   }
 
   /**
@@ -333,13 +330,7 @@ export class FakeRuntime implements StreamRuntime {
    * listener that throws keeps no other from the frame (as on the real runtime).
    */
   emitTap(streamId: string, nodeId: string, frame: Frame): void {
-    for (const listener of this.taps.get(`${streamId}/${nodeId}`) ?? []) {
-      try {
-        listener(frame);
-      } catch {
-        // the real runtime logs it and goes on
-      }
-    }
+    this.taps.get(`${streamId}/${nodeId}`)?.emit(frame);
   }
 
   /** Keeps a copy of the frame (the caller's is not kept) and hands it to the taps it reaches. */
@@ -353,18 +344,12 @@ export class FakeRuntime implements StreamRuntime {
   }
 
   onEvent(listener: (event: RuntimeEvent) => void): void {
-    this.listeners.push(listener);
+    this.listeners.add(listener);
   }
 
   /** Hands an event to every listener; one that throws keeps no other from it (as on the real runtime). */
   emit(event: RuntimeEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(event);
-      } catch {
-        // the real runtime logs it and goes on
-      }
-    }
+    this.listeners.emit(event);
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@
  * The NDJSON encoding (docs/node-protocol.md §NDJSON): one JSON object per line, UTF-8, lines
  * ended by `\n` (a `\r` before it is ignored, blank lines are skipped).
  */
+import { frameJsonText } from '../frame.js';
 import { messageFromJson, messageToJson } from './json-messages.js';
 import {
   MAX_MESSAGE_BYTES,
@@ -14,8 +15,16 @@ import {
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-/** One message as one line of UTF-8 JSON, newline included. */
+/**
+ * One message as one line of UTF-8 JSON, newline included. A frame is written by the frame's one
+ * JSON encoder (core/frame.ts), with `type` and `port` first and no marker or annotation: the text
+ * of `JSON.stringify(messageToJson(message))`, without building the rows as arrays first.
+ */
 export function encodeNdjson(message: ProtocolMessage): Buffer {
+  if (message.type === 'frame') {
+    const lead = `"type":"frame","port":${JSON.stringify(message.port)}`;
+    return Buffer.from(`${frameJsonText(message.frame, { lead, notes: false })}\n`, 'utf8');
+  }
   return Buffer.from(`${JSON.stringify(messageToJson(message))}\n`, 'utf8');
 }
 
