@@ -71,15 +71,17 @@ export function logFailure(
   }
 }
 
-/** Answers `error` as the envelope and logs it; `cause`, what was thrown, is logged for a 5xx. */
+/**
+ * Answers `error` as the envelope and logs it: a 4xx as the answer tells it, a 5xx by `cause`,
+ * what was thrown (its stack; an `internal_error` answers anything not of the catalogue).
+ */
 export function sendError(reply: FastifyReply, error: HeadsetdError, cause: unknown = error): FastifyReply {
-  if (httpStatus(error) < 500) logFailure(reply.log, error, error.message);
-  else
-    logFailure(
-      reply.log,
-      cause,
-      cause === error ? error.message : `unexpected error: ${errorMessage(cause)}`,
-    );
+  const failure = httpStatus(error) < 500 ? error : cause;
+  logFailure(
+    reply.log,
+    failure,
+    isHeadsetdError(failure) ? failure.message : `unexpected error: ${errorMessage(failure)}`,
+  );
   if (error.code === 'method_not_allowed' && Array.isArray(error.details?.allowed)) {
     void reply.header('Allow', (error.details.allowed as string[]).join(', '));
   }
