@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { errorClassRule } from './scripts/eslint-errors.mjs';
 import { layerRule, webRule } from './scripts/eslint-layers.mjs';
 
 export default tseslint.config(
@@ -62,4 +63,6 @@ export default tseslint.config(
   // sub-folders of api/ stay apart; the dashboard imports only types of the service.
   layerRule,
   webRule,
+  // Errors thrown to clients are classes of the catalogue (docs/architecture.md).
+  errorClassRule,
 );

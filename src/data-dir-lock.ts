@@ -21,6 +21,7 @@ interface Owner {
 }
 
 /** The data directory is held by a living service. */
+// eslint-disable-next-line no-restricted-syntax -- thrown at start-up before the port opens: the command line prints it and exits; no client ever sees it.
 export class DataDirLockedError extends Error {
   constructor(
     readonly dataDir: string,

@@ -3,8 +3,13 @@
  * docs/api.md §Errors, including Fastify's own errors (body too large, bad content type, schema
  * validation), unknown paths (404) and known paths with the wrong method (405). A 500 never carries
  * a stack trace or a path; the cause goes to the log.
+ *
+ * And the one rule of the log for failures (`logFailure`): a client's error (4xx) is the client's,
+ * logged at info (warn when no answer told it) with its code and message and no stack; a fault of
+ * the service (5xx, or anything not of the catalogue) at error with its cause's stack.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorMessage } from '../core/error-message.js';
 import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
 import { httpStatus } from '../http/statuses.js';
 import { issuesFromAjv, issuesToError } from '../schemas/validator.js';
@@ -46,7 +51,37 @@ function fromFastify(error: FastifyError, request: FastifyRequest): HeadsetdErro
   return undefined;
 }
 
-export function sendError(reply: FastifyReply, error: HeadsetdError): FastifyReply {
+/**
+ * Logs a failure by the one rule (docs/api.md §Errors, "In the log"): a catalogue error of a 4xx
+ * status at `clientLevel` (info for one the answer tells the client; warn for one of work that went
+ * on after the answer, which no answer tells), as its code and status without the error object,
+ * so without a stack: the client sent something wrong, the service did not fail. Anything else
+ * (a 5xx, or an error not of the catalogue) is a fault of the service: at error, with its stack.
+ */
+export function logFailure(
+  log: FastifyBaseLogger,
+  failure: unknown,
+  message: string,
+  clientLevel: 'info' | 'warn' = 'info',
+): void {
+  if (isHeadsetdError(failure) && httpStatus(failure) < 500) {
+    log[clientLevel]({ code: failure.code, statusCode: httpStatus(failure) }, message);
+  } else {
+    log.error({ err: failure }, message);
+  }
+}
+
+/**
+ * Answers `error` as the envelope and logs it: a 4xx as the answer tells it, a 5xx by `cause`,
+ * what was thrown (its stack; an `internal_error` answers anything not of the catalogue).
+ */
+export function sendError(reply: FastifyReply, error: HeadsetdError, cause: unknown = error): FastifyReply {
+  const failure = httpStatus(error) < 500 ? error : cause;
+  logFailure(
+    reply.log,
+    failure,
+    isHeadsetdError(failure) ? failure.message : `unexpected error: ${errorMessage(failure)}`,
+  );
   if (error.code === 'method_not_allowed' && Array.isArray(error.details?.allowed)) {
     void reply.header('Allow', (error.details.allowed as string[]).join(', '));
   }
@@ -86,16 +121,13 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
   });
 
   app.setErrorHandler((error: FastifyError | HeadsetdError, request, reply) => {
-    if (isHeadsetdError(error)) {
-      if (httpStatus(error) >= 500) request.log.error({ err: error }, error.message);
-      return sendError(reply, explain(error));
-    }
+    if (isHeadsetdError(error)) return sendError(reply, explain(error), error);
     const known = fromFastify(error, request);
     if (known !== undefined) return sendError(reply, known);
-    request.log.error({ err: error }, 'unexpected error');
     return sendError(
       reply,
       new HeadsetdError('internal_error', 'An internal error occurred; the details are in the service log.'),
+      error,
     );
   });
 

@@ -4,6 +4,7 @@
  * layer that reads or writes a file (the replay device, the recorder, the recordings listing)
  * answers it as the catalog's `validation_failed` with the same message and details.
  */
+// eslint-disable-next-line no-restricted-syntax -- formats/ lies below the catalogue; see above.
 export class FormatError extends Error {
   constructor(
     /** A sentence for a person, naming the file or the field where it helps. */

@@ -1,15 +1,20 @@
 /**
  * Errors a node passes to `context.fail()` (or throws) to tell the supervisor what kind of end it
  * was. Any other error is a failure, restarted under the `on-failure` and `always` policies.
+ *
+ * They are catalogue errors (`validation_failed`, 422): thrown while a node starts (a stream's
+ * start, an edit, a node's `start` or `restart` signal) they are answered to the client, through
+ * `nodeStartError` (running-graph.ts), as the node's failure with its reason and the field at fault.
  */
+import { HeadsetdError } from '../errors/catalog.js';
 
 /**
  * The node ended on its own without failing (an external process that exited with status 0).
  * Restarted only under the `always` policy.
  */
-export class NodeEndedError extends Error {
+export class NodeEndedError extends HeadsetdError {
   constructor(message = 'the node ended') {
-    super(message);
+    super('validation_failed', message);
     this.name = 'NodeEndedError';
   }
 }
@@ -18,9 +23,9 @@ export class NodeEndedError extends Error {
  * A failure that a restart cannot cure (a filter impossible at the incoming sample rate): the node
  * goes straight to `error` whatever its restart policy.
  */
-export class FatalNodeError extends Error {
+export class FatalNodeError extends HeadsetdError {
   constructor(message: string) {
-    super(message);
+    super('validation_failed', message);
     this.name = 'FatalNodeError';
   }
 }
@@ -29,14 +34,14 @@ export class FatalNodeError extends Error {
  * A node cannot start because of one field of its config (a websocket's `port` already in use):
  * the runtime reports the field, so the API can point at it (`/nodes/1/config/port`).
  */
-export class NodeConfigError extends Error {
+export class NodeConfigError extends HeadsetdError {
   constructor(
     message: string,
     readonly field: string,
     /** The network port at fault, when the field names one. */
     readonly port?: number,
   ) {
-    super(message);
+    super('validation_failed', message, port === undefined ? { field } : { field, port });
     this.name = 'NodeConfigError';
   }
 }

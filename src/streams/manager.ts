@@ -470,7 +470,12 @@ export class StreamManager {
         .enqueue(entry, async () => {
           if (this.runtime.status(previous.id) !== undefined) await this.runtime.update(previous);
         })
-        .catch(() => undefined);
+        .catch((rollbackError: unknown) => {
+          this.options.onError?.(
+            `stream ${previous.id}: rollback of a refused edit not applied`,
+            rollbackError,
+          );
+        });
       throw error;
     }
   }

@@ -27,11 +27,14 @@ export type Outcome = Promise<{ error: unknown } | undefined>;
 export class Transitions {
   constructor(private readonly deps: TransitionDeps) {}
 
+  /**
+   * Queues `work` and returns its run; its failure goes to the caller (who answers or logs it),
+   * not to the log: a node refusing a signal is the client's 4xx, answered and logged as such by
+   * the API, never an error of the service logged here a second time.
+   */
   enqueue(entry: StreamEntry, work: () => Promise<void>): Promise<void> {
     const run = entry.queue.then(work);
-    entry.queue = run.catch((error: unknown) => {
-      this.deps.onError?.(`stream ${entry.definition.id}: runtime operation failed`, error);
-    });
+    entry.queue = run.catch(() => undefined);
     return run;
   }
 

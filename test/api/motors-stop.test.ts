@@ -8,13 +8,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { createSimulatedHeadset, type SimulatedHeadset } from '../../src/device/simulated/index.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { capturingLogger } from '../support/log-capture.js';
 
 const dirs: string[] = [];
 const servers: RunningServer[] = [];
@@ -22,17 +21,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function capturingLogger(records: Record<string, unknown>[]) {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n'))
-        if (line !== '') records.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return pino({ level: 'warn' }, sink);
-}
 
 async function serve(
   device: SimulatedHeadset,

@@ -7,13 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubEvent } from '../../src/events/hub.js';
 import { DEFAULTS } from '../../src/config.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { capturingLogger } from '../support/log-capture.js';
 import { chainStream, OTHER_ID } from './helpers.js';
 
 const ID = OTHER_ID;
@@ -26,18 +25,6 @@ afterEach(async () => {
   server = undefined;
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Log records (pino JSON objects) written by the service. */
-function capturingLogger(records: Record<string, unknown>[]) {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n'))
-        if (line !== '') records.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return pino({ level: 'warn' }, sink);
-}
 
 async function serve(runtime: FakeRuntime, records: Record<string, unknown>[] = []): Promise<RunningServer> {
   server = await startServer({

@@ -235,6 +235,12 @@ export class FakeRuntime implements StreamRuntime {
     r.definition = stream;
   }
 
+  /**
+   * When set, a node signal to a running stream fails with this: a catalogue error as the node's
+   * refusal (the real runtime rebuilds it from the worker's reply), or a plain Error as a fault.
+   */
+  refuseSignal: Error | undefined;
+
   async signalNode(
     streamId: string,
     nodeId: string,
@@ -243,6 +249,7 @@ export class FakeRuntime implements StreamRuntime {
   ): Promise<void> {
     this.calls.push({ op: 'signalNode', streamId, detail: { nodeId, signal, payload } });
     const r = this.mustRun(streamId, signal);
+    if (this.refuseSignal !== undefined) throw this.refuseSignal;
     const node = r.definition.nodes.find((n) => n.id === nodeId);
     const states = this.modelled.get(streamId);
     // As the real runtime: pause and resume act on the node alone; a custom signal reaches the node.

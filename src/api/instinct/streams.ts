@@ -18,6 +18,7 @@ import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import type { StartingEdit, StreamManager } from '../../streams/manager.js';
 import { outcomeWithin, signalWithin } from '../../streams/signal-within.js';
+import { logFailure } from '../error-handler.js';
 import { handlerValidated } from '../validation.js';
 import {
   NodeAnswer,
@@ -97,7 +98,7 @@ export function instinctStreamRoutes(
   /** Sends a lifecycle signal and answers within SIGNAL_WAIT_MS (see the module's comment). */
   const signal = async (request: FastifyRequest, id: string, name: StreamSignal) => {
     const progress = await signalWithin(manager, id, name, SIGNAL_WAIT_MS, (failure) => {
-      request.log.warn({ err: failure }, `stream ${id}: ${name} failed`);
+      logFailure(request.log, failure, `stream ${id}: ${name} failed`, 'warn');
       lateFailure(id, `Stream ${id} failed to ${name} after its answer: ${failure.message}`);
     });
     if (progress === 'done')
@@ -116,7 +117,7 @@ export function instinctStreamRoutes(
    */
   const editWithin = (request: FastifyRequest, id: string, edit: StartingEdit) =>
     outcomeWithin(edit.started, SIGNAL_WAIT_MS, (failure) => {
-      request.log.warn({ err: failure }, `stream ${id}: an edit answered before it applied failed`);
+      logFailure(request.log, failure, `stream ${id}: an edit answered before it applied failed`, 'warn');
     });
 
   const signalAnswers = { 200: StreamAnswer, ...errorResponses(400, 404, 409, 415, 422, 503) };

@@ -68,6 +68,7 @@ export type ChildMessage = ReadyMessage | FrameMessage | ErrorMessage | InfoMess
 export type ProtocolMessage = ParentMessage | ChildMessage;
 
 /** A message that breaks the protocol (malformed, oversized, unknown type). The stream cannot resync after it. */
+// eslint-disable-next-line no-restricted-syntax -- core/ lies below the catalogue: the runtime makes a child's fault its node's failure.
 export class ProtocolError extends Error {
   /** Messages that a decoder completed in the same chunk before it met the error, in order. */
   decoded: ProtocolMessage[] = [];

@@ -1,0 +1,4 @@
+/** Types of eslint-errors.mjs, for the TypeScript test of the rule. */
+import type { Linter } from 'eslint';
+
+export const errorClassRule: Linter.Config;

@@ -1,0 +1,30 @@
+/**
+ * Every error the service answers a client with is a class of the catalogue: `HeadsetdError`
+ * (src/errors/catalog.ts) or a subclass of it, so the error handler knows its code and status
+ * and never answers a 500 for it. Lint refuses a class that extends one of the language's own
+ * errors (`Error`, `TypeError`, ...) outside src/errors/.
+ *
+ * src/client/ is left out: the command-line client is a client of the service, and its errors
+ * (a wrong command line, a service out of reach, an answer it received) are its own. The few others
+ * that stay say why on the line before (`eslint-disable-next-line no-restricted-syntax -- why`):
+ * an error of a layer below the catalogue (core/, formats/), which the layer above that reads the
+ * file, the body or the child's output turns into a catalogue error or a node's failure; the
+ * start-up's, which ends the process before any request.
+ */
+
+const BUILT_IN_ERROR = '/^(Aggregate|Eval|Range|Reference|Syntax|Type|URI)?Error$/';
+
+export const errorClassRule = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/errors/**', 'src/client/**', 'src/**/*.test.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: `:matches(ClassDeclaration, ClassExpression)[superClass.type='Identifier'][superClass.name=${BUILT_IN_ERROR}]`,
+        message:
+          'An error the service throws is a catalogue error: extend HeadsetdError (src/errors/catalog.ts) with a code of the catalogue, or throw a HeadsetdError; a class of a layer below the catalogue says why on the line before.',
+      },
+    ],
+  },
+};
