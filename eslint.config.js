@@ -1,7 +1,22 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { errorClassRule } from './scripts/eslint-errors.mjs';
+import { errorClassFiles, errorClassSelectors } from './scripts/eslint-errors.mjs';
 import { layerRule, webRule } from './scripts/eslint-layers.mjs';
+
+const listenerSelectors = [
+  {
+    selector:
+      "NewExpression[callee.name='Set'] > TSTypeParameterInstantiation > :matches(TSFunctionType, TSUnionType:has(TSFunctionType))",
+    message:
+      'Listeners are kept in a ListenerSet (src/core/listener-set.ts): add() answers the unsubscribe, emit() calls each one and a listener that throws stops no other.',
+  },
+  {
+    selector:
+      "NewExpression TSTypeReference[typeName.name='Set'] > TSTypeParameterInstantiation > :matches(TSFunctionType, TSUnionType:has(TSFunctionType))",
+    message:
+      'Listeners are kept in a ListenerSet (src/core/listener-set.ts), also inside a Map: Map<string, ListenerSet<T>>.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'sdk/python/**'] },
@@ -41,28 +56,16 @@ export default tseslint.config(
   // code of the service and keeps its one set of listeners itself.)
   {
     files: ['src/**/*.ts', 'test/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "NewExpression[callee.name='Set'] > TSTypeParameterInstantiation > :matches(TSFunctionType, TSUnionType:has(TSFunctionType))",
-          message:
-            'Listeners are kept in a ListenerSet (src/core/listener-set.ts): add() answers the unsubscribe, emit() calls each one and a listener that throws stops no other.',
-        },
-        {
-          selector:
-            "NewExpression TSTypeReference[typeName.name='Set'] > TSTypeParameterInstantiation > :matches(TSFunctionType, TSUnionType:has(TSFunctionType))",
-          message:
-            'Listeners are kept in a ListenerSet (src/core/listener-set.ts), also inside a Map: Map<string, ListenerSet<T>>.',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', ...listenerSelectors] },
+  },
+  // Errors thrown to clients are classes of the catalogue (docs/architecture.md). One block holds
+  // every restricted syntax of these files: a later block's options replace an earlier one's.
+  {
+    ...errorClassFiles,
+    rules: { 'no-restricted-syntax': ['error', ...listenerSelectors, ...errorClassSelectors] },
   },
   // Imports point down the layers of scripts/layers.mjs (docs/architecture.md); sibling
   // sub-folders of api/ stay apart; the dashboard imports only types of the service.
   layerRule,
   webRule,
-  // Errors thrown to clients are classes of the catalogue (docs/architecture.md).
-  errorClassRule,
 );

@@ -2,3 +2,5 @@
 import type { Linter } from 'eslint';
 
 export const errorClassRule: Linter.Config;
+export const errorClassSelectors: { selector: string; message: string }[];
+export const errorClassFiles: { files: string[]; ignores: string[] };

@@ -14,17 +14,23 @@
 
 const BUILT_IN_ERROR = '/^(Aggregate|Eval|Range|Reference|Syntax|Type|URI)?Error$/';
 
-export const errorClassRule = {
+/** The selector of the rule, for eslint.config.js to join with the other restricted syntax. */
+export const errorClassSelectors = [
+  {
+    selector: `:matches(ClassDeclaration, ClassExpression)[superClass.type='Identifier'][superClass.name=${BUILT_IN_ERROR}]`,
+    message:
+      'An error the service throws is a catalogue error: extend HeadsetdError (src/errors/catalog.ts) with a code of the catalogue, or throw a HeadsetdError; a class of a layer below the catalogue says why on the line before.',
+  },
+];
+
+/** The files the rule covers. */
+export const errorClassFiles = {
   files: ['src/**/*.ts'],
   ignores: ['src/errors/**', 'src/client/**', 'src/**/*.test.ts'],
-  rules: {
-    'no-restricted-syntax': [
-      'error',
-      {
-        selector: `:matches(ClassDeclaration, ClassExpression)[superClass.type='Identifier'][superClass.name=${BUILT_IN_ERROR}]`,
-        message:
-          'An error the service throws is a catalogue error: extend HeadsetdError (src/errors/catalog.ts) with a code of the catalogue, or throw a HeadsetdError; a class of a layer below the catalogue says why on the line before.',
-      },
-    ],
-  },
+};
+
+/** The rule on its own (for the test that lints snippets with it). */
+export const errorClassRule = {
+  ...errorClassFiles,
+  rules: { 'no-restricted-syntax': ['error', ...errorClassSelectors] },
 };
