@@ -90,6 +90,7 @@ export interface LslReaderStatus {
 }
 
 /** Why `open()` has no stream to read: `resolve` (the query could not be sent), `none` (no answer), `unreadable`. */
+// eslint-disable-next-line no-restricted-syntax -- lsl/ sits below the catalogue; the LSL device turns it into its device error, lsl-inlet into waiting or the node's failure.
 export class LslOpenError extends Error {
   constructor(
     readonly kind: 'resolve' | 'none' | 'unreadable',
