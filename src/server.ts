@@ -290,11 +290,17 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     acquiredChannels: () => device.eeg.acquiredChannels(),
     deviceChannels: () => device.eeg.channels().map((c) => c.name),
   });
+  // A stream transition that fails after its answer, on either face of the API, is announced
+  // here (api/stream-signal.ts).
+  const onLateFailure = (_streamId: string, message: string): void => {
+    hub.system('stream_failed', 'error', message);
+  };
   const app = await createApp({
     manager,
     logger,
     version: VERSION,
     security,
+    onLateFailure,
     commitsPending: () => commitsPending(db),
     extraPlugins: [
       (scope, shared) => {
@@ -317,7 +323,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
           device,
           settings: deviceSettings,
           entries: services.system.entries,
-          events: hub,
+          onLateFailure,
         });
       },
       (scope) => {

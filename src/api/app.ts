@@ -22,6 +22,7 @@ import { installErrorHandling, sendError } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { installSecurity, type SecurityOptions } from './security.js';
 import { streamsPlugin } from './streams.js';
+import type { LateFailureSink } from './stream-signal.js';
 import { installValidation } from './validation.js';
 import { appendHook, WriteEpoch } from './polled-answer.js';
 import { headersTimeouts } from '../security/http-timeouts.js';
@@ -43,9 +44,11 @@ export interface AppOptions {
   security: SecurityOptions;
   /**
    * How long a stream signal waits for its transition before answering with the transitional
-   * state (default 1000 ms, docs/api.md §Lifecycle); tests of transitional states shorten it.
+   * state (default SIGNAL_WAIT_MS, docs/api.md §Lifecycle); tests of transitional states shorten it.
    */
-  signalSettleMs?: number;
+  signalWaitMs?: number;
+  /** Where a stream transition that fails after its answer is announced (api/stream-signal.ts). */
+  onLateFailure?: LateFailureSink;
   /**
    * How long a request's headers may take to arrive before `408 request_timeout` (default
    * HEADERS_TIMEOUT_MS of security/http-timeouts.ts, docs/api.md); tests shorten it.
@@ -136,7 +139,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   installValidation(app);
   // At the root, so that every plugin's WebSocket routes share the server's upgrade handling; and
   // before the security hook, so that an upgrade it refuses is answered and its socket closed.
-  const settle = options.signalSettleMs === undefined ? {} : { signalSettleMs: options.signalSettleMs };
+  const signals = { signalWaitMs: options.signalWaitMs, onLateFailure: options.onLateFailure };
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   installSecurity(app, options.security);
   await registerBodyParsers(app);
@@ -144,12 +147,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (scope) => {
-      streamsPlugin(scope, { manager: options.manager, tag: 'streams', ...settle });
+      streamsPlugin(scope, { manager: options.manager, tag: 'streams', ...signals });
     },
     { prefix: '/stream' },
   );
   await app.register(async (scope) => {
-    streamsPlugin(scope, { manager: options.manager, tag: 'streams (guide aliases)', ...settle });
+    streamsPlugin(scope, { manager: options.manager, tag: 'streams (guide aliases)', ...signals });
   });
 
   for (const plugin of options.extraPlugins ?? []) await app.register(async (scope) => plugin(scope, shared));

@@ -3,6 +3,13 @@
  * form-urlencoded. Each route says which it accepts (`config.accepts`); anything else is a 415
  * before the body is even read. Parse failures are 400s with the parser's message; every parsed
  * body passes assertDocument (nesting bound, no `__proto__`, `constructor` or `prototype` member).
+ *
+ * The one way a route reads its body's fields: the parsers here make `request.body` (form fields
+ * as an object of strings, a repeated key as an array of them), the route's TypeBox schema
+ * validates it (api/validation.ts), and the handler reads the typed fields. Form fields are text,
+ * so a numeric field's schema takes a number or a string, and the handler converts it with
+ * {@link formNumber} or {@link formIntegers}. No route parses or checks a body by hand
+ * (test/docs/api-bodies.test.ts).
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -142,5 +149,41 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
       return;
     }
     done(null, payload);
+  });
+}
+
+/**
+ * A numeric field given as a JSON number or as form text (`"24"` → 24), its schema having checked
+ * it is one of the two. Text that is not a number is malformed (400); the range is the caller's
+ * (or the device's) check.
+ */
+export function formNumber(value: number | string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
+  throw new HeadsetdError(
+    'invalid_request',
+    `The field '${name}' must be a number; got ${JSON.stringify(value)}.`,
+    { path: `/${name}` },
+  );
+}
+
+/**
+ * A list of integers as form fields give it (the field repeated; once is a list of one; absent is
+ * empty), each a JSON integer or text of one; 400 with a pointer to the first that is not.
+ */
+export function formIntegers(value: unknown, name: string): number[] {
+  const list = value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value];
+  return list.map((item, index) => {
+    const number = typeof item === 'string' && item.trim() === '' ? Number.NaN : Number(item);
+    if (!Number.isInteger(number)) {
+      throw new HeadsetdError(
+        'invalid_request',
+        `The field '${name}' must hold integers; got ${JSON.stringify(item)}.`,
+        { path: `/${name}/${index}` },
+      );
+    }
+    return number;
   });
 }

@@ -1,11 +1,10 @@
 /**
- * A packet for the peripheral bus, checked and sent: POST /system/debug/command and the maker's
- * SDK path POST /system/system/debug both answer with it. Numbers are accepted where the reference
- * declares strings.
+ * A packet for the peripheral bus, sent: POST /system/debug/command (its body validated by
+ * {@link DebugBody}) and the maker's SDK path POST /system/system/debug (its form fields converted)
+ * both answer with it. Numbers are accepted where the reference declares strings.
  */
 import { Type } from 'typebox';
 import type { DebugCommand, DebugResponse, Headset } from '../device/headset.js';
-import { check, issuesToError } from '../schemas/validator.js';
 import { deviceCall } from './http-helpers.js';
 
 const Num = Type.Union([Type.Number(), Type.String()], {
@@ -26,12 +25,7 @@ export const DebugBody = Type.Object(
   { additionalProperties: false },
 );
 
-/**
- * Checks a packet of the reference shape and sends it to the peripheral bus; answers the packet
- * the peripheral returned. The maker's SDK path (POST /system/system/debug) calls it too.
- */
-export async function runDebugCommand(device: Headset, body: unknown): Promise<DebugResponse> {
-  const issues = check(DebugBody, body ?? null);
-  if (issues.length > 0) throw issuesToError(issues, 'The body');
-  return deviceCall(() => device.bus.command(body as DebugCommand));
+/** Sends a packet to the peripheral bus; answers the packet the peripheral returned. */
+export async function runDebugCommand(device: Headset, command: DebugCommand): Promise<DebugResponse> {
+  return deviceCall(() => device.bus.command(command));
 }

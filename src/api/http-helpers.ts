@@ -1,11 +1,10 @@
 /**
  * Small request helpers shared by the /system, guide and SDK plugins: query arrays and booleans in the
- * forms of docs/api.md §Conventions, form fields converted to numbers, and device errors given a
- * JSON pointer (`details.path`) into the request part they came from.
+ * forms of docs/api.md §Conventions, and device errors given a JSON pointer (`details.path`) into
+ * the request part they came from. Body fields are read in body.ts.
  */
 import { Type } from 'typebox';
 import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
-import { unknownFieldMessage } from '../schemas/validator.js';
 
 /** Where a pointer starts: the body (`''`) or the query string (`/querystring`, as the route validator says). */
 export type PointerBase = '' | '/querystring' | '/params';
@@ -40,90 +39,6 @@ export function queryBoolean(value: unknown, name: string, fallback = false): bo
     'invalid_request',
     `The query parameter '${name}' must be true, TRUE, 1, false, FALSE or 0; got ${JSON.stringify(text)}.`,
     { path: `/querystring/${name}` },
-  );
-}
-
-/** The body's fields whether it came as form fields, JSON or YAML; `{}` when there is none. */
-export function bodyFields(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new HeadsetdError('invalid_request', 'The body must be form fields or a JSON object.', {
-      path: '',
-    });
-  }
-  return body as Record<string, unknown>;
-}
-
-/** Refuses fields outside `known` (400 with a pointer to the first unknown one). */
-export function refuseUnknownFields(fields: Record<string, unknown>, known: readonly string[]): void {
-  const unknown = Object.keys(fields).find((key) => !known.includes(key));
-  if (unknown !== undefined) {
-    const { message, didYouMean } = unknownFieldMessage(unknown, known);
-    throw new HeadsetdError('invalid_request', `${message}.`, {
-      path: `/${unknown.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-      ...(didYouMean === undefined ? {} : { didYouMean }),
-    });
-  }
-}
-
-/** One form value: a repeated form key arrives as an array; one element is taken as the value. */
-function single(value: unknown, name: string): unknown {
-  if (!Array.isArray(value)) return value;
-  if (value.length === 1) return value[0] as unknown;
-  throw new HeadsetdError(
-    'invalid_request',
-    `The field '${name}' is given ${value.length} times; give it once.`,
-    {
-      path: `/${name}`,
-    },
-  );
-}
-
-/**
- * A numeric field given as a JSON number or as text (form fields are text): `"24"` → 24.
- * Text that is not a number is malformed (400); the range is the caller's (or the device's) check.
- */
-export function numberField(fields: Record<string, unknown>, name: string): number | undefined {
-  const value = single(fields[name], name);
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
-    return Number(value);
-  throw new HeadsetdError(
-    'invalid_request',
-    `The field '${name}' must be a number; got ${JSON.stringify(value)}.`,
-    {
-      path: `/${name}`,
-    },
-  );
-}
-
-/** A string field (form or JSON). */
-export function stringField(fields: Record<string, unknown>, name: string): string | undefined {
-  const value = single(fields[name], name);
-  if (value === undefined) return undefined;
-  if (typeof value === 'string') return value;
-  throw new HeadsetdError(
-    'invalid_request',
-    `The field '${name}' must be a string; got ${JSON.stringify(value)}.`,
-    {
-      path: `/${name}`,
-    },
-  );
-}
-
-/** A boolean field: JSON true/false or the query-boolean words as text. */
-export function booleanField(fields: Record<string, unknown>, name: string): boolean | undefined {
-  const value = single(fields[name], name);
-  if (value === undefined || typeof value === 'boolean') return value;
-  if (typeof value === 'string' && TRUE_WORDS.has(value)) return true;
-  if (typeof value === 'string' && FALSE_WORDS.has(value)) return false;
-  throw new HeadsetdError(
-    'invalid_request',
-    `The field '${name}' must be true or false; got ${JSON.stringify(value)}.`,
-    {
-      path: `/${name}`,
-    },
   );
 }
 

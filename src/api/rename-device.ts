@@ -1,24 +1,16 @@
 /**
  * A new hostname, checked and stored: PATCH /system/hostname and the maker's SDK path PATCH
- * /system/system/hostname both call it.
+ * /system/system/hostname both take {@link HostnameBody} (form or JSON) and call it.
  */
+import { Type } from 'typebox';
 import { isValidHostname, type SettingsStore } from '../store/settings-store.js';
 import { HeadsetdError } from '../errors/catalog.js';
-import { bodyFields, refuseUnknownFields, stringField } from './http-helpers.js';
 
-/**
- * Validates and stores a new hostname from a body of form or JSON fields (`hostname`); answers the
- * name stored (lower case). The maker's SDK path (PATCH /system/system/hostname) calls it too.
- */
-export function renameDevice(settings: SettingsStore, body: unknown): string {
-  const fields = bodyFields(body);
-  refuseUnknownFields(fields, ['hostname']);
-  const hostname = stringField(fields, 'hostname');
-  if (hostname === undefined) {
-    throw new HeadsetdError('invalid_request', "The field 'hostname' is required.", {
-      path: '/hostname',
-    });
-  }
+/** The body of both renames: the form field or JSON member `hostname`. */
+export const HostnameBody = Type.Object({ hostname: Type.String() }, { additionalProperties: false });
+
+/** Validates and stores a new hostname; answers the name stored (lower case). */
+export function renameDevice(settings: SettingsStore, hostname: string): string {
   if (!isValidHostname(hostname)) {
     throw new HeadsetdError(
       'validation_failed',

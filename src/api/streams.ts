@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { HeadsetdError } from '../errors/catalog.js';
 import {
   errorResponses,
   textOrFileResponse,
@@ -28,20 +27,21 @@ import {
   StreamReplaceSchema,
 } from '../schemas/stream.js';
 import type { StreamManager } from '../streams/manager.js';
-import { STREAM_SIGNALS, type StreamSignal } from '../core/stream-model.js';
 import { readView } from '../streams/views.js';
 import { StatusAnswers } from './status-answers.js';
 import { toYaml } from '../core/yaml.js';
 import { handlerValidated } from './validation.js';
 import { ETAG_HEADER, IfMatchHeaders, preconditionOf, withRevision } from './if-match.js';
-import { settleWithin } from '../core/deadline.js';
+import { type LateFailureSink, sendSignal, signalPolicy, streamSignalNamed } from './stream-signal.js';
 
 export interface StreamsPluginOptions {
   manager: StreamManager;
   /** Tag in the OpenAPI document: reference paths and guide aliases are listed apart. */
   tag: string;
-  /** How long a stream signal waits for its transition to end before answering anyway (default 1000 ms). */
-  signalSettleMs?: number;
+  /** How long a stream signal waits for its transition (default SIGNAL_WAIT_MS, stream-signal.ts). */
+  signalWaitMs?: number | undefined;
+  /** Where a transition that fails after its answer is announced (stream-signal.ts). */
+  onLateFailure?: LateFailureSink | undefined;
 }
 
 type WithId = { Params: { id: string } };
@@ -50,9 +50,6 @@ type WithNode = { Params: { id: string; nodeId: string } };
 const StreamParams = Type.Object({ id: Type.String({ description: 'The stream UUID.' }) });
 const NodeParams = Type.Object({ id: Type.String(), nodeId: Type.String() });
 
-/** How long a stream signal waits for its transition to end before answering anyway, ms. */
-export const DEFAULT_SIGNAL_SETTLE_MS = 1000;
-
 const JSON_OR_YAML = ['json', 'yaml'] as const;
 const YAML_FIRST = ['yaml', 'text', 'json'] as const;
 const FORM_OR_JSON = ['form', 'json', 'yaml'] as const;
@@ -60,33 +57,6 @@ const FORM_OR_JSON = ['form', 'json', 'yaml'] as const;
 /** A 200 answer schema that also carries the stream's revision as its ETag. */
 function tagged<T extends object>(schema: T): T & { headers: typeof ETAG_HEADER } {
   return { ...schema, headers: ETAG_HEADER };
-}
-
-/** The body's fields whether it came as a form, JSON or YAML. */
-function fields(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new HeadsetdError('invalid_request', 'The body must be form fields or a JSON object.', {
-      path: '',
-    });
-  }
-  return body as Record<string, unknown>;
-}
-
-function singleString(value: unknown, name: string): string {
-  const v = Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
-  if (typeof v !== 'string' || v === '') {
-    throw new HeadsetdError('invalid_request', `The field '${name}' is required and must be a string.`, {
-      path: `/${name}`,
-    });
-  }
-  return v;
-}
-
-/** `promise`'s value, or undefined when it has not settled within `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  const result = await settleWithin(promise, ms);
-  return result.done ? result.value : undefined;
 }
 
 function wantsYaml(request: FastifyRequest): boolean {
@@ -100,7 +70,7 @@ function sendYaml(reply: FastifyReply, value: unknown): FastifyReply {
 
 export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOptions): void {
   const { manager, tag } = options;
-  const settleMs = options.signalSettleMs ?? DEFAULT_SIGNAL_SETTLE_MS;
+  const policy = signalPolicy(options);
   const statusAnswers = new StatusAnswers();
   const tags = [tag];
   const createBody = handlerValidated(StreamCreateSchema);
@@ -239,7 +209,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     },
   );
 
-  app.post<WithId>(
+  app.post<WithId & { Body: { signal: string } }>(
     '/streams/:id/signal',
     {
       config: { accepts: FORM_OR_JSON },
@@ -248,30 +218,17 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         summary: 'Send a lifecycle signal: start, stop, pause, resume, reconcile',
         params: StreamParams,
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
-        body: handlerValidated(SignalBody),
+        body: SignalBody,
         response: { 200: IdSuccess, ...errorResponses(400, 404, 409, 415, 422, 503, 507) },
       },
     },
     async (request) => {
       const entry = manager.get(request.params.id);
-      const signal = singleString(fields(request.body).signal, 'signal');
-      if (!STREAM_SIGNALS.includes(signal as StreamSignal)) {
-        throw new HeadsetdError(
-          'invalid_request',
-          `'${signal}' is not a stream signal; use one of ${STREAM_SIGNALS.join(', ')}.`,
-          {
-            path: '/signal',
-            allowed: [...STREAM_SIGNALS],
-          },
-        );
-      }
-      const { outcome } = manager.signal(entry.definition.id, signal as StreamSignal);
-      // Most transitions end within milliseconds: answering after them lets a read that follows
-      // show the state reached (RUNNING after start, as the reference's workflow reads), and a
-      // transition that failed is answered as failed. A slower one (an external program starting)
-      // is answered on time as accepted, its transitional state visible.
-      const failure = await within(outcome, settleMs);
-      if (failure !== undefined) throw failure;
+      const signal = streamSignalNamed(request.body.signal, '/signal');
+      // Answered when the transition ended (so that a read that follows shows the state reached,
+      // RUNNING after start, as the reference's workflow reads; a failure as failed) or, for a
+      // slower one, on time as accepted, its transitional state visible (stream-signal.ts).
+      await sendSignal(manager, policy, request, entry.definition.id, signal);
       return { id: entry.definition.id, success: true };
     },
   );
@@ -351,7 +308,7 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
     },
   );
 
-  app.post<WithNode>(
+  app.post<WithNode & { Body: { signal: string } & Record<string, unknown> }>(
     '/streams/:id/nodes/:nodeId/signal',
     {
       config: { accepts: FORM_OR_JSON },
@@ -359,14 +316,13 @@ export function streamsPlugin(app: FastifyInstance, options: StreamsPluginOption
         tags,
         summary: 'Signal one node: start, stop, pause, resume, restart, or a custom signal such as marker',
         params: NodeParams,
-        body: handlerValidated(NodeSignalBody),
+        body: NodeSignalBody,
         response: { 200: NodeSignalResponse, ...errorResponses(400, 404, 409, 415) },
       },
     },
     async (request) => {
       const entry = manager.get(request.params.id);
-      const { signal: rawSignal, ...payload } = fields(request.body);
-      const signal = singleString(rawSignal, 'signal');
+      const { signal, ...payload } = request.body;
       await manager.signalNode(entry.definition.id, request.params.nodeId, signal, payload);
       return { id: request.params.nodeId, streamId: entry.definition.id, signal, success: true };
     },

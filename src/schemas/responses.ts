@@ -93,8 +93,10 @@ export const StreamListResponse = Type.Object({
   ),
 });
 
+// The signal is a string here, its name checked by the route: an unknown name is a 400 with the
+// allowed names (docs/api.md §Lifecycle), where the schema's enum would answer 422.
 export const SignalBody = Type.Object(
-  { signal: Type.Enum(STREAM_SIGNALS) },
+  { signal: Type.String({ description: `One of ${STREAM_SIGNALS.join(', ')}.` }) },
   { description: 'Form field `signal=` or JSON {signal}.' },
 );
 

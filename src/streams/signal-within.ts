@@ -1,6 +1,6 @@
 /**
- * A lifecycle signal answered within a bound: the maker's SDK gives `start` a 1 s timeout, so its
- * paths answer once the transition ended or the bound passed, whichever is first. A transition
+ * A lifecycle signal answered within a bound: both faces of the API answer once the transition
+ * ended or the bound passed, whichever is first (api/stream-signal.ts). A transition
  * still under way then goes on; if it fails later, the failure is handed to `onLateFailure` (the
  * stream's status and the events show it too). An edit that starts nodes (`StartingEdit.started`)
  * is answered the same way.

@@ -75,6 +75,44 @@ describe('signal start that fails', () => {
   });
 });
 
+describe('a start that fails after its answer', () => {
+  it('is announced as a late failure naming the stream and the node (nothing was announced)', async () => {
+    const announced: { streamId: string; message: string }[] = [];
+    let heard: () => void = () => undefined;
+    const announcement = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    const cp = await controlPlane({
+      // The start is held open past the answer by the gate below, not by a race with this wait.
+      signalWaitMs: 50,
+      onLateFailure: (streamId, message) => {
+        announced.push({ streamId, message });
+        heard();
+      },
+    });
+    open.push(cp);
+    ok(await json(cp, 'POST', '/stream/streams', withWebSocket(ID)));
+    const release = cp.runtime.hold('start');
+    cp.runtime.failStart.set('ws', 'port 5555 is already in use');
+    // Answered as accepted while the start is under way: nothing has failed yet.
+    expect(ok(await signal(cp, ID, 'start'))).toEqual({ id: ID, success: true });
+    expect(announced).toEqual([]);
+    release();
+    await announcement;
+    expect(announced).toEqual([
+      {
+        streamId: ID,
+        message: expect.stringMatching(
+          new RegExp(
+            `^Stream ${ID} failed to start after its answer: .*node ws: port 5555 is already in use`,
+          ),
+        ) as string,
+      },
+    ]);
+    expect(await stateOf(cp, ID)).toBe('error');
+  });
+});
+
 describe('signal stop from error', () => {
   it('is accepted (it was 409): the stream is stopped, wanted stopped, and not started again at the next start-up', async () => {
     const first = await plane();

@@ -3,7 +3,8 @@
  * slow to come up) was answered only when the start ended, so the SDK timed out; now the answer
  * comes at once (the transition under way), and when the start fails later the failure is the
  * stream's state and error (GET /stream/streams/{id}/status) and a `stream_failed` event of
- * GET /system/events.
+ * GET /system/events. The reference path answers the same start, and announces its failure, the
+ * same way (one signal policy for both faces: docs/api.md §Lifecycle).
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -73,6 +74,40 @@ test("start answers within the SDK's 1 s while the start is under way; its later
     10_000,
     'the stream_failed event',
   );
-  expect(event.message).toMatch(/failed to start/);
+  expect(event.message).toMatch(/failed to start after its answer/);
+  socket.close();
+}, 60_000);
+
+test('the reference path answers the same slow start as accepted and announces its later failure the same way', async () => {
+  const events: { eventType?: string; message?: string }[] = [];
+  const socket = new WebSocket(`${service.url.replace('http', 'ws')}/system/events`);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  socket.on('message', (data: Buffer) => {
+    events.push(JSON.parse(data.toString()) as { eventType?: string; message?: string });
+  });
+  const id = randomUUID();
+  await json(`${service.url}/stream/streams`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id,
+      nodes: [{ id: randomUUID(), executable: 'slow-then-fail.sh', config: {} }],
+      pipes: [],
+    }),
+  });
+  const started = await json(`${service.url}/stream/streams/${id}/signal`, {
+    method: 'POST',
+    body: new URLSearchParams({ signal: 'start' }),
+  });
+  expect(started.body).toEqual({ id, success: true });
+  const event = await eventually(
+    async () => events.find((e) => e.eventType === 'stream_failed' && e.message?.includes(id)),
+    30_000,
+    'the stream_failed event',
+  );
+  expect(event.message).toMatch(new RegExp(`^Stream ${id} failed to start after its answer: `));
   socket.close();
 }, 60_000);

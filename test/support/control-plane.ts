@@ -23,7 +23,12 @@ export interface ControlPlane {
 }
 
 export async function controlPlane(
-  options: { dataDir?: string; signalSettleMs?: number } = {},
+  options: {
+    dataDir?: string;
+    signalWaitMs?: number;
+    /** Where a transition that fails after its answer is announced (the service's event hub). */
+    onLateFailure?: (streamId: string, message: string) => void;
+  } = {},
 ): Promise<ControlPlane> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'headsetd-test-'));
   const executablesDir = path.join(dataDir, 'executables');
@@ -39,7 +44,8 @@ export async function controlPlane(
     logger: pino({ level: 'silent' }),
     version: '0.0.0-test',
     // Transitional states held open by the fake's gates are answered after this, not after 1 s.
-    signalSettleMs: options.signalSettleMs ?? 100,
+    signalWaitMs: options.signalWaitMs ?? 100,
+    ...(options.onLateFailure === undefined ? {} : { onLateFailure: options.onLateFailure }),
     security: {
       token: undefined,
       allowedOrigins: [],

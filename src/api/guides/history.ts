@@ -30,7 +30,7 @@ const Snapshot = Type.Object({
   values: Values,
 });
 
-export function historyRoutes(app: FastifyInstance, context: GuidesContext): void {
+export function historyRoutes(app: FastifyInstance, context: Pick<GuidesContext, 'device' | 'store'>): void {
   app.get<{ Querystring: { sessionId?: string; timeRange?: TimeRange; channels?: string[] } }>(
     '/electrodes/impedance/history',
     {

@@ -10,7 +10,10 @@ import { renderHeadMapSvg, renderPng } from '../../headmap/impedance-map.js';
 import { errorResponses, textOrFileResponse } from '../../schemas/responses.js';
 import type { GuidesContext } from '../../guides/context.js';
 
-export function mapRoutes(app: FastifyInstance, context: GuidesContext): void {
+export function mapRoutes(
+  app: FastifyInstance,
+  context: Pick<GuidesContext, 'config' | 'device' | 'latest'>,
+): void {
   app.get<{ Querystring: { format?: 'svg' | 'png'; colorScheme?: ColorScheme } }>(
     '/electrodes/impedance/map',
     {

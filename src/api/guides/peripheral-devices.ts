@@ -19,7 +19,7 @@ const Index = Type.Integer({
   description: 'Index into the 21 electrode names (PZ = 0 .. FZ = 20).',
 });
 
-export function peripheralDeviceRoutes(app: FastifyInstance, context: GuidesContext): void {
+export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<GuidesContext, 'device'>): void {
   const { device } = context;
 
   const ledView = (id: number) => {

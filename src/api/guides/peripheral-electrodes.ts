@@ -28,7 +28,10 @@ type ConfigBody = {
   bias?: boolean;
 };
 
-export function peripheralElectrodeRoutes(app: FastifyInstance, context: GuidesContext): void {
+export function peripheralElectrodeRoutes(
+  app: FastifyInstance,
+  context: Pick<GuidesContext, 'device'>,
+): void {
   const { device } = context;
   let bias = true;
 

@@ -19,9 +19,9 @@ import type { SettingsStore } from '../../store/settings-store.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { runDebugCommand } from '../debug-command.js';
-import { renameDevice } from '../rename-device.js';
+import { HostnameBody, renameDevice } from '../rename-device.js';
+import { formIntegers } from '../body.js';
 import { deviceCall } from '../http-helpers.js';
-import { handlerValidated } from '../validation.js';
 import {
   DebugForm,
   DebugPacket,
@@ -34,39 +34,15 @@ import {
 } from './schemas.js';
 import { instinctSensorRoutes } from './sensors.js';
 
-export interface InstinctDeviceOptions {
-  readonly device: Headset;
-  readonly settings: SettingsStore;
-}
+type DebugFields = Record<
+  'cmd_resp' | 'peripheral' | 'peripheral_channels' | 'packet_type',
+  string | number
+> &
+  Partial<Record<'parameter' | 'data', string | number | (string | number)[]>>;
 
-type Json = Record<string, unknown>;
-
-/** A form field as a list of integers: absent is empty, one value is a list of one. */
-function integers(value: unknown, name: string): number[] {
-  const list = value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value];
-  return list.map((item, index) => {
-    const number = typeof item === 'string' && item.trim() === '' ? Number.NaN : Number(item);
-    if (!Number.isInteger(number)) {
-      throw new HeadsetdError(
-        'invalid_request',
-        `The field '${name}' must hold integers; got ${JSON.stringify(item)}.`,
-        {
-          path: `/${name}/${index}`,
-        },
-      );
-    }
-    return number;
-  });
-}
-
-function single(fields: Json, name: string): number {
-  const [value, ...rest] = integers(fields[name], name);
-  if (value === undefined || rest.length > 0) {
-    throw new HeadsetdError('invalid_request', `The field '${name}' is required: one integer.`, {
-      path: `/${name}`,
-    });
-  }
-  return value;
+/** One integer of a form field the schema requires once. */
+function integer(value: string | number, name: string): number {
+  return formIntegers(value, name)[0] as number;
 }
 
 function electrodeParam(position: string): Electrode {
@@ -84,9 +60,7 @@ function electrodeParam(position: string): Electrode {
   return electrode;
 }
 
-export function instinctDeviceRoutes(app: FastifyInstance, options: InstinctDeviceOptions): void {
-  const { device, settings } = options;
-
+export function instinctDeviceRoutes(app: FastifyInstance, device: Headset, settings: SettingsStore): void {
   app.get(
     '/system/system/hostname',
     {
@@ -99,7 +73,7 @@ export function instinctDeviceRoutes(app: FastifyInstance, options: InstinctDevi
     async () => ({ name: settings.hostname() }),
   );
 
-  app.patch(
+  app.patch<{ Body: { hostname: string } }>(
     '/system/system/hostname',
     {
       config: { accepts: ['form', 'json'] },
@@ -107,17 +81,17 @@ export function instinctDeviceRoutes(app: FastifyInstance, options: InstinctDevi
         tags,
         summary: 'SDK: rename the device (form field hostname), as PATCH /system/hostname',
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
-        body: handlerValidated(Type.Object({ hostname: Type.String() })),
+        body: HostnameBody,
         response: { 200: SetNameAnswer, ...errorResponses(400, 415, 422, 503, 507) },
       },
     },
     async (request) => {
-      const name = renameDevice(settings, request.body);
+      const name = renameDevice(settings, request.body.hostname);
       return { message: `The device is named ${name}.`, success: true, name };
     },
   );
 
-  app.post(
+  app.post<{ Body: DebugFields }>(
     '/system/system/debug',
     {
       config: { accepts: ['form', 'json'] },
@@ -126,19 +100,19 @@ export function instinctDeviceRoutes(app: FastifyInstance, options: InstinctDevi
         summary:
           'SDK: one packet to the peripheral bus (form fields in snake case), as POST /system/debug/command',
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
-        body: handlerValidated(DebugForm),
+        body: DebugForm,
         response: { 200: DebugPacket, ...errorResponses(400, 415, 422) },
       },
     },
     async (request) => {
-      const fields = (request.body ?? {}) as Json;
+      const fields = request.body;
       const answer = await runDebugCommand(device, {
-        packetType: single(fields, 'packet_type'),
-        cmdResp: single(fields, 'cmd_resp'),
-        peripheral: single(fields, 'peripheral'),
-        peripheralChannels: single(fields, 'peripheral_channels'),
-        parameter: integers(fields.parameter, 'parameter'),
-        data: integers(fields.data, 'data'),
+        packetType: integer(fields.packet_type, 'packet_type'),
+        cmdResp: integer(fields.cmd_resp, 'cmd_resp'),
+        peripheral: integer(fields.peripheral, 'peripheral'),
+        peripheralChannels: integer(fields.peripheral_channels, 'peripheral_channels'),
+        parameter: formIntegers(fields.parameter, 'parameter'),
+        data: formIntegers(fields.data, 'data'),
       });
       return {
         cmd_resp: answer.cmdResp,

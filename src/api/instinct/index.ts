@@ -8,7 +8,7 @@ import type { ConfigEntries } from '../../store/config-entries.js';
 import type { Headset } from '../../device/headset.js';
 import type { SettingsStore } from '../../store/settings-store.js';
 import type { StreamManager } from '../../streams/manager.js';
-import type { EventHub } from '../../events/hub.js';
+import { type LateFailureSink, signalPolicy } from '../stream-signal.js';
 import { instinctConfigRoutes } from './config-store.js';
 import { instinctDeviceRoutes } from './device.js';
 import { instinctStreamRoutes } from './streams.js';
@@ -18,14 +18,14 @@ export interface InstinctPluginOptions {
   readonly device: Headset;
   readonly settings: SettingsStore;
   readonly entries: ConfigEntries;
-  /** The service's event hub: a transition that fails after its answer is announced there. */
-  readonly events?: EventHub;
+  /** Where a stream transition that fails after its answer is announced (the reference paths' sink). */
+  readonly onLateFailure?: LateFailureSink;
+  /** How long a stream signal waits (default SIGNAL_WAIT_MS, as on the reference paths). */
+  readonly signalWaitMs?: number;
 }
 
 export function instinctPlugin(app: FastifyInstance, options: InstinctPluginOptions): void {
-  instinctStreamRoutes(app, options.manager, (_id, message) => {
-    options.events?.system('stream_failed', 'error', message);
-  });
-  instinctDeviceRoutes(app, options);
+  instinctStreamRoutes(app, options.manager, signalPolicy(options));
+  instinctDeviceRoutes(app, options.device, options.settings);
   instinctConfigRoutes(app, options.entries);
 }

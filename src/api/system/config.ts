@@ -14,7 +14,10 @@ import { ConfigEntry, entryOut, wantsEntryList } from '../sdk-shapes.js';
 const tags = ['system: device'];
 const ConfigAnswer = Type.Object({ success: Type.Literal(true), config: DeviceConfigSchema });
 
-export function configRoutes(app: FastifyInstance, context: SystemContext): void {
+export function configRoutes(
+  app: FastifyInstance,
+  context: Pick<SystemContext, 'device' | 'entries' | 'settings'>,
+): void {
   app.get(
     '/system/config',
     {

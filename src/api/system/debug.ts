@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { DebugCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { handlerValidated } from '../validation.js';
 import { DebugBody, runDebugCommand } from '../debug-command.js';
 import type { SystemContext } from './context.js';
 
@@ -24,7 +23,7 @@ const Packet = Type.Object({
   data: Type.Array(Type.Number()),
 });
 
-export function debugRoutes(app: FastifyInstance, context: SystemContext): void {
+export function debugRoutes(app: FastifyInstance, { device }: Pick<SystemContext, 'device'>): void {
   app.post<{ Body: DebugCommand }>(
     '/system/debug/command',
     {
@@ -32,13 +31,13 @@ export function debugRoutes(app: FastifyInstance, context: SystemContext): void 
       schema: {
         tags,
         summary: 'Send one packet to the peripheral bus',
-        body: handlerValidated(DebugBody),
+        body: DebugBody,
         response: {
           200: Type.Object({ success: Type.Literal(true), response: Packet }),
           ...errorResponses(400, 415, 422),
         },
       },
     },
-    async (request) => ({ success: true, response: await runDebugCommand(context.device, request.body) }),
+    async (request) => ({ success: true, response: await runDebugCommand(device, request.body) }),
   );
 }

@@ -9,9 +9,9 @@ import { Type } from 'typebox';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { handlerValidated } from '../validation.js';
 import { restoreConfiguredEeg } from '../../settings/config.js';
-import { bodyFields, deviceCall, listParam, numberField, refuseUnknownFields } from '../http-helpers.js';
+import { deviceCall, listParam } from '../http-helpers.js';
+import { formNumber } from '../body.js';
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './context.js';
 import { ChannelListQuery, EegConfigShape } from './schemas.js';
@@ -33,6 +33,12 @@ const EegBody = Type.Object(
   { additionalProperties: false },
 );
 
+type EegFields = {
+  gain?: number | string;
+  samplingFrequency?: number | string;
+  channels?: string | string[];
+};
+
 const ConfigAnswer = Type.Object({ success: Type.Literal(true), config: EegConfigShape });
 
 /**
@@ -51,10 +57,13 @@ function refuseBodyFieldsInQuery(url: string): void {
   );
 }
 
-export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
+export function eegRoutes(
+  app: FastifyInstance,
+  context: Pick<SystemContext, 'device' | 'settings' | 'eegSockets'>,
+): void {
   const { device } = context;
 
-  app.put<{ Querystring: { channels?: string[] } }>(
+  app.put<{ Querystring: { channels?: string[] }; Body: EegFields }>(
     '/system/sensors/eeg',
     {
       config: { accepts: ['form', 'json', 'yaml'] },
@@ -62,17 +71,16 @@ export function eegRoutes(app: FastifyInstance, context: SystemContext): void {
         tags,
         summary: 'Configure EEG: channels (query), gain and samplingFrequency (form or JSON)',
         querystring: Type.Object({ channels: ChannelListQuery }),
-        body: handlerValidated(EegBody),
+        body: EegBody,
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         response: { 200: ConfigAnswer, ...errorResponses(400, 409, 415, 422) },
       },
     },
     async (request) => {
       refuseBodyFieldsInQuery(request.url);
-      const fields = bodyFields(request.body);
-      refuseUnknownFields(fields, ['gain', 'samplingFrequency', 'channels']);
-      const gain = numberField(fields, 'gain');
-      const samplingFrequency = numberField(fields, 'samplingFrequency');
+      const fields = request.body;
+      const gain = formNumber(fields.gain, 'gain');
+      const samplingFrequency = formNumber(fields.samplingFrequency, 'samplingFrequency');
       const queryChannels = listParam(request.query.channels);
       const bodyChannels = listParam(fields.channels);
       const change: EegConfigChange = {

@@ -7,7 +7,7 @@ import { EventMessage } from '../../schemas/events.js';
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './context.js';
 
-export function eventRoutes(app: FastifyInstance, context: SystemContext): void {
+export function eventRoutes(app: FastifyInstance, context: Pick<SystemContext, 'eventSockets'>): void {
   socketRoute(
     app,
     '/system/events',

@@ -60,7 +60,10 @@ function wholeValues<T extends Record<string, number>>(figures: T): T {
   return Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v)])) as T;
 }
 
-export function healthRoutes(app: FastifyInstance, context: SystemContext): void {
+export function healthRoutes(
+  app: FastifyInstance,
+  context: Pick<SystemContext, 'device' | 'hostMetrics' | 'httpPort' | 'settings' | 'serviceMetrics'>,
+): void {
   const { device } = context;
   app.get(
     '/system/healthz',

@@ -6,31 +6,30 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/responses.js';
-import { handlerValidated } from '../validation.js';
-import { renameDevice } from '../rename-device.js';
+import { HostnameBody, renameDevice } from '../rename-device.js';
 import type { SystemContext } from './context.js';
 
 const tags = ['system: device'];
 const HostnameAnswer = Type.Object({ success: Type.Literal(true), hostname: Type.String() });
 
-export function hostnameRoutes(app: FastifyInstance, context: SystemContext): void {
+export function hostnameRoutes(app: FastifyInstance, { settings }: Pick<SystemContext, 'settings'>): void {
   app.get(
     '/system/hostname',
     { schema: { tags, summary: 'The device hostname', response: { 200: HostnameAnswer } } },
-    async () => ({ success: true, hostname: context.settings.hostname() }),
+    async () => ({ success: true, hostname: settings.hostname() }),
   );
 
-  app.patch(
+  app.patch<{ Body: { hostname: string } }>(
     '/system/hostname',
     {
       config: { accepts: ['json', 'form', 'yaml'] },
       schema: {
         tags,
         summary: 'Change the device hostname (RFC 1123; stored, the machine is not renamed)',
-        body: handlerValidated(Type.Object({ hostname: Type.String() }, { additionalProperties: false })),
+        body: HostnameBody,
         response: { 200: HostnameAnswer, ...errorResponses(400, 415, 422, 503, 507) },
       },
     },
-    async (request) => ({ success: true, hostname: renameDevice(context.settings, request.body) }),
+    async (request) => ({ success: true, hostname: renameDevice(settings, request.body.hostname) }),
   );
 }

@@ -12,7 +12,7 @@ import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
 
 const tags = ['system: impedance'];
 
-export function impedanceRoutes(app: FastifyInstance, context: SystemContext): void {
+export function impedanceRoutes(app: FastifyInstance, context: Pick<SystemContext, 'device'>): void {
   const { device } = context;
 
   app.get<{ Querystring: { channels?: string[] } }>(

@@ -23,7 +23,7 @@ const ImuWithSensor = Type.Object({
   range: Type.Optional(Type.Null()),
 });
 
-export function imuRoutes(app: FastifyInstance, context: SystemContext): void {
+export function imuRoutes(app: FastifyInstance, context: Pick<SystemContext, 'device'>): void {
   const { device } = context;
 
   app.get(

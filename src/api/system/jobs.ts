@@ -28,7 +28,7 @@ function found(id: string, record: JobRecord | undefined): JobRecord {
   return record;
 }
 
-export function jobRoutes(app: FastifyInstance, context: SystemContext): void {
+export function jobRoutes(app: FastifyInstance, context: Pick<SystemContext, 'jobs'>): void {
   const { jobs } = context;
 
   app.get(

@@ -6,15 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { LED_INDICES } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { handlerValidated } from '../validation.js';
-import {
-  bodyFields,
-  deviceCall,
-  deviceRead,
-  numberField,
-  refuseUnknownFields,
-  stringField,
-} from '../http-helpers.js';
+import { deviceCall, deviceRead } from '../http-helpers.js';
+import { formNumber } from '../body.js';
 import type { SystemContext } from './context.js';
 import { LedReadingAnswer } from './schemas.js';
 
@@ -35,9 +28,7 @@ const LedBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
-  const { device } = context;
-
+export function ledRoutes(app: FastifyInstance, { device }: Pick<SystemContext, 'device'>): void {
   app.get<{ Querystring: { index?: string } }>(
     '/system/led/state',
     {
@@ -57,7 +48,7 @@ export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
     }),
   );
 
-  app.put(
+  app.put<{ Body: { color?: string; blinksPerSecond?: number | string; index?: string } }>(
     '/system/led/state',
     {
       config: { accepts: ['form', 'json', 'yaml'] },
@@ -65,7 +56,7 @@ export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
         tags,
         summary: 'Set an LED: color, blinksPerSecond, index (form or JSON)',
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
-        body: handlerValidated(LedBody),
+        body: LedBody,
         response: {
           200: Type.Object({
             success: Type.Literal(true),
@@ -80,11 +71,8 @@ export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
       },
     },
     async (request) => {
-      const fields = bodyFields(request.body);
-      refuseUnknownFields(fields, ['color', 'blinksPerSecond', 'index']);
-      const color = stringField(fields, 'color');
-      const blinksPerSecond = numberField(fields, 'blinksPerSecond');
-      const index = stringField(fields, 'index');
+      const { color, index } = request.body;
+      const blinksPerSecond = formNumber(request.body.blinksPerSecond, 'blinksPerSecond');
       const state = await deviceCall(() =>
         device.leds.set({
           ...(color === undefined ? {} : { color }),

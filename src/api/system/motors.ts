@@ -9,11 +9,9 @@ import { Type } from 'typebox';
 import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import { MOTOR_MOVEMENTS, type MotorCommand } from '../../device/headset.js';
 import { errorResponses } from '../../schemas/responses.js';
-import { handlerValidated } from '../validation.js';
 import { deviceCall, deviceRead, listParam, QueryBoolean, queryBoolean } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
-import { check, issuesToError } from '../../schemas/validator.js';
 
 const tags = ['system: motors'];
 
@@ -44,15 +42,7 @@ const ResetBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Validates the shape (types, unknown fields) here so that device errors keep their own codes. */
-function shapeOrThrow(schema: Parameters<typeof check>[0], body: unknown): void {
-  const issues = check(schema, body ?? {});
-  if (issues.length > 0) throw issuesToError(issues, 'The body');
-}
-
-export function motorRoutes(app: FastifyInstance, context: SystemContext): void {
-  const { device } = context;
-
+export function motorRoutes(app: FastifyInstance, { device }: Pick<SystemContext, 'device'>): void {
   app.get<{ Querystring: { electrode?: string[] } }>(
     '/system/motors/position',
     {
@@ -97,7 +87,7 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
         tags,
         summary: 'Move motors: RETRACT/RELEASE by displacement steps, STOP, BRAKE',
         querystring: WaitQuery,
-        body: handlerValidated(MoveBody),
+        body: MoveBody,
         response: { 200: ElectrodeNumberMap, ...errorResponses(400, 409, 415, 422) },
       },
     },
@@ -105,7 +95,6 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
       // Flags are checked before anything moves.
       queryBoolean(request.query.getFinalPosition, 'getFinalPosition');
       queryBoolean(request.query.waitUntilComplete, 'waitUntilComplete');
-      shapeOrThrow(MoveBody, request.body);
       const commands = request.body.configuration;
       const states = await deviceCall(() => device.motors.move(commands), '');
       const electrodes = Object.keys(states) as Electrode[];
@@ -121,14 +110,13 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
         tags,
         summary: 'Move all 21 motors to MIN or MAX',
         querystring: WaitQuery,
-        body: handlerValidated(ResetBody),
+        body: ResetBody,
         response: { 200: ElectrodeNumberMap, ...errorResponses(400, 409, 415, 422) },
       },
     },
     async (request) => {
       queryBoolean(request.query.getFinalPosition, 'getFinalPosition');
       queryBoolean(request.query.waitUntilComplete, 'waitUntilComplete');
-      shapeOrThrow(ResetBody, request.body);
       await deviceCall(() => device.motors.reset(request.body.position), '');
       return answer(ELECTRODES, request.query);
     },

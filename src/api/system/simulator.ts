@@ -54,7 +54,7 @@ const WearerAnswer = Type.Object({
 });
 
 /** The device's wearer, or the 404 that says this device has none. */
-function wearerOf(context: SystemContext): SimulatedWearer {
+function wearerOf(context: Pick<SystemContext, 'device'>): SimulatedWearer {
   const wearer = context.device.wearer;
   if (wearer !== undefined) return wearer;
   const { model, kind } = context.device.info();
@@ -64,7 +64,7 @@ function wearerOf(context: SystemContext): SimulatedWearer {
   );
 }
 
-export function simulatorRoutes(app: FastifyInstance, context: SystemContext): void {
+export function simulatorRoutes(app: FastifyInstance, context: Pick<SystemContext, 'device'>): void {
   app.get(
     '/simulator/stimulus',
     {

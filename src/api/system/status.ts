@@ -56,8 +56,14 @@ function replayStatus(recording: ReplayRecordingInfo | undefined): { replay?: St
   };
 }
 
+/** What the status routes read. */
+type StatusContext = Pick<
+  SystemContext,
+  'device' | 'hostMetrics' | 'streams' | 'startedAt' | 'version' | 'tokenWaived'
+>;
+
 /** The answer of GET /system/status, made from the device's and the service's state now. */
-function statusAnswer(context: SystemContext) {
+function statusAnswer(context: StatusContext) {
   const { device } = context;
   const status = device.status();
   const cpu = context.hostMetrics.cpuThermal();
@@ -116,7 +122,7 @@ export interface StatusKeeping {
  * STATUS_MAX_AGE_MS) between polls and made afresh after any such request or device event
  * (polled-answer.ts, docs/system-paths.md).
  */
-export function statusRoutes(app: FastifyInstance, context: SystemContext, kept: StatusKeeping = {}): void {
+export function statusRoutes(app: FastifyInstance, context: StatusContext, kept: StatusKeeping = {}): void {
   const { device } = context;
   const { writes, statusMaxAgeMs = STATUS_MAX_AGE_MS } = kept;
   const polled = writes === undefined ? undefined : new PolledAnswer(writes, statusMaxAgeMs);
