@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { DebugCommand, DebugResponse, Headset } from '../device/headset.js';
 import { check, issuesToError } from '../schemas/validator.js';
 import { deviceCall } from './http-helpers.js';
+import { requirePart } from '../device/capabilities.js';
 
 const Num = Type.Union([Type.Number(), Type.String()], {
   description: 'A number, or its decimal or 0x hex text.',
@@ -33,5 +34,5 @@ export const DebugBody = Type.Object(
 export async function runDebugCommand(device: Headset, body: unknown): Promise<DebugResponse> {
   const issues = check(DebugBody, body ?? null);
   if (issues.length > 0) throw issuesToError(issues, 'The body');
-  return deviceCall(() => device.bus.command(body as DebugCommand));
+  return deviceCall(() => requirePart(device, 'peripheralBus').command(body as DebugCommand));
 }

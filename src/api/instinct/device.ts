@@ -120,7 +120,7 @@ export function instinctDeviceRoutes(app: FastifyInstance, options: InstinctDevi
   app.post(
     '/system/system/debug',
     {
-      config: { accepts: ['form', 'json'] },
+      config: { accepts: ['form', 'json'], needs: ['peripheralBus'] },
       schema: {
         tags,
         summary:

@@ -12,6 +12,7 @@ import type { EventHub } from '../../events/hub.js';
 import { instinctConfigRoutes } from './config-store.js';
 import { instinctDeviceRoutes } from './device.js';
 import { instinctStreamRoutes } from './streams.js';
+import { refuseMissingParts } from '../part-routes.js';
 
 export interface InstinctPluginOptions {
   readonly manager: StreamManager;
@@ -23,6 +24,7 @@ export interface InstinctPluginOptions {
 }
 
 export function instinctPlugin(app: FastifyInstance, options: InstinctPluginOptions): void {
+  refuseMissingParts(app, options.device);
   instinctStreamRoutes(app, options.manager, (_id, message) => {
     options.events?.system('stream_failed', 'error', message);
   });

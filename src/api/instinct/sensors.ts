@@ -7,13 +7,13 @@
  * `accelerometer` is the SDK's name for that IMU's accelerometer (its own examples enable it): the
  * same part, answered and set by the same rules under that type.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Headset } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall } from '../http-helpers.js';
-import { requireParts } from '../../device/capabilities.js';
+import { hasPart } from '../../device/capabilities.js';
 import { IMU_SENSOR } from '../sdk-shapes.js';
 import { Sensor, SensorAnswer, SensorBody, tags } from './schemas.js';
 
@@ -37,6 +37,12 @@ function sensorType(type: string): SensorType {
 
 /** The sensors that are the head band's IMU (the same part under the SDK's two names). */
 function isImu(type: SensorType): type is 'imu' | 'accelerometer' {
+  return type === 'imu' || type === 'accelerometer';
+}
+
+/** A request of /system/sensors/:type for the IMU, which only a device with one serves (part-routes.ts). */
+function forImu(request: FastifyRequest): boolean {
+  const type = (request.params as { type?: string }).type?.toLowerCase();
   return type === 'imu' || type === 'accelerometer';
 }
 
@@ -66,12 +72,13 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       },
     },
     // Only the sensors the device has: an amplifier without an IMU lists EEG alone.
-    async () => SENSOR_TYPES.filter((type) => !isImu(type) || device.capabilities().imu).map(sensor),
+    async () => SENSOR_TYPES.filter((type) => !isImu(type) || hasPart(device, 'imu')).map(sensor),
   );
 
   app.get<{ Params: { type: string } }>(
     '/system/sensors/:type',
     {
+      config: { needs: ['imu'], needsWhen: forImu },
       schema: {
         tags,
         summary:
@@ -81,9 +88,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       },
     },
     async (request) => {
-      const type = sensorType(request.params.type);
-      if (isImu(type)) requireParts(device, 'imu');
-      return sensor(type);
+      return sensor(sensorType(request.params.type));
     },
   );
 
@@ -93,7 +98,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
   }>(
     '/system/sensors/:type',
     {
-      config: { accepts: ['json'] },
+      config: { accepts: ['json'], needs: ['imu'], needsWhen: forImu },
       schema: {
         tags,
         summary:
@@ -105,7 +110,6 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
     },
     async (request) => {
       const type = sensorType(request.params.type);
-      if (isImu(type)) requireParts(device, 'imu');
       const { enabled, sample_rate: rate, range } = request.body;
       if (request.body.type.toLowerCase() !== type) {
         refuse(

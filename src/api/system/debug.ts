@@ -28,7 +28,7 @@ export function debugRoutes(app: FastifyInstance, context: SystemContext): void 
   app.post<{ Body: DebugCommand }>(
     '/system/debug/command',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['peripheralBus'] },
       schema: {
         tags,
         summary: 'Send one packet to the peripheral bus',

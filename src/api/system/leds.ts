@@ -17,6 +17,7 @@ import {
 } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { LedReadingAnswer } from './schemas.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['system: leds'];
 
@@ -41,6 +42,7 @@ export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
   app.get<{ Querystring: { index?: string } }>(
     '/system/led/state',
     {
+      config: { needs: ['leds'] },
       schema: {
         tags,
         summary: 'Read an LED',
@@ -53,14 +55,14 @@ export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
     },
     async (request) => ({
       success: true,
-      ...deviceRead(() => device.leds.read(request.query.index), '/querystring'),
+      ...deviceRead(() => requirePart(device, 'leds').read(request.query.index), '/querystring'),
     }),
   );
 
   app.put(
     '/system/led/state',
     {
-      config: { accepts: ['form', 'json', 'yaml'] },
+      config: { accepts: ['form', 'json', 'yaml'], needs: ['leds'] },
       schema: {
         tags,
         summary: 'Set an LED: color, blinksPerSecond, index (form or JSON)',
@@ -86,7 +88,7 @@ export function ledRoutes(app: FastifyInstance, context: SystemContext): void {
       const blinksPerSecond = numberField(fields, 'blinksPerSecond');
       const index = stringField(fields, 'index');
       const state = await deviceCall(() =>
-        device.leds.set({
+        requirePart(device, 'leds').set({
           ...(color === undefined ? {} : { color }),
           ...(blinksPerSecond === undefined ? {} : { blinksPerSecond }),
           ...(index === undefined ? {} : { index }),

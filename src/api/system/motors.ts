@@ -14,6 +14,7 @@ import { deviceCall, deviceRead, listParam, QueryBoolean, queryBoolean } from '.
 import type { SystemContext } from './context.js';
 import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
 import { check, issuesToError } from '../../schemas/validator.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['system: motors'];
 
@@ -56,6 +57,7 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
   app.get<{ Querystring: { electrode?: string[] } }>(
     '/system/motors/position',
     {
+      config: { needs: ['motors'] },
       schema: {
         tags,
         summary: 'Motor positions in steps (0 MIN .. 100 MAX)',
@@ -64,12 +66,16 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
       },
     },
     async (request) =>
-      deviceRead(() => device.motors.positions(listParam(request.query.electrode)), '/querystring'),
+      deviceRead(
+        () => requirePart(device, 'motors').positions(listParam(request.query.electrode)),
+        '/querystring',
+      ),
   );
 
   app.get<{ Querystring: { electrode?: string[] } }>(
     '/system/motors/state',
     {
+      config: { needs: ['motors'] },
       schema: {
         tags,
         summary: 'Motor state codes: 0 idle, 1 moving, 2 braked, 3 stalled, 4 fault',
@@ -78,21 +84,25 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
       },
     },
     async (request) =>
-      deviceRead(() => device.motors.states(listParam(request.query.electrode)), '/querystring'),
+      deviceRead(
+        () => requirePart(device, 'motors').states(listParam(request.query.electrode)),
+        '/querystring',
+      ),
   );
 
   /** The answer after a command: state codes now, final state codes, or final positions. */
   const answer = async (electrodes: readonly Electrode[], query: WaitQueryType) => {
     const finalPosition = queryBoolean(query.getFinalPosition, 'getFinalPosition');
     const wait = finalPosition || queryBoolean(query.waitUntilComplete, 'waitUntilComplete');
-    if (wait) await device.motors.waitUntilComplete(electrodes);
-    return finalPosition ? device.motors.positions(electrodes) : device.motors.states(electrodes);
+    const motors = requirePart(device, 'motors');
+    if (wait) await motors.waitUntilComplete(electrodes);
+    return finalPosition ? motors.positions(electrodes) : motors.states(electrodes);
   };
 
   app.post<{ Querystring: WaitQueryType; Body: { configuration: MotorCommand[] } }>(
     '/system/motors/position',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['motors'] },
       schema: {
         tags,
         summary: 'Move motors: RETRACT/RELEASE by displacement steps, STOP, BRAKE',
@@ -107,7 +117,7 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
       queryBoolean(request.query.waitUntilComplete, 'waitUntilComplete');
       shapeOrThrow(MoveBody, request.body);
       const commands = request.body.configuration;
-      const states = await deviceCall(() => device.motors.move(commands), '');
+      const states = await deviceCall(() => requirePart(device, 'motors').move(commands), '');
       const electrodes = Object.keys(states) as Electrode[];
       return answer(electrodes, request.query);
     },
@@ -116,7 +126,7 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
   app.post<{ Querystring: WaitQueryType; Body: { position: string } }>(
     '/system/motors/position/reset',
     {
-      config: { accepts: ['json', 'yaml', 'form'] },
+      config: { accepts: ['json', 'yaml', 'form'], needs: ['motors'] },
       schema: {
         tags,
         summary: 'Move all 21 motors to MIN or MAX',
@@ -129,7 +139,7 @@ export function motorRoutes(app: FastifyInstance, context: SystemContext): void 
       queryBoolean(request.query.getFinalPosition, 'getFinalPosition');
       queryBoolean(request.query.waitUntilComplete, 'waitUntilComplete');
       shapeOrThrow(ResetBody, request.body);
-      await deviceCall(() => device.motors.reset(request.body.position), '');
+      await deviceCall(() => requirePart(device, 'motors').reset(request.body.position), '');
       return answer(ELECTRODES, request.query);
     },
   );
