@@ -59,6 +59,8 @@ export interface ServerOptions {
    * lengthen it to show that what a request or the device changes is never served stale.
    */
   statusMaxAgeMs?: number;
+  /** Where sysfs is mounted, for the CPU temperature (default `/sys`; tests pass a fake tree). */
+  sysRoot?: string;
 }
 
 export interface RunningServer {
@@ -99,9 +101,10 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
 
 /** Stops every moving motor, synchronously, and logs which ones were moving. */
 function stopMotors(device: Headset, logger: Logger, why: string): void {
-  if (!device.capabilities().motors) return;
+  const motors = device.motors;
+  if (motors === undefined) return;
   try {
-    const stopped = device.motors.stopAll();
+    const stopped = motors.stopAll();
     if (stopped.length > 0) logger.warn({ electrodes: stopped }, `motors ${stopped.join(', ')} ${why}`);
   } catch (error) {
     logger.error({ err: error }, 'could not stop the motors');
@@ -275,6 +278,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
     dataDir: settings.dataDir,
     httpPort: () => port,
     version: VERSION,
+    ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
     settings: deviceSettings,
     streams: () => ({
       total: manager.list().length,

@@ -104,6 +104,7 @@ export interface DeviceServices {
 export function deviceServices(options: DeviceServicesOptions): DeviceServices {
   const { device, events: hub, settings } = options;
   const jobs = jobsFor(device);
+  const thermal = device.thermal;
   const system: SystemContext = {
     device,
     settings,
@@ -112,8 +113,11 @@ export function deviceServices(options: DeviceServicesOptions): DeviceServices {
     jobs,
     hostMetrics: new HostMetrics(options.dataDir, {
       ...(options.sysRoot === undefined ? {} : { sysRoot: options.sysRoot }),
-      // Where the machine has no sensor, the device's thermal model stands in, fed the real load.
-      cpuTemperatureModel: (load) => device.thermal.processorCelsius(load),
+      // Where the machine has no sensor, the device's thermal model (a simulated or replayed
+      // headset's) stands in, fed the real load; a live device has none: no figure then.
+      ...(thermal === undefined
+        ? {}
+        : { cpuTemperatureModel: (load: number) => thermal.processorCelsius(load) }),
     }),
     serviceMetrics: new ServiceMetrics(),
     eventSockets: liveSockets((send) => hub.on(send)),

@@ -6,6 +6,7 @@
 import { Type } from 'typebox';
 import type { DebugCommand, DebugResponse, Headset } from '../device/headset.js';
 import { deviceCall } from './http-helpers.js';
+import { requirePart } from '../device/capabilities.js';
 
 const Num = Type.Union([Type.Number(), Type.String()], {
   description: 'A number, or its decimal or 0x hex text.',
@@ -27,5 +28,5 @@ export const DebugBody = Type.Object(
 
 /** Sends a packet to the peripheral bus; answers the packet the peripheral returned. */
 export async function runDebugCommand(device: Headset, command: DebugCommand): Promise<DebugResponse> {
-  return deviceCall(() => device.bus.command(command));
+  return deviceCall(() => requirePart(device, 'peripheralBus').command(command));
 }

@@ -9,7 +9,7 @@ import { docsUiRoutes } from './docs-ui.js';
 import { ErrorEnvelope } from '../schemas/responses.js';
 import { ERROR_EXAMPLE, withExamples } from './openapi-examples.js';
 import { DocumentedNodeSchema, withDocumentedNodes } from './openapi-nodes.js';
-import { needsPart } from './part-routes.js';
+import { routeParts } from './part-routes.js';
 
 /**
  * Errors every route can answer whatever its own: 401 and 403 from the security hook, 500 for a
@@ -25,15 +25,16 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     if (schema === undefined || (schema as { hide?: boolean }).hide === true) return;
     const response = { ...(schema.response as Record<number, unknown> | undefined) };
     for (const status of COMMON_ERRORS) response[status] ??= { $ref: 'ErrorEnvelope' };
-    // A route that needs a part of the device answers 409 not_supported on a device without it.
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.some((m) => needsPart(m, route.url))) response[409] ??= { $ref: 'ErrorEnvelope' };
+    // A route that needs a part of the device answers 409 not_supported on a device without it,
+    // and says which parts (part-routes.ts).
+    const parts = routeParts(route);
+    if (parts.length > 0) response[409] ??= { $ref: 'ErrorEnvelope' };
     if ((route as { wsHandler?: unknown }).wsHandler !== undefined) {
       response[101] ??= {
         description: 'Switching Protocols: a WebSocket whose messages are JSON text, one per event or frame.',
       };
     }
-    route.schema = { ...schema, response };
+    route.schema = { ...schema, response, ...(parts.length > 0 ? { 'x-device-parts': [...parts] } : {}) };
   });
   await app.register(swagger, {
     openapi: {

@@ -1,47 +1,42 @@
 /**
- * The routes that need a part of the device, and which part: on a device without it (a live
- * amplifier has no motors, LEDs, IMU, battery or peripheral bus) they answer `409 not_supported`
- * naming the device and the part (docs/devices.md §Capabilities). The OpenAPI document lists the
- * 409 on each (openapi.ts); test/api/live-device-paths.test.ts checks this table against what the
- * routes answer on such a device.
+ * The routes that need a part of the device say so where they are made (`config.needs`), and
+ * everything else follows from that one declaration: on a device without the part the route
+ * answers `409 not_supported` naming the device and the part before its handler runs
+ * (docs/devices.md §Capabilities), and the OpenAPI document lists the 409 and the parts
+ * (`x-device-parts`, openapi.ts). Whether the device has a part is the device's own answer
+ * (device/capabilities.ts): no table here to keep in step with it. test/api/live-device-paths.test.ts
+ * checks what every route answers on a device without the parts against the document.
  */
-import type { DeviceCapability } from '../device/headset.js';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { requireParts } from '../device/capabilities.js';
+import type { DeviceCapability, Headset } from '../device/headset.js';
 
-/** `METHOD /path/{param}` → the part it needs (the first one a live device lacks). */
-export const PART_ROUTES: Readonly<Record<string, DeviceCapability>> = {
-  'GET /system/sensors/impedance': 'impedance',
-  'GET /system/sensors/impedance/all': 'impedance',
-  'GET /system/motors/position': 'motors',
-  'POST /system/motors/position': 'motors',
-  'GET /system/motors/state': 'motors',
-  'POST /system/motors/position/reset': 'motors',
-  'GET /system/led/state': 'leds',
-  'PUT /system/led/state': 'leds',
-  'GET /system/sensors/imu/primary': 'imu',
-  'GET /system/sensors/imu': 'imu',
-  'GET /system/sensors/{type}': 'imu',
-  'PATCH /system/sensors/{type}': 'imu',
-  'POST /system/debug/command': 'peripheralBus',
-  'POST /system/system/debug': 'peripheralBus',
-  'POST /electrodes/impedance/start': 'impedance',
-  'POST /electrodes/impedance/snapshot': 'impedance',
-  'POST /electrodes/impedance/optimize': 'motors',
-  'POST /electrodes/impedance/schedule': 'impedance',
-  'POST /electrodes/adjust': 'motors',
-  'POST /electrodes/prepare': 'motors',
-  'POST /electrodes/diagnose': 'impedance',
-  'POST /motors/control': 'motors',
-  'POST /motors/apply-pressure': 'motors',
-  'POST /leds/impedance-visualization': 'leds',
-  'POST /system/peripheral/electrodes/impedance': 'impedance',
-  'GET /system/peripheral/leds': 'leds',
-  'PUT /system/peripheral/leds/{id}': 'leds',
-  'GET /system/peripheral/motors': 'motors',
-  'POST /system/peripheral/motors/move': 'motors',
-  'GET /system/battery': 'battery',
-};
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The parts of the device the route needs, in the order it uses them: a device without one
+     * is refused with not_supported for the first it lacks, before anything is done.
+     */
+    needs?: readonly DeviceCapability[];
+    /** Which requests need them, where only some do (the SDK's `imu` sensor); all when absent. */
+    needsWhen?: (request: FastifyRequest) => boolean;
+  }
+}
 
-/** Whether a route (Fastify's `:param` form) needs a part of the device. */
-export function needsPart(method: string, url: string): boolean {
-  return `${method} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}` in PART_ROUTES;
+/** The parts a route declares it needs (none for most routes). */
+export function routeParts(route: Pick<RouteOptions, 'config'>): readonly DeviceCapability[] {
+  return (route.config as { needs?: readonly DeviceCapability[] } | undefined)?.needs ?? [];
+}
+
+/**
+ * Refuses, in this plugin's scope, each request for a route that needs a part `device` lacks
+ * (not_supported): after the request's schema is checked, before its handler.
+ */
+export function refuseMissingParts(app: FastifyInstance, device: Headset): void {
+  app.addHook('preHandler', async (request) => {
+    const { needs, needsWhen } = request.routeOptions.config;
+    if (needs === undefined || needs.length === 0) return;
+    if (needsWhen !== undefined && !needsWhen(request)) return;
+    requireParts(device, ...needs);
+  });
 }

@@ -1,27 +1,24 @@
 /**
- * EEG acquisition shared by every device that produces samples in software (simulated, replay):
- * configuration, real-time pacing, ~10 ms framing, the 24-bit ADC's quantisation and clipping, and
- * delivery of frames. Who holds it (owners, the impedance exclusivity, the reset rule, `state()`)
- * is acquisition-owners.ts, shared with a live amplifier's acquisition.
+ * The pulled source of EEG acquisition, for every device that produces samples in software
+ * (simulated, replay): the headset's configuration rules, real-time pacing, ~10 ms framing, and the
+ * 24-bit ADC's quantisation and clipping. Everything else an acquisition does (owners, the order of
+ * operations, when a run begins and ends, frame numbering and delivery, `state()`) is the one core
+ * of acquisition-core.ts, shared with a live amplifier's pushed source.
  *
  * Pacing: at every tick the engine emits the frames whose last sample is due, counted from the
  * run's start on the monotonic clock, so the number of samples follows elapsed time exactly
  * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
-import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from './acquisition-owners.js';
+import { AcquisitionCore, type AcquisitionCoreHooks } from './acquisition-core.js';
 import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
 import { channelName, type Electrode } from '../core/electrodes.js';
 import { type DeviceChannel, type UnplayedChannel, voltageChannel } from './channels.js';
-import { ListenerSet, type Unsubscribe } from './events.js';
 import {
-  type AcquisitionOwner,
-  type AcquisitionState,
   DEFAULT_EEG_CONFIG,
   EEG_GAINS,
   EEG_SAMPLING_FREQUENCIES,
-  type EegAcquisition,
   type EegConfig,
   type EegConfigChange,
   type EegSamplingFrequency,
@@ -63,12 +60,9 @@ export function quantise(data: Float32Array, gain: number): void {
   }
 }
 
-export interface AcquisitionHooks extends AcquisitionOwnersHooks {
+export interface AcquisitionHooks extends AcquisitionCoreHooks {
   /** True impedance (Ω) of an electrode now, for the signal source. */
   impedance(electrode: Electrode): number;
-  onStarted(config: EegConfig): void;
-  onStopped(samples: number): void;
-  onListenerError?: (error: unknown) => void;
 }
 
 interface Run {
@@ -85,89 +79,50 @@ interface Run {
   timer: TimerHandle | undefined;
 }
 
-export class AcquisitionEngine implements EegAcquisition {
-  /**
-   * `DEFAULT_EEG_CONFIG`, except for a source with its own channels or rate (a replayed file):
-   * then the channels it has and its native rate.
-   */
-  private readonly defaults: HeadsetEegConfig;
-  /** The standard rates, plus the source's native rate when it has one. */
+/** The standard rates, plus the source's native rate when it has one outside them. */
+function ratesOf(source: EegSignalSource): readonly EegSamplingFrequency[] {
+  // A native rate may lie outside the standard set (a 160 Hz recording): reported as it is.
+  const native = source.nativeRate as EegSamplingFrequency | undefined;
+  return native === undefined || EEG_SAMPLING_FREQUENCIES.includes(native)
+    ? EEG_SAMPLING_FREQUENCIES
+    : [...EEG_SAMPLING_FREQUENCIES, native];
+}
+
+/** The electrodes the source can deliver: every EEG electrode but a file's missing ones. */
+function electrodesOf(source: EegSignalSource): readonly Electrode[] {
+  const available = source.available;
+  return available === undefined || available.length === 0
+    ? (DEFAULT_EEG_CONFIG.channels as readonly Electrode[])
+    : Object.freeze([...available]);
+}
+
+/**
+ * `DEFAULT_EEG_CONFIG`, except for a source with its own channels or rate (a replayed file): then
+ * the channels it has and its native rate.
+ */
+function defaultsOf(source: EegSignalSource): HeadsetEegConfig {
+  return Object.freeze({
+    channels: electrodesOf(source),
+    gain: DEFAULT_EEG_CONFIG.gain,
+    samplingFrequency:
+      (source.nativeRate as EegSamplingFrequency | undefined) ?? DEFAULT_EEG_CONFIG.samplingFrequency,
+  });
+}
+
+export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
   private readonly rates: readonly EegSamplingFrequency[];
-  private current: HeadsetEegConfig;
-  /** The electrodes the source can deliver, as channels (every EEG electrode but a file's missing ones). */
+  /** The electrodes the source can deliver, as channels. */
   private readonly played: readonly DeviceChannel[];
-  private readonly owners: AcquisitionOwners;
-  private readonly listeners: ListenerSet<Frame>;
   private run: Run | undefined;
-  private seq = 0;
 
   constructor(
     private readonly clock: DeviceClock,
     private readonly source: EegSignalSource,
     private readonly hooks: AcquisitionHooks,
   ) {
-    this.listeners = new ListenerSet<Frame>(hooks.onListenerError);
-    this.owners = new AcquisitionOwners(hooks);
-    // A native rate may lie outside the standard set (a 160 Hz recording): reported as it is.
-    const native = source.nativeRate as EegSamplingFrequency | undefined;
-    this.rates =
-      native === undefined || EEG_SAMPLING_FREQUENCIES.includes(native)
-        ? EEG_SAMPLING_FREQUENCIES
-        : [...EEG_SAMPLING_FREQUENCIES, native];
-    const available = source.available;
-    const electrodes =
-      available === undefined || available.length === 0
-        ? (DEFAULT_EEG_CONFIG.channels as readonly Electrode[])
-        : Object.freeze([...available]);
-    this.played = Object.freeze(electrodes.map((e) => voltageChannel(channelName(e), 'EEG')));
-    this.defaults = Object.freeze({
-      channels: electrodes,
-      gain: DEFAULT_EEG_CONFIG.gain,
-      samplingFrequency: native ?? DEFAULT_EEG_CONFIG.samplingFrequency,
-    });
-    this.current = this.defaults;
-  }
-
-  config(): EegConfig {
-    return this.current;
-  }
-
-  configure(change: EegConfigChange): Promise<EegConfig> {
-    return Promise.resolve().then(() => {
-      const next = this.validated(change);
-      if (sameEegConfig(next, this.current)) return this.current;
-      this.current = next;
-      // Running: restart at once with the new settings; the next frame says `discontinuity`.
-      if (this.run !== undefined) this.restart();
-      return this.current;
-    });
-  }
-
-  reset(options?: { readonly force?: boolean }): Promise<EegConfig> {
-    return Promise.resolve().then(() => {
-      this.owners.reset(this.run !== undefined, options?.force);
-      this.halt();
-      this.current = this.defaults;
-      return this.current;
-    });
-  }
-
-  start(owner: AcquisitionOwner, initial?: EegConfigChange): Promise<AcquisitionState> {
-    return Promise.resolve().then(() => {
-      if (this.owners.join(owner, this.run !== undefined)) return this.state();
-      if (initial !== undefined) this.current = this.validated(initial);
-      this.owners.started(owner);
-      this.begin();
-      this.hooks.onStarted(this.current);
-      return this.state();
-    });
-  }
-
-  stop(owner: AcquisitionOwner): Promise<AcquisitionState> {
-    return Promise.resolve().then(() => {
-      if (this.owners.leave(owner)) this.halt();
-      return this.state();
-    });
+    super(defaultsOf(source), hooks);
+    this.rates = ratesOf(source);
+    this.played = Object.freeze(electrodesOf(source).map((e) => voltageChannel(channelName(e), 'EEG')));
   }
 
   acquiredChannels(): readonly Electrode[] {
@@ -186,22 +141,7 @@ export class AcquisitionEngine implements EegAcquisition {
     return eegChannelListOrThrow(names, field);
   }
 
-  state(): AcquisitionState {
-    return this.owners.state(this.run !== undefined, this.current);
-  }
-
-  onFrame(listener: (frame: Frame) => void): Unsubscribe {
-    return this.listeners.add(listener);
-  }
-
-  /** Stops for good: no frame after this. */
-  close(): void {
-    this.owners.close();
-    this.halt();
-    this.listeners.clear();
-  }
-
-  private validated(change: EegConfigChange): HeadsetEegConfig {
+  protected validated(change: EegConfigChange): HeadsetEegConfig {
     return {
       channels:
         change.channels === undefined ? this.current.channels : eegChannelListOrThrow(change.channels),
@@ -213,8 +153,7 @@ export class AcquisitionEngine implements EegAcquisition {
     };
   }
 
-  private begin(): void {
-    const config = this.current;
+  protected begin(config: HeadsetEegConfig): void {
     const channels = this.channelsOf(config);
     this.source.begin(config.samplingFrequency, channels);
     this.run = {
@@ -231,29 +170,24 @@ export class AcquisitionEngine implements EegAcquisition {
     this.schedule(this.run);
   }
 
+  /** A configuration change while running: deliver what is due, then start a new run. */
+  protected change(config: HeadsetEegConfig): void {
+    this.end();
+    this.begin(config);
+  }
+
+  protected end(): void {
+    const run = this.run;
+    if (run === undefined) return;
+    this.emitDue(run);
+    if (run.timer !== undefined) this.clock.clearTimeout(run.timer);
+    this.run = undefined;
+  }
+
   /** A source may lack channels (a recording without them): those are absent from the frames. */
   private channelsOf(config: HeadsetEegConfig): readonly Electrode[] {
     const available = this.source.available;
     return available === undefined ? config.channels : config.channels.filter((e) => available.includes(e));
-  }
-
-  /** A configuration change while running: deliver what is due, then start a new run. */
-  private restart(): void {
-    const run = this.run;
-    if (run === undefined) return;
-    this.emitDue(run);
-    if (run.timer !== undefined) this.clock.clearTimeout(run.timer);
-    this.run = undefined;
-    this.begin();
-  }
-
-  private halt(): void {
-    const run = this.run;
-    if (run === undefined) return;
-    this.emitDue(run);
-    if (run.timer !== undefined) this.clock.clearTimeout(run.timer);
-    this.run = undefined;
-    this.hooks.onStopped(this.owners.sampleCount());
   }
 
   private schedule(run: Run): void {
@@ -293,7 +227,7 @@ export class AcquisitionEngine implements EegAcquisition {
     const discontinuity = run.discontinuity || gap;
     run.discontinuity = false;
     const frame: Frame = {
-      seq: this.seq++,
+      seq: this.nextSeq(),
       timestamp: run.startedAtWall + offsetMs,
       sampleRate: rate,
       channels: run.channelNames,
@@ -304,7 +238,6 @@ export class AcquisitionEngine implements EegAcquisition {
       createdAt: performance.timeOrigin + performance.now(),
     };
     run.emitted += rows;
-    this.owners.count(rows);
-    this.listeners.emit(frame);
+    this.deliver(frame, rows);
   }
 }

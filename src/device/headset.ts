@@ -369,10 +369,11 @@ export interface PeripheralBus {
 export type DeviceState = 'idle' | 'acquiring' | 'measuring_impedance' | 'moving';
 
 /**
- * The parts a device has (docs/devices.md §Capabilities). A part the device lacks answers every
- * member with a `DeviceNotSupportedError` (not_supported), never with made-up values. The simulated
- * headset and the replay device have every part; a live amplifier (Cyton, LSL) has EEG, impedance
- * when its driver measures it, and nothing else.
+ * The parts a device has (docs/devices.md §Capabilities), as the API names them: `capabilities.ts`
+ * derives them from which optional parts of the `Headset` the device has, so a device cannot say
+ * it has a part it lacks. The simulated headset and the replay device have every part; a live
+ * amplifier (Cyton, LSL) has EEG, impedance when its driver measures it, a battery when its driver
+ * reads one, and nothing else.
  */
 export interface DeviceCapabilities {
   readonly eeg: boolean;
@@ -392,24 +393,13 @@ export interface DeviceCapabilities {
 
 export type DeviceCapability = keyof DeviceCapabilities;
 
-/** Every part: what the simulated headset and the replay device have. */
-export const ALL_CAPABILITIES: DeviceCapabilities = Object.freeze({
-  eeg: true,
-  impedance: true,
-  motors: true,
-  leds: true,
-  imu: true,
-  battery: true,
-  peripheralBus: true,
-});
-
 export interface DeviceStatus {
   /** measuring_impedance, else acquiring, else moving (any motor), else idle. */
   readonly state: DeviceState;
   readonly eeg: AcquisitionState;
   readonly impedance: { readonly measuring: boolean };
   readonly motors: { readonly moving: readonly Electrode[]; readonly stalled: readonly Electrode[] };
-  /** Null on a device without a battery (`capabilities().battery` false). */
+  /** Null on a device without a battery (no `power`). */
   readonly battery: { readonly percent: number; readonly isCharging: boolean } | null;
   /**
    * A live device whose amplifier is gone now (its link lost, not yet restored): why, in a sentence
@@ -463,19 +453,24 @@ export interface Headset {
    */
   readonly clock: DeviceClock;
   readonly eeg: EegAcquisition;
-  readonly impedance: ImpedanceMeter;
-  readonly motors: MotorController;
-  readonly leds: LedController;
-  readonly imu: Imu;
-  readonly power: PowerSupply;
-  readonly thermal: ThermalModel;
-  readonly bus: PeripheralBus;
+  // The parts below are the device's only where it has them (a live amplifier has EEG and perhaps
+  // impedance and a battery): absent otherwise, never a stand-in. `capabilities.ts` lists them
+  // and gives one to a caller or refuses with `DeviceNotSupportedError` (`requirePart`).
+  readonly impedance?: ImpedanceMeter;
+  readonly motors?: MotorController;
+  readonly leds?: LedController;
+  readonly imu?: Imu;
+  readonly power?: PowerSupply;
+  /**
+   * The device's thermal model, where its temperatures are modelled (the simulated and replay
+   * headsets); absent on a device whose every temperature is a sensor's (a live amplifier).
+   */
+  readonly thermal?: ThermalModel;
+  readonly bus?: PeripheralBus;
   /** System, impedance (kΩ) and quality events. */
   onEvent(listener: (event: DeviceEvent) => void): Unsubscribe;
   status(): DeviceStatus;
   info(): DeviceInfo;
-  /** The parts this device has; the others throw `DeviceNotSupportedError` (not_supported). */
-  capabilities(): DeviceCapabilities;
   /**
    * The simulated wearer's eyes (what they look at, eyes closed): the simulated headset's only,
    * for POST /simulator/stimulus; absent on every other device (the replay device included).

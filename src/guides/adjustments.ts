@@ -15,6 +15,7 @@ import {
   relieveElectrodes,
   retractBy,
 } from './optimizer.js';
+import { requirePart } from '../device/capabilities.js';
 
 /** Steps a reseat lifts an electrode before approaching the scalp again. */
 export const RESEAT_LIFT_STEPS = 10;
@@ -57,7 +58,7 @@ export async function adjustElectrodes(
     case 'decrease_pressure':
       return relieveElectrodes(device, electrodes, options);
     case 'reseat': {
-      const before = await device.impedance.measure(
+      const before = await requirePart(device, 'impedance').measure(
         electrodes,
         options.signal === undefined ? {} : { signal: options.signal },
       );

@@ -8,6 +8,7 @@ import { impedanceLevel, toKiloohms } from '../headmap/impedance-levels.js';
 import { verdictFor } from './advice.js';
 import type { GuidesContext } from './context.js';
 import { sampleChannel } from './signal-check.js';
+import { requirePart } from '../device/capabilities.js';
 
 export type DiagnosticLevel = 'basic' | 'full';
 
@@ -35,10 +36,10 @@ export async function diagnoseElectrode(
   const acquiring = device.eeg.state().streaming;
   const impedance = acquiring
     ? (context.latest.get(electrode) ?? null)
-    : toKiloohms((await device.impedance.measure([electrode]))[electrode] ?? Number.NaN);
+    : toKiloohms((await requirePart(device, 'impedance').measure([electrode]))[electrode] ?? Number.NaN);
   const figures = level === 'full' ? await sampleChannel(device, electrode) : undefined;
-  const position = device.motors.positions([electrode])[electrode] ?? 0;
-  const state = device.motors.states([electrode])[electrode] ?? 0;
+  const position = requirePart(device, 'motors').positions([electrode])[electrode] ?? 0;
+  const state = requirePart(device, 'motors').states([electrode])[electrode] ?? 0;
   const quality =
     impedance === null ? undefined : impedanceLevel(impedance, context.config().impedance.thresholds);
   const { verdict, advice } = verdictFor(impedance, quality, state, figures?.lineNoise ?? null);

@@ -8,7 +8,7 @@
  * second of device time while motors move. Cancelling stops the job's moving motors where they
  * are; so does a failure.
  */
-import { requireParts } from '../device/capabilities.js';
+import { requirePart, requireParts } from '../device/capabilities.js';
 import type { MotorHolder } from './motor-locks.js';
 import type { TimerHandle } from '../device/clock.js';
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
@@ -65,8 +65,8 @@ export class ElectrodeProgressTracker {
   }
 
   snapshot(): ElectrodeJobProgress {
-    const positions = this.device.motors.positions(this.electrodes);
-    const states = this.device.motors.states(this.electrodes);
+    const positions = requirePart(this.device, 'motors').positions(this.electrodes);
+    const states = requirePart(this.device, 'motors').states(this.electrodes);
     const electrodes: Record<string, ElectrodeProgress> = {};
     let completed = 0;
     for (const [e, entry] of this.entries) {
@@ -85,11 +85,11 @@ export class ElectrodeProgressTracker {
 
 /** Stops the electrodes' motors that are moving (a cancelled or failed operation). */
 async function stopMoving(device: Headset, electrodes: readonly Electrode[]): Promise<void> {
-  const states = device.motors.states(electrodes);
+  const states = requirePart(device, 'motors').states(electrodes);
   const commands: MotorCommand[] = electrodes
     .filter((e) => states[e] === MOTOR_STATE.moving)
     .map((e) => ({ electrode: e, movement: 'STOP' }));
-  if (commands.length > 0) await device.motors.move(commands);
+  if (commands.length > 0) await requirePart(device, 'motors').move(commands);
 }
 
 export interface ElectrodeJobSpec<R extends object> {

@@ -11,7 +11,7 @@
  * so an acquisition asked for right after the stop is not refused.
  */
 import { acquisitionBusy } from '../device/busy.js';
-import { requireParts } from '../device/capabilities.js';
+import { requirePart, requireParts } from '../device/capabilities.js';
 import { randomUUID } from 'node:crypto';
 import type { Electrode } from '../core/electrodes.js';
 import type { ElectrodeMap, Headset } from '../device/headset.js';
@@ -113,7 +113,10 @@ export class ImpedanceSessions {
       id: randomUUID(),
       mode: request.continuous ? 'continuous' : 'single',
       channels: request.channels,
-      updateInterval: Math.max(request.updateInterval, Math.ceil(this.device.impedance.measurementMs())),
+      updateInterval: Math.max(
+        request.updateInterval,
+        Math.ceil(requirePart(this.device, 'impedance').measurementMs()),
+      ),
       testSignal: request.testSignal,
       startedAt: this.clock.wallNow(),
       status: 'running',
@@ -196,7 +199,7 @@ export class ImpedanceSessions {
     let due = this.clock.now();
     while (isRunning(session)) {
       try {
-        const ohms = await this.device.impedance.measure(session.channels, {
+        const ohms = await requirePart(this.device, 'impedance').measure(session.channels, {
           signal,
           holder: `impedance session ${session.id}; POST /electrodes/impedance/stop ends it`,
         });

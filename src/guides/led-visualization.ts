@@ -16,6 +16,7 @@ import {
 } from '../headmap/impedance-levels.js';
 import { assertThresholdsAscending } from '../settings/config.js';
 import type { GuidesContext } from './context.js';
+import { requirePart } from '../device/capabilities.js';
 
 export interface Visualization {
   enabled: boolean;
@@ -76,7 +77,7 @@ export class LedVisualization {
     return {
       ...this.state,
       level: worstLevel(this.context.latest.all(), this.state.thresholds) ?? null,
-      color: this.context.device.leds.read('STATUS').color,
+      color: requirePart(this.context.device, 'leds').read('STATUS').color,
     };
   }
 
@@ -84,7 +85,7 @@ export class LedVisualization {
     const level = worstLevel(this.context.latest.all(), this.state.thresholds);
     if (level === undefined) return;
     this.lastUpdate = Date.now();
-    await this.context.device.leds.set({
+    await requirePart(this.context.device, 'leds').set({
       index: 'STATUS',
       color: LED_LEVEL_COLORS[this.state.colorScheme][level],
       blinksPerSecond: 0,
@@ -93,13 +94,13 @@ export class LedVisualization {
 
   private async enable(on: boolean): Promise<void> {
     if (on && !this.state.enabled) {
-      const led = this.context.device.leds.read('STATUS');
+      const led = requirePart(this.context.device, 'leds').read('STATUS');
       this.saved = { index: 'STATUS', color: led.color, blinksPerSecond: led.blinksPerSecond };
       this.state.enabled = true;
       await this.show();
     } else if (!on && this.state.enabled) {
       this.state.enabled = false;
-      if (this.saved !== undefined) await this.context.device.leds.set(this.saved);
+      if (this.saved !== undefined) await requirePart(this.context.device, 'leds').set(this.saved);
     }
   }
 }

@@ -16,6 +16,7 @@ import { CONTACT_KOHMS, type StrategyProfile } from './strategies.js';
 import { errorMessage } from '../core/error-message.js';
 import type { Static } from 'typebox';
 import type { ElectrodeEndReason } from '../schemas/jobs.js';
+import { requirePart } from '../device/capabilities.js';
 
 export interface ElectrodeResult {
   /** kΩ at the first measurement. */
@@ -83,7 +84,7 @@ async function measure(
   electrodes: readonly Electrode[],
   signal?: AbortSignal,
 ): Promise<Map<Electrode, number>> {
-  const ohms = await device.impedance.measure(electrodes, {
+  const ohms = await requirePart(device, 'impedance').measure(electrodes, {
     ...(signal === undefined ? {} : { signal }),
     holder: 'an electrode optimisation job; GET /system/jobs lists it, DELETE /system/jobs/{id} cancels it',
   });
@@ -98,17 +99,17 @@ async function moveAll(
 ): Promise<void> {
   if (commands.length === 0) return;
   signal?.throwIfAborted();
-  await device.motors.move(commands);
-  await abortable(device.motors.waitUntilComplete(commands.map((c) => c.electrode)), signal);
+  await requirePart(device, 'motors').move(commands);
+  await abortable(requirePart(device, 'motors').waitUntilComplete(commands.map((c) => c.electrode)), signal);
   if (settleMs > 0) await settle(device, settleMs, signal);
 }
 
 function positionOf(device: Headset, electrode: Electrode): number {
-  return device.motors.positions([electrode])[electrode] ?? 0;
+  return requirePart(device, 'motors').positions([electrode])[electrode] ?? 0;
 }
 
 function stateOf(device: Headset, electrode: Electrode): number {
-  return device.motors.states([electrode])[electrode] ?? 0;
+  return requirePart(device, 'motors').states([electrode])[electrode] ?? 0;
 }
 
 interface Track {

@@ -9,6 +9,7 @@ import type { Headset } from '../device/headset.js';
 import type { ElectrodeProgressTracker } from './electrode-jobs.js';
 import { releaseBy, retractBy, seatElectrodes } from './optimizer.js';
 import { STRATEGIES } from './strategies.js';
+import { requirePart } from '../device/capabilities.js';
 
 export type PrepareAction = 'retract' | 'release' | 'seat';
 
@@ -45,8 +46,8 @@ export async function prepareElectrodes(
     );
     impedance = new Map([...results].map(([e, r]) => [e, r.after]));
   }
-  const positions = device.motors.positions(electrodes);
-  const states = device.motors.states(electrodes);
+  const positions = requirePart(device, 'motors').positions(electrodes);
+  const states = requirePart(device, 'motors').states(electrodes);
   const out: Partial<Record<Electrode, PreparedElectrode>> = {};
   for (const e of electrodes) {
     const kohms = impedance?.get(e);

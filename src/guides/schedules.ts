@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ELECTRODES, type Electrode, MIXED_CASE } from '../core/electrodes.js';
-import { requireParts } from '../device/capabilities.js';
+import { requirePart, requireParts } from '../device/capabilities.js';
 import type { ElectrodeMap } from '../device/headset.js';
 import { HeadsetdError } from '../errors/catalog.js';
 import type { GuidesContext } from './context.js';
@@ -175,7 +175,7 @@ export class ImpedanceSchedules {
     let values: ElectrodeMap<number>;
     try {
       values = ohmsToKiloohms(
-        await device.impedance.measure(undefined, {
+        await requirePart(device, 'impedance').measure(undefined, {
           holder: `impedance schedule ${schedule.id}; DELETE /electrodes/impedance/schedule/${schedule.id} ends it`,
         }),
       );

@@ -156,7 +156,7 @@ export async function applyConfig(
   resetEeg = false,
 ): Promise<void> {
   // Kept in the settings either way; a device without a battery has no threshold to apply it to.
-  if (device.capabilities().battery) device.power.setLowBatteryThreshold(config.lowBatteryThreshold);
+  device.power?.setLowBatteryThreshold(config.lowBatteryThreshold);
   if (device.eeg.state().streaming) return;
   if (resetEeg) await device.eeg.reset();
   const eeg = configuredEeg(overrides, config);

@@ -6,12 +6,11 @@
  * that part. Status and healthz list the capabilities; healthz keeps a battery record the SDK
  * parses; a stored configuration made for another device does not stop the start-up.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
-import { PART_ROUTES } from '../../src/api/part-routes.js';
 import { DEFAULTS } from '../../src/config.js';
 import { systemClock } from '../../src/device/clock.js';
 import { openLiveHeadset } from '../../src/device/live/live-headset.js';
@@ -23,6 +22,45 @@ import { FakeRuntime } from '../support/fake-runtime.js';
 import { DeviceState, modelProblems } from '../support/instinct-models.js';
 
 const DEVICE = 'The Fake amplifier (the test)';
+
+/**
+ * What each path that needs a part answers on a device with EEG alone: the part it names. Written
+ * out here, as the service answered before the parts became optional, so that the declarations on
+ * the routes (`config.needs`) cannot drift from it unnoticed.
+ */
+const PART_ROUTES: Readonly<Record<string, string>> = {
+  'GET /system/sensors/impedance': 'impedance',
+  'GET /system/sensors/impedance/all': 'impedance',
+  'GET /system/motors/position': 'motors',
+  'POST /system/motors/position': 'motors',
+  'GET /system/motors/state': 'motors',
+  'POST /system/motors/position/reset': 'motors',
+  'GET /system/led/state': 'leds',
+  'PUT /system/led/state': 'leds',
+  'GET /system/sensors/imu/primary': 'imu',
+  'GET /system/sensors/imu': 'imu',
+  'GET /system/sensors/{type}': 'imu',
+  'PATCH /system/sensors/{type}': 'imu',
+  'POST /system/debug/command': 'peripheralBus',
+  'POST /system/system/debug': 'peripheralBus',
+  'POST /electrodes/impedance/start': 'impedance',
+  'POST /electrodes/impedance/snapshot': 'impedance',
+  'POST /electrodes/impedance/optimize': 'motors',
+  'POST /electrodes/impedance/schedule': 'impedance',
+  'POST /electrodes/adjust': 'motors',
+  'POST /electrodes/prepare': 'motors',
+  'POST /electrodes/diagnose': 'impedance',
+  'POST /motors/control': 'motors',
+  'POST /motors/apply-pressure': 'motors',
+  'POST /leds/impedance-visualization': 'leds',
+  'POST /system/peripheral/electrodes/impedance': 'impedance',
+  'GET /system/peripheral/leds': 'leds',
+  'PUT /system/peripheral/leds/{id}': 'leds',
+  'GET /system/peripheral/motors': 'motors',
+  'POST /system/peripheral/motors/move': 'motors',
+  'GET /system/battery': 'battery',
+};
+
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -36,12 +74,23 @@ function dataDir(): string {
   return dir;
 }
 
-async function serve(device: Headset, dir = dataDir()): Promise<RunningServer> {
+/** A sysfs tree with one thermal zone at `milliCelsius`, or with no temperature sensor at all. */
+function sysRoot(milliCelsius?: number): string {
+  const root = dataDir();
+  if (milliCelsius !== undefined) {
+    mkdirSync(path.join(root, 'class/thermal/thermal_zone0'), { recursive: true });
+    writeFileSync(path.join(root, 'class/thermal/thermal_zone0/temp'), `${milliCelsius}\n`);
+  }
+  return root;
+}
+
+async function serve(device: Headset, dir = dataDir(), sys = sysRoot(51_000)): Promise<RunningServer> {
   const server = await startServer({
     settings: { ...DEFAULTS, port: 0, dataDir: dir },
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),
     device,
+    sysRoot: sys,
   });
   cleanups.push(() => server.close());
   return server;
@@ -52,6 +101,7 @@ function liveDevice(): Promise<Headset> {
 }
 
 interface Operation {
+  'x-device-parts'?: string[];
   requestBody?: {
     content: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>;
   };
@@ -85,12 +135,16 @@ describe('the API on a live amplifier with EEG only', () => {
     }>();
     const failures: string[] = [];
     const refused: Record<string, string> = {};
+    // The parts the document says each path needs: on this device, which has none of them, the
+    // first one is the one named.
+    const documented: Record<string, string | undefined> = {};
     for (const [route, item] of Object.entries(document.paths)) {
       if (/^\/(stream|streams|recordings|openapi|docs|dashboard)/.test(route)) continue;
       for (const [method, operation] of Object.entries(item)) {
         if ('101' in operation.responses) continue;
         const answer = await call(server, route, method, operation);
         const name = `${method.toUpperCase()} ${route}`;
+        if (operation['x-device-parts'] !== undefined) documented[name] = operation['x-device-parts'][0];
         if (answer.statusCode >= 500)
           failures.push(`${name}: ${answer.statusCode} ${answer.body.slice(0, 300)}`);
         if (answer.statusCode !== 409) continue;
@@ -107,6 +161,7 @@ describe('the API on a live amplifier with EEG only', () => {
     }
     expect(failures).toEqual([]);
     expect(refused).toEqual(PART_ROUTES);
+    expect(documented).toEqual(PART_ROUTES);
   });
 
   test('while EEG acquisition runs, a path needing a missing part still answers not_supported, not device_busy', async () => {
@@ -145,9 +200,12 @@ describe('the API on a live amplifier with EEG only', () => {
       status: Record<string, unknown>;
     }>();
     expect(status.status).toMatchObject({ state: 'idle', battery: null, capabilities });
-    // No battery figure is a model's: there is none (the CPU's may be, where the machine has no sensor).
-    expect(status.status.simulated).not.toContain('battery');
-    expect(status.status.temperatures).toMatchObject({ battery: { celsius: null, source: 'none' } });
+    // No figure is a model's: there is no battery, and the CPU's is the machine's sensor.
+    expect(status.status.simulated).toEqual([]);
+    expect(status.status.temperatures).toEqual({
+      cpu: { celsius: 51, source: 'sensor' },
+      battery: { celsius: null, source: 'none' },
+    });
     const health = (await server.app.inject({ method: 'GET', url: '/system/healthz' })).json<
       Record<string, unknown>
     >();
@@ -167,6 +225,24 @@ describe('the API on a live amplifier with EEG only', () => {
       }[]
     >();
     expect(sensors.map((s) => s.type)).toEqual(['eeg']);
+  });
+
+  test('on a machine without a temperature sensor, no CPU temperature is made up: status says none, healthz null', async () => {
+    const server = await serve(await liveDevice(), dataDir(), sysRoot());
+    const status = (await server.app.inject({ method: 'GET', url: '/system/status' })).json<{
+      status: { temperatures: unknown; simulated: unknown };
+    }>();
+    expect(status.status.temperatures).toEqual({
+      cpu: { celsius: null, source: 'none' },
+      battery: { celsius: null, source: 'none' },
+    });
+    expect(status.status.simulated).toEqual([]);
+    const health = (await server.app.inject({ method: 'GET', url: '/system/healthz' })).json<{
+      status: string;
+      cpu: { temperature: unknown };
+    }>();
+    expect(health.cpu.temperature).toBeNull();
+    expect(health.status).toBe('healthy');
   });
 
   test("status lists the device's own channels, as data: each played one with unit, type and place, each other with why", async () => {

@@ -14,6 +14,7 @@ import { createSimulatedHeadset, type SimulatedHeadset } from '../../src/device/
 import { type RunningServer, startServer } from '../../src/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { capturingLogger } from '../support/log-capture.js';
+import { requirePart } from '../../src/device/capabilities.js';
 
 const dirs: string[] = [];
 const servers: RunningServer[] = [];
@@ -41,7 +42,7 @@ async function serve(
 /** A headset whose O1 and CZ are in the middle of long moves (5 s to MAX). */
 async function movingHeadset(): Promise<SimulatedHeadset> {
   const device = createSimulatedHeadset({ seed: 3 });
-  await device.motors.move([
+  await requirePart(device, 'motors').move([
     { electrode: 'O1', movement: 'RELEASE', displacement: 100 },
     { electrode: 'CZ', movement: 'RELEASE', displacement: 100 },
   ]);
@@ -74,15 +75,15 @@ describe('motors and the life of the service', () => {
     const closing = server.close();
     // Synchronously, before anything of the shutdown was awaited.
     expect(server.device.status().motors.moving).toEqual([]);
-    const at = server.device.motors.positions(['FZ']).FZ;
+    const at = requirePart(server.device, 'motors').positions(['FZ']).FZ;
     await closing;
-    expect(server.device.motors.positions(['FZ']).FZ).toBe(at);
+    expect(requirePart(server.device, 'motors').positions(['FZ']).FZ).toBe(at);
   });
 
   it('on a forced exit (abort), stops the motors synchronously', async () => {
     const device = createSimulatedHeadset({ seed: 3 });
     const server = await serve(device);
-    await device.motors.move([{ electrode: 'PZ', movement: 'RELEASE', displacement: 100 }]);
+    await requirePart(device, 'motors').move([{ electrode: 'PZ', movement: 'RELEASE', displacement: 100 }]);
     expect(device.status().motors.moving).toEqual(['PZ']);
     server.abort();
     expect(device.status().motors.moving).toEqual([]);

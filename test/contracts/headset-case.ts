@@ -1,5 +1,6 @@
 /** The shape of the Headset contract's cases and what each is handed. */
 import type { Frame } from '../../src/core/frame.js';
+import { hasPart } from '../../src/device/capabilities.js';
 import type { DeviceCapability, Headset } from '../../src/device/headset.js';
 import type { ManualClock } from '../../src/device/replay/manual-clock.js';
 
@@ -28,11 +29,17 @@ export interface HeadsetCase {
   /** The members the case uses and checks: `onEvent`, `clock`, or a part's member as `eeg.start`. */
   covers: readonly string[];
   /**
-   * The parts the case needs: on a device without one of them the case does not apply (that each
-   * member of a missing part refuses with not_supported is a case of its own).
+   * The parts the case needs (a capability, or the thermal model): on a device without one of them
+   * the case does not apply (that a missing part is absent and refused with not_supported is a case
+   * of its own).
    */
-  needs?: readonly DeviceCapability[];
+  needs?: readonly (DeviceCapability | 'thermal')[];
   run(context: HeadsetCaseContext): Promise<void>;
+}
+
+/** The parts of `needs` the device lacks. */
+export function lackingParts(device: Headset, needs: HeadsetCase['needs'] = []): string[] {
+  return needs.filter((part) => (part === 'thermal' ? device.thermal === undefined : !hasPart(device, part)));
 }
 
 /** The rows of a list of frames, per channel. */

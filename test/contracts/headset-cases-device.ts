@@ -5,6 +5,8 @@
 import { expect } from 'vitest';
 import { DeviceUnavailableError } from '../../src/device/errors.js';
 import type { HeadsetCase } from './headset-case.js';
+import { requirePart } from '../../src/device/capabilities.js';
+import { capabilities } from '../../src/device/capabilities.js';
 
 export const DEVICE_CASES: readonly HeadsetCase[] = [
   {
@@ -56,10 +58,10 @@ export const DEVICE_CASES: readonly HeadsetCase[] = [
         eeg: { streaming: true, owners: ['client'] },
       });
       await device.eeg.stop('client');
-      await device.motors.move([{ electrode: 'O1', movement: 'RETRACT', displacement: 5 }]);
+      await requirePart(device, 'motors').move([{ electrode: 'O1', movement: 'RETRACT', displacement: 5 }]);
       expect(device.status()).toMatchObject({ state: 'moving', motors: { moving: ['O1'] } });
-      device.motors.stopAll();
-      const battery = device.power.battery();
+      requirePart(device, 'motors').stopAll();
+      const battery = requirePart(device, 'battery').battery();
       expect(device.status().battery).toEqual({ percent: battery.percent, isCharging: battery.isCharging });
     },
   },
@@ -78,9 +80,9 @@ export const DEVICE_CASES: readonly HeadsetCase[] = [
   {
     title:
       'status of any device: idle, then acquiring; without motors nothing moves, without a battery none is reported',
-    covers: ['status', 'eeg.start', 'capabilities'],
+    covers: ['status', 'eeg.start'],
     async run({ device }) {
-      const { motors, battery } = device.capabilities();
+      const { motors, battery } = capabilities(device);
       expect(device.status()).toMatchObject({ state: 'idle', impedance: { measuring: false } });
       await device.eeg.start('client');
       expect(device.status()).toMatchObject({ state: 'acquiring', eeg: { streaming: true } });
@@ -94,12 +96,12 @@ export const DEVICE_CASES: readonly HeadsetCase[] = [
     needs: ['impedance'],
     covers: ['close', 'impedance.measure', 'eeg.start'],
     async run({ device }) {
-      const measuring = device.impedance.measure(['O1']);
+      const measuring = requirePart(device, 'impedance').measure(['O1']);
       await device.close();
       const during = await measuring.then(undefined, (error: unknown) => error);
       expect(during).toBeInstanceOf(DeviceUnavailableError);
       expect(during).toMatchObject({ code: 'device_unavailable', reason: 'closed' });
-      for (const work of [device.eeg.start('client'), device.impedance.measure(['O1'])]) {
+      for (const work of [device.eeg.start('client'), requirePart(device, 'impedance').measure(['O1'])]) {
         const error = await work.then(undefined, (e: unknown) => e);
         expect(error).toBeInstanceOf(DeviceUnavailableError);
         expect(error).toMatchObject({ reason: 'closed' });

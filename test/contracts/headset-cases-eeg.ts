@@ -10,6 +10,7 @@ import { DeviceArgumentError, DeviceBusyError } from '../../src/device/errors.js
 import { deviceFrameName } from '../../src/sources/frame-source.js';
 import { onDeviceTime } from '../support/device-time.js';
 import { type HeadsetCase, rowsOf } from './headset-case.js';
+import { requirePart } from '../../src/device/capabilities.js';
 
 async function thrown(work: Promise<unknown> | (() => unknown)): Promise<unknown> {
   try {
@@ -152,18 +153,18 @@ export const EEG_CASES: readonly HeadsetCase[] = [
     covers: ['impedance.measure', 'impedance.measurementMs', 'eeg.start', 'eeg.stop'],
     async run({ device, clock }) {
       await device.eeg.start('client');
-      const busy = await thrown(device.impedance.measure(['O1']));
+      const busy = await thrown(requirePart(device, 'impedance').measure(['O1']));
       expect(busy).toBeInstanceOf(DeviceBusyError);
       expect(busy).toMatchObject({
         code: 'device_busy',
         heldBy: { activity: 'eeg_acquisition', owners: ['client'] },
       });
       await device.eeg.stop('client');
-      expect(device.impedance.measurementMs()).toBeGreaterThan(0);
-      const values = await onDeviceTime(clock, device.impedance.measure(['O1', 'CZ']));
+      expect(requirePart(device, 'impedance').measurementMs()).toBeGreaterThan(0);
+      const values = await onDeviceTime(clock, requirePart(device, 'impedance').measure(['O1', 'CZ']));
       expect(Object.keys(values)).toEqual(['O1', 'CZ']);
       for (const ohms of Object.values(values)) expect(ohms).toBeGreaterThan(0);
-      const unknown = await thrown(device.impedance.measure(['XX']));
+      const unknown = await thrown(requirePart(device, 'impedance').measure(['XX']));
       expect(unknown).toBeInstanceOf(DeviceArgumentError);
       expect(unknown).toMatchObject({ code: 'validation_failed', value: 'XX' });
     },
@@ -173,8 +174,10 @@ export const EEG_CASES: readonly HeadsetCase[] = [
     needs: ['impedance'],
     covers: ['impedance.measure', 'impedance.measuring', 'eeg.start'],
     async run({ device, clock }) {
-      const measuring = device.impedance.measure(undefined, { holder: 'impedance session 1' });
-      expect(device.impedance.measuring()).toBe(true);
+      const measuring = requirePart(device, 'impedance').measure(undefined, {
+        holder: 'impedance session 1',
+      });
+      expect(requirePart(device, 'impedance').measuring()).toBe(true);
       const busy = await thrown(device.eeg.start('client'));
       expect(busy).toBeInstanceOf(DeviceBusyError);
       expect((busy as DeviceBusyError).heldBy).toEqual({
@@ -182,7 +185,7 @@ export const EEG_CASES: readonly HeadsetCase[] = [
         holder: 'impedance session 1',
       });
       await onDeviceTime(clock, measuring);
-      expect(device.impedance.measuring()).toBe(false);
+      expect(requirePart(device, 'impedance').measuring()).toBe(false);
     },
   },
   {
@@ -191,12 +194,12 @@ export const EEG_CASES: readonly HeadsetCase[] = [
     covers: ['impedance.measure', 'impedance.measuring'],
     async run({ device, clock }) {
       const controller = new AbortController();
-      const measuring = device.impedance.measure(undefined, { signal: controller.signal });
-      expect(device.impedance.measuring()).toBe(true);
+      const measuring = requirePart(device, 'impedance').measure(undefined, { signal: controller.signal });
+      expect(requirePart(device, 'impedance').measuring()).toBe(true);
       clock.advance(1);
       controller.abort(new Error('no longer wanted'));
       await expect(measuring).rejects.toThrow('no longer wanted');
-      expect(device.impedance.measuring()).toBe(false);
+      expect(requirePart(device, 'impedance').measuring()).toBe(false);
       await device.eeg.start('client');
       expect(device.eeg.state().streaming).toBe(true);
     },
@@ -212,7 +215,7 @@ export const EEG_CASES: readonly HeadsetCase[] = [
       device.onEvent((event) => events.push(event as never));
       const unsubscribe = device.onEvent((event) => gone.push(event));
       unsubscribe();
-      const values = await onDeviceTime(clock, device.impedance.measure(['O1']));
+      const values = await onDeviceTime(clock, requirePart(device, 'impedance').measure(['O1']));
       const event = events.find((e) => e.type === 'impedance');
       expect(event?.data?.O1).toBeCloseTo((values.O1 ?? 0) / 1000, 1);
       expect(gone).toEqual([]);

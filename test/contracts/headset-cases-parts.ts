@@ -16,6 +16,7 @@ import {
 } from '../../src/device/headset.js';
 import { onDeviceTime } from '../support/device-time.js';
 import type { HeadsetCase } from './headset-case.js';
+import { requirePart } from '../../src/device/capabilities.js';
 
 function refusal(run: () => unknown): unknown {
   try {
@@ -56,14 +57,16 @@ export const PART_CASES: readonly HeadsetCase[] = [
     needs: ['motors'],
     covers: ['motors.positions', 'motors.states', 'motors.move', 'motors.waitUntilComplete'],
     async run({ device, clock }) {
-      const before = device.motors.positions(['O1']).O1 ?? 0;
+      const before = requirePart(device, 'motors').positions(['O1']).O1 ?? 0;
       expect(before).toBeGreaterThan(10);
-      await device.motors.move([{ electrode: 'O1', movement: 'RETRACT', displacement: 10 }]);
-      expect(device.motors.states(['O1']).O1).toBe(MOTOR_STATE.moving);
-      await onDeviceTime(clock, device.motors.waitUntilComplete(['O1']));
-      expect(device.motors.positions(['O1']).O1).toBeCloseTo(before - 10, 9);
-      expect(device.motors.states(['O1']).O1).toBe(MOTOR_STATE.idle);
-      const bad = await rejected(device.motors.move([{ electrode: 'O1', movement: 'SIDEWAYS' }]));
+      await requirePart(device, 'motors').move([{ electrode: 'O1', movement: 'RETRACT', displacement: 10 }]);
+      expect(requirePart(device, 'motors').states(['O1']).O1).toBe(MOTOR_STATE.moving);
+      await onDeviceTime(clock, requirePart(device, 'motors').waitUntilComplete(['O1']));
+      expect(requirePart(device, 'motors').positions(['O1']).O1).toBeCloseTo(before - 10, 9);
+      expect(requirePart(device, 'motors').states(['O1']).O1).toBe(MOTOR_STATE.idle);
+      const bad = await rejected(
+        requirePart(device, 'motors').move([{ electrode: 'O1', movement: 'SIDEWAYS' }]),
+      );
       expect(bad).toBeInstanceOf(DeviceArgumentError);
       expect(bad).toMatchObject({ field: 'configuration/0/movement', value: 'SIDEWAYS' });
     },
@@ -73,20 +76,20 @@ export const PART_CASES: readonly HeadsetCase[] = [
     needs: ['motors'],
     covers: ['motors.reset', 'motors.stopAll', 'motors.states', 'motors.positions'],
     async run({ device, clock }) {
-      const states = await device.motors.reset('min');
+      const states = await requirePart(device, 'motors').reset('min');
       expect(Object.keys(states).sort()).toEqual([...ELECTRODES].sort());
       clock.advance(200);
-      const moving = Object.entries(device.motors.states())
+      const moving = Object.entries(requirePart(device, 'motors').states())
         .filter(([, state]) => state === MOTOR_STATE.moving)
         .map(([electrode]) => electrode);
       expect(moving.length).toBeGreaterThan(0);
-      const where = device.motors.positions();
-      expect(device.motors.stopAll().sort()).toEqual(moving.sort());
-      expect(Object.values(device.motors.states())).not.toContain(MOTOR_STATE.moving);
+      const where = requirePart(device, 'motors').positions();
+      expect(requirePart(device, 'motors').stopAll().sort()).toEqual(moving.sort());
+      expect(Object.values(requirePart(device, 'motors').states())).not.toContain(MOTOR_STATE.moving);
       clock.advance(1000);
-      expect(device.motors.positions()).toEqual(where);
-      expect(device.motors.stopAll()).toEqual([]);
-      const bad = await rejected(device.motors.reset('MIDDLE'));
+      expect(requirePart(device, 'motors').positions()).toEqual(where);
+      expect(requirePart(device, 'motors').stopAll()).toEqual([]);
+      const bad = await rejected(requirePart(device, 'motors').reset('MIDDLE'));
       expect(bad).toBeInstanceOf(DeviceArgumentError);
       expect(bad).toMatchObject({ field: 'position', allowed: ['MIN', 'MAX'] });
     },
@@ -96,26 +99,34 @@ export const PART_CASES: readonly HeadsetCase[] = [
     needs: ['leds'],
     covers: ['leds.read', 'leds.set'],
     async run({ device, clock }) {
-      expect(device.leds.read()).toMatchObject({
+      expect(requirePart(device, 'leds').read()).toMatchObject({
         index: 'USER',
         color: '#000000',
         state: 'OFF',
         active: false,
       });
-      expect(device.leds.read('status')).toMatchObject({ index: 'STATUS', state: 'STATIC', active: true });
-      const settings = await device.leds.set({ index: 'user', color: '#0f0', blinksPerSecond: 2 });
+      expect(requirePart(device, 'leds').read('status')).toMatchObject({
+        index: 'STATUS',
+        state: 'STATIC',
+        active: true,
+      });
+      const settings = await requirePart(device, 'leds').set({
+        index: 'user',
+        color: '#0f0',
+        blinksPerSecond: 2,
+      });
       expect(settings).toEqual({ index: 'USER', color: '#00FF00', blinksPerSecond: 2 });
-      expect(device.leds.read('USER')).toMatchObject({ state: 'BLINKING', active: true });
+      expect(requirePart(device, 'leds').read('USER')).toMatchObject({ state: 'BLINKING', active: true });
       clock.advance(300);
-      expect(device.leds.read('USER').active).toBe(false);
+      expect(requirePart(device, 'leds').read('USER').active).toBe(false);
       clock.advance(250);
-      expect(device.leds.read('USER').active).toBe(true);
-      const colour = await rejected(device.leds.set({ color: 'green' }));
+      expect(requirePart(device, 'leds').read('USER').active).toBe(true);
+      const colour = await rejected(requirePart(device, 'leds').set({ color: 'green' }));
       expect(colour).toBeInstanceOf(DeviceArgumentError);
       expect(colour).toMatchObject({ field: 'color', value: 'green' });
-      const rate = await rejected(device.leds.set({ blinksPerSecond: 21 }));
+      const rate = await rejected(requirePart(device, 'leds').set({ blinksPerSecond: 21 }));
       expect(rate).toMatchObject({ field: 'blinksPerSecond', value: 21 });
-      expect(refusal(() => device.leds.read('SIDE'))).toBeInstanceOf(DeviceArgumentError);
+      expect(refusal(() => requirePart(device, 'leds').read('SIDE'))).toBeInstanceOf(DeviceArgumentError);
     },
   },
   {
@@ -125,8 +136,8 @@ export const PART_CASES: readonly HeadsetCase[] = [
     covers: ['imu.primary', 'imu.node'],
     async run({ device, clock }) {
       const readings = [
-        device.imu.primary(),
-        ...Array.from({ length: IMU_NODE_COUNT }, (_, i) => device.imu.node(i)),
+        requirePart(device, 'imu').primary(),
+        ...Array.from({ length: IMU_NODE_COUNT }, (_, i) => requirePart(device, 'imu').node(i)),
       ];
       for (const reading of readings) {
         for (const field of IMU_FIELDS) {
@@ -134,10 +145,10 @@ export const PART_CASES: readonly HeadsetCase[] = [
           expect(Math.abs(reading[field])).toBeLessThan(100);
         }
       }
-      const before = device.imu.primary();
+      const before = requirePart(device, 'imu').primary();
       clock.advance(2000);
-      expect(device.imu.primary()).not.toEqual(before);
-      const bad = refusal(() => device.imu.node(IMU_NODE_COUNT));
+      expect(requirePart(device, 'imu').primary()).not.toEqual(before);
+      const bad = refusal(() => requirePart(device, 'imu').node(IMU_NODE_COUNT));
       expect(bad).toBeInstanceOf(DeviceArgumentError);
       expect(bad).toMatchObject({ field: 'nodeIndex', value: IMU_NODE_COUNT });
     },
@@ -148,25 +159,26 @@ export const PART_CASES: readonly HeadsetCase[] = [
     needs: ['imu'],
     covers: ['imu.rate', 'imu.setRate'],
     async run({ device, clock }) {
-      expect(IMU_RATES).toContain(device.imu.rate());
-      device.imu.setRate(25);
-      expect(device.imu.rate()).toBe(25);
+      const imu = requirePart(device, 'imu');
+      expect(IMU_RATES).toContain(imu.rate());
+      imu.setRate(25);
+      expect(imu.rate()).toBe(25);
       // 40 ms sample period from the change: reads 10 and 30 ms in are one sample; 45 ms is the next.
       clock.advance(10);
-      const first = device.imu.primary();
-      const firstNode = device.imu.node(1);
+      const first = imu.primary();
+      const firstNode = imu.node(1);
       clock.advance(20);
-      expect(device.imu.primary()).toEqual(first);
-      expect(device.imu.node(1)).toEqual(firstNode);
+      expect(imu.primary()).toEqual(first);
+      expect(imu.node(1)).toEqual(firstNode);
       clock.advance(15);
-      expect(device.imu.primary()).not.toEqual(first);
+      expect(imu.primary()).not.toEqual(first);
       const bad = refusal(() => {
-        device.imu.setRate(30);
+        imu.setRate(30);
       });
       expect(bad).toBeInstanceOf(DeviceArgumentError);
       expect(bad).toMatchObject({ field: 'rate', value: 30, allowed: [...IMU_RATES] });
-      expect(device.imu.rate()).toBe(25);
-      device.imu.setRate(IMU_DEFAULT_RATE);
+      expect(imu.rate()).toBe(25);
+      imu.setRate(IMU_DEFAULT_RATE);
     },
   },
   {
@@ -174,7 +186,7 @@ export const PART_CASES: readonly HeadsetCase[] = [
     needs: ['battery'],
     covers: ['power.battery', 'power.lowBatteryThreshold', 'power.setLowBatteryThreshold'],
     async run({ device }) {
-      const battery = device.power.battery();
+      const battery = requirePart(device, 'battery').battery();
       expect(battery.hasBattery).toBe(true);
       expect(battery.percent).toBeGreaterThanOrEqual(0);
       expect(battery.percent).toBeLessThanOrEqual(100);
@@ -182,28 +194,31 @@ export const PART_CASES: readonly HeadsetCase[] = [
       expect(battery.currentCapacity).toBeLessThanOrEqual(battery.maxCapacity);
       expect(battery.capacityUnit).toBe('mWh');
       expect(battery.timeRemaining === null).toBe(battery.isCharging);
-      expect(device.power.lowBatteryThreshold()).toBe(15);
-      device.power.setLowBatteryThreshold(30);
-      expect(device.power.lowBatteryThreshold()).toBe(30);
+      expect(requirePart(device, 'battery').lowBatteryThreshold()).toBe(15);
+      requirePart(device, 'battery').setLowBatteryThreshold(30);
+      expect(requirePart(device, 'battery').lowBatteryThreshold()).toBe(30);
       const bad = refusal(() => {
-        device.power.setLowBatteryThreshold(101);
+        requirePart(device, 'battery').setLowBatteryThreshold(101);
       });
       expect(bad).toBeInstanceOf(DeviceArgumentError);
       expect(bad).toMatchObject({ field: 'lowBatteryThreshold', value: 101 });
-      expect(device.power.lowBatteryThreshold()).toBe(30);
+      expect(requirePart(device, 'battery').lowBatteryThreshold()).toBe(30);
     },
   },
   {
     title:
       'the thermal model warms the processor with its load and says where the battery temperature comes from',
+    needs: ['thermal'],
     covers: ['thermal.processorCelsius', 'thermal.batteryTemperatureSource'],
     async run({ device, clock }) {
-      const idle = device.thermal.processorCelsius(0);
+      const thermal = device.thermal;
+      if (thermal === undefined) throw new Error('the case needs a thermal model');
+      const idle = thermal.processorCelsius(0);
       clock.advance(300_000);
-      const loaded = device.thermal.processorCelsius(100);
+      const loaded = thermal.processorCelsius(100);
       expect(loaded).toBeGreaterThan(idle);
-      expect(['sensor', 'simulated']).toContain(device.thermal.batteryTemperatureSource);
-      if (device.capabilities().battery) expect(typeof device.power.battery().temperature).toBe('number');
+      expect(['sensor', 'simulated']).toContain(thermal.batteryTemperatureSource);
+      if (device.power !== undefined) expect(typeof device.power.battery().temperature).toBe('number');
     },
   },
   {
@@ -213,7 +228,7 @@ export const PART_CASES: readonly HeadsetCase[] = [
     covers: ['bus.command', 'eeg.config'],
     async run({ device }) {
       const config = device.eeg.config();
-      const adc = await device.bus.command(read(1, 0, 0, 3));
+      const adc = await requirePart(device, 'peripheralBus').command(read(1, 0, 0, 3));
       expect(adc).toMatchObject({
         packetType: 2,
         srcDevice: 1,
@@ -222,11 +237,17 @@ export const PART_CASES: readonly HeadsetCase[] = [
         parameter: [0, 3],
       });
       expect(adc.data).toEqual([0x3e, Math.round(config.samplingFrequency), config.gain]);
-      const write = await device.bus.command({ ...read(3, 0, 0x10), cmdResp: 2, data: ['0x2A'] });
+      const write = await requirePart(device, 'peripheralBus').command({
+        ...read(3, 0, 0x10),
+        cmdResp: 2,
+        data: ['0x2A'],
+      });
       expect(write).toMatchObject({ cmdResp: 0, data: [42] });
-      expect((await device.bus.command(read(3, 0, 0x10))).data).toEqual([42]);
-      expect((await device.bus.command(read(9, 0, 0))).cmdResp).toBe(1);
-      const bad = await rejected(device.bus.command({ ...read(1, 0, 0), txnID: 'seven' }));
+      expect((await requirePart(device, 'peripheralBus').command(read(3, 0, 0x10))).data).toEqual([42]);
+      expect((await requirePart(device, 'peripheralBus').command(read(9, 0, 0))).cmdResp).toBe(1);
+      const bad = await rejected(
+        requirePart(device, 'peripheralBus').command({ ...read(1, 0, 0), txnID: 'seven' }),
+      );
       expect(bad).toBeInstanceOf(DeviceArgumentError);
       expect(bad).toMatchObject({ field: 'txnID', details: { path: '/txnID', value: 'seven' } });
     },

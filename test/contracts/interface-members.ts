@@ -17,7 +17,8 @@ export function interfaceMembers(file: string, name: string): string[] {
   if (declaration === undefined) throw new Error(`${file} declares no interface ${name}`);
   const members: string[] = [];
   for (const property of checker.getPropertiesOfType(checker.getTypeAtLocation(declaration))) {
-    const type = checker.getTypeOfSymbol(property);
+    // An optional part (`motors?: MotorController`) is a part too: its type without `undefined`.
+    const type = checker.getNonNullableType(checker.getTypeOfSymbol(property));
     const partDeclaration = type.getSymbol()?.declarations?.[0];
     const isPart =
       partDeclaration !== undefined &&

@@ -9,6 +9,7 @@ import { errorResponses } from '../../schemas/responses.js';
 import { listParam } from '../http-helpers.js';
 import { assertNotAcquiring, electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { ohmsToKiloohms } from '../../guides/impedance-sessions.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['guides: impedance'];
 
@@ -78,7 +79,7 @@ export function historyRoutes(app: FastifyInstance, context: Pick<GuidesContext,
   app.post<{ Body: { name: string; notes?: string } }>(
     '/electrodes/impedance/snapshot',
     {
-      config: { accepts: ['json', 'yaml', 'form'] },
+      config: { accepts: ['json', 'yaml', 'form'], needs: ['impedance'] },
       schema: {
         tags,
         summary: 'Measure all 21 electrodes and keep the values under a name',
@@ -97,7 +98,7 @@ export function historyRoutes(app: FastifyInstance, context: Pick<GuidesContext,
     },
     async (request) => {
       assertNotAcquiring(context.device, 'taking an impedance snapshot', 'impedance');
-      const values = ohmsToKiloohms(await context.device.impedance.measure());
+      const values = ohmsToKiloohms(await requirePart(context.device, 'impedance').measure());
       const snapshot = context.store.addSnapshot(request.body.name, request.body.notes ?? '', {
         timestamp: Date.now(),
         values,

@@ -73,7 +73,7 @@ export function impedanceSessionRoutes(
   app.post<{ Body: StartBodyType | undefined }>(
     '/electrodes/impedance/start',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['impedance'] },
       schema: {
         tags,
         summary: 'Start an impedance check (single or continuous); stops the session running',

@@ -19,6 +19,7 @@ import { peripheralDeviceRoutes } from './peripheral-devices.js';
 import { peripheralElectrodeRoutes } from './peripheral-electrodes.js';
 import { preparationRoutes } from './preparation.js';
 import { scheduleRoutes } from './schedule-routes.js';
+import { refuseMissingParts } from '../part-routes.js';
 
 /**
  * The guide services the routes call, built by the service's composition root (src/services.ts)
@@ -35,6 +36,7 @@ export interface GuidesPluginOptions {
 
 export function guidesPlugin(app: FastifyInstance, options: GuidesPluginOptions): void {
   const { context } = options;
+  refuseMissingParts(app, context.device);
   impedanceSessionRoutes(app, context, options.impedanceSockets);
   historyRoutes(app, context);
   mapRoutes(app, context);

@@ -12,7 +12,7 @@ export function ledVisualizationRoutes(app: FastifyInstance, visualization: LedV
   app.post<{ Body: VisualizationChange | undefined }>(
     '/leds/impedance-visualization',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['leds'] },
       schema: {
         tags: ['guides: leds'],
         summary: 'Show the worst electrode impedance level on the STATUS LED',

@@ -33,7 +33,8 @@ export function mapRoutes(
     },
     async (request, reply) => {
       if (context.latest.timestamp() === undefined && !context.device.eeg.state().streaming) {
-        await context.device.impedance.measure().catch(() => undefined);
+        // A device without an impedance meter draws the map without values.
+        await context.device.impedance?.measure().catch(() => undefined);
       }
       const timestamp = context.latest.timestamp();
       const svg = renderHeadMapSvg({

@@ -20,6 +20,7 @@ import { JobAccepted } from '../job-shapes.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
 import { seatElectrodes } from '../../guides/optimizer.js';
 import { STRATEGIES } from '../../guides/strategies.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['guides: motors'];
 
@@ -46,7 +47,7 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
   app.post<{ Body: ControlBody }>(
     '/motors/control',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['motors'] },
       schema: {
         tags,
         summary:
@@ -100,7 +101,7 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
         const busy = locks.busyError([motor]);
         throw new HeadsetdError(busy.code, busy.message, { ...busy.details, path: '/motor' });
       }
-      const current = device.motors.positions([motor])[motor] ?? 0;
+      const current = requirePart(device, 'motors').positions([motor])[motor] ?? 0;
       let target: number | null = null;
       let command: MotorCommand | undefined;
       if (action === 'move') {
@@ -123,14 +124,14 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
       } else {
         command = { electrode: motor, movement: action === 'stop' ? 'STOP' : 'BRAKE' };
       }
-      if (command !== undefined) await device.motors.move([command]);
+      if (command !== undefined) await requirePart(device, 'motors').move([command]);
       return {
         success: true,
         motor: MIXED_CASE[motor],
         action,
-        position: device.motors.positions([motor])[motor] ?? 0,
+        position: requirePart(device, 'motors').positions([motor])[motor] ?? 0,
         targetPosition: target,
-        state: device.motors.states([motor])[motor] ?? 0,
+        state: requirePart(device, 'motors').states([motor])[motor] ?? 0,
         speed: MOTOR_SPEED,
       };
     },
@@ -139,7 +140,7 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
   app.post<{ Body: PressureBody; Querystring: WaitQueryType }>(
     '/motors/apply-pressure',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['motors', 'impedance'] },
       schema: {
         tags,
         summary: `Seat electrodes on the scalp and press them by a profile (light ${PRESSURE_PROFILES.light}, medium ${PRESSURE_PROFILES.medium}, firm ${PRESSURE_PROFILES.firm} steps past contact); a job (202) unless ?wait=true`,
@@ -199,7 +200,7 @@ export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): 
             signal,
             onRound: progress.onRound,
           });
-          const states = device.motors.states(electrodes);
+          const states = requirePart(device, 'motors').states(electrodes);
           const out: Partial<Record<Electrode, object>> = {};
           for (const [e, r] of results) {
             out[e] = {

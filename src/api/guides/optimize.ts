@@ -74,7 +74,7 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
   app.post<{ Body: OptimizeBody | undefined; Querystring: WaitQueryType }>(
     '/electrodes/impedance/optimize',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['motors', 'impedance'] },
       schema: {
         tags,
         summary:
@@ -134,7 +134,7 @@ export function optimizeRoutes(app: FastifyInstance, context: GuidesContext): vo
   app.post<{ Body: AdjustBody; Querystring: WaitQueryType }>(
     '/electrodes/adjust',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['motors'] },
       schema: {
         tags,
         summary:

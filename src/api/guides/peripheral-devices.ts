@@ -11,6 +11,7 @@ import { LED_INDICES, MOTOR_MAX_POSITION, type MotorCommand } from '../../device
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall } from '../http-helpers.js';
 import type { GuidesContext } from '../../guides/context.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['guides: hardware variants'];
 const Index = Type.Integer({
@@ -23,13 +24,14 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
   const { device } = context;
 
   const ledView = (id: number) => {
-    const led = device.leds.read(LED_INDICES[id] ?? 'USER');
+    const led = requirePart(device, 'leds').read(LED_INDICES[id] ?? 'USER');
     return { id, state: { on: led.state !== 'OFF', color: led.color, blinkRate: led.blinksPerSecond } };
   };
 
   app.get(
     '/system/peripheral/leds',
     {
+      config: { needs: ['leds'] },
       schema: {
         tags,
         summary: 'LEDs by id: 0 USER, 1 STATUS',
@@ -52,7 +54,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
   app.put<{ Params: { id: number }; Body: { on?: boolean; color?: string; blinkRate?: number } | undefined }>(
     '/system/peripheral/leds/:id',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['leds'] },
       schema: {
         tags,
         summary: 'Set an LED: on, color, blinkRate (blinks per second, 0..20)',
@@ -83,7 +85,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
       const color = body.on === false ? '#000000' : body.color;
       await deviceCall(
         () =>
-          device.leds.set({
+          requirePart(device, 'leds').set({
             index: LED_INDICES[id] ?? 'USER',
             ...(color === undefined ? {} : { color }),
             ...(body.blinkRate === undefined ? {} : { blinksPerSecond: body.blinkRate }),
@@ -96,8 +98,8 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
   );
 
   const motorsView = (electrodes: readonly Electrode[]) => {
-    const positions = device.motors.positions(electrodes);
-    const states = device.motors.states(electrodes);
+    const positions = requirePart(device, 'motors').positions(electrodes);
+    const states = requirePart(device, 'motors').states(electrodes);
     return electrodes.map((e) => ({
       id: ELECTRODES.indexOf(e),
       position: positions[e] ?? 0,
@@ -108,6 +110,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
   app.get(
     '/system/peripheral/motors',
     {
+      config: { needs: ['motors'] },
       schema: {
         tags,
         summary: 'Motors by id (electrode index): position in steps and state code',
@@ -127,7 +130,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
   app.post<{ Body: { motors: { id: number; position: number }[] } }>(
     '/system/peripheral/motors/move',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['motors'] },
       schema: {
         tags,
         summary: 'Move motors to absolute positions (steps); answers at once with their states',
@@ -156,7 +159,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
     },
     async (request) => {
       const electrodes = request.body.motors.map((m) => electrodeAt(m.id));
-      const positions = device.motors.positions(electrodes);
+      const positions = requirePart(device, 'motors').positions(electrodes);
       const commands: MotorCommand[] = [];
       for (const { id, position } of request.body.motors) {
         const e = electrodeAt(id);
@@ -168,7 +171,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
             displacement: Math.abs(delta),
           });
       }
-      if (commands.length > 0) await device.motors.move(commands);
+      if (commands.length > 0) await requirePart(device, 'motors').move(commands);
       return { success: true, motors: motorsView(electrodes) };
     },
   );
@@ -176,6 +179,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
   app.get(
     '/system/battery',
     {
+      config: { needs: ['battery'] },
       schema: {
         tags,
         summary: 'Battery: level %, charging, minutes remaining, temperature, health',
@@ -197,7 +201,7 @@ export function peripheralDeviceRoutes(app: FastifyInstance, context: Pick<Guide
       },
     },
     async () => {
-      const battery = device.power.battery();
+      const battery = requirePart(device, 'battery').battery();
       return {
         success: true,
         level: battery.percent,

@@ -12,6 +12,7 @@ import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall } from '../http-helpers.js';
 import type { GuidesContext } from '../../guides/context.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['guides: hardware variants'];
 const Index = Type.Integer({
@@ -119,6 +120,7 @@ export function peripheralElectrodeRoutes(
   app.post(
     '/system/peripheral/electrodes/impedance',
     {
+      config: { needs: ['impedance'] },
       schema: {
         tags,
         summary: 'Measure all 21 electrodes: magnitude in Ω by index',
@@ -140,7 +142,7 @@ export function peripheralElectrodeRoutes(
       },
     },
     async () => {
-      const ohms = await device.impedance.measure();
+      const ohms = await requirePart(device, 'impedance').measure();
       return {
         success: true,
         electrodes: ELECTRODES.map((e, index) => ({ index, magnitude: ohms[e] ?? 0, phase: 0 })),

@@ -84,7 +84,7 @@ export function preparationRoutes(app: FastifyInstance, context: GuidesContext):
   app.post<{ Body: PrepareBody; Querystring: WaitQueryType }>(
     '/electrodes/prepare',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['motors'] },
       schema: {
         tags,
         summary:
@@ -177,7 +177,7 @@ export function preparationRoutes(app: FastifyInstance, context: GuidesContext):
   app.post<{ Body: { electrode: string; diagnosticLevel?: 'basic' | 'full' } }>(
     '/electrodes/diagnose',
     {
-      config: { accepts: ['json', 'yaml', 'form'] },
+      config: { accepts: ['json', 'yaml', 'form'], needs: ['impedance', 'motors'] },
       schema: {
         tags,
         summary:

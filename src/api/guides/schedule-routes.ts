@@ -27,7 +27,7 @@ export function scheduleRoutes(app: FastifyInstance, schedules: ImpedanceSchedul
   app.post<{ Body: ScheduleRequest }>(
     '/electrodes/impedance/schedule',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['impedance'] },
       schema: {
         tags,
         summary:

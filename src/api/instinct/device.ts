@@ -94,7 +94,7 @@ export function instinctDeviceRoutes(app: FastifyInstance, device: Headset, sett
   app.post<{ Body: DebugFields }>(
     '/system/system/debug',
     {
-      config: { accepts: ['form', 'json'] },
+      config: { accepts: ['form', 'json'], needs: ['peripheralBus'] },
       schema: {
         tags,
         summary:

@@ -12,6 +12,7 @@ import { type LateFailureSink, signalPolicy } from '../stream-signal.js';
 import { instinctConfigRoutes } from './config-store.js';
 import { instinctDeviceRoutes } from './device.js';
 import { instinctStreamRoutes } from './streams.js';
+import { refuseMissingParts } from '../part-routes.js';
 
 export interface InstinctPluginOptions {
   readonly manager: StreamManager;
@@ -25,6 +26,7 @@ export interface InstinctPluginOptions {
 }
 
 export function instinctPlugin(app: FastifyInstance, options: InstinctPluginOptions): void {
+  refuseMissingParts(app, options.device);
   instinctStreamRoutes(app, options.manager, signalPolicy(options));
   instinctDeviceRoutes(app, options.device, options.settings);
   instinctConfigRoutes(app, options.entries);

@@ -8,13 +8,13 @@
  * (its own examples enable it at 100 Hz): the same part, answered and set by the same rules under
  * that type.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Headset } from '../../device/headset.js';
 import { HeadsetdError } from '../../errors/catalog.js';
 import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall, deviceRead } from '../http-helpers.js';
-import { requireParts } from '../../device/capabilities.js';
+import { hasPart, requirePart } from '../../device/capabilities.js';
 import { imuSensor } from '../sdk-shapes.js';
 import { Sensor, SensorAnswer, SensorBody, tags } from './schemas.js';
 
@@ -41,6 +41,12 @@ function isImu(type: SensorType): type is 'imu' | 'accelerometer' {
   return type === 'imu' || type === 'accelerometer';
 }
 
+/** A request of /system/sensors/:type for the IMU, which only a device with one serves (part-routes.ts). */
+function forImu(request: FastifyRequest): boolean {
+  const type = (request.params as { type?: string }).type?.toLowerCase();
+  return type === 'imu' || type === 'accelerometer';
+}
+
 function refuse(message: string, path: string): never {
   throw new HeadsetdError('validation_failed', message, { path });
 }
@@ -55,7 +61,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       range: null,
     };
   };
-  const sensor = (type: SensorType) => (type === 'eeg' ? eeg() : imuSensor(device.imu, type));
+  const sensor = (type: SensorType) => (type === 'eeg' ? eeg() : imuSensor(requirePart(device, 'imu'), type));
 
   app.get(
     '/system/sensors',
@@ -67,12 +73,13 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       },
     },
     // Only the sensors the device has: an amplifier without an IMU lists EEG alone.
-    async () => SENSOR_TYPES.filter((type) => !isImu(type) || device.capabilities().imu).map(sensor),
+    async () => SENSOR_TYPES.filter((type) => !isImu(type) || hasPart(device, 'imu')).map(sensor),
   );
 
   app.get<{ Params: { type: string } }>(
     '/system/sensors/:type',
     {
+      config: { needs: ['imu'], needsWhen: forImu },
       schema: {
         tags,
         summary:
@@ -82,9 +89,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       },
     },
     async (request) => {
-      const type = sensorType(request.params.type);
-      if (isImu(type)) requireParts(device, 'imu');
-      return sensor(type);
+      return sensor(sensorType(request.params.type));
     },
   );
 
@@ -94,7 +99,7 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
   }>(
     '/system/sensors/:type',
     {
-      config: { accepts: ['json'] },
+      config: { accepts: ['json'], needs: ['imu'], needsWhen: forImu },
       schema: {
         tags,
         summary:
@@ -106,7 +111,6 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
     },
     async (request) => {
       const type = sensorType(request.params.type);
-      if (isImu(type)) requireParts(device, 'imu');
       const { enabled, sample_rate: rate, range } = request.body;
       if (request.body.type.toLowerCase() !== type) {
         refuse(
@@ -119,15 +123,16 @@ export function instinctSensorRoutes(app: FastifyInstance, device: Headset): voi
       if (isImu(type)) {
         const what = type === 'imu' ? 'The IMU' : "The accelerometer (the head band's IMU)";
         if (!enabled) refuse(`${what} is always on; it cannot be disabled.`, '/enabled');
+        const imu = requirePart(device, 'imu');
         if (rate !== undefined && rate !== null)
           deviceRead(
             () => {
-              device.imu.setRate(rate);
+              imu.setRate(rate);
             },
             '',
             { rate: 'sample_rate' },
           );
-        return { message: `${what} is on at ${device.imu.rate()} Hz.`, success: true, sensor: sensor(type) };
+        return { message: `${what} is on at ${imu.rate()} Hz.`, success: true, sensor: sensor(type) };
       }
       if (rate !== undefined && rate !== null && rate !== device.eeg.config().samplingFrequency) {
         await deviceCall(() => device.eeg.configure({ samplingFrequency: rate }), '', {

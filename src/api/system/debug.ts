@@ -27,7 +27,7 @@ export function debugRoutes(app: FastifyInstance, { device }: Pick<SystemContext
   app.post<{ Body: DebugCommand }>(
     '/system/debug/command',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['peripheralBus'] },
       schema: {
         tags,
         summary: 'Send one packet to the peripheral bus',

@@ -9,6 +9,7 @@ import { healthProblems } from '../../metrics/health.js';
 import type { BatteryStatus } from '../../device/headset.js';
 import type { SystemContext } from './context.js';
 import { HealthRecord } from './schemas.js';
+import { capabilities as capabilitiesOf } from '../../device/capabilities.js';
 
 const tags = ['system: device'];
 
@@ -76,13 +77,13 @@ export function healthRoutes(
     },
     async () => {
       const host = context.hostMetrics.sample();
-      const capabilities = device.capabilities();
-      const battery = capabilities.battery ? device.power.battery() : NO_BATTERY;
-      const states = capabilities.motors ? device.motors.states() : {};
+      const capabilities = capabilitiesOf(device);
+      const battery = device.power?.battery() ?? NO_BATTERY;
+      const states = device.motors?.states() ?? {};
       const faulted = Object.entries(states)
         .filter(([, code]) => code === 4)
         .map(([electrode]) => electrode);
-      const threshold = capabilities.battery ? device.power.lowBatteryThreshold() : 0;
+      const threshold = device.power?.lowBatteryThreshold() ?? 0;
       const problems = healthProblems(host, battery, threshold, faulted);
       // A live device's amplifier gone (unplugged, its outlet stopped): no EEG until it is back.
       const lost = device.status().lost;

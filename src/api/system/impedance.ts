@@ -9,6 +9,7 @@ import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall, listParam } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['system: impedance'];
 
@@ -18,6 +19,7 @@ export function impedanceRoutes(app: FastifyInstance, context: Pick<SystemContex
   app.get<{ Querystring: { channels?: string[] } }>(
     '/system/sensors/impedance',
     {
+      config: { needs: ['impedance'] },
       schema: {
         tags,
         summary: 'Measure the impedance (Ω) of the named electrodes (all when none)',
@@ -26,18 +28,22 @@ export function impedanceRoutes(app: FastifyInstance, context: Pick<SystemContex
       },
     },
     async (request) =>
-      deviceCall(() => device.impedance.measure(listParam(request.query.channels)), '/querystring'),
+      deviceCall(
+        () => requirePart(device, 'impedance').measure(listParam(request.query.channels)),
+        '/querystring',
+      ),
   );
 
   app.get(
     '/system/sensors/impedance/all',
     {
+      config: { needs: ['impedance'] },
       schema: {
         tags,
         summary: 'Measure the impedance (Ω) of all 21 electrodes',
         response: { 200: ElectrodeNumberMap, ...errorResponses(409, 503) },
       },
     },
-    async () => device.impedance.measure(),
+    async () => requirePart(device, 'impedance').measure(),
   );
 }

@@ -11,6 +11,7 @@ import { deviceRead } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { ImuReadingShape } from './schemas.js';
 import { imuSensor } from '../sdk-shapes.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['system: imu'];
 
@@ -28,13 +29,17 @@ export function imuRoutes(app: FastifyInstance, context: Pick<SystemContext, 'de
 
   app.get(
     '/system/sensors/imu/primary',
-    { schema: { tags, summary: 'The primary IMU', response: { 200: ImuReadingShape } } },
-    async () => device.imu.primary(),
+    {
+      config: { needs: ['imu'] },
+      schema: { tags, summary: 'The primary IMU', response: { 200: ImuReadingShape } },
+    },
+    async () => requirePart(device, 'imu').primary(),
   );
 
   app.get<{ Querystring: { nodeIndex?: string } }>(
     '/system/sensors/imu',
     {
+      config: { needs: ['imu'] },
       schema: {
         tags,
         summary: `One IMU node (nodeIndex 0..${IMU_NODE_COUNT - 1}); the primary IMU when nodeIndex is omitted`,
@@ -47,7 +52,10 @@ export function imuRoutes(app: FastifyInstance, context: Pick<SystemContext, 'de
     async (request) => {
       const raw = request.query.nodeIndex;
       // The maker's SDK reads this path as its `imu` sensor: its fields are added (docs/instinct-sdk.md).
-      if (raw === undefined) return { ...device.imu.primary(), ...imuSensor(device.imu) };
+      if (raw === undefined) {
+        const imu = requirePart(device, 'imu');
+        return { ...imu.primary(), ...imuSensor(imu) };
+      }
       // Text is checked here so that "1.5", "-1" and "x" all answer validation_failed naming the range.
       const nodeIndex = /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
       if (Number.isNaN(nodeIndex)) {
@@ -57,7 +65,7 @@ export function imuRoutes(app: FastifyInstance, context: Pick<SystemContext, 'de
           { path: '/querystring/nodeIndex', min: 0, max: IMU_NODE_COUNT - 1 },
         );
       }
-      return deviceRead(() => device.imu.node(nodeIndex), '/querystring');
+      return deviceRead(() => requirePart(device, 'imu').node(nodeIndex), '/querystring');
     },
   );
 }

@@ -18,6 +18,7 @@ import { ledRoutes } from './leds.js';
 import { motorRoutes } from './motors.js';
 import { simulatorRoutes } from './simulator.js';
 import { type StatusKeeping, statusRoutes } from './status.js';
+import { refuseMissingParts } from '../part-routes.js';
 
 /** What {@link systemPlugin} is handed. */
 export type SystemPluginOptions = SystemContext;
@@ -32,6 +33,7 @@ export function systemPlugin(
   context: SystemPluginOptions,
   shared: StatusKeeping = {},
 ): void {
+  refuseMissingParts(app, context.device);
   eegRoutes(app, context);
   impedanceRoutes(app, context);
   motorRoutes(app, context);

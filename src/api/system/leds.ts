@@ -10,6 +10,7 @@ import { deviceCall, deviceRead } from '../http-helpers.js';
 import { formNumber } from '../body.js';
 import type { SystemContext } from './context.js';
 import { LedReadingAnswer } from './schemas.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['system: leds'];
 
@@ -32,6 +33,7 @@ export function ledRoutes(app: FastifyInstance, { device }: Pick<SystemContext, 
   app.get<{ Querystring: { index?: string } }>(
     '/system/led/state',
     {
+      config: { needs: ['leds'] },
       schema: {
         tags,
         summary: 'Read an LED',
@@ -44,14 +46,14 @@ export function ledRoutes(app: FastifyInstance, { device }: Pick<SystemContext, 
     },
     async (request) => ({
       success: true,
-      ...deviceRead(() => device.leds.read(request.query.index), '/querystring'),
+      ...deviceRead(() => requirePart(device, 'leds').read(request.query.index), '/querystring'),
     }),
   );
 
   app.put<{ Body: { color?: string; blinksPerSecond?: number | string; index?: string } }>(
     '/system/led/state',
     {
-      config: { accepts: ['form', 'json', 'yaml'] },
+      config: { accepts: ['form', 'json', 'yaml'], needs: ['leds'] },
       schema: {
         tags,
         summary: 'Set an LED: color, blinksPerSecond, index (form or JSON)',
@@ -74,7 +76,7 @@ export function ledRoutes(app: FastifyInstance, { device }: Pick<SystemContext, 
       const { color, index } = request.body;
       const blinksPerSecond = formNumber(request.body.blinksPerSecond, 'blinksPerSecond');
       const state = await deviceCall(() =>
-        device.leds.set({
+        requirePart(device, 'leds').set({
           ...(color === undefined ? {} : { color }),
           ...(blinksPerSecond === undefined ? {} : { blinksPerSecond }),
           ...(index === undefined ? {} : { index }),

@@ -12,6 +12,7 @@ import { errorResponses } from '../../schemas/responses.js';
 import { deviceCall, deviceRead, listParam, QueryBoolean, queryBoolean } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';
+import { requirePart } from '../../device/capabilities.js';
 
 const tags = ['system: motors'];
 
@@ -46,6 +47,7 @@ export function motorRoutes(app: FastifyInstance, { device }: Pick<SystemContext
   app.get<{ Querystring: { electrode?: string[] } }>(
     '/system/motors/position',
     {
+      config: { needs: ['motors'] },
       schema: {
         tags,
         summary: 'Motor positions in steps (0 MIN .. 100 MAX)',
@@ -54,12 +56,16 @@ export function motorRoutes(app: FastifyInstance, { device }: Pick<SystemContext
       },
     },
     async (request) =>
-      deviceRead(() => device.motors.positions(listParam(request.query.electrode)), '/querystring'),
+      deviceRead(
+        () => requirePart(device, 'motors').positions(listParam(request.query.electrode)),
+        '/querystring',
+      ),
   );
 
   app.get<{ Querystring: { electrode?: string[] } }>(
     '/system/motors/state',
     {
+      config: { needs: ['motors'] },
       schema: {
         tags,
         summary: 'Motor state codes: 0 idle, 1 moving, 2 braked, 3 stalled, 4 fault',
@@ -68,21 +74,25 @@ export function motorRoutes(app: FastifyInstance, { device }: Pick<SystemContext
       },
     },
     async (request) =>
-      deviceRead(() => device.motors.states(listParam(request.query.electrode)), '/querystring'),
+      deviceRead(
+        () => requirePart(device, 'motors').states(listParam(request.query.electrode)),
+        '/querystring',
+      ),
   );
 
   /** The answer after a command: state codes now, final state codes, or final positions. */
   const answer = async (electrodes: readonly Electrode[], query: WaitQueryType) => {
     const finalPosition = queryBoolean(query.getFinalPosition, 'getFinalPosition');
     const wait = finalPosition || queryBoolean(query.waitUntilComplete, 'waitUntilComplete');
-    if (wait) await device.motors.waitUntilComplete(electrodes);
-    return finalPosition ? device.motors.positions(electrodes) : device.motors.states(electrodes);
+    const motors = requirePart(device, 'motors');
+    if (wait) await motors.waitUntilComplete(electrodes);
+    return finalPosition ? motors.positions(electrodes) : motors.states(electrodes);
   };
 
   app.post<{ Querystring: WaitQueryType; Body: { configuration: MotorCommand[] } }>(
     '/system/motors/position',
     {
-      config: { accepts: ['json', 'yaml'] },
+      config: { accepts: ['json', 'yaml'], needs: ['motors'] },
       schema: {
         tags,
         summary: 'Move motors: RETRACT/RELEASE by displacement steps, STOP, BRAKE',
@@ -96,7 +106,7 @@ export function motorRoutes(app: FastifyInstance, { device }: Pick<SystemContext
       queryBoolean(request.query.getFinalPosition, 'getFinalPosition');
       queryBoolean(request.query.waitUntilComplete, 'waitUntilComplete');
       const commands = request.body.configuration;
-      const states = await deviceCall(() => device.motors.move(commands), '');
+      const states = await deviceCall(() => requirePart(device, 'motors').move(commands), '');
       const electrodes = Object.keys(states) as Electrode[];
       return answer(electrodes, request.query);
     },
@@ -105,7 +115,7 @@ export function motorRoutes(app: FastifyInstance, { device }: Pick<SystemContext
   app.post<{ Querystring: WaitQueryType; Body: { position: string } }>(
     '/system/motors/position/reset',
     {
-      config: { accepts: ['json', 'yaml', 'form'] },
+      config: { accepts: ['json', 'yaml', 'form'], needs: ['motors'] },
       schema: {
         tags,
         summary: 'Move all 21 motors to MIN or MAX',
@@ -117,7 +127,7 @@ export function motorRoutes(app: FastifyInstance, { device }: Pick<SystemContext
     async (request) => {
       queryBoolean(request.query.getFinalPosition, 'getFinalPosition');
       queryBoolean(request.query.waitUntilComplete, 'waitUntilComplete');
-      await deviceCall(() => device.motors.reset(request.body.position), '');
+      await deviceCall(() => requirePart(device, 'motors').reset(request.body.position), '');
       return answer(ELECTRODES, request.query);
     },
   );

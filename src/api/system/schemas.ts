@@ -95,7 +95,7 @@ export const HealthRecord = Type.Object({
     load: Type.Number({ description: 'Percent of all cores busy since the previous health call.' }),
     temperature: Type.Union([Type.Integer(), Type.Null()], {
       description:
-        "Whole °C: the machine's hottest sensor, else the device's thermal model fed with the real load (GET /system/status says which, in tenths).",
+        "Whole °C: the machine's hottest sensor, else the thermal model of a simulated or replayed headset fed with the real load; null on a live device on a machine without a sensor (GET /system/status says which, in tenths).",
     }),
     totalClockSpeed: Type.Number({ description: 'GHz, nominal.' }),
     currentClockSpeed: Type.Number({ description: 'GHz, current mean.' }),

@@ -8,6 +8,7 @@ import type { ReplayRecordingInfo } from '../../device/replay/recording.js';
 import type { SystemContext } from './context.js';
 import { DeviceStatusShape, type ReplayStatus } from './schemas.js';
 import { PolledAnswer, type WriteEpoch } from '../polled-answer.js';
+import { capabilities as capabilitiesOf } from '../../device/capabilities.js';
 
 const tags = ['system: device'];
 
@@ -67,10 +68,12 @@ function statusAnswer(context: StatusContext) {
   const { device } = context;
   const status = device.status();
   const cpu = context.hostMetrics.cpuThermal();
-  const capabilities = device.capabilities();
-  // A device without a battery has no battery figure at all (status.battery is null).
-  const batteryCelsius = capabilities.battery ? device.power.battery().temperature : null;
-  const batterySource = batteryCelsius === null ? 'none' : device.thermal.batteryTemperatureSource;
+  const capabilities = capabilitiesOf(device);
+  // A device without a battery has no battery figure at all (status.battery is null); a device
+  // without a thermal model reads its battery's temperature from a sensor, or has none.
+  const batteryCelsius = device.power?.battery().temperature ?? null;
+  const batterySource =
+    batteryCelsius === null ? 'none' : (device.thermal?.batteryTemperatureSource ?? 'sensor');
   const info = device.info();
   return {
     success: true as const,

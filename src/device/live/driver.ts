@@ -140,7 +140,7 @@ export interface LiveEegDriver {
   impedanceMeasurementMs?(): number;
   /**
    * The amplifier's battery, where it reports one. Absent: the headset has no battery
-   * (`capabilities().battery` false; the power paths answer not_supported).
+   * (no `power` part; the power paths answer not_supported).
    */
   battery?(): BatteryStatus;
   /**

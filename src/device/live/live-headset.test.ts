@@ -10,6 +10,8 @@ import { FakeLiveDriver, sampleValue } from '../../../test/support/fake-live-dri
 import type { DeviceEvent, SystemEvent } from '../events.js';
 import { DeviceArgumentError, DeviceNotSupportedError } from '../errors.js';
 import { type LiveHeadset, openLiveHeadset } from './live-headset.js';
+import { capabilities, requirePart } from '../capabilities.js';
+import type { Headset } from '../headset.js';
 
 let device: LiveHeadset | undefined;
 afterEach(async () => {
@@ -217,22 +219,27 @@ describe('live headset framing', () => {
     expect((events[0] as SystemEvent).message).toContain('the USB dongle was unplugged');
   });
 
-  test('a device without impedance says so, naming itself and the part', async () => {
+  test('a device without impedance has no such part, and a caller asking for it is refused naming the device and the part', async () => {
     await open();
-    expect(device?.capabilities()).toMatchObject({
+    const live: Headset | undefined = device;
+    if (live === undefined) throw new Error('not opened');
+    expect(live.impedance).toBeUndefined();
+    expect(capabilities(live)).toMatchObject({
       eeg: true,
       impedance: false,
       motors: false,
       battery: false,
     });
-    const error = await device?.impedance.measure().catch((e: unknown) => e);
+    const error = await Promise.resolve()
+      .then(() => requirePart(live, 'impedance'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeviceNotSupportedError);
     expect(error).toMatchObject({
       code: 'not_supported',
       details: { device: 'The Fake amplifier (the test)', capability: 'impedance' },
     });
-    expect(() => device?.motors.positions()).toThrow(/^The Fake amplifier \(the test\) has no motors: /);
-    expect(device?.status()).toMatchObject({ state: 'idle', battery: null, motors: { moving: [] } });
+    expect(() => requirePart(live, 'motors')).toThrow(/^The Fake amplifier \(the test\) has no motors: /);
+    expect(live.status()).toMatchObject({ state: 'idle', battery: null, motors: { moving: [] } });
   });
 
   test('an amplifier with no channel played as an electrode is refused when opened, and closed again', async () => {

@@ -6,16 +6,16 @@
  *   they arrive (live-acquisition.ts, live-framer.ts);
  * - impedance, when the driver measures it (live-impedance.ts);
  * - a battery, when the driver reads one;
- * - no motors, LEDs, IMU or peripheral bus: those parts refuse every call with
- *   `DeviceNotSupportedError` (not_supported) naming the device (missing-parts.ts).
+ * - no motors, LEDs, IMU or peripheral bus: those parts are absent, and a path that needs one
+ *   answers not_supported naming the device (../capabilities.ts).
  *
  * Events: acquisition started/stopped, `samples_lost` with the count of rows that never arrived
  * (also summed in status `amplifier.lostSamples`, beside the driver's own counters),
  * `device_lost`/`device_restored` as the driver's link drops and comes back,
  * `rate_mismatch`/`rate_recovered` as the rate guard finds the source off its declared rate and
  * back (rate-guard.ts; status `rateMismatch` meanwhile, and /healthz degraded), and impedance
- * measurements (kΩ). The thermal model stands for the processor headsetd runs on, where the machine
- * has no sensor (status lists `cpu.temperature` as simulated then).
+ * measurements (kΩ). It has no thermal model: every temperature it reports is a sensor's (the
+ * battery's, when the driver reads one; the CPU's is the machine's own sensor, or none).
  */
 import { type DeviceClock, systemClock } from '../clock.js';
 import { DeviceArgumentError } from '../errors.js';
@@ -28,32 +28,19 @@ import {
 } from '../events.js';
 import type {
   BatteryStatus,
-  DeviceCapabilities,
   DeviceInfo,
   DeviceStatus,
   ElectrodeMap,
   Headset,
   ImpedanceMeter,
-  Imu,
-  LedController,
-  MotorController,
-  PeripheralBus,
   PowerSupply,
-  ThermalModel,
 } from '../headset.js';
-import {
-  FirstOrderTemperature,
-  PROCESSOR_TIME_CONSTANT_MS,
-  processorSteadyCelsius,
-  roundCelsius,
-} from '../simulated/thermal.js';
 import type { LiveEegDriver } from './driver.js';
 import { LiveAcquisition } from './live-acquisition.js';
 import { LiveImpedanceMeter } from './live-impedance.js';
-import { MissingParts } from './missing-parts.js';
 
 export interface LiveHeadsetOptions {
-  /** Time source of events and the thermal model (default the system clock). */
+  /** Time source of events (default the system clock). */
   readonly clock?: DeviceClock;
   /** Where errors thrown by frame and event listeners go (default: a process warning). */
   readonly onListenerError?: (error: unknown) => void;
@@ -91,19 +78,13 @@ function livePower(read: () => BatteryStatus): PowerSupply {
 export class LiveHeadset implements Headset {
   readonly clock: DeviceClock;
   readonly eeg: LiveAcquisition;
-  readonly impedance: ImpedanceMeter;
-  readonly motors: MotorController;
-  readonly leds: LedController;
-  readonly imu: Imu;
-  readonly power: PowerSupply;
-  readonly thermal: ThermalModel;
-  readonly bus: PeripheralBus;
+  readonly impedance?: ImpedanceMeter;
+  readonly power?: PowerSupply;
   /** The device in words (`The OpenBCI Cyton (/dev/ttyUSB0)`), as its not_supported answers name it. */
   readonly name: string;
 
   private readonly events: ListenerSet<DeviceEvent>;
   private readonly meter: LiveImpedanceMeter | undefined;
-  private readonly parts: DeviceCapabilities;
   private readonly unsubscribeLink: Unsubscribe;
   private closed = false;
   /** The sentence of the `device_lost` event while the link is down (GET /system/status, healthz). */
@@ -119,7 +100,6 @@ export class LiveHeadset implements Headset {
     this.clock = options.clock ?? systemClock;
     this.name = liveDeviceName(driver);
     this.events = new ListenerSet<DeviceEvent>(options.onListenerError);
-    const missing = new MissingParts(this.name);
     const measure = driver.measureImpedance?.bind(driver);
     this.meter =
       measure === undefined
@@ -132,7 +112,7 @@ export class LiveHeadset implements Headset {
               this.emitImpedance(values);
             },
           });
-    this.impedance = this.meter ?? missing.impedance();
+    if (this.meter !== undefined) this.impedance = this.meter;
     this.eeg = new LiveAcquisition(driver, {
       deviceName: this.name,
       measuringImpedance: () => this.meter?.measuring() ?? false,
@@ -158,30 +138,7 @@ export class LiveHeadset implements Headset {
       ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
     });
     const battery = driver.battery?.bind(driver);
-    this.power = battery === undefined ? missing.power() : livePower(battery);
-    this.motors = missing.motors();
-    this.leds = missing.leds();
-    this.imu = missing.imu();
-    this.bus = missing.bus();
-    const processor = new FirstOrderTemperature(
-      PROCESSOR_TIME_CONSTANT_MS,
-      processorSteadyCelsius(0),
-      this.clock.now(),
-    );
-    this.thermal = {
-      processorCelsius: (load) =>
-        roundCelsius(processor.update(this.clock.now(), processorSteadyCelsius(load))),
-      batteryTemperatureSource: 'sensor',
-    };
-    this.parts = Object.freeze({
-      eeg: true,
-      impedance: this.meter !== undefined,
-      motors: false,
-      leds: false,
-      imu: false,
-      battery: battery !== undefined,
-      peripheralBus: false,
-    });
+    if (battery !== undefined) this.power = livePower(battery);
     this.unsubscribeLink = driver.onLink((event) => {
       if (event.kind === 'lost') {
         this.lost = `${this.name} was lost: ${event.message}`;
@@ -197,14 +154,10 @@ export class LiveHeadset implements Headset {
     return this.events.add(listener);
   }
 
-  capabilities(): DeviceCapabilities {
-    return this.parts;
-  }
-
   status(): DeviceStatus {
     const eeg = this.eeg.state();
     const measuring = this.meter?.measuring() ?? false;
-    const battery = this.parts.battery ? this.power.battery() : undefined;
+    const battery = this.power?.battery();
     const rateMismatch = this.eeg.rateMismatch();
     return {
       state: measuring ? 'measuring_impedance' : eeg.streaming ? 'acquiring' : 'idle',

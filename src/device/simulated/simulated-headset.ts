@@ -18,8 +18,6 @@ import {
   type Unsubscribe,
 } from '../events.js';
 import {
-  ALL_CAPABILITIES,
-  type DeviceCapabilities,
   type DeviceInfo,
   type DeviceStatus,
   type ElectrodeMap,
@@ -305,11 +303,6 @@ export class SimulatedHeadset implements Headset {
 
   info(): DeviceInfo {
     return this.identity;
-  }
-
-  /** Every part: the simulation (and the replay device built on it) has them all. */
-  capabilities(): DeviceCapabilities {
-    return ALL_CAPABILITIES;
   }
 
   /**
