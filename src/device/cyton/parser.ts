@@ -205,6 +205,7 @@ function framed(bytes: Uint8Array, i: number): boolean {
 function chain(bytes: Uint8Array, i: number, depth = 1): Chain {
   for (let k = 1; k <= depth; k++) {
     const next = i + k * PACKET_LENGTH;
+    if (bytes.length > next && bytes[next] !== HEADER) return 'no';
     if (bytes.length < next + PACKET_LENGTH) return 'unknown';
     const before = bytes[next - PACKET_LENGTH + 1] as number;
     if (!framed(bytes, next) || bytes[next + 1] !== ((before + 1) & 0xff)) return 'no';
