@@ -52,6 +52,16 @@ async function createAndStart(url: string, stream: unknown): Promise<void> {
     body: JSON.stringify({ signal: 'start' }),
   });
   expect(started.status, JSON.stringify(started.body)).toBe(200);
+  // The start answers within its wait (0.5 s), which a busy machine's first start, booting a
+  // worker, may exceed: the ingest socket accepts once the stream runs.
+  await eventually(
+    async () => {
+      const answer = await json(`${url}/stream/streams/${id}/status`);
+      return (answer.body as { status: { state: string } }).status.state === 'running' ? true : undefined;
+    },
+    30_000,
+    `stream ${id} running`,
+  );
 }
 
 function recorders(prefix: string, source: string) {
