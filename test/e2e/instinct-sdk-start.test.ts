@@ -31,7 +31,11 @@ afterAll(async () => {
   await service.stop();
 });
 
-test("start answers within the SDK's 1 s while the start is under way; its later failure is the status and an event", async () => {
+/** The service's live events, collected from the moment the socket opens. */
+async function eventSocket(): Promise<{
+  events: { eventType?: string; message?: string }[];
+  socket: WebSocket;
+}> {
   const events: { eventType?: string; message?: string }[] = [];
   const socket = new WebSocket(`${service.url.replace('http', 'ws')}/system/events`);
   await new Promise((resolve, reject) => {
@@ -41,6 +45,11 @@ test("start answers within the SDK's 1 s while the start is under way; its later
   socket.on('message', (data: Buffer) => {
     events.push(JSON.parse(data.toString()) as { eventType?: string; message?: string });
   });
+  return { events, socket };
+}
+
+test("start answers within the SDK's 1 s while the start is under way; its later failure is the status and an event", async () => {
+  const { events, socket } = await eventSocket();
 
   const id = randomUUID();
   const node = randomUUID();
@@ -79,15 +88,7 @@ test("start answers within the SDK's 1 s while the start is under way; its later
 }, 60_000);
 
 test('the reference path answers the same slow start as accepted and announces its later failure the same way', async () => {
-  const events: { eventType?: string; message?: string }[] = [];
-  const socket = new WebSocket(`${service.url.replace('http', 'ws')}/system/events`);
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  socket.on('message', (data: Buffer) => {
-    events.push(JSON.parse(data.toString()) as { eventType?: string; message?: string });
-  });
+  const { events, socket } = await eventSocket();
   const id = randomUUID();
   await json(`${service.url}/stream/streams`, {
     method: 'POST',
