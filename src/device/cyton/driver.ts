@@ -398,7 +398,7 @@ export class CytonDriver implements LiveEegDriver {
   }
 
   private async setChannel(channel: number, settings: ChannelSettings): Promise<void> {
-    await sendChannelSettings(this.live(), channel, settings, this.options.answerTimeoutMs ?? 1500);
+    await sendChannelSettings(this.live(), channel, settings, this.answerTimeoutMs);
     this.settings[channel] = settings;
   }
 
@@ -430,6 +430,11 @@ export class CytonDriver implements LiveEegDriver {
     }
   }
 
+  /** How long a command waits for the board's answer, ms (1.5 s unless the options say). */
+  private get answerTimeoutMs(): number {
+    return this.options.answerTimeoutMs ?? 1500;
+  }
+
   /** What the lead-off measurement needs of the driver. */
   private leadOffPort() {
     return {
@@ -438,13 +443,13 @@ export class CytonDriver implements LiveEegDriver {
       rate: this.sampleRate(),
       settleMs: this.options.impedanceSettleMs ?? 500,
       windowMs: this.options.impedanceWindowMs ?? 1000,
-      answerTimeoutMs: this.options.answerTimeoutMs ?? 1500,
+      answerTimeoutMs: this.answerTimeoutMs,
       setChannel: (channel: number, settings: ChannelSettings) => this.setChannel(channel, settings),
       remember: (channel: number, settings: ChannelSettings) => {
         this.settings[channel] = settings;
       },
       command: (text: string) =>
-        this.ask(text, () => true, this.options.answerTimeoutMs ?? 1500, `the lead-off command ${text}`),
+        this.ask(text, () => true, this.answerTimeoutMs, `the lead-off command ${text}`),
       stream: async (on: boolean, tap?: RowTap) => {
         this.blocks.tap = tap;
         if (on) await this.beginStream();
