@@ -4,6 +4,7 @@
  * ../openapi-examples.ts).
  */
 import type { OperationExamples } from './operation-examples.js';
+import { EEG_ELECTRODES } from '../../core/electrodes.js';
 
 export const HARDWARE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   'GET /system/sensors/eeg/stream': {
@@ -55,27 +56,7 @@ export const HARDWARE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     response: {
       success: true,
       config: {
-        channels: [
-          'PZ',
-          'O1',
-          'O2',
-          'P3',
-          'P4',
-          'T5',
-          'T6',
-          'C3',
-          'C4',
-          'T3',
-          'T4',
-          'CZ',
-          'F7',
-          'F8',
-          'F3',
-          'F4',
-          'FP1',
-          'FP2',
-          'FZ',
-        ],
+        channels: [...EEG_ELECTRODES],
         gain: 24,
         samplingFrequency: 250,
       },

@@ -3,6 +3,7 @@
  * service gave (see ../openapi-examples.ts).
  */
 import type { OperationExamples } from './operation-examples.js';
+import { EEG_ELECTRODES, ELECTRODES } from '../../core/electrodes.js';
 
 export const STATUS_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   'GET /system/status': {
@@ -15,27 +16,7 @@ export const STATUS_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
           owners: [],
           samples: 75,
           config: {
-            channels: [
-              'PZ',
-              'O1',
-              'O2',
-              'P3',
-              'P4',
-              'T5',
-              'T6',
-              'C3',
-              'C4',
-              'T3',
-              'T4',
-              'CZ',
-              'F7',
-              'F8',
-              'F3',
-              'F4',
-              'FP1',
-              'FP2',
-              'FZ',
-            ],
+            channels: [...EEG_ELECTRODES],
             gain: 12,
             samplingFrequency: 250,
           },
@@ -69,29 +50,7 @@ export const STATUS_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
         motors: {
           moving: [],
-          stalled: [
-            'PZ',
-            'O1',
-            'O2',
-            'P3',
-            'P4',
-            'T5',
-            'T6',
-            'C3',
-            'C4',
-            'T3',
-            'T4',
-            'CMS',
-            'DRL',
-            'CZ',
-            'F7',
-            'F8',
-            'F3',
-            'F4',
-            'FP1',
-            'FP2',
-            'FZ',
-          ],
+          stalled: [...ELECTRODES],
         },
         streams: {
           total: 1,

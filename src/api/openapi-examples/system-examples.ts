@@ -4,6 +4,7 @@
  * ../openapi-examples.ts).
  */
 import type { OperationExamples } from './operation-examples.js';
+import { EEG_ELECTRODES } from '../../core/electrodes.js';
 
 /** A finished job, as GET /system/jobs/{id} answers it and DELETE of a finished job too. */
 const FINISHED_JOB_ANSWER = {
@@ -171,27 +172,7 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       config: {
         lowBatteryThreshold: 15,
         eeg: {
-          channels: [
-            'PZ',
-            'O1',
-            'O2',
-            'P3',
-            'P4',
-            'T5',
-            'T6',
-            'C3',
-            'C4',
-            'T3',
-            'T4',
-            'CZ',
-            'F7',
-            'F8',
-            'F3',
-            'F4',
-            'FP1',
-            'FP2',
-            'FZ',
-          ],
+          channels: [...EEG_ELECTRODES],
           gain: 24,
           samplingFrequency: 250,
         },
@@ -223,27 +204,7 @@ export const SYSTEM_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       config: {
         lowBatteryThreshold: 15,
         eeg: {
-          channels: [
-            'PZ',
-            'O1',
-            'O2',
-            'P3',
-            'P4',
-            'T5',
-            'T6',
-            'C3',
-            'C4',
-            'T3',
-            'T4',
-            'CZ',
-            'F7',
-            'F8',
-            'F3',
-            'F4',
-            'FP1',
-            'FP2',
-            'FZ',
-          ],
+          channels: [...EEG_ELECTRODES],
           gain: 12,
           samplingFrequency: 250,
         },
