@@ -88,8 +88,12 @@ export type RuntimeEvent =
 export interface StreamRuntime {
   /** Starts every node and pipe. Rejects with a NodeFailureError when a node cannot start. */
   start(stream: StreamDefinition): Promise<void>;
-  /** Stops every node, ends every child process. Resolves when all resources are released. */
-  stop(streamId: string): Promise<void>;
+  /**
+   * Stops every node, ends every child process. Resolves when all resources are released, with
+   * the stream's status after its nodes stopped (their final counters and info: a frame handled
+   * between the last status push and the stop is counted), or undefined when it was not running.
+   */
+  stop(streamId: string): Promise<RuntimeStreamStatus | undefined>;
   pause(streamId: string): Promise<void>;
   resume(streamId: string): Promise<void>;
   /**

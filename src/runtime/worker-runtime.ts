@@ -199,9 +199,9 @@ export class WorkerRuntime implements StreamRuntime {
     await entry.worker.command(streamId, { op: 'start', definition: stream }, START_TIMEOUT_MS);
   }
 
-  async stop(streamId: string): Promise<void> {
+  async stop(streamId: string): Promise<RuntimeStreamStatus | undefined> {
     const entry = this.streams.get(streamId);
-    if (entry === undefined) return;
+    if (entry === undefined) return undefined;
     entry.stopping = true;
     const worker = entry.worker;
     try {
@@ -224,6 +224,8 @@ export class WorkerRuntime implements StreamRuntime {
       this.pool.release(worker, streamId);
     }
     this.options.logger?.info({ streamId }, 'stream stopped');
+    // The stop's reply carried the status after the nodes stopped (accepted as it arrived).
+    return entry.status;
   }
 
   async pause(streamId: string): Promise<void> {

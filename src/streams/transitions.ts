@@ -137,7 +137,8 @@ export class Transitions {
     return async () => {
       entry.lastStatus = this.deps.runtime.status(entry.definition.id) ?? entry.lastStatus;
       try {
-        await this.deps.runtime.stop(entry.definition.id);
+        // The status after the stop: the nodes' final counts (a recorder's last frames included).
+        entry.lastStatus = (await this.deps.runtime.stop(entry.definition.id)) ?? entry.lastStatus;
       } catch (error) {
         this.deps.onError?.(`stream ${entry.definition.id}: stop failed`, error);
       }

@@ -33,10 +33,15 @@ export const LIFECYCLE_CASES: readonly RuntimeCase[] = [
       const status = runtime.status(stream.id);
       expect(Object.keys(status?.nodes ?? {}).sort()).toEqual(['gen', 'log']);
       expect(status?.nodes.gen?.state).toBe('running');
-      await runtime.stop(stream.id);
+      const before = runtime.status(stream.id)?.nodes.log?.metrics.itemsProcessed ?? 0;
+      // The stop answers the status after the nodes stopped: what they handled up to the stop
+      // counts (a recorder's last frames), every node terminated.
+      const last = await runtime.stop(stream.id);
+      expect(Object.values(last?.nodes ?? {}).map((n) => n.state)).toEqual(['terminated', 'terminated']);
+      expect(last?.nodes.log?.metrics.itemsProcessed).toBeGreaterThanOrEqual(before);
       expect(runtime.status(stream.id)).toBeUndefined();
       // Stopping what does not run is not an error: a stop is idempotent.
-      await runtime.stop(stream.id);
+      expect(await runtime.stop(stream.id)).toBeUndefined();
     },
   },
   {

@@ -207,11 +207,16 @@ export class FakeRuntime implements StreamRuntime {
   /** When set, stop() fails with this message (after releasing the stream). */
   failStop: string | undefined;
 
-  async stop(streamId: string): Promise<void> {
+  async stop(streamId: string): Promise<RuntimeStreamStatus | undefined> {
     this.calls.push({ op: 'stop', streamId });
     await this.gates.get('stop');
+    // As the real runtime: the status after the stop, every node terminated.
+    const last = this.status(streamId);
+    for (const node of Object.values(last?.nodes ?? {}))
+      if (node.state !== 'error') node.state = 'terminated';
     this.release(streamId);
     if (this.failStop !== undefined) throw new Error(this.failStop);
+    return last;
   }
 
   async pause(streamId: string): Promise<void> {
