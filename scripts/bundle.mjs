@@ -1,6 +1,6 @@
 /**
  * Bundles the service's entry (src/cli.ts) into one file, dist/headsetd.cjs (run by the `headsetd`
- * command dist/headsetd.mjs with V8's code cache: src/bundle-loader.ts), for start-up time:
+ * command dist/headsetd.mjs with V8's code cache: src/service/bundle-loader.ts), for start-up time:
  * loading some 400 modules (TypeBox alone is ~100 ms of module loading) is most of what a cold
  * start costs, and one file is parsed and linked at once (docs/performance.md §Start-up).
  *
@@ -38,20 +38,20 @@ const twinUrls = {
 };
 
 /**
- * The settings' validator as ajv's standalone code, generated from tsc's output (dist/config.js,
+ * The settings' validator as ajv's standalone code, generated from tsc's output (dist/service/config.js,
  * built before this script runs) with the options the service compiles with, in place of
- * src/schemas/settings-validator.ts: a start checks its settings without ajv's code generator.
+ * src/platform/schemas/settings-validator.ts: a start checks its settings without ajv's code generator.
  */
 const prebuiltSettingsValidator = {
   name: 'prebuilt-settings-validator',
   setup(build) {
-    const file = path.join(src, 'schemas', 'settings-validator.ts');
+    const file = path.join(src, 'platform', 'schemas', 'settings-validator.ts');
     build.onLoad({ filter: /settings-validator\.ts$/ }, async (args) => {
       if (args.path !== file) return undefined;
       const { Ajv } = await import('ajv');
       const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
-      const { AJV_OPTIONS } = await import(path.join(root, 'dist', 'schemas', 'validator.js'));
-      const { SettingsSchema } = await import(path.join(root, 'dist', 'config.js'));
+      const { AJV_OPTIONS } = await import(path.join(root, 'dist', 'platform', 'schemas', 'validator.js'));
+      const { SettingsSchema } = await import(path.join(root, 'dist', 'service', 'config.js'));
       const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
       return { contents: standaloneCode(ajv, ajv.compile(SettingsSchema)), loader: 'js', resolveDir: root };
     });
@@ -79,19 +79,19 @@ const common = {
     '@fastify/swagger-ui',
     '@xmldom/xmldom',
     'xpath',
-    // The transpiler of TypeScript nodes (executables/typescript-node.ts): a native binary of its own.
+    // The transpiler of TypeScript nodes (streams/executables/typescript-node.ts): a native binary of its own.
     'esbuild',
-    // The Cyton's serial port (src/serial-link.ts): its native binding is found next to its package.
+    // The Cyton's serial port (src/service/serial-link.ts): its native binding is found next to its package.
     'serialport',
   ],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },
   plugins: [prebuiltSettingsValidator, twinUrls],
-  // The service's bundle starts its workers on the worker's bundle (executables/stream-host-entry.ts).
-  define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../stream-host.mjs') },
+  // The service's bundle starts its workers on the worker's bundle (streams/executables/stream-host-entry.ts).
+  define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../../stream-host.mjs') },
 };
 
-// The service: CommonJS, run by the `headsetd` command (dist/headsetd.mjs, src/bundle-loader.ts)
+// The service: CommonJS, run by the `headsetd` command (dist/headsetd.mjs, src/service/bundle-loader.ts)
 // with V8's code cache, which Node 20 takes for a `vm.Script` and not for an ES module.
 const service = path.join(root, 'dist', 'headsetd.cjs');
 rmSync(`${service}.cache`, { force: true });
@@ -131,12 +131,12 @@ await esbuild.build({
   plugins: [],
   banner: { js: '#!/usr/bin/env node' },
   sourcemap: false,
-  entryPoints: [path.join(src, 'bundle-loader.ts')],
+  entryPoints: [path.join(src, 'service', 'bundle-loader.ts')],
   outfile: path.join(root, 'dist', 'headsetd.mjs'),
 });
 chmodSync(path.join(root, 'dist', 'headsetd.mjs'), 0o755);
 await esbuild.build({
   ...common,
-  entryPoints: [path.join(src, 'executables', 'stream-host.ts')],
+  entryPoints: [path.join(src, 'streams', 'executables', 'stream-host.ts')],
   outfile: path.join(root, 'dist', 'stream-host.mjs'),
 });

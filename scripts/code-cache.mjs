@@ -1,7 +1,7 @@
 /* global fetch */
 /**
  * Makes V8's code cache of the service's bundle (dist/headsetd.cjs.cache, read by the `headsetd`
- * command: src/bundle-loader.ts): starts the built service once as a user starts it (port 0, a new
+ * command: src/service/bundle-loader.ts): starts the built service once as a user starts it (port 0, a new
  * empty data directory), asks it for GET /system/status, stops it, and the loader writes the code
  * of everything that start compiled as it exits. Without the cache the service works the same and
  * starts slower, so a failure here is a warning, not a failed build.

@@ -1,8 +1,8 @@
 /**
  * Every error the service answers a client with is a class of the catalogue: `HeadsetdError`
- * (src/errors/catalog.ts) or a subclass of it, so the error handler knows its code and status
+ * (src/core/errors.ts) or a subclass of it, so the error handler knows its code and status
  * and never answers a 500 for it. Lint refuses a class that extends one of the language's own
- * errors (`Error`, `TypeError`, ...) outside src/errors/.
+ * errors (`Error`, `TypeError`, ...) outside src/core/errors.ts.
  *
  * src/client/ is left out: the command-line client is a client of the service, and its errors
  * (a wrong command line, a service out of reach, an answer it received) are its own. The few others
@@ -19,14 +19,14 @@ export const errorClassSelectors = [
   {
     selector: `:matches(ClassDeclaration, ClassExpression)[superClass.type='Identifier'][superClass.name=${BUILT_IN_ERROR}]`,
     message:
-      'An error the service throws is a catalogue error: extend HeadsetdError (src/errors/catalog.ts) with a code of the catalogue, or throw a HeadsetdError; a class of a layer below the catalogue says why on the line before.',
+      'An error the service throws is a catalogue error: extend HeadsetdError (src/core/errors.ts) with a code of the catalogue, or throw a HeadsetdError; a class of a layer below the catalogue says why on the line before.',
   },
 ];
 
 /** The files the rule covers. */
 export const errorClassFiles = {
   files: ['src/**/*.ts'],
-  ignores: ['src/errors/**', 'src/client/**', 'src/**/*.test.ts'],
+  ignores: ['src/core/errors.ts', 'src/client/**', 'src/**/*.test.ts'],
 };
 
 /** The rule on its own (for the test that lints snippets with it). */

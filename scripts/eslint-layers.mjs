@@ -1,6 +1,6 @@
 /**
  * The ESLint rule `layers/imports`: every relative import (static, dynamic, re-export, type-only)
- * of a module in src/ must point at its own folder or a lower layer of scripts/layers.mjs.
+ * of a module in src/ must point at its own unit or a lower layer of scripts/layers.mjs.
  *
  * Written here rather than taken from eslint-plugin-boundaries or no-restricted-imports: the
  * layers are one table of folders, and checking a resolved path against it takes a few lines;
@@ -9,7 +9,7 @@
  */
 import { builtinModules } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { refusal, siblingRefusal, webRefusal } from './layers.mjs';
+import { refusal, siblingRefusal, unitOf, webRefusal } from './layers.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = resolve(ROOT, 'src');
@@ -31,12 +31,11 @@ function typeOnly(node) {
   );
 }
 
-/** '' for a file directly in src/, the folder's name for one below it, undefined outside src/. */
+/** The unit of scripts/layers.mjs a file belongs to ('' for an entry point), undefined outside src/. */
 function folderOf(file) {
   const rel = relative(SRC, file);
   if (rel.startsWith('..') || rel === '') return undefined;
-  const parts = rel.split(sep);
-  return parts.length === 1 ? '' : parts[0];
+  return unitOf(rel.split(sep).join('/'));
 }
 
 const importsRule = {

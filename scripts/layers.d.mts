@@ -6,7 +6,9 @@ export interface Layer {
 }
 export const LAYERS: readonly Layer[];
 export const COMPOSER: string;
-export function layerOf(folder: string): number | undefined;
+export const ENTRY_POINTS: readonly string[];
+export function unitOf(path: string): string | undefined;
+export function layerOf(unit: string): number | undefined;
 export function refusal(from: string, to: string): string | undefined;
 export function picture(): string;
 export const SPLIT_FOLDERS: readonly string[];

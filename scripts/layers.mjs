@@ -2,10 +2,17 @@
  * The layers of src/, bottom first: the one table that lint enforces (scripts/eslint-layers.mjs)
  * and docs/architecture.md draws (`node scripts/layers.mjs` prints the picture).
  *
- * A module may import its own folder and any folder of a lower layer; never a folder of its own
- * layer or of a higher one, so no two folders can import each other. The files directly in src/
- * (the composer: server.ts, cli.ts, config.ts, ...) may import everything and nothing imports them.
- * Tests (`*.test.ts`) are not modules of the service: they may import any layer.
+ * src/ is laid out by domain: about a dozen top-level folders named for what happens in them
+ * (core, dsp, formats, lsl, platform, device, streams, recordings, events, guides, api, client,
+ * service). A domain may hold parts of several layers (streams/ holds the data plane in
+ * streams/runtime/, the built-ins in streams/executables/, the node SDK in streams/sdk/ and the
+ * stream lifecycle in streams/ itself), so the table's entries are *units*: a folder path below
+ * src/, and a module belongs to the longest unit its path starts with.
+ *
+ * A module may import its own unit and any unit of a lower layer; never a unit of its own layer
+ * or of a higher one, so no two units can import each other. The composer (src/service/, and the
+ * entry points directly in src/: cli.ts, index.ts) may import everything; nothing but the entry
+ * points imports it. Tests (`*.test.ts`) are not modules of the service: they may import any layer.
  */
 
 import { argv, stdout } from 'node:process';
@@ -18,11 +25,11 @@ export const LAYERS = [
   {
     name: 'vocabulary',
     folders: ['core'],
-    holds: 'frames and their codecs, node and port types, electrodes, stream model, YAML, node protocol',
+    holds: 'frames and their codecs, node and port types, electrodes, stream model, YAML, node protocol, the error catalog',
   },
   {
     name: 'libraries',
-    folders: ['dsp', 'formats', 'sdk', 'headmap'],
+    folders: ['dsp', 'formats', 'streams/sdk', 'guides/headmap'],
     holds: 'filters, EDF/BDF/CSV and units, the node SDK, the head map',
   },
   {
@@ -30,32 +37,42 @@ export const LAYERS = [
     folders: ['lsl'],
     holds: 'the Lab Streaming Layer protocol and the one LSL reader',
   },
-  { name: 'catalog', folders: ['errors'], holds: 'the error catalog every answer uses' },
   {
-    name: 'infrastructure',
-    folders: ['security', 'http', 'store', 'schemas', 'metrics', 'jobs'],
+    name: 'platform',
+    folders: [
+      'platform/security',
+      'platform/http',
+      'platform/store',
+      'platform/schemas',
+      'platform/metrics',
+      'platform/jobs',
+    ],
     holds: 'socket rules and token, HTTP statuses, SQLite and its tables, schemas, metrics, jobs',
   },
   {
     name: 'data plane',
-    folders: ['runtime', 'recordings'],
+    folders: ['streams/runtime', 'recordings'],
     holds: 'worker threads, graphs, pipes, external processes; recordings on disk',
   },
-  { name: 'executables', folders: ['executables'], holds: 'the built-ins and the worker entry that plugs them in' },
+  {
+    name: 'executables',
+    folders: ['streams/executables'],
+    holds: 'the built-ins and the worker entry that plugs them in',
+  },
   {
     name: 'domain',
     folders: ['streams', 'device'],
-    holds: 'stream lifecycle and store; the headset (simulated, replay)',
+    holds: 'stream lifecycle and store; the headset (simulated, replay, live amplifiers) and its kinds',
   },
   {
     name: 'device services',
-    folders: ['settings', 'sources'],
+    folders: ['device/settings', 'device/sources'],
     holds: 'GET/PATCH /system/config: schema, defaults, merge patch; the headset as the frame source',
   },
   { name: 'events', folders: ['events'], holds: 'the hub of live events' },
   {
     name: 'services',
-    folders: ['guides', 'quick-streams'],
+    folders: ['guides', 'streams/quick'],
     holds: 'guide sessions, optimiser, schedules; quick EEG streams',
   },
   {
@@ -65,22 +82,46 @@ export const LAYERS = [
   },
 ];
 
-/** The composer: the files directly in src/. */
-export const COMPOSER = 'src/*.ts';
+/** The composer's unit: it wires every layer (server.ts, services.ts, config.ts, ...). */
+export const COMPOSER = 'service';
 
-/** Layer index of a folder of src/, or undefined for a folder the table does not know. */
-export function layerOf(folder) {
-  const index = LAYERS.findIndex((layer) => layer.folders.includes(folder));
+/** The entry points, the only files directly in src/: they may import everything. */
+export const ENTRY_POINTS = ['cli.ts', 'index.ts'];
+
+/**
+ * The unit of a module, from its path relative to src/ ('/'-separated): the longest unit of the
+ * table (or the composer) its folder starts with; '' for an entry point directly in src/;
+ * undefined for a folder no unit covers.
+ */
+export function unitOf(path) {
+  const parts = path.split('/');
+  if (parts.length === 1) return '';
+  const folder = parts.slice(0, -1).join('/');
+  const units = [COMPOSER, ...LAYERS.flatMap((layer) => layer.folders)];
+  let best;
+  for (const unit of units) {
+    if ((folder === unit || folder.startsWith(`${unit}/`)) && (best === undefined || unit.length > best.length))
+      best = unit;
+  }
+  return best ?? parts[0];
+}
+
+/** Layer index of a unit, or undefined for one the table does not know. */
+export function layerOf(unit) {
+  const index = LAYERS.findIndex((layer) => layer.folders.includes(unit));
   return index < 0 ? undefined : index;
 }
 
 /**
- * Whether a module in folder `from` may import one in folder `to` ('' is the composer, src/ itself).
- * Returns undefined when allowed, else the reason for a person.
+ * Whether a module of unit `from` may import one of unit `to` ('' is an entry point in src/,
+ * COMPOSER the composer). Returns undefined when allowed, else the reason for a person.
  */
 export function refusal(from, to) {
   if (from === to || from === '') return undefined;
-  if (to === '') return `src/${from}/ may not import the composer (the files directly in src/): it wires the layers, nothing imports it`;
+  if (to === '') return `src/${from}/ may not import an entry point (${ENTRY_POINTS.join(', ')}): nothing imports them`;
+  if (from === COMPOSER) return undefined;
+  if (to === COMPOSER)
+    return `src/${from}/ may not import the composer (src/${COMPOSER}/): it wires the layers, nothing imports it`;
   const a = layerOf(from);
   const b = layerOf(to);
   if (a === undefined) return `src/${from}/ is in no layer: add it to LAYERS in scripts/layers.mjs`;
@@ -115,7 +156,7 @@ export function siblingRefusal(from, to) {
  * files and npm packages, and from the service only types (`import type`) of its API in the
  * folders and schema files below; never a value, never a Node.js built-in.
  */
-export const WEB_TYPE_SOURCES = ['src/schemas/', 'src/core/', 'src/api/system/schemas.', 'src/api/job-shapes.'];
+export const WEB_TYPE_SOURCES = ['src/platform/schemas/', 'src/core/', 'src/api/system/schemas.', 'src/api/job-shapes.'];
 
 /** Whether a module of web/ may import `to` (relative to the repository; `typeOnly` for `import type`). */
 export function webRefusal(to, typeOnly) {
@@ -128,13 +169,30 @@ export function webRefusal(to, typeOnly) {
   return `web/ may not import ${to}: the dashboard imports its own files, npm packages and, type-only, the API's types in ${WEB_TYPE_SOURCES.map((f) => (f.endsWith('/') ? f : `${f}ts`)).join(', ')} (scripts/layers.mjs)`;
 }
 
+/** A layer's units as the picture names them: siblings under one parent as `platform/{http,jobs}/`. */
+function unitNames(folders) {
+  const names = [];
+  for (const folder of folders) {
+    const slash = folder.indexOf('/');
+    const parent = slash < 0 ? undefined : folder.slice(0, slash);
+    const siblings = folders.filter((f) => parent !== undefined && f.startsWith(`${parent}/`));
+    if (siblings.length < 2) names.push(`${folder}/`);
+    else if (siblings[0] === folder)
+      names.push(`${parent}/{${siblings.map((f) => f.slice(parent.length + 1)).join(',')}}/`);
+  }
+  return names.join('  ');
+}
+
 /** The picture docs/architecture.md shows, top layer first. */
 export function picture() {
-  const width = Math.max(...LAYERS.map((layer) => layer.folders.map((f) => `${f}/`).join('  ').length));
-  const lines = [`${'src/*.ts'.padEnd(width)}   the composer: server.ts wires every layer; cli.ts, config.ts`, '   │'];
+  const width = Math.max(...LAYERS.map((layer) => unitNames(layer.folders).length));
+  const lines = [
+    `${`${COMPOSER}/`.padEnd(width)}   the composer: server.ts wires every layer (entry points: src/cli.ts, src/index.ts)`,
+    '   │',
+  ];
   for (let i = LAYERS.length - 1; i >= 0; i--) {
     const layer = LAYERS[i];
-    lines.push(`${layer.folders.map((f) => `${f}/`).join('  ').padEnd(width)}   ${layer.holds}`);
+    lines.push(`${unitNames(layer.folders).padEnd(width)}   ${layer.holds}`);
     if (i > 0) lines.push('   │');
   }
   return lines.join('\n');

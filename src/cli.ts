@@ -16,17 +16,17 @@ import {
   FLAGS,
   loadSettings,
   type Settings,
-} from './config.js';
+} from './service/config.js';
 import { clientGroup, clientHelp, runClient } from './client/index.js';
-import { isHeadsetdError } from './errors/catalog.js';
-import { containChildren } from './runtime/external/cgroup.js';
-import { installShutdown } from './shutdown.js';
-import { assertDocument } from './schemas/depth.js';
-import { parseJsonText } from './schemas/json-text.js';
+import { isHeadsetdError } from './core/errors.js';
+import { containChildren } from './streams/runtime/external/cgroup.js';
+import { installShutdown } from './service/shutdown.js';
+import { assertDocument } from './platform/schemas/depth.js';
+import { parseJsonText } from './platform/schemas/json-text.js';
 import { parseCreateDocument } from './streams/stream-document.js';
-import { parseYamlText } from './schemas/yaml-text.js';
-import { announceCreatedToken, ensureToken, rotateToken, tokenPath } from './security/token.js';
-import { VERSION } from './version.js';
+import { parseYamlText } from './platform/schemas/yaml-text.js';
+import { announceCreatedToken, ensureToken, rotateToken, tokenPath } from './platform/security/token.js';
+import { VERSION } from './service/version.js';
 import { errorMessage } from './core/error-message.js';
 
 const HELP = `headsetd ${VERSION}: the local HTTP service of a 21-electrode EEG headset
@@ -143,7 +143,7 @@ function validate(file: string, settings: Settings): number {
 async function serve(settings: Settings): Promise<void> {
   // Loaded here, not at the top: the client commands and `validate` never evaluate the server's
   // modules (Fastify, the device, the runtime), which was most of a client command's start-up.
-  const { startServer } = await import('./server.js');
+  const { startServer } = await import('./service/server.js');
   const logger = pino({ level: settings.logLevel, base: { service: 'headsetd' } }, pino.destination(2));
   // Before any child is spawned: children are born in the cgroup their parent is in. The move
   // runs on libuv's thread pool while the service starts; the server awaits it before listening.

@@ -2,10 +2,10 @@
  * headsetd as a library, for embedding the service in another program or test harness. The
  * command (`headsetd serve`) is the usual way to run it; the custom-node SDK is `headsetd/sdk`.
  */
-export { DEFAULTS, loadSettings, type Settings } from './config.js';
-export { startServer, type RunningServer, type ServerOptions } from './server.js';
-export { ERROR_CATALOG, type ErrorCode, HeadsetdError } from './errors/catalog.js';
-export { HTTP_STATUS, httpStatus } from './http/statuses.js';
+export { DEFAULTS, loadSettings, type Settings } from './service/config.js';
+export { startServer, type RunningServer, type ServerOptions } from './service/server.js';
+export { ERROR_CATALOG, type ErrorCode, HeadsetdError } from './core/errors.js';
+export { HTTP_STATUS, httpStatus } from './platform/http/statuses.js';
 export type { Frame, FrameJson } from './core/frame.js';
 export { frameFromJson, frameToJson } from './core/frame.js';
 export type { Headset } from './device/headset.js';

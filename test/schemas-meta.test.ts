@@ -6,11 +6,11 @@
  */
 import { Type } from 'typebox';
 import { expect, test } from 'vitest';
-import { SettingsSchema } from '../src/config.js';
+import { SettingsSchema } from '../src/service/config.js';
 import { DebugBody } from '../src/api/debug-command.js';
-import { BUILTINS } from '../src/executables/builtins.js';
-import { assertSchemasValid, check } from '../src/schemas/validator.js';
-import { DEFAULT_DEVICE_CONFIG, DeviceConfigSchema, effectiveConfig } from '../src/settings/config.js';
+import { BUILTINS } from '../src/streams/executables/builtins.js';
+import { assertSchemasValid, check } from '../src/platform/schemas/validator.js';
+import { DEFAULT_DEVICE_CONFIG, DeviceConfigSchema, effectiveConfig } from '../src/device/settings/config.js';
 
 test('the settings, device configuration, debug body and built-in configs are valid JSON Schema', () => {
   const schemas = [SettingsSchema, DeviceConfigSchema, DebugBody, ...BUILTINS.map((b) => b.configSchema)];

@@ -29,7 +29,7 @@ const IDLE_PHASE_MS = 5500;
 /** JIT warm-up of the service's request path before anything is measured. */
 const WARMUP_REQUESTS = 300;
 const WARMUP_MS = 2000;
-/** The runtime's latency percentiles cover the last 10 s (runtime/metrics.ts LATENCY_WINDOW_MS). */
+/** The runtime's latency percentiles cover the last 10 s (streams/runtime/metrics.ts LATENCY_WINDOW_MS). */
 const METRICS_WINDOW_MS = 10_500;
 /** The generator's frames hold about 10 ms of samples. */
 const FRAME_PERIOD_MS = 10;

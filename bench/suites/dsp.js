@@ -6,8 +6,8 @@
  */
 import process from 'node:process';
 import { designFilter, Resampler, SosFilter } from '../../dist/dsp/index.js';
-import { FIRST_SLICE_SAMPLES } from '../../dist/executables/filter.js';
-import { SosL1Norm, sosL1Norm } from '../../dist/executables/frame-range.js';
+import { FIRST_SLICE_SAMPLES } from '../../dist/streams/executables/filter.js';
+import { SosL1Norm, sosL1Norm } from '../../dist/streams/executables/frame-range.js';
 import { compare, sink } from '../lib/measure.js';
 import { plainCascade } from '../lib/pipeline-floor.js';
 import { result } from '../lib/result.js';
@@ -146,7 +146,7 @@ async function resamplerVsNaive(inRate, outRate) {
 
 /**
  * How long a filter (re)design holds the stream's thread: the filter node designs its sections
- * and sums the first slice of their gain bound ‖h‖₁ (executables/frame-range.ts) synchronously
+ * and sums the first slice of their gain bound ‖h‖₁ (streams/executables/frame-range.ts) synchronously
  * when the first frame or a new rate arrives; the rest of the sum runs in 5 ms slices between
  * turns of the event loop. Compared with filtering one second of the same data, because it is a
  * stall of the worker: it must stay far below the runtime's 3 s heartbeat watchdog even when the

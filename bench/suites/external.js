@@ -2,7 +2,7 @@
 /**
  * The external node hop: a frame (21 ch × 20 samples) sent from the runtime to a child process
  * speaking the node protocol in its binary encoding, and back (bench/lib/echo-node.mjs, on the
- * node SDK), through the real adapter (runtime/external/process-node.ts) in this process.
+ * node SDK), through the real adapter (streams/runtime/external/process-node.ts) in this process.
  * - external.hop.paced: round-trip latency at 100 frames/s, p99 (budget 50 µs);
  * - external.hop.unpaced: frames per second through the child, as fast as they go (budget 100 000).
  * The anchor of both: the same frames through an in-process pass-through on the real graph's path
@@ -14,7 +14,7 @@ import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { createExternalNode } from '../../dist/runtime/external/process-node.js';
+import { createExternalNode } from '../../dist/streams/runtime/external/process-node.js';
 import { percentile } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 

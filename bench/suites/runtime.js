@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { RunningGraph } from '../../dist/runtime/running-graph.js';
+import { RunningGraph } from '../../dist/streams/runtime/running-graph.js';
 import { compare, sink } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 

@@ -2,7 +2,7 @@
  * The ssvep node against its anchor, scikit-learn's CCA (and scipy's sosfilt for the filter bank),
  * doing the same work: 20 s of EEG at 21 channels × 250 Hz, every channel analysed, windows of 4 s
  * every 0.5 s, the node's 5 default frequencies with 3 harmonics. The node is fed the samples in 3-row
- * frames (the headset's at 250 Hz) through its factory (dist/executables/ssvep.js); python scores the same windows
+ * frames (the headset's at 250 Hz) through its factory (dist/streams/executables/ssvep.js); python scores the same windows
  * with CCA(n_components=1) at its default tolerance (test/support/ssvep_reference.py with
  * `sklearnDefaults`). Both report CPU time; the result is CPU per second of EEG, and the ratio
  * scikit-learn's CPU ÷ the node's (≥ 1: the node does the work at least as fast). Parity: the
@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSsvep } from '../../dist/executables/ssvep.js';
+import { createSsvep } from '../../dist/streams/executables/ssvep.js';
 import { cpuNs } from '../lib/measure.js';
 import { result } from '../lib/result.js';
 import { sineInNoise } from '../lib/test-signal.js';

@@ -14,7 +14,7 @@ import type { StreamManager } from '../streams/manager.js';
 import { BODY_LIMIT, registerBodyParsers } from './body.js';
 import { answerClientError } from './client-error.js';
 import { dashboardRoutes } from './dashboard.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import { eegReaders } from '../streams/eeg-readers.js';
 import { namingStreamHolders } from './busy-holders.js';
 import { inIfMatchTerms } from './if-match.js';
@@ -25,7 +25,7 @@ import { streamsPlugin } from './streams.js';
 import type { LateFailureSink } from './stream-signal.js';
 import { installValidation } from './validation.js';
 import { appendHook, WriteEpoch } from './polled-answer.js';
-import { headersTimeouts } from '../security/http-timeouts.js';
+import { headersTimeouts } from '../platform/security/http-timeouts.js';
 import { errorMessage } from '../core/error-message.js';
 
 /** A commit that reached the store but not the disk: the change is made, but not yet safe. */
@@ -51,12 +51,12 @@ export interface AppOptions {
   onLateFailure?: LateFailureSink;
   /**
    * How long a request's headers may take to arrive before `408 request_timeout` (default
-   * HEADERS_TIMEOUT_MS of security/http-timeouts.ts, docs/api.md); tests shorten it.
+   * HEADERS_TIMEOUT_MS of platform/security/http-timeouts.ts, docs/api.md); tests shorten it.
    */
   headersTimeoutMs?: number;
   /**
    * The store's commits not yet on disk (undefined when none): a request that wrote is answered
-   * once they are, so that what the API acknowledged survives a power cut (store/durability.ts).
+   * once they are, so that what the API acknowledged survives a power cut (platform/store/durability.ts).
    */
   commitsPending?: () => Promise<void> | undefined;
   /**

@@ -13,10 +13,10 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HeadsetdError } from '../errors/catalog.js';
-import { assertDocument, RESERVED_KEYS, reservedKey } from '../schemas/depth.js';
-import { parseJsonText } from '../schemas/json-text.js';
-import { parseYamlText } from '../schemas/yaml-text.js';
+import { HeadsetdError } from '../core/errors.js';
+import { assertDocument, RESERVED_KEYS, reservedKey } from '../platform/schemas/depth.js';
+import { parseJsonText } from '../platform/schemas/json-text.js';
+import { parseYamlText } from '../platform/schemas/yaml-text.js';
 
 export type BodyKind = 'json' | 'merge-patch' | 'yaml' | 'form' | 'text';
 

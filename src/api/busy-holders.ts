@@ -4,7 +4,7 @@
  * know them, the API can.
  */
 import { DeviceBusyError } from '../device/errors.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 
 export function namingStreamHolders(error: HeadsetdError, readers: () => readonly string[]): HeadsetdError {
   if (!(error instanceof DeviceBusyError)) return error;

@@ -5,8 +5,8 @@
  */
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { HeadsetdError } from '../errors/catalog.js';
-import { httpStatus } from '../http/statuses.js';
+import { HeadsetdError } from '../core/errors.js';
+import { httpStatus } from '../platform/http/statuses.js';
 
 /** The error a parser failure stands for (Node's codes: HPE_* from llhttp, ERR_HTTP_REQUEST_TIMEOUT). */
 export function clientErrorFor(code: string | undefined): HeadsetdError {

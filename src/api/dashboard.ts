@@ -13,8 +13,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HeadsetdError } from '../errors/catalog.js';
-import { hostName } from '../security/access.js';
+import { HeadsetdError } from '../core/errors.js';
+import { hostName } from '../platform/security/access.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

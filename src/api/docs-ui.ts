@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Fastify from 'fastify';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 
 /** What fastify-plugin marks a plugin with: its name, so that Swagger UI's dependency check passes. */
 function namedPlugin(name: string, plugin: (app: FastifyInstance) => Promise<void>): typeof plugin {

@@ -10,9 +10,9 @@
  */
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorMessage } from '../core/error-message.js';
-import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
-import { httpStatus } from '../http/statuses.js';
-import { issuesFromAjv, issuesToError } from '../schemas/validator.js';
+import { HeadsetdError, isHeadsetdError } from '../core/errors.js';
+import { httpStatus } from '../platform/http/statuses.js';
+import { issuesFromAjv, issuesToError } from '../platform/schemas/validator.js';
 
 function fromFastify(error: FastifyError, request: FastifyRequest): HeadsetdError | undefined {
   if (error.validation !== undefined) {

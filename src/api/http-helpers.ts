@@ -4,7 +4,7 @@
  * the request part they came from. Body fields are read in body.ts.
  */
 import { Type } from 'typebox';
-import { HeadsetdError, isHeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError, isHeadsetdError } from '../core/errors.js';
 
 /** Where a pointer starts: the body (`''`) or the query string (`/querystring`, as the route validator says). */
 export type PointerBase = '' | '/querystring' | '/params';

@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import { type Precondition, RevisionMismatchError } from '../streams/revision.js';
 
 /** The entity tag of a revision: a strong ETag, `"7"`. */

@@ -1,10 +1,10 @@
 /**
  * The shapes of a job (docs/systems.md §Jobs) as the API answers it: its path, the job object (its
- * schema in schemas/jobs.ts, shared with the events socket), and the 202 answer of an operation
+ * schema in platform/schemas/jobs.ts, shared with the events socket), and the 202 answer of an operation
  * started as a job. The /system plugin serves the jobs; the guide paths start them.
  */
 import { Type } from 'typebox';
-import { JobShape } from '../schemas/jobs.js';
+import { JobShape } from '../platform/schemas/jobs.js';
 
 export { JobShape };
 

@@ -6,8 +6,8 @@
  * schema only documents it.
  */
 import { type TSchema, Type } from 'typebox';
-import { BUILTINS, type BuiltinDescriptor } from '../executables/builtins.js';
-import { NodeSchema } from '../schemas/stream.js';
+import { BUILTINS, type BuiltinDescriptor } from '../streams/executables/builtins.js';
+import { NodeSchema } from '../platform/schemas/stream.js';
 
 const { executable: _executable, config: _config, ...common } = NodeSchema.properties;
 const BUILTIN_NAMES = BUILTINS.map((b) => b.name);

@@ -6,7 +6,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { docsUiRoutes } from './docs-ui.js';
-import { ErrorEnvelope } from '../schemas/responses.js';
+import { ErrorEnvelope } from '../platform/schemas/responses.js';
 import { ERROR_EXAMPLE, withExamples } from './openapi-examples.js';
 import { DocumentedNodeSchema, withDocumentedNodes } from './openapi-nodes.js';
 import { routeParts } from './part-routes.js';

@@ -8,22 +8,22 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { HeadsetdError } from '../errors/catalog.js';
-import { errorResponses } from '../schemas/responses.js';
+import { HeadsetdError } from '../core/errors.js';
+import { errorResponses } from '../platform/schemas/responses.js';
 import type { QuickStartBody } from '../streams/quick-stream.js';
-import type { QuickForwarding } from '../quick-streams/forwarding.js';
-import type { QuickStreams } from '../quick-streams/service.js';
+import type { QuickForwarding } from '../streams/quick/forwarding.js';
+import type { QuickStreams } from '../streams/quick/service.js';
 import { forwardRoutes } from './quick-streams/forward-routes.js';
 import { QuickStartSchema, StatusAnswer } from './quick-streams/schemas.js';
 import { statusOf } from './quick-streams/status.js';
 
 /**
- * The services quickStreamsPlugin calls, built by the service's composition root (src/services.ts).
+ * The services quickStreamsPlugin calls, built by the service's composition root (src/service/services.ts).
  */
 export interface QuickStreamsPluginOptions {
-  /** Start, stop and look up quick streams (quick-streams/service.ts). */
+  /** Start, stop and look up quick streams (streams/quick/service.ts). */
   streams: QuickStreams;
-  /** Forwards to other headsetds and ingest from them (quick-streams/forwarding.ts). */
+  /** Forwards to other headsetds and ingest from them (streams/quick/forwarding.ts). */
   forwarding: QuickForwarding;
 }
 

@@ -7,7 +7,7 @@
 import { createReadStream, lstatSync, rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import {
   eventsNameOf,
   isPlainName,
@@ -17,8 +17,8 @@ import {
   recordingsDir,
   removeSidecar,
 } from '../recordings/index.js';
-import { errorResponses, Success, textOrFileResponse } from '../schemas/responses.js';
-import { RecordingSchema } from '../schemas/recordings.js';
+import { errorResponses, Success, textOrFileResponse } from '../platform/schemas/responses.js';
+import { RecordingSchema } from '../platform/schemas/recordings.js';
 
 /** What {@link recordingsPlugin} needs from the service. */
 export interface RecordingsPluginOptions {

@@ -3,8 +3,8 @@
  * /system/system/hostname both take {@link HostnameBody} (form or JSON) and call it.
  */
 import { Type } from 'typebox';
-import { isValidHostname, type SettingsStore } from '../store/settings-store.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { isValidHostname, type SettingsStore } from '../platform/store/settings-store.js';
+import { HeadsetdError } from '../core/errors.js';
 
 /** The body of both renames: the form field or JSON member `hostname`. */
 export const HostnameBody = Type.Object({ hostname: Type.String() }, { additionalProperties: false });

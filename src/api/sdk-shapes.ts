@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { ConfigEntry as Entry } from '../store/config-entries.js';
+import type { ConfigEntry as Entry } from '../platform/store/config-entries.js';
 import type { Imu } from '../device/headset.js';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);

@@ -1,13 +1,13 @@
 /**
  * The API port's network safety: every request, WebSocket upgrades included, passes the rules of
- * security/access.ts (Host, Origin, Sec-Fetch-Site, and the token when the service listens beyond
+ * platform/security/access.ts (Host, Origin, Sec-Fetch-Site, and the token when the service listens beyond
  * loopback), the same rules every websocket node's port applies. The dashboard's own files are
  * served without the token (the page asks for it), under the other rules.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AccessPolicy, LslSettings } from '../core/access-policy.js';
-import { accessRefusal } from '../security/access.js';
-import type { TrustedNetworks } from '../security/trusted-networks.js';
+import { accessRefusal } from '../platform/security/access.js';
+import type { TrustedNetworks } from '../platform/security/trusted-networks.js';
 
 export interface SecurityOptions {
   /** Required when set: `Authorization: Bearer <token>` or `?token=` on WebSocket upgrades. */
@@ -31,7 +31,7 @@ export interface SecurityOptions {
   lsl?: LslSettings;
   /** Client networks whose requests need no token (`--trust-network`); none when absent. */
   trusted?: TrustedNetworks;
-  /** Hosts nodes may send to (security/outbound-hosts.ts); loopback only when absent. */
+  /** Hosts nodes may send to (platform/security/outbound-hosts.ts); loopback only when absent. */
   outboundHosts?: readonly string[];
 }
 

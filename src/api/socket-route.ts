@@ -4,8 +4,8 @@
  * `wsHandler` rather than `websocket: true`, which also keeps the route in the OpenAPI document).
  */
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { HeadsetdError } from '../errors/catalog.js';
-import type { ClientSocket } from '../runtime/socket-fanout.js';
+import { HeadsetdError } from '../core/errors.js';
+import type { ClientSocket } from '../streams/runtime/socket-fanout.js';
 
 export function socketRoute(
   app: FastifyInstance,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { RuntimeStreamStatus } from '../runtime/stream-runtime.js';
+import type { RuntimeStreamStatus } from '../streams/runtime/stream-runtime.js';
 import { newEntry } from '../streams/entry.js';
 import { StatusAnswers } from './status-answers.js';
 

@@ -5,7 +5,7 @@
  * status gets the same bytes without the view being rebuilt and stringified again; this was the
  * largest share of the route's CPU (docs/performance.md).
  */
-import type { RuntimeStreamStatus } from '../runtime/stream-runtime.js';
+import type { RuntimeStreamStatus } from '../streams/runtime/stream-runtime.js';
 import type { StreamEntry } from '../streams/manager.js';
 import { statusView } from '../streams/views.js';
 

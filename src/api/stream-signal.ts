@@ -11,7 +11,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { STREAM_SIGNALS, type StreamSignal } from '../core/stream-model.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import { logFailure } from './error-handler.js';
 import type { StreamManager } from '../streams/manager.js';
 import { type SignalProgress, signalWithin } from '../streams/signal-within.js';

@@ -18,14 +18,14 @@ import {
   StreamReadResponse,
   StreamStatusResponse,
   Success,
-} from '../schemas/responses.js';
+} from '../platform/schemas/responses.js';
 import {
   IdListSchema,
   NodeListSchema,
   PipeListSchema,
   StreamCreateSchema,
   StreamReplaceSchema,
-} from '../schemas/stream.js';
+} from '../platform/schemas/stream.js';
 import type { StreamManager } from '../streams/manager.js';
 import { readView } from '../streams/views.js';
 import { StatusAnswers } from './status-answers.js';

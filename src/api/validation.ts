@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TSchema } from 'typebox';
-import { AJV_OPTIONS, assertSchemasValid, createAjv } from '../schemas/validator.js';
+import { AJV_OPTIONS, assertSchemasValid, createAjv } from '../platform/schemas/validator.js';
 
 const documentedOnly = new WeakSet<object>();
 

@@ -1,5 +1,5 @@
 /**
- * The settings of the rules every socket applies (security/access.ts, docs/security.md). Plain
+ * The settings of the rules every socket applies (platform/security/access.ts, docs/security.md). Plain
  * data, so the main thread hands it to a stream's worker thread as is, and a node's context carries
  * it to the sockets the node opens.
  */
@@ -40,7 +40,7 @@ export interface AccessPolicy {
   readonly lsl?: LslSettings;
   /**
    * The hosts a node may send data to (an `osc` node's destination): the service's one outbound
-   * allow-list, loopback and `--pipe-allow-host` (security/outbound-hosts.ts, docs/security.md).
+   * allow-list, loopback and `--pipe-allow-host` (platform/security/outbound-hosts.ts, docs/security.md).
    * Absent: loopback only.
    */
   readonly outboundHosts?: readonly string[];

@@ -27,7 +27,7 @@ export interface Frame {
   readonly discontinuity?: boolean;
   /**
    * The largest magnitude (same unit as the samples, µV for EEG) the source can ever produce on any
-   * channel; absent when unknown. Processors scale it by their gain bound (executables/frame-range.ts);
+   * channel; absent when unknown. Processors scale it by their gain bound (streams/executables/frame-range.ts);
    * recorders take their physical range from it. Not part of the JSON text form nor of the binary
    * form of external nodes (a frame from an external node has no range).
    */

@@ -6,7 +6,7 @@
 
 /**
  * Limits that keep one document from exhausting the device (headsetd's own choice);
- * schemas/stream.ts builds the document's schema from these and the lists below.
+ * platform/schemas/stream.ts builds the document's schema from these and the lists below.
  */
 export const STREAM_LIMITS = {
   maxStreams: 256,

@@ -1,5 +1,5 @@
 /**
- * The nesting bound of documents (MAX_BODY_DEPTH, also applied to parsed JSON by schemas/depth.ts) applied to YAML text before it is composed.
+ * The nesting bound of documents (MAX_BODY_DEPTH, also applied to parsed JSON by platform/schemas/depth.ts) applied to YAML text before it is composed.
  * The YAML library builds its syntax tree iteratively but composes it into values recursively: a
  * flow document of ~1000 `[` (2 KB) overflowed the stack there, and the body was refused with
  * "Maximum call stack size exceeded". Walking the syntax tree with a stack of our own finds the

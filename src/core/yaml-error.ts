@@ -1,6 +1,6 @@
 /**
  * Why a YAML text was refused, with where. The parser knows nothing of HTTP: the layer that reads
- * a body or a file (schemas/yaml-text.ts) turns this into the catalog's `invalid_request`.
+ * a body or a file (platform/schemas/yaml-text.ts) turns this into the catalog's `invalid_request`.
  */
 export type YamlRefusal = 'malformed' | 'foreign_tag' | 'aliases' | 'too_deep';
 
@@ -12,7 +12,7 @@ export interface YamlErrorPlace {
   path?: string;
 }
 
-// eslint-disable-next-line no-restricted-syntax -- core/ lies below the catalogue; schemas/yaml-text.ts answers it.
+// eslint-disable-next-line no-restricted-syntax -- core/ lies below the catalogue; platform/schemas/yaml-text.ts answers it.
 export class YamlDocumentError extends Error {
   constructor(
     readonly refusal: YamlRefusal,

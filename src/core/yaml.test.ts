@@ -1,7 +1,7 @@
 /**
  * YAML bodies (docs/api.md §Requests): YAML 1.2 core schema only, one document, duplicate keys and
  * alias bombs refused, every refusal a YamlDocumentError with the position where there is one
- * (schemas/yaml-text.test.ts: which the API answers as 400 invalid_request).
+ * (platform/schemas/yaml-text.test.ts: which the API answers as 400 invalid_request).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -16,7 +16,7 @@
  * A motor fault is not an error: the motor reports state 4 and a `motor_fault` event, and moves
  * to it are ignored until a reset (docs/device.md §Motors).
  */
-import { type ErrorDetails, HeadsetdError } from '../errors/catalog.js';
+import { type ErrorDetails, HeadsetdError } from '../core/errors.js';
 import type { AcquisitionOwner, DeviceCapability } from './headset.js';
 
 /** What holds the device when it is busy: an acquisition (its owners) or a measurement (whose). */

@@ -1,6 +1,6 @@
 /**
  * Canonical correlation analysis (CCA) between a window of EEG channels and a set of reference
- * signals, in float64: the first canonical correlation of the SSVEP detector (executables/ssvep.ts).
+ * signals, in float64: the first canonical correlation of the SSVEP detector (streams/executables/ssvep.ts).
  *
  * Method (Björck & Golub 1973): centre every column, take an orthonormal basis of each column
  * space (QR by modified Gram–Schmidt, each column orthogonalised twice, "twice is enough", so Q is

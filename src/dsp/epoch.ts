@@ -1,7 +1,7 @@
 /**
  * The arithmetic of epochs as MNE's `mne.Epochs(raw, events, tmin, tmax, baseline, reject)` does
  * it: the window's sample offsets, the baseline's samples, the baseline correction and the
- * peak-to-peak rejection. The node that cuts epochs out of frames is executables/epoch.ts.
+ * peak-to-peak rejection. The node that cuts epochs out of frames is streams/executables/epoch.ts.
  */
 
 /** Python's `round`: to the nearest integer, halves to the even one (MNE rounds tmin and tmax so). */

@@ -1,5 +1,5 @@
 /**
- * The SSVEP scores of one window (executables/ssvep.ts computes the windows): per candidate
+ * The SSVEP scores of one window (streams/executables/ssvep.ts computes the windows): per candidate
  * frequency, the first canonical correlation (./cca.ts) between the window's channels and the
  * frequency's sine/cosine reference, plain (`cca`, Lin et al. 2006) or over a filter bank
  * (`fbcca`, Chen et al. 2015).

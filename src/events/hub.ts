@@ -6,12 +6,12 @@
  */
 import type { Static } from 'typebox';
 import type { Headset, SystemEvent, Unsubscribe } from '../device/headset.js';
-import { jobsFor } from '../jobs/jobs.js';
+import { jobsFor } from '../platform/jobs/jobs.js';
 import { ListenerSet } from '../core/listener-set.js';
-import type { EventMessage, JobEventMessage, SystemEventMessage } from '../schemas/events.js';
+import type { EventMessage, JobEventMessage, SystemEventMessage } from '../platform/schemas/events.js';
 
 /**
- * An event of the hub: a message of GET /system/events as its schema says (schemas/events.ts),
+ * An event of the hub: a message of GET /system/events as its schema says (platform/schemas/events.ts),
  * the schema the OpenAPI document and the dashboard read. The device's events and the job records
  * are delivered as such, so one that left that shape would not compile.
  */

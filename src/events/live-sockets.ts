@@ -8,7 +8,7 @@
  * same text goes to every client.
  */
 import { type Frame, frameJsonText } from '../core/frame.js';
-import { type ClientSocket, SocketFanout } from '../runtime/socket-fanout.js';
+import { type ClientSocket, SocketFanout } from '../streams/runtime/socket-fanout.js';
 
 /** Subscribes `send` to a source; answers the unsubscribe. */
 export type Subscribe<M> = (send: (message: M) => void) => () => void;

@@ -7,7 +7,7 @@
  */
 import { ELECTRODES, type Electrode } from '../core/electrodes.js';
 import type { Headset } from '../device/headset.js';
-import { toKiloohms } from '../headmap/impedance-levels.js';
+import { toKiloohms } from './headmap/impedance-levels.js';
 import {
   type ElectrodeResult,
   type LoopOptions,

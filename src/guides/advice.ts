@@ -3,7 +3,7 @@
  * (preparation guidance), and the verdict of a diagnosis.
  */
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
-import type { ImpedanceLevel } from '../headmap/impedance-levels.js';
+import type { ImpedanceLevel } from './headmap/impedance-levels.js';
 
 export function instructionFor(electrode: Electrode, level: ImpedanceLevel | undefined): string {
   const name = MIXED_CASE[electrode];

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { onDeviceTime } from '../../test/support/device-time.js';
-import { DEFAULT_DEVICE_CONFIG } from '../settings/config.js';
+import { DEFAULT_DEVICE_CONFIG } from '../device/settings/config.js';
 import { ManualClock } from '../device/replay/manual-clock.js';
 import { createSimulatedHeadset, type SimulatedHeadset } from '../device/simulated/index.js';
 import { EventHub } from '../events/hub.js';

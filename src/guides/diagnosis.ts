@@ -4,7 +4,7 @@
  * acquired the impedance cannot be measured (they are exclusive): the latest known value stands in.
  */
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
-import { impedanceLevel, toKiloohms } from '../headmap/impedance-levels.js';
+import { impedanceLevel, toKiloohms } from './headmap/impedance-levels.js';
 import { verdictFor } from './advice.js';
 import type { GuidesContext } from './context.js';
 import { sampleChannel } from './signal-check.js';

@@ -1,6 +1,6 @@
 /**
  * The closed-loop electrode operations (prepare, optimize, adjust, apply-pressure) run as jobs of
- * the device's registry (src/jobs/jobs.ts): the operation goes on holding its electrodes while
+ * the device's registry (src/platform/jobs/jobs.ts): the operation goes on holding its electrodes while
  * the request that started it has been answered.
  *
  * Progress is reported per electrode (position, motor state, latest impedance, and once it has
@@ -13,18 +13,18 @@ import type { MotorHolder } from './motor-locks.js';
 import type { TimerHandle } from '../device/clock.js';
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
 import { type Headset, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
-import type { Job } from '../jobs/jobs.js';
+import type { Job } from '../platform/jobs/jobs.js';
 import type { GuidesContext } from './context.js';
 import type { LoopHooks } from './optimizer.js';
 import type { Static } from 'typebox';
-import type { ElectrodeJobProgressShape, ElectrodeProgressShape } from '../schemas/jobs.js';
+import type { ElectrodeJobProgressShape, ElectrodeProgressShape } from '../platform/schemas/jobs.js';
 
 /** Device ms between progress reports while motors move. */
 export const PROGRESS_TICK_MS = 500;
 
 /**
  * One electrode's progress, and the whole progress of an operation: the shapes the API documents
- * for a job's `progress` (schemas/jobs.ts), so what is reported cannot drift from them.
+ * for a job's `progress` (platform/schemas/jobs.ts), so what is reported cannot drift from them.
  */
 export type ElectrodeProgress = Static<typeof ElectrodeProgressShape>;
 export type ElectrodeJobProgress = Static<typeof ElectrodeJobProgressShape>;

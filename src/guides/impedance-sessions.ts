@@ -15,10 +15,10 @@ import { requirePart, requireParts } from '../device/capabilities.js';
 import { randomUUID } from 'node:crypto';
 import type { Electrode } from '../core/electrodes.js';
 import type { ElectrodeMap, Headset } from '../device/headset.js';
-import { toKiloohms } from '../headmap/impedance-levels.js';
-import type { ImpedanceReading, ImpedanceStore } from '../store/impedance-store.js';
+import { toKiloohms } from './headmap/impedance-levels.js';
+import type { ImpedanceReading, ImpedanceStore } from '../platform/store/impedance-store.js';
 import type { DeviceClock } from '../device/clock.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 
 export type SessionStatus = 'running' | 'completed' | 'stopped' | 'failed';
 export type SessionMode = 'continuous' | 'single';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { batteryHealth } from '../metrics/battery-health.js';
+import { batteryHealth } from '../platform/metrics/battery-health.js';
 import { worstLevel } from './led-visualization.js';
 
 const thresholds = { excellent: 10, good: 50, acceptable: 100, poor: 200 };

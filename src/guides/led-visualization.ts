@@ -13,8 +13,8 @@ import {
   impedanceLevel,
   LED_LEVEL_COLORS,
   type LevelThresholds,
-} from '../headmap/impedance-levels.js';
-import { assertThresholdsAscending } from '../settings/config.js';
+} from './headmap/impedance-levels.js';
+import { assertThresholdsAscending } from '../device/settings/config.js';
 import type { GuidesContext } from './context.js';
 import { requirePart } from '../device/capabilities.js';
 

@@ -4,7 +4,7 @@
  * running operation) rather than two loops fighting over one motor.
  */
 import { type Electrode, MIXED_CASE } from '../core/electrodes.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 
 /** What holds electrodes: the operation, and its job once the job is started. */
 export interface MotorHolder {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { ELECTRODES, type Electrode } from '../core/electrodes.js';
 import { MOTOR_MAX_POSITION } from '../device/headset.js';
-import { JobRegistry } from '../jobs/jobs.js';
+import { JobRegistry } from '../platform/jobs/jobs.js';
 import { ManualClock } from '../device/replay/manual-clock.js';
 import { createSimulatedHeadset, type SimulatedHeadset } from '../device/simulated/index.js';
 import { onDeviceTime } from '../../test/support/device-time.js';

@@ -11,11 +11,11 @@
  */
 import type { Electrode } from '../core/electrodes.js';
 import { type Headset, MOTOR_MAX_POSITION, MOTOR_STATE, type MotorCommand } from '../device/headset.js';
-import { toKiloohms } from '../headmap/impedance-levels.js';
+import { toKiloohms } from './headmap/impedance-levels.js';
 import { CONTACT_KOHMS, type StrategyProfile } from './strategies.js';
 import { errorMessage } from '../core/error-message.js';
 import type { Static } from 'typebox';
-import type { ElectrodeEndReason } from '../schemas/jobs.js';
+import type { ElectrodeEndReason } from '../platform/schemas/jobs.js';
 import { requirePart } from '../device/capabilities.js';
 
 export interface ElectrodeResult {

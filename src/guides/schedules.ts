@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { ELECTRODES, type Electrode, MIXED_CASE } from '../core/electrodes.js';
 import { requirePart, requireParts } from '../device/capabilities.js';
 import type { ElectrodeMap } from '../device/headset.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import type { GuidesContext } from './context.js';
 import { ohmsToKiloohms } from './impedance-sessions.js';
 import { optimizeElectrodes } from './optimizer.js';

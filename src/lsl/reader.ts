@@ -2,7 +2,7 @@
  * The one LSL reader: finds a stream by its query, reads it through an inlet with time correction,
  * times its samples on this machine's clock (timeline.ts), and finds it again when its outlet goes
  * and comes back. The LSL device (`--device lsl:<query>`, device/lsl/) and the `lsl-inlet` node
- * (executables/lsl-inlet.ts) both read with it; each keeps only what is its own (the device its
+ * (streams/executables/lsl-inlet.ts) both read with it; each keeps only what is its own (the device its
  * channel names, link events and the live headset's contract; the node its frames and status).
  *
  * - `open()` resolves the query within a wait and reads the stream's full info (its channels'

@@ -4,7 +4,7 @@
  * nodes in a live state count.
  */
 
-/** The part of a stream's runtime status this needs (runtime/stream-runtime.ts RuntimeStreamStatus). */
+/** The part of a stream's runtime status this needs (streams/runtime/stream-runtime.ts RuntimeStreamStatus). */
 export interface NodeStatusLike {
   state: string;
   info?: Record<string, unknown>;

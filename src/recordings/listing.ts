@@ -4,7 +4,7 @@
  * header, CSV header line). A file that is neither, or an EDF/BDF without a data record (EDFlib
  * and MNE refuse it), is skipped with a log line: a strange file in the directory never breaks
  * the listing, and the listing never offers a file readers refuse. Recordings in their first
- * second are still hidden (`.<name>.tmp`, see executables/recorder-file.ts), so never listed.
+ * second are still hidden (`.<name>.tmp`, see streams/executables/recorder-file.ts), so never listed.
  *
  * `durationSeconds`: a complete recording's sidecar value (samples / rate); an EDF/BDF being
  * written or left incomplete: whole records in the file × record duration (the header's count is

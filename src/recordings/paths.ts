@@ -71,7 +71,7 @@ export function filenameProblem(filename: string): string | undefined {
 
 /**
  * Why a config's `filename` and `format` cannot make a recording, or undefined: checked when the
- * stream is created (executables/builtins.ts) and again when a recorder starts (a definition
+ * stream is created (streams/executables/builtins.ts) and again when a recorder starts (a definition
  * stored by an older version).
  */
 export function recordingNameProblem(config: {

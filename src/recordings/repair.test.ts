@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { RecordingFile } from '../executables/recorder-file.js';
+import { RecordingFile } from '../streams/executables/recorder-file.js';
 import { readCsvFile } from '../formats/csv-reader.js';
 import { listRecordings, repairRecordings, writeSidecar } from './index.js';
 import { edflibCheck } from '../../test/support/edf-check.js';

@@ -4,7 +4,7 @@
  * `channels`, a signal-generator's names), through processors that keep or pick channels.
  */
 import { describe, expect, it } from 'vitest';
-import type { NodeInput, PipeInput } from '../schemas/stream.js';
+import type { NodeInput, PipeInput } from '../platform/schemas/stream.js';
 import { type GraphContext, graphIssues } from './graph-document.js';
 
 const CONTEXT: GraphContext = { executablesDirs: [] };

@@ -7,7 +7,7 @@
  * node knows (the device's channels by default) are checked when the first frame comes: the node
  * then goes to `error` with the same message.
  */
-import type { Issue } from '../schemas/validator.js';
+import type { Issue } from '../platform/schemas/validator.js';
 import { type RatedNode, upstreamWalk } from './rates.js';
 
 /** Channel names a node's output is known to have, and the node that fixes them. */

@@ -4,7 +4,7 @@
  * or a node that holds its frames back (`StreamEntry.held`), makes the stream degraded
  * (`stream_degraded`); a node that delivers again ends it (`stream_recovered`).
  */
-import type { RuntimeEvent } from '../runtime/stream-runtime.js';
+import type { RuntimeEvent } from './runtime/stream-runtime.js';
 import type { StreamEntry } from './entry.js';
 
 /**

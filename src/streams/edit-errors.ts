@@ -3,7 +3,7 @@
  * graph is validated, so its errors point into the stream (`/nodes/7/...`); those about the
  * request's own items are moved onto the body (`/2/...`).
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 
 /** Moves pointers of a whole-graph error onto the request body: `/nodes/7/...` → `/2/...` when 5 nodes came before. */
 export function rebaseError(error: unknown, collection: 'nodes' | 'pipes', offset: number): unknown {

@@ -3,19 +3,19 @@
  * and returns the whole new graph (validated by the caller as a whole) or throws. Nothing is
  * applied here, which is what makes an edit all-or-nothing.
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import {
   NodeListSchema,
   type NodeInput,
   type PipeInput,
   PipeListSchema,
   IdListSchema,
-} from '../schemas/stream.js';
-import { check, issuesToError } from '../schemas/validator.js';
+} from '../platform/schemas/stream.js';
+import { check, issuesToError } from '../platform/schemas/validator.js';
 import type { NodeDef, PipeDef } from '../core/stream-model.js';
 import { normaliseNode, normalisePipe } from './stream-document.js';
 
-/** The nodes and pipes of a stream document; the graph a worker runs is runtime/running-graph.ts. */
+/** The nodes and pipes of a stream document; the graph a worker runs is streams/runtime/running-graph.ts. */
 export interface GraphDocument {
   nodes: NodeDef[];
   pipes: PipeDef[];

@@ -3,7 +3,7 @@
  * their subscription) with a node whose executable is the `eeg-source` built-in, by name or by
  * an alias. A `device_busy` answer names them, so that a user knows which stream to stop.
  */
-import { resolveExecutable } from '../executables/registry.js';
+import { resolveExecutable } from './executables/registry.js';
 import type { StreamState } from '../core/stream-model.js';
 import type { StreamEntry } from './entry.js';
 

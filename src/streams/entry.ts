@@ -3,7 +3,7 @@
  * runtime's last status, and the queues that order its runtime work and its edits.
  */
 import type { StreamDefinition, StreamState } from '../core/stream-model.js';
-import type { RuntimeStreamStatus } from '../runtime/stream-runtime.js';
+import type { RuntimeStreamStatus } from './runtime/stream-runtime.js';
 import type { DesiredState } from './store.js';
 
 export interface StreamEntry {

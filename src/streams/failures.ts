@@ -3,10 +3,10 @@
  * failing node, a JSON pointer into the stream to what is at fault (`/nodes/1/config/port`), the
  * reason, and the state the stream is in now. Never a 500: a runtime fault is `transition_failed`.
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import { type StreamEntry } from './entry.js';
 import type { StreamSignal } from '../core/stream-model.js';
-import { NodeFailureError } from '../runtime/stream-runtime.js';
+import { NodeFailureError } from './runtime/stream-runtime.js';
 import { errorMessage } from '../core/error-message.js';
 
 const VERBS: Record<StreamSignal, string> = {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { NodeInput, PipeInput } from '../schemas/stream.js';
+import type { NodeInput, PipeInput } from '../platform/schemas/stream.js';
 import { findCycle, type GraphContext, graphIssues } from './graph-document.js';
 
 const CONTEXT: GraphContext = { executablesDirs: [] };

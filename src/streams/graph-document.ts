@@ -5,11 +5,11 @@
  * a config its executable accepts, also at the sample rates known before it runs (rates.ts). Every
  * defect becomes an Issue with a JSON pointer into the document.
  */
-import { HeadsetdError } from '../errors/catalog.js';
-import { type BuiltinDescriptor, EXTERNAL_CONFIG } from '../executables/builtins.js';
-import { resolveExecutable } from '../executables/registry.js';
-import type { NodeInput, PipeInput } from '../schemas/stream.js';
-import { check, type Issue } from '../schemas/validator.js';
+import { HeadsetdError } from '../core/errors.js';
+import { type BuiltinDescriptor, EXTERNAL_CONFIG } from './executables/builtins.js';
+import { resolveExecutable } from './executables/registry.js';
+import type { NodeInput, PipeInput } from '../platform/schemas/stream.js';
+import { check, type Issue } from '../platform/schemas/validator.js';
 import { Type } from 'typebox';
 import { DEFAULT_INPUT_PORT, DEFAULT_OUTPUT_PORT } from '../core/stream-model.js';
 import { channelIssues } from './channels.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { BuiltinDescriptor } from '../executables/builtin-descriptor.js';
-import { builtinByName } from '../executables/builtins.js';
+import type { BuiltinDescriptor } from './executables/builtin-descriptor.js';
+import { builtinByName } from './executables/builtins.js';
 import { needsIssues } from './input-needs.js';
 import type { RatedNode } from './rates.js';
 

@@ -7,7 +7,7 @@
  * only the running node knows (the device's channels, an ingest's, an external program's output)
  * is not checked here.
  */
-import type { Issue } from '../schemas/validator.js';
+import type { Issue } from '../platform/schemas/validator.js';
 import { MICROVOLT } from '../core/frame.js';
 import { knownRates, type RatedNode, upstreamWalk } from './rates.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { FakeRuntime } from '../../test/support/fake-runtime.js';
-import { openDatabase } from '../store/database.js';
+import { openDatabase } from '../platform/store/database.js';
 import type { StreamChange } from './entry.js';
 import { StreamManager } from './manager.js';
 import { StreamStore } from './store.js';

@@ -3,7 +3,7 @@
  * restart), the signals a client may send in each state (lifecycle.ts decides, transitions.ts
  * carries them out on the runtime), and edits applied atomically, live when the stream runs.
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import { STREAM_LIMITS } from '../core/stream-model.js';
 import { rebaseError } from './edit-errors.js';
 import * as edits from './edits.js';
@@ -14,7 +14,7 @@ import { degradation, type StreamDegradedEvent, type StreamRecoveredEvent } from
 import { planSignal } from './lifecycle.js';
 import { assertNodeSignal } from './node-signal.js';
 import type { StreamDefinition, StreamSignal, StreamState } from '../core/stream-model.js';
-import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from '../runtime/stream-runtime.js';
+import type { RuntimeEvent, RuntimeStreamStatus, StreamRuntime } from './runtime/stream-runtime.js';
 import { editedDefinition, type KeepingDeps, type StartingEdit, startingEdit } from './starting-edit.js';
 import type { DesiredState, StreamStore } from './store.js';
 import { type Precondition, queueEdit } from './revision.js';

@@ -3,7 +3,7 @@
  * the node exists, the signal is a name (a lifecycle one or a custom one), and the stream runs or
  * is paused. Throws the error the API answers otherwise.
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import type { StreamEntry } from './entry.js';
 
 const NODE_SIGNAL = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;

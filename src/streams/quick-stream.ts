@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { channelName, EEG_ELECTRODES, parseElectrode } from '../core/electrodes.js';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 
 /** The tag in `meta.tags` that marks a quick stream. */

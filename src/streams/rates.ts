@@ -7,9 +7,9 @@
  * lost. A rate only the running node knows (the device's current rate, an external program's) is
  * not checked here: the running stream then shows the node in `error` (degraded, views.ts).
  */
-import type { BuiltinDescriptor } from '../executables/builtins.js';
-import type { NodeInput } from '../schemas/stream.js';
-import type { Issue } from '../schemas/validator.js';
+import type { BuiltinDescriptor } from './executables/builtins.js';
+import type { NodeInput } from '../platform/schemas/stream.js';
+import type { Issue } from '../platform/schemas/validator.js';
 
 export interface RatedNode {
   node: NodeInput;

@@ -7,7 +7,7 @@
  * its precondition in turn. How a client names revisions (HTTP's If-Match and ETag) is the API's
  * part (api/if-match.ts), which also words the refusal in those terms.
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import type { StreamEntry } from './entry.js';
 
 /** The revisions an edit may apply to; undefined when the edit names none (it applies to any). */

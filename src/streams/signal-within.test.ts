@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import { signalWithin } from './signal-within.js';
 
 /** A manager whose signal's outcome the test settles by hand. */

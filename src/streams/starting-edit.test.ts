@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { StreamDefinition } from '../core/stream-model.js';
-import { HeadsetdError } from '../errors/catalog.js';
-import { NodeFailureError } from '../runtime/stream-runtime.js';
+import { HeadsetdError } from '../core/errors.js';
+import { NodeFailureError } from './runtime/stream-runtime.js';
 import type { StreamDegradedEvent } from './degradation.js';
 import { addNodes, addPipes } from './edits.js';
 import { newEntry, type StreamEntry } from './entry.js';

@@ -6,10 +6,10 @@
  * and `stream_degraded` is announced: the outcome is reported as a stream start's is, by the
  * stream's status and an event, not by undoing what was answered.
  */
-import { HeadsetdError } from '../errors/catalog.js';
+import { HeadsetdError } from '../core/errors.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 import { errorMessage } from '../core/error-message.js';
-import { NodeFailureError, type StreamRuntime } from '../runtime/stream-runtime.js';
+import { NodeFailureError, type StreamRuntime } from './runtime/stream-runtime.js';
 import type { StreamDegradedEvent } from './degradation.js';
 import type { StreamEntry } from './entry.js';
 import type { Transitions } from './transitions.js';

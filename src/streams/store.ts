@@ -4,8 +4,8 @@
  * storage refuses (a full disk) throws `storage_full` or `storage_error` having changed nothing, so
  * callers write here first and change their own state only once it succeeded.
  */
-import type { Db } from '../store/database.js';
-import { storeWrite } from '../store/storage-errors.js';
+import type { Db } from '../platform/store/database.js';
+import { storeWrite } from '../platform/store/storage-errors.js';
 import type { StreamDefinition } from '../core/stream-model.js';
 
 /** `created`: never started, so a restart shows it as created rather than stopped. */

@@ -3,15 +3,15 @@
  * `headsetd validate` both call these functions, so they give identical errors.
  */
 import type { TSchema } from 'typebox';
-import { HeadsetdError } from '../errors/catalog.js';
-import { resolveExecutable } from '../executables/registry.js';
+import { HeadsetdError } from '../core/errors.js';
+import { resolveExecutable } from './executables/registry.js';
 import {
   type NodeInput,
   type PipeInput,
   StreamCreateSchema,
   StreamReplaceSchema,
-} from '../schemas/stream.js';
-import { check, type Issue, issuesToError } from '../schemas/validator.js';
+} from '../platform/schemas/stream.js';
+import { check, type Issue, issuesToError } from '../platform/schemas/validator.js';
 import { type GraphContext, graphIssues } from './graph-document.js';
 import type { NodeDef, PipeDef, StreamDefinition, StreamMeta } from '../core/stream-model.js';
 

@@ -9,7 +9,7 @@
  */
 import { type StreamEntry, stateOf } from './entry.js';
 import type { StreamState } from '../core/stream-model.js';
-import { NodeFailureError, type StreamRuntime } from '../runtime/stream-runtime.js';
+import { NodeFailureError, type StreamRuntime } from './runtime/stream-runtime.js';
 import type { DesiredState } from './store.js';
 import { errorMessage } from '../core/error-message.js';
 

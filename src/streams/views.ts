@@ -4,7 +4,7 @@
  */
 import type { NodeState, StreamDefinition, StreamMeta, StreamState } from '../core/stream-model.js';
 import type { StreamEntry } from './manager.js';
-import type { NodeMetrics, RuntimeNodeStatus, RuntimeStreamStatus } from '../runtime/stream-runtime.js';
+import type { NodeMetrics, RuntimeNodeStatus, RuntimeStreamStatus } from './runtime/stream-runtime.js';
 
 export const ZERO_METRICS: NodeMetrics = {
   itemsProcessed: 0,

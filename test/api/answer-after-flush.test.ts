@@ -1,5 +1,5 @@
 /**
- * The store commits without waiting for the disk (store/durability.ts), so the API must: a
+ * The store commits without waiting for the disk (platform/store/durability.ts), so the API must: a
  * request that wrote is answered only once its commits are flushed, else an acknowledged edit
  * could be lost on a power cut. A GET is not held back (it does not wait for anything).
  */
@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, expect, test } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { closeDatabase, commitsPending, openDatabase } from '../../src/store/database.js';
+import { closeDatabase, commitsPending, openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';

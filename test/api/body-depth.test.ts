@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_DEPTH } from '../../src/core/yaml-depth.js';
-import { assertDocument } from '../../src/schemas/depth.js';
-import { HeadsetdError } from '../../src/errors/catalog.js';
+import { assertDocument } from '../../src/platform/schemas/depth.js';
+import { HeadsetdError } from '../../src/core/errors.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { expectError, text } from './helpers.js';
 

@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_STATUS } from '../../src/http/statuses.js';
+import { HTTP_STATUS } from '../../src/platform/http/statuses.js';
 import { type ControlPlane, controlPlane } from '../support/control-plane.js';
 
 let cp: ControlPlane;

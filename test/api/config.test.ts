@@ -1,13 +1,13 @@
 /**
- * Service settings (src/config.ts; README.md §Configuration): flags > HEADSETD_* environment > settings
+ * Service settings (src/service/config.ts; README.md §Configuration): flags > HEADSETD_* environment > settings
  * file > defaults, and clear errors for bad values.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULTS, defaultDataDir, executablesDirs, loadSettings } from '../../src/config.js';
-import { HeadsetdError } from '../../src/errors/catalog.js';
+import { DEFAULTS, defaultDataDir, executablesDirs, loadSettings } from '../../src/service/config.js';
+import { HeadsetdError } from '../../src/core/errors.js';
 
 let dir: string;
 beforeAll(() => {

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { createSimulatedHeadset } from '../../src/device/simulated/index.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { dashboardCsp } from '../../src/api/dashboard.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';

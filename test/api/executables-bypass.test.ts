@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { type ControlPlane, controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { BYPASS_FORMS, populateAttackFiles } from '../support/executable-attacks.js';

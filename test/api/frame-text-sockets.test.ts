@@ -15,8 +15,8 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { type Frame, frameFromJson, type FrameJson } from '../../src/core/frame.js';
 import type { NodeContext, NodeInstance } from '../../src/core/node.js';
 import { liveFrameSockets, type LiveSockets } from '../../src/events/live-sockets.js';
-import { createWebSocketOutput } from '../../src/executables/websocket.js';
-import { QuickSession } from '../../src/quick-streams/session.js';
+import { createWebSocketOutput } from '../../src/streams/executables/websocket.js';
+import { QuickSession } from '../../src/streams/quick/session.js';
 import { parseQuickStart } from '../../src/streams/quick-stream.js';
 import { eventually } from '../support/wait.js';
 

@@ -5,8 +5,8 @@
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { ErrorCode } from '../../src/errors/catalog.js';
-import { HTTP_STATUS } from '../../src/http/statuses.js';
+import type { ErrorCode } from '../../src/core/errors.js';
+import { HTTP_STATUS } from '../../src/platform/http/statuses.js';
 import type { ControlPlane } from '../support/control-plane.js';
 
 export interface Envelope {

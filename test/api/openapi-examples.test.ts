@@ -10,9 +10,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULTS } from '../../src/config.js';
-import { BUILTINS } from '../../src/executables/builtins.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { DEFAULTS } from '../../src/service/config.js';
+import { BUILTINS } from '../../src/streams/executables/builtins.js';
+import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 
 type Json = Record<string, unknown>;

@@ -17,10 +17,10 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { DEFAULTS } from '../../src/config.js';
-import { HTTP_STATUS } from '../../src/http/statuses.js';
+import { DEFAULTS } from '../../src/service/config.js';
+import { HTTP_STATUS } from '../../src/platform/http/statuses.js';
 import { createSimulatedHeadset } from '../../src/device/simulated/index.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { type RunningServer, startServer } from '../../src/service/server.js';
 import {
   answerProblem,
   describeRequest,

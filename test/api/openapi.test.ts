@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DEFAULTS } from '../../src/config.js';
+import { DEFAULTS } from '../../src/service/config.js';
 import { compileAllValidators } from '../../src/api/validation.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 
 let server: RunningServer;

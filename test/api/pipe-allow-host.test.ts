@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach, expect, test } from 'vitest';
-import { DEFAULTS, loadSettings } from '../../src/config.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { DEFAULTS, loadSettings } from '../../src/service/config.js';
+import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 
 let server: RunningServer | undefined;

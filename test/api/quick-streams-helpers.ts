@@ -10,9 +10,9 @@ import pino from 'pino';
 import WebSocket from 'ws';
 import { createApp } from '../../src/api/app.js';
 import { quickStreamsPlugin } from '../../src/api/quick-streams.js';
-import { type QuickStreamServicesOptions, quickStreamServices } from '../../src/services.js';
+import { type QuickStreamServicesOptions, quickStreamServices } from '../../src/service/services.js';
 import type { Frame } from '../../src/core/frame.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
@@ -35,7 +35,7 @@ export async function quickPlane(
     context: { executablesDirs: [executablesDir] },
   });
   const { runtime: _omit, token, ...serviceOptions } = options;
-  // As the service wires them (src/services.ts), closed with the app.
+  // As the service wires them (src/service/services.ts), closed with the app.
   const quick = quickStreamServices({ manager, runtime, transitionTimeoutMs: 2000, ...serviceOptions });
   const app: FastifyInstance = await createApp({
     manager,

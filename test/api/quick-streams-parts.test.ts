@@ -5,9 +5,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { closeReason, mismatch, parseIngestMessage } from '../../src/quick-streams/ingest-message.js';
-import { ForwardSender } from '../../src/quick-streams/forward-sender.js';
-import { SampleRing } from '../../src/quick-streams/sample-ring.js';
+import { closeReason, mismatch, parseIngestMessage } from '../../src/streams/quick/ingest-message.js';
+import { ForwardSender } from '../../src/streams/quick/forward-sender.js';
+import { SampleRing } from '../../src/streams/quick/sample-ring.js';
 import { testFrame } from './quick-streams-helpers.js';
 import { eventually } from '../support/wait.js';
 

@@ -8,9 +8,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/config.js';
-import { HeadsetdError } from '../../src/errors/catalog.js';
-import { assertDocument } from '../../src/schemas/depth.js';
+import { loadSettings } from '../../src/service/config.js';
+import { HeadsetdError } from '../../src/core/errors.js';
+import { assertDocument } from '../../src/platform/schemas/depth.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { assertEnvelope } from './helpers.js';
 import { type SystemApp, systemApp } from './system/support.js';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../src/config.js';
-import { type RunningServer, startServer } from '../../src/server.js';
+import { DEFAULTS } from '../../src/service/config.js';
+import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { sendJson } from '../support/service.js';
 

@@ -13,7 +13,7 @@ import { expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { createApp } from '../../src/api/app.js';
 import { createSimulatedHeadset } from '../../src/device/simulated/index.js';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';

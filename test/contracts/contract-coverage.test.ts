@@ -20,7 +20,7 @@ function uncovered(members: readonly string[], cases: readonly { covers: readonl
 }
 
 test('every StreamRuntime method has a case in the runtime contract', () => {
-  const members = interfaceMembers(source('runtime/stream-runtime.ts'), 'StreamRuntime');
+  const members = interfaceMembers(source('streams/runtime/stream-runtime.ts'), 'StreamRuntime');
   // Optional methods are members too.
   expect(members).toEqual(expect.arrayContaining(['start', 'onEvent', 'abort']));
   expect(uncovered(members, RUNTIME_CASES)).toEqual([]);

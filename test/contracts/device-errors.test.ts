@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { ChannelsUnavailableError, DeviceUnavailableError } from '../../src/device/errors.js';
-import { headsetFrameSource } from '../../src/sources/frame-source.js';
+import { headsetFrameSource } from '../../src/device/sources/frame-source.js';
 import { createReplayHeadset } from '../../src/device/replay/index.js';
 import { ManualClock } from '../../src/device/replay/manual-clock.js';
 import { createSimulatedHeadset } from '../../src/device/simulated/index.js';

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { sameChannelName } from '../../src/device/channels.js';
 import { DeviceArgumentError, DeviceBusyError } from '../../src/device/errors.js';
-import { deviceFrameName } from '../../src/sources/frame-source.js';
+import { deviceFrameName } from '../../src/device/sources/frame-source.js';
 import { onDeviceTime } from '../support/device-time.js';
 import { type HeadsetCase, rowsOf } from './headset-case.js';
 import { requirePart } from '../../src/device/capabilities.js';

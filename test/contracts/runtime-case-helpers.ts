@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import type { Frame } from '../../src/core/frame.js';
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import type { NodeDef, PipeDef, StreamDefinition } from '../../src/core/stream-model.js';
-import type { StreamRuntime } from '../../src/runtime/stream-runtime.js';
+import type { StreamRuntime } from '../../src/streams/runtime/stream-runtime.js';
 
 export const generator: NodeDef = {
   id: 'gen',

@@ -6,8 +6,8 @@
  */
 import { expect } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
-import { HeadsetdError } from '../../src/errors/catalog.js';
-import type { RuntimeEvent } from '../../src/runtime/stream-runtime.js';
+import { HeadsetdError } from '../../src/core/errors.js';
+import type { RuntimeEvent } from '../../src/streams/runtime/stream-runtime.js';
 import { eventually } from '../support/wait.js';
 import { definition, generator, type RuntimeCase, rejection } from './runtime-case-helpers.js';
 

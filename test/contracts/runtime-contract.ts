@@ -12,7 +12,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { DeviceFrameSource } from '../../src/core/node.js';
-import type { StreamRuntime } from '../../src/runtime/stream-runtime.js';
+import type { StreamRuntime } from '../../src/streams/runtime/stream-runtime.js';
 import { recordCalls } from './recorded-calls.js';
 import { ContractDevice, type RuntimeCase } from './runtime-case-helpers.js';
 import { LIFECYCLE_CASES } from './runtime-cases-lifecycle.js';

@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { runtimeContract } from './runtime-contract.js';
 

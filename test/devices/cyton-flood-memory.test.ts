@@ -20,7 +20,7 @@ import vm from 'node:vm';
 import { afterEach, expect, test } from 'vitest';
 import { createCytonDriver } from '../../src/device/cyton/index.js';
 import { LiveHeadset } from '../../src/device/live/live-headset.js';
-import { openSerialLink } from '../../src/serial-link.js';
+import { openSerialLink } from '../../src/service/serial-link.js';
 import { CytonEmulator, randomGarbage } from '../support/cyton-emulator.js';
 import { type PtyPair, ptyPair } from '../support/pty-pair.js';
 import { eventually } from '../support/wait.js';

@@ -10,7 +10,7 @@ import type { Frame } from '../../src/core/frame.js';
 import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
 import type { LiveSamples } from '../../src/device/live/driver.js';
 import { LiveHeadset } from '../../src/device/live/live-headset.js';
-import { openSerialLink } from '../../src/serial-link.js';
+import { openSerialLink } from '../../src/service/serial-link.js';
 import { CytonEmulator, randomGarbage } from '../support/cyton-emulator.js';
 import { checkExact, closeRigs, rig, rowsOf } from '../support/cyton-rig.js';
 import { eventually } from '../support/wait.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createCytonDriver } from '../../src/device/cyton/index.js';
 import { microvoltsPerCount, rangeMicrovolts } from '../../src/device/cyton/protocol.js';
 import type { LiveSamples } from '../../src/device/live/driver.js';
-import { openSerialLink } from '../../src/serial-link.js';
+import { openSerialLink } from '../../src/service/serial-link.js';
 import { CytonEmulator } from '../support/cyton-emulator.js';
 import { checkExact, closeRigs, rig, rowsOf } from '../support/cyton-rig.js';
 import { ptyPair } from '../support/pty-pair.js';

@@ -10,7 +10,7 @@
  * - **A body-field reader of its own**: a function taking the body or its fields as `unknown`, a
  *   record or a `Json` (`function fieldsOf(body: unknown)`), or a cast of `request.body`.
  * - **A validation of its own**: importing `check`, `assertValid`, `compile`, `issuesFromAjv` or
- *   `issuesToError` of schemas/validator.ts in a route (only validation.ts and error-handler.ts).
+ *   `issuesToError` of platform/schemas/validator.ts in a route (only validation.ts and error-handler.ts).
  * - **A schema left unchecked** (`handlerValidated`) except for the documents a service validates
  *   itself, with the same errors as `headsetd validate` (listed below).
  */

@@ -1,7 +1,7 @@
 /**
  * src/api/ holds routes, schemas, OpenAPI and answer shaping only (docs/architecture.md): a route
  * parses, calls one service method and shapes the answer. The services are built once, by the
- * composition root (src/server.ts and src/services.ts), and handed to the plugins. Checked here on
+ * composition root (src/service/server.ts and src/service/services.ts), and handed to the plugins. Checked here on
  * the TypeScript of every module of src/api/ (its own `*.test.ts` files excepted), with the type
  * checker resolving what each name refers to. Refused:
  *
@@ -139,9 +139,9 @@ describe('src/api holds routes, schemas, OpenAPI and answer shaping only', () =>
     const probe = path.join(API, 'probe-of-the-rule.ts');
     const source = [
       "import { setTimeout as sleep } from 'node:timers/promises';",
-      "import { QuickRegistry } from '../quick-streams/registry.js';",
+      "import { QuickRegistry } from '../streams/quick/registry.js';",
       "import { SettingsStore } from './system/index.js';",
-      "import { HeadsetdError } from '../errors/catalog.js';",
+      "import { HeadsetdError } from '../core/errors.js';",
       "import { StatusAnswers } from './status-answers.js';",
       'export async function probe(): Promise<unknown> {',
       '  const made = [new QuickRegistry(null as never, null as never, undefined), new SettingsStore(null as never)];',
@@ -161,8 +161,10 @@ describe('src/api holds routes, schemas, OpenAPI and answer shaping only', () =>
     const found = refusals([], { [probe]: source }).map((line) => line.replace(/^[^:]+:/, ''));
     expect(found).toEqual([
       '1: import of node:timers/promises: timers',
-      expect.stringMatching(/^7: new QuickRegistry \(a service of src\/quick-streams\/registry\.ts\)/),
-      expect.stringMatching(/^7: new SettingsStore \(a service of src\/store\/settings-store\.ts\)/),
+      expect.stringMatching(/^7: new QuickRegistry \(a service of src\/streams\/quick\/registry\.ts\)/),
+      expect.stringMatching(
+        /^7: new SettingsStore \(a service of src\/platform\/store\/settings-store\.ts\)/,
+      ),
       '8: setTimeout: a timer',
       '9: setInterval: a timer',
       '10: AbortSignal.timeout: a timer',

@@ -1,13 +1,13 @@
 /**
  * docs/builtins.md holds the built-ins' config reference generated from their config schemas
- * (src/executables/config-reference.ts), between two markers: the page must equal what the
+ * (src/streams/executables/config-reference.ts), between two markers: the page must equal what the
  * schemas say. After changing a schema, rewrite the page with
  * `HEADSETD_WRITE_DOCS=1 npx vitest run test/docs/builtins-reference.test.ts`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { BUILTINS } from '../../src/executables/builtins.js';
-import { builtinConfigReference } from '../../src/executables/config-reference.js';
+import { BUILTINS } from '../../src/streams/executables/builtins.js';
+import { builtinConfigReference } from '../../src/streams/executables/config-reference.js';
 
 const PAGE = new URL('../../docs/builtins.md', import.meta.url);
 const BEGIN = '<!-- generated from the config schemas: begin -->\n';

@@ -1,6 +1,6 @@
 /**
  * Errors thrown to clients are classes of the catalogue (docs/architecture.md): lint refuses a
- * class extending one of the language's errors outside src/errors/ (scripts/eslint-errors.mjs),
+ * class extending one of the language's errors outside src/core/errors.ts (scripts/eslint-errors.mjs),
  * and every such class left in src/ says on the line before why it may stay.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -43,16 +43,16 @@ describe('error classes', () => {
     ['src/streams/x.ts', 'export class StoreGoneError extends Error {}'],
     ['src/runtime/x.ts', 'export class TooSlow extends RangeError {}'],
     ['src/api/x.ts', 'export const Refused = class extends TypeError {};'],
-    ['src/server-x.ts', 'class Late extends Error {}'],
+    ['src/service/server-x.ts', 'class Late extends Error {}'],
   ])('%s: a class extending a built-in error is refused', (file, source) => {
     expect(lint(file, source)).toEqual([expect.stringContaining('catalogue error')]);
   });
 
   test.each([
-    ['src/errors/x.ts', 'export class HeadsetdError extends Error {}'],
+    ['src/core/errors.ts', 'export class HeadsetdError extends Error {}'],
     [
       'src/streams/x.ts',
-      "import { HeadsetdError } from '../errors/catalog.js';\nexport class GoneError extends HeadsetdError {}",
+      "import { HeadsetdError } from '../core/errors.js';\nexport class GoneError extends HeadsetdError {}",
     ],
     ['src/client/x.ts', 'export class UsageError extends Error {}'],
     ['src/streams/x.test.ts', 'class Boom extends Error {}'],

@@ -1,6 +1,6 @@
 /**
  * docs/api.md §Error codes lists every code the service can answer with, at its status, and no
- * other. The codes are the catalogue's (src/errors/catalog.ts, statuses in src/http/statuses.ts);
+ * other. The codes are the catalogue's (src/core/errors.ts, statuses in src/platform/http/statuses.ts);
  * the TypeScript of src/ is scanned besides, so that a code written by hand into an envelope (a
  * job's `error`, a worker's reply, an issue of a document) that the catalogue does not hold fails
  * here too. src/client/ is left out: the command-line client describes answers it received, and
@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
-import { ERROR_CATALOG } from '../../src/errors/catalog.js';
-import { HTTP_STATUS } from '../../src/http/statuses.js';
+import { ERROR_CATALOG } from '../../src/core/errors.js';
+import { HTTP_STATUS } from '../../src/platform/http/statuses.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SRC = path.join(ROOT, 'src');

@@ -32,5 +32,5 @@ test('only the reader resolves streams', () => {
 
 test('the LSL device and lsl-inlet both read with it', () => {
   const readers = importersOf('src/lsl/reader.ts').sort();
-  expect(readers).toEqual(['src/device/lsl/lsl-driver.ts', 'src/executables/lsl-inlet.ts']);
+  expect(readers).toEqual(['src/device/lsl/lsl-driver.ts', 'src/streams/executables/lsl-inlet.ts']);
 });

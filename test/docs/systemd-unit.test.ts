@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { loadSettings } from '../../src/config.js';
+import { loadSettings } from '../../src/service/config.js';
 import { ROOT } from '../support/service.js';
 
 const UNIT = path.join(ROOT, 'examples', 'systemd', 'headsetd.service');

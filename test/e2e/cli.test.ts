@@ -7,8 +7,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
-import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/data-dir-lock.js';
-import { announceCreatedToken } from '../../src/security/token.js';
+import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/service/data-dir-lock.js';
+import { announceCreatedToken } from '../../src/platform/security/token.js';
 import { CLI, json, type Service, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 

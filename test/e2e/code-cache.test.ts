@@ -1,6 +1,6 @@
 /**
  * The `headsetd` command runs the service's bundle with V8's code cache made by the build
- * (src/bundle-loader.ts, scripts/code-cache.mjs). V8 refuses a cache silently, and then every start
+ * (src/service/bundle-loader.ts, scripts/code-cache.mjs). V8 refuses a cache silently, and then every start
  * compiles the whole bundle again (40 ms of a 150 ms start): the cache the build made must be one
  * this Node accepts for the bundle the command compiles, and the code it loads on first use must
  * still load (Node 20 loses a cached script's dynamic-import callback).

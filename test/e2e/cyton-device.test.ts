@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
-import { openSerialLink } from '../../src/serial-link.js';
+import { openSerialLink } from '../../src/service/serial-link.js';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import type { FrameClient } from '../runtime/helpers.js';
 import { CytonEmulator, emulatorCounts } from '../support/cyton-emulator.js';

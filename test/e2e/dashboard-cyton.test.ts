@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SerialLink } from '../../src/device/cyton/link.js';
-import { openSerialLink } from '../../src/serial-link.js';
+import { openSerialLink } from '../../src/service/serial-link.js';
 import { type Browser, haveChromium, keepScreenshot, openBrowser } from '../support/browser.js';
 import { CytonEmulator } from '../support/cyton-emulator.js';
 import { type PtyPair, ptyPair } from '../support/pty-pair.js';

@@ -8,7 +8,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database.js';
+import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { BYPASS_FORMS, populateAttackFiles } from '../support/executable-attacks.js';
 import { json, type Service, startService, tempDataDir } from '../support/service.js';

@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { isValidHostname } from '../../src/store/settings-store.js';
+import { isValidHostname } from '../../src/platform/store/settings-store.js';
 import { CLI, type Service, startService } from '../support/service.js';
 
 let service: Service | undefined;

@@ -4,8 +4,8 @@
  * usage: node --import tsx recorder-crash-child.ts DATA_DIR
  */
 import { randomUUID } from 'node:crypto';
-import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
+import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
 
 const [dataDir] = process.argv.slice(2) as [string];
 const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });

@@ -10,9 +10,9 @@
  * (8 channels at 4 kHz for EDF, 500 Hz for CSV: either fills 100 KiB in two or three seconds).
  */
 import { recordingsDir, repairRecordings } from '../../src/recordings/index.js';
-import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import type { RuntimeEvent } from '../../src/runtime/stream-runtime.js';
+import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import type { RuntimeEvent } from '../../src/streams/runtime/stream-runtime.js';
 
 // Without a handler the kernel's SIGXFSZ kills the process instead of failing the write.
 process.on('SIGXFSZ', () => undefined);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import type { RecordingRepair } from '../../src/recordings/index.js';
-import type { RuntimeEvent, RuntimeNodeStatus } from '../../src/runtime/stream-runtime.js';
+import type { RuntimeEvent, RuntimeNodeStatus } from '../../src/streams/runtime/stream-runtime.js';
 import { readJson, tempDataDir } from '../recordings/support.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';

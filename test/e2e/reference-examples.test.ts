@@ -5,7 +5,7 @@
  * frame's timestamp follows from the samples before it): a `ws` client for one stream and an
  * independent client (Debian's python3-websockets) for the other. Only the frames' own times are
  * read, never a clock of the test: that no frame leaves before its last sample is due is the
- * generator's property, shown on a faked clock in src/executables/signal-generator.test.ts. How
+ * generator's property, shown on a faked clock in src/streams/executables/signal-generator.test.ts. How
  * close to real time the rate holds on a busy machine is measured by the benchmarks, not asserted
  * here.
  */

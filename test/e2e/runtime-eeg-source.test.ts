@@ -10,8 +10,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { ListenerSet } from '../../src/core/listener-set.js';
 import type { DeviceFrameSource } from '../../src/core/node.js';
-import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
+import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
 import { definition, FrameClient, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 

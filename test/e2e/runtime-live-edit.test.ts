@@ -8,8 +8,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
+import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
 import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { RuntimeEvent, RuntimeStreamStatus } from '../../src/runtime/stream-runtime.js';
-import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
+import type { RuntimeEvent, RuntimeStreamStatus } from '../../src/streams/runtime/stream-runtime.js';
+import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
 import {
   definition,
   FrameClient,

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
-import { HeadsetdError } from '../../src/errors/catalog.js';
+import { HeadsetdError } from '../../src/core/errors.js';
 import { decodeFrameBinary } from '../../src/core/frame-binary.js';
-import { WorkerRuntime } from '../../src/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/executables/stream-host-entry.js';
-import { NodeFailureError } from '../../src/runtime/stream-runtime.js';
+import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
+import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { NodeFailureError } from '../../src/streams/runtime/stream-runtime.js';
 import { definition, FrameClient, pacingProblems, pipe, seqGaps } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { loadSettings } from '../../src/config.js';
+import { loadSettings } from '../../src/service/config.js';
 import { CLI, tempDataDir } from '../support/service.js';
 
 function runtimeMessage(flags: Record<string, string>, configFile?: string): string {

@@ -168,7 +168,7 @@ test('gain.ts type-checks against headsetd/sdk as installed in a project', () =>
       files: ['gain.ts'],
     }),
   );
-  expect(existsSync(path.join(ROOT, 'dist', 'sdk', 'node.d.ts'))).toBe(true);
+  expect(existsSync(path.join(ROOT, 'dist', 'streams', 'sdk', 'node.d.ts'))).toBe(true);
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   // Throws with tsc's diagnostics when the example does not type-check.
   execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });

@@ -11,7 +11,7 @@
 import { afterEach, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
-import { createEpoch } from '../../src/executables/epoch.js';
+import { createEpoch } from '../../src/streams/executables/epoch.js';
 import { fixture } from '../formats/fixtures.js';
 import { recordingContext } from '../sdk/fake-node-context.js';
 import { relativeError } from '../support/mne-erp.js';

@@ -1,6 +1,6 @@
 /** The LSL built-ins' configs are checked before a stream runs, with errors that point at the field. */
 import { expect, test } from 'vitest';
-import { isHeadsetdError } from '../../src/errors/catalog.js';
+import { isHeadsetdError } from '../../src/core/errors.js';
 import { parseCreateDocument } from '../../src/streams/stream-document.js';
 
 function problem(

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOOPBACK_ONLY } from '../../src/core/access-policy.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { NodeContext, NodeInstance } from '../../src/core/node.js';
-import { createLslOutlet } from '../../src/executables/lsl-outlet.js';
+import { createLslOutlet } from '../../src/streams/executables/lsl-outlet.js';
 import { lslNow, unixMsToLsl, wallNowMs } from '../../src/lsl/clock.js';
 import {
   LIBLSL_VERSIONS,

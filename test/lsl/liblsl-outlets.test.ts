@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { LOOPBACK_ONLY } from '../../src/core/access-policy.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { NodeContext, NodeInstance } from '../../src/core/node.js';
-import { createLslInlet } from '../../src/executables/lsl-inlet.js';
+import { createLslInlet } from '../../src/streams/executables/lsl-inlet.js';
 import { unixMsToLsl } from '../../src/lsl/clock.js';
 import {
   LIBLSL_VERSIONS,

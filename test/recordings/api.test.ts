@@ -13,7 +13,7 @@ import { installErrorHandling } from '../../src/api/error-handler.js';
 import { registerOpenApi } from '../../src/api/openapi.js';
 import { recordingsPlugin } from '../../src/api/recordings.js';
 import { installValidation } from '../../src/api/validation.js';
-import { RecordingFile } from '../../src/executables/recorder-file.js';
+import { RecordingFile } from '../../src/streams/executables/recorder-file.js';
 import { CsvWriter } from '../../src/formats/csv-writer.js';
 import { EdfWriter } from '../../src/formats/edf-writer.js';
 import { tempDataDir } from './support.js';

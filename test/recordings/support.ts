@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { createRecorder } from '../../src/executables/recorder.js';
+import { createRecorder } from '../../src/streams/executables/recorder.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { NodeContext, NodeInstance } from '../../src/core/node.js';

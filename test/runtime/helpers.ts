@@ -40,7 +40,7 @@ export function readJsonFrame(text: string): ReadFrame {
  * test, no assertion on how fast the machine is): its frames' timestamps follow their sample
  * counts exactly, so the stream's timeline never drifts nor jumps without a `discontinuity`.
  * That no frame leaves before its last sample is due is the source's own property, shown on a
- * faked clock (src/executables/signal-generator.test.ts): load only delays a frame downstream.
+ * faked clock (src/streams/executables/signal-generator.test.ts): load only delays a frame downstream.
  * Answers the problems found, empty when none.
  */
 export function pacingProblems(received: readonly Received[]): string[] {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createApp } from '../../src/api/app.js';
-import { type Db, openDatabase } from '../../src/store/database.js';
+import { type Db, openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from './fake-runtime.js';

@@ -13,7 +13,7 @@ import {
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
 import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
-import { openSerialLink } from '../../src/serial-link.js';
+import { openSerialLink } from '../../src/service/serial-link.js';
 import { CytonEmulator, type CytonEmulatorOptions, emulatorCounts } from './cyton-emulator.js';
 import { type PtyPair, ptyPair } from './pty-pair.js';
 

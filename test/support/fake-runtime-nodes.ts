@@ -5,7 +5,7 @@
  */
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import type { StreamDefinition } from '../../src/core/stream-model.js';
-import type { RuntimeEvent } from '../../src/runtime/stream-runtime.js';
+import type { RuntimeEvent } from '../../src/streams/runtime/stream-runtime.js';
 
 /** The `tap` nodes an `ingest` node pipes into directly: where a frame fed to it arrives. */
 export function tapsFedBy(stream: StreamDefinition, nodeId: string): string[] {

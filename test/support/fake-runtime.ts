@@ -18,9 +18,9 @@ import {
   type RuntimeEvent,
   type RuntimeStreamStatus,
   type StreamRuntime,
-} from '../../src/runtime/stream-runtime.js';
+} from '../../src/streams/runtime/stream-runtime.js';
 import type { NodeState } from '../../src/core/stream-model.js';
-import { HeadsetdError } from '../../src/errors/catalog.js';
+import { HeadsetdError } from '../../src/core/errors.js';
 import { deviceSubscriptions, modelledEvents, tapsFedBy } from './fake-runtime-nodes.js';
 
 export interface FakeRuntimeOptions {

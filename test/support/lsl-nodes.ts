@@ -5,8 +5,8 @@
 import { LOOPBACK_ONLY } from '../../src/core/access-policy.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { NodeContext, NodeInstance } from '../../src/core/node.js';
-import { createLslInlet } from '../../src/executables/lsl-inlet.js';
-import { createLslOutlet } from '../../src/executables/lsl-outlet.js';
+import { createLslInlet } from '../../src/streams/executables/lsl-inlet.js';
+import { createLslOutlet } from '../../src/streams/executables/lsl-outlet.js';
 import type { LslPorts } from './liblsl.js';
 
 export interface LslNode {

@@ -10,9 +10,9 @@ import type {
   StreamListResponse,
   StreamReadResponse,
   StreamStatusResponse,
-} from '../../src/schemas/responses.js';
+} from '../../src/platform/schemas/responses.js';
 import type { FrameJson } from '../../src/core/frame.js';
-import type { RecordingSchema } from '../../src/schemas/recordings.js';
+import type { RecordingSchema } from '../../src/platform/schemas/recordings.js';
 import type {
   DeviceStatusShape,
   EegConfigShape,
@@ -21,8 +21,8 @@ import type {
   LedReadingAnswer,
 } from '../../src/api/system/schemas.js';
 import type { JobShape } from '../../src/api/job-shapes.js';
-import type { EventMessage } from '../../src/schemas/events.js';
-import type { ImpedanceSessionAnswer } from '../../src/schemas/impedance.js';
+import type { EventMessage } from '../../src/platform/schemas/events.js';
+import type { ImpedanceSessionAnswer } from '../../src/platform/schemas/impedance.js';
 
 export type { FrameJson };
 

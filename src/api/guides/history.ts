@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ELECTRODES, MIXED_CASE, mixedCaseMap } from '../../core/electrodes.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { listParam } from '../http-helpers.js';
 import { assertNotAcquiring, electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { ohmsToKiloohms } from '../../guides/impedance-sessions.js';

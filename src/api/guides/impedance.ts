@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { mixedCaseMap } from '../../core/electrodes.js';
 import { Type } from 'typebox';
-import { errorResponses } from '../../schemas/responses.js';
-import type { SocketFanout } from '../../runtime/socket-fanout.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
+import type { SocketFanout } from '../../streams/runtime/socket-fanout.js';
 import { electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { socketRoute } from '../socket-route.js';
 import type { Session } from '../../guides/impedance-sessions.js';
@@ -15,7 +15,7 @@ import {
   ImpedanceSessionAnswer,
   ImpedanceStartAnswer,
   ImpedanceStopAnswer,
-} from '../../schemas/impedance.js';
+} from '../../platform/schemas/impedance.js';
 
 const tags = ['guides: impedance'];
 

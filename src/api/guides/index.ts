@@ -5,7 +5,7 @@
  * 10-20 case. The service registers {@link guidesPlugin} among `createApp`'s extra plugins.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SocketFanout } from '../../runtime/socket-fanout.js';
+import type { SocketFanout } from '../../streams/runtime/socket-fanout.js';
 import type { GuidesContext } from '../../guides/context.js';
 import type { LedVisualization } from '../../guides/led-visualization.js';
 import type { ImpedanceSchedules } from '../../guides/schedules.js';
@@ -22,7 +22,7 @@ import { scheduleRoutes } from './schedule-routes.js';
 import { refuseMissingParts } from '../part-routes.js';
 
 /**
- * The guide services the routes call, built by the service's composition root (src/services.ts)
+ * The guide services the routes call, built by the service's composition root (src/service/services.ts)
  * and handed to {@link guidesPlugin}; the plugin builds nothing.
  */
 export interface GuidesPluginOptions {

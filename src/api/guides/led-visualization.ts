@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { COLOR_SCHEMES } from '../../headmap/impedance-levels.js';
+import { COLOR_SCHEMES } from '../../guides/headmap/impedance-levels.js';
 import type { LedVisualization, VisualizationChange } from '../../guides/led-visualization.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 
 export function ledVisualizationRoutes(app: FastifyInstance, visualization: LedVisualization): void {
   app.post<{ Body: VisualizationChange | undefined }>(

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { COLOR_SCHEMES, type ColorScheme } from '../../headmap/impedance-levels.js';
-import { renderHeadMapSvg, renderPng } from '../../headmap/impedance-map.js';
-import { errorResponses, textOrFileResponse } from '../../schemas/responses.js';
+import { COLOR_SCHEMES, type ColorScheme } from '../../guides/headmap/impedance-levels.js';
+import { renderHeadMapSvg, renderPng } from '../../guides/headmap/impedance-map.js';
+import { errorResponses, textOrFileResponse } from '../../platform/schemas/responses.js';
 import type { GuidesContext } from '../../guides/context.js';
 
 export function mapRoutes(

@@ -8,8 +8,8 @@ import { Type } from 'typebox';
 import { type Electrode, MIXED_CASE, mixedCaseMap } from '../../core/electrodes.js';
 import { MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { MOTOR_SPEED } from '../../device/simulated/index.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import {
   assertNotAcquiring,
   electrodeFrom,

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type Electrode, mixedCaseMap } from '../../core/electrodes.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { JobAccepted } from '../job-shapes.js';
 import { assertNotAcquiring, electrodesFrom, type GuidesContext } from '../../guides/context.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';

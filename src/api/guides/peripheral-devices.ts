@@ -6,9 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ELECTRODES, type Electrode, electrodeAt } from '../../core/electrodes.js';
-import { batteryHealth } from '../../metrics/battery-health.js';
+import { batteryHealth } from '../../platform/metrics/battery-health.js';
 import { LED_INDICES, MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { deviceCall } from '../http-helpers.js';
 import type { GuidesContext } from '../../guides/context.js';
 import { requirePart } from '../../device/capabilities.js';

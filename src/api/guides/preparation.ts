@@ -6,9 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type Electrode, mixedCaseMap } from '../../core/electrodes.js';
-import { impedanceLevel } from '../../headmap/impedance-levels.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { impedanceLevel } from '../../guides/headmap/impedance-levels.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { listParam } from '../http-helpers.js';
 import { instructionFor } from '../../guides/advice.js';
 import { diagnoseElectrode } from '../../guides/diagnosis.js';

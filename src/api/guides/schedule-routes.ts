@@ -1,7 +1,7 @@
 /** POST/GET /electrodes/impedance/schedule and DELETE /electrodes/impedance/schedule/{id} (schedules.ts). */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { type ImpedanceSchedules, type ScheduleRequest, UNIT_MS } from '../../guides/schedules.js';
 
 const tags = ['guides: impedance'];

@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ConfigEntries, ConfigEntryInput } from '../../store/config-entries.js';
-import { errorResponses } from '../../schemas/responses.js';
+import type { ConfigEntries, ConfigEntryInput } from '../../platform/store/config-entries.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { ConfigEntry as EntryShape, entryOut } from '../sdk-shapes.js';
 import { ConfigDeleteAnswer, ConfigEntryBody, tags } from './schemas.js';
 

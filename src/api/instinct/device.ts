@@ -15,9 +15,9 @@ import {
   parseElectrode,
 } from '../../core/electrodes.js';
 import type { Headset } from '../../device/headset.js';
-import type { SettingsStore } from '../../store/settings-store.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
+import type { SettingsStore } from '../../platform/store/settings-store.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { runDebugCommand } from '../debug-command.js';
 import { HostnameBody, renameDevice } from '../rename-device.js';
 import { formIntegers } from '../body.js';

@@ -4,9 +4,9 @@
  * `createApp` registers {@link instinctPlugin} among the extra plugins.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ConfigEntries } from '../../store/config-entries.js';
+import type { ConfigEntries } from '../../platform/store/config-entries.js';
 import type { Headset } from '../../device/headset.js';
-import type { SettingsStore } from '../../store/settings-store.js';
+import type { SettingsStore } from '../../platform/store/settings-store.js';
 import type { StreamManager } from '../../streams/manager.js';
 import { type LateFailureSink, signalPolicy } from '../stream-signal.js';
 import { instinctConfigRoutes } from './config-store.js';

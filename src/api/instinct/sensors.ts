@@ -11,8 +11,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Headset } from '../../device/headset.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { deviceCall, deviceRead } from '../http-helpers.js';
 import { hasPart, requirePart } from '../../device/capabilities.js';
 import { imuSensor } from '../sdk-shapes.js';

@@ -13,8 +13,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { StreamSignal } from '../../core/stream-model.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import type { StartingEdit, StreamManager } from '../../streams/manager.js';
 import { outcomeWithin } from '../../streams/signal-within.js';
 import { sendSignal, type SignalPolicy, streamSignalNamed } from '../stream-signal.js';

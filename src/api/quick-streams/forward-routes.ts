@@ -7,13 +7,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
-import type { ForwardRequest, QuickForwarding } from '../../quick-streams/forwarding.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
+import type { ForwardRequest, QuickForwarding } from '../../streams/quick/forwarding.js';
 import { PipeSchema, PipeStatusShape } from './schemas.js';
 
 export interface ForwardRoutesOptions {
-  /** The forwarding service (quick-streams/forwarding.ts): forwards out, ingest in. */
+  /** The forwarding service (streams/quick/forwarding.ts): forwards out, ingest in. */
   forwarding: QuickForwarding;
   tags: string[];
 }

@@ -1,9 +1,9 @@
 /** GET /stream/{streamId}/status of a quick stream (docs/api.md §Quick EEG streams). */
 import type { Static } from 'typebox';
 import type { StreamEntry } from '../../streams/manager.js';
-import type { RuntimeStreamStatus } from '../../runtime/stream-runtime.js';
+import type { RuntimeStreamStatus } from '../../streams/runtime/stream-runtime.js';
 import type { StatusAnswer } from './schemas.js';
-import type { QuickSession } from '../../quick-streams/session.js';
+import type { QuickSession } from '../../streams/quick/session.js';
 import { statusView } from '../../streams/views.js';
 
 /**

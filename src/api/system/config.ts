@@ -5,9 +5,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { handlerValidated } from '../validation.js';
-import { applyConfig, DeviceConfigSchema, effectiveConfig, patchConfig } from '../../settings/config.js';
+import {
+  applyConfig,
+  DeviceConfigSchema,
+  effectiveConfig,
+  patchConfig,
+} from '../../device/settings/config.js';
 import type { SystemContext } from './context.js';
 import { ConfigEntry, entryOut, wantsEntryList } from '../sdk-shapes.js';
 

@@ -1,19 +1,19 @@
 /**
- * What the /system routes are handed: the services the composition root (src/services.ts) builds.
+ * What the /system routes are handed: the services the composition root (src/service/services.ts) builds.
  * In a file of its own so that the routes and the plugin that registers them (index.ts) both
  * import it, and neither imports the other.
  */
 import type { Headset } from '../../device/headset.js';
-import type { HostMetrics } from '../../metrics/host-metrics.js';
-import type { ServiceMetrics } from '../../metrics/service-metrics.js';
-import type { JobRegistry } from '../../jobs/jobs.js';
-import type { SettingsStore } from '../../store/settings-store.js';
-import type { ConfigEntries } from '../../store/config-entries.js';
+import type { HostMetrics } from '../../platform/metrics/host-metrics.js';
+import type { ServiceMetrics } from '../../platform/metrics/service-metrics.js';
+import type { JobRegistry } from '../../platform/jobs/jobs.js';
+import type { SettingsStore } from '../../platform/store/settings-store.js';
+import type { ConfigEntries } from '../../platform/store/config-entries.js';
 import type { EventHub } from '../../events/hub.js';
 import type { LiveSockets } from '../../events/live-sockets.js';
 
 /**
- * The services the /system routes call, built by the service's composition root (src/services.ts)
+ * The services the /system routes call, built by the service's composition root (src/service/services.ts)
  * and handed to the plugin (`systemPlugin`, index.ts); the plugin builds nothing.
  */
 export interface SystemContext {

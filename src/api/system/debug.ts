@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { DebugCommand } from '../../device/headset.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { DebugBody, runDebugCommand } from '../debug-command.js';
 import type { SystemContext } from './context.js';
 

@@ -7,9 +7,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
-import { restoreConfiguredEeg } from '../../settings/config.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
+import { restoreConfiguredEeg } from '../../device/settings/config.js';
 import { deviceCall, listParam } from '../http-helpers.js';
 import { formNumber } from '../body.js';
 import { socketRoute } from '../socket-route.js';

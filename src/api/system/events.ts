@@ -3,7 +3,7 @@
  * kΩ, quality 0..1, system events), plus the events the API raises (impedance schedules, jobs).
  */
 import type { FastifyInstance } from 'fastify';
-import { EventMessage } from '../../schemas/events.js';
+import { EventMessage } from '../../platform/schemas/events.js';
 import { socketRoute } from '../socket-route.js';
 import type { SystemContext } from './context.js';
 

@@ -2,10 +2,10 @@
  * GET /system/healthz: the health record (docs/system-paths.md §The device), bare, with real figures
  * of this machine (cpu, ram, storage of the data dir), of the service's own process, and the
  * device's battery. `status` is
- * `degraded` when any rule of metrics/health.ts finds a problem (docs/systems.md §Health).
+ * `degraded` when any rule of platform/metrics/health.ts finds a problem (docs/systems.md §Health).
  */
 import type { FastifyInstance } from 'fastify';
-import { healthProblems } from '../../metrics/health.js';
+import { healthProblems } from '../../platform/metrics/health.js';
 import type { BatteryStatus } from '../../device/headset.js';
 import type { SystemContext } from './context.js';
 import { HealthRecord } from './schemas.js';

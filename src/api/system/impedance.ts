@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { deviceCall, listParam } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';

@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IMU_NODE_COUNT } from '../../device/headset.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { deviceRead } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { ImuReadingShape } from './schemas.js';

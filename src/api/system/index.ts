@@ -51,4 +51,4 @@ export function systemPlugin(
 }
 
 export type { SystemContext, TokenWaiver } from './context.js';
-export { SettingsStore } from '../../store/settings-store.js';
+export { SettingsStore } from '../../platform/store/settings-store.js';

@@ -1,13 +1,13 @@
 /**
  * The device's long operations as resources (docs/systems.md §Jobs): GET /system/jobs lists the
  * jobs kept, GET /system/jobs/{id} reads one (status, progress, result or error), DELETE cancels
- * a running one and answers once it has stopped. The registry itself is src/jobs/jobs.ts.
+ * a running one and answers once it has stopped. The registry itself is src/platform/jobs/jobs.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { JOB_RETENTION_MS, type JobRecord, JOBS_KEPT } from '../../jobs/jobs.js';
-import { HeadsetdError } from '../../errors/catalog.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { JOB_RETENTION_MS, type JobRecord, JOBS_KEPT } from '../../platform/jobs/jobs.js';
+import { HeadsetdError } from '../../core/errors.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { JobAnswer, JobShape } from '../job-shapes.js';
 import type { SystemContext } from './context.js';
 

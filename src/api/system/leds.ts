@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { LED_INDICES } from '../../device/headset.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { deviceCall, deviceRead } from '../http-helpers.js';
 import { formNumber } from '../body.js';
 import type { SystemContext } from './context.js';

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import { MOTOR_MOVEMENTS, type MotorCommand } from '../../device/headset.js';
-import { errorResponses } from '../../schemas/responses.js';
+import { errorResponses } from '../../platform/schemas/responses.js';
 import { deviceCall, deviceRead, listParam, QueryBoolean, queryBoolean } from '../http-helpers.js';
 import type { SystemContext } from './context.js';
 import { ElectrodeListQuery, ElectrodeNumberMap } from './schemas.js';

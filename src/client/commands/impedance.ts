@@ -10,7 +10,7 @@ import {
   type LevelThresholds,
   levelRange,
   IMPEDANCE_LEVELS,
-} from '../../headmap/impedance-levels.js';
+} from '../../guides/headmap/impedance-levels.js';
 import type { Command, Group } from '../command.js';
 import { listOption, stringOption } from '../command.js';
 import { UsageError } from '../failures.js';

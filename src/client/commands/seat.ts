@@ -3,7 +3,11 @@
  * as a job of the service) and shows a progress bar per electrode while the job runs, read from
  * GET /system/jobs/{id}. Ctrl-C cancels the job (its motors stop where they are).
  */
-import { type ImpedanceLevel, impedanceLevel, type LevelThresholds } from '../../headmap/impedance-levels.js';
+import {
+  type ImpedanceLevel,
+  impedanceLevel,
+  type LevelThresholds,
+} from '../../guides/headmap/impedance-levels.js';
 import type { Command, Group } from '../command.js';
 import { listOption, stringOption } from '../command.js';
 import { ApiError, EXIT, UsageError } from '../failures.js';
@@ -14,7 +18,7 @@ import { thresholdsOf } from './impedance.js';
 import { levelStyle } from './styles.js';
 import { sleep } from './waiting.js';
 import type { Static } from 'typebox';
-import type { ElectrodeProgressShape } from '../../schemas/jobs.js';
+import type { ElectrodeProgressShape } from '../../platform/schemas/jobs.js';
 
 /** One electrode of the job's progress, as the API documents it. */
 type ElectrodeProgress = Static<typeof ElectrodeProgressShape>;

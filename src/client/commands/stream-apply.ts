@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseYamlText } from '../../schemas/yaml-text.js';
+import { parseYamlText } from '../../platform/schemas/yaml-text.js';
 import type { Command } from '../command.js';
 import { stringOption } from '../command.js';
 import { ApiError, UsageError } from '../failures.js';

@@ -1,5 +1,5 @@
 /** The colours of states and impedance levels in the human output. */
-import type { ImpedanceLevel } from '../../headmap/impedance-levels.js';
+import type { ImpedanceLevel } from '../../guides/headmap/impedance-levels.js';
 import type { Output, Style } from '../output.js';
 
 const STATE_STYLES: Record<string, Style> = {

@@ -3,7 +3,7 @@
  * reset with its banner, and one channel's settings with the board's answer; and the check that a
  * board answering after a reconnection is the one headsetd started with.
  */
-import { HeadsetdError } from '../../errors/catalog.js';
+import { HeadsetdError } from '../../core/errors.js';
 import { DeviceUnavailableError } from '../errors.js';
 import {
   type ChannelSettings,

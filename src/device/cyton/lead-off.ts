@@ -11,7 +11,7 @@
  *    (`z<ch>00Z`), whether the measurement succeeded, failed or was cancelled;
  * 4. Z = √2·σ·1e-6 / 6 nA − 2.2 kΩ (./impedance.ts).
  */
-import { HeadsetdError } from '../../errors/catalog.js';
+import { HeadsetdError } from '../../core/errors.js';
 import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
 import { DeviceUnavailableError } from '../errors.js';
 import { type LiveChannel, liveChannelElectrode } from '../live/driver.js';

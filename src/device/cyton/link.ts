@@ -1,6 +1,6 @@
 /**
  * The byte link a Cyton driver talks through: a serial port on the dongle, opened by the composer
- * (src/serial-link.ts implements it with the `serialport` package at 115200 baud) and injected, so
+ * (src/service/serial-link.ts implements it with the `serialport` package at 115200 baud) and injected, so
  * that device/ imports no package and the tests can put anything on the other end.
  */
 import type { Unsubscribe } from '../../core/listener-set.js';

@@ -22,7 +22,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { HeadsetdError } from '../../errors/catalog.js';
+import { HeadsetdError } from '../../core/errors.js';
 import { type EdfHeader, EdfReader, type EdfSignalHeader } from '../../formats/edf-reader.js';
 import { FormatError } from '../../formats/format-error.js';
 import { matchElectrode } from '../../formats/labels.js';

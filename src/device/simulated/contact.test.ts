@@ -179,7 +179,7 @@ describe('impedance measurement', () => {
 describe('acquisition and impedance are exclusive', () => {
   it('answers device_busy to a measurement during acquisition', async () => {
     await headset.eeg.start('client');
-    // The typed device error; its HTTP status (409) is the API's concern (http/statuses.ts).
+    // The typed device error; its HTTP status (409) is the API's concern (platform/http/statuses.ts).
     await expect(headset.impedance.measure(['O1'])).rejects.toBeInstanceOf(DeviceBusyError);
     await expect(headset.impedance.measure(['O1'])).rejects.toMatchObject({ code: 'device_busy' });
     await headset.eeg.stop('client');

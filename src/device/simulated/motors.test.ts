@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HeadsetdError } from '../../errors/catalog.js';
+import { HeadsetdError } from '../../core/errors.js';
 import type { SimulatedHeadset } from './index.js';
 import { advance, collectEvents, fakeTimeHeadset } from '../../../test/support/device.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../support/scaled-clock.js';
 import WebSocket from 'ws';
-import type { JobRecord } from '../../../src/jobs/jobs.js';
+import type { JobRecord } from '../../../src/platform/jobs/jobs.js';
 import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
 import { eventually } from '../../support/wait.js';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/api/app.js';
 import { SettingsStore } from '../../../src/api/system/index.js';
 import { createSimulatedHeadset } from '../../../src/device/simulated/index.js';
-import { openDatabase } from '../../../src/store/database.js';
+import { openDatabase } from '../../../src/platform/store/database.js';
 import { StreamManager } from '../../../src/streams/manager.js';
 import { StreamStore } from '../../../src/streams/store.js';
 import { FakeRuntime } from '../../support/fake-runtime.js';

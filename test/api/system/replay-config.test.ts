@@ -13,7 +13,7 @@ import { registerBodyParsers } from '../../../src/api/body.js';
 import { installErrorHandling } from '../../../src/api/error-handler.js';
 import { installValidation } from '../../../src/api/validation.js';
 import { createReplayHeadset } from '../../../src/device/replay/index.js';
-import { openDatabase } from '../../../src/store/database.js';
+import { openDatabase } from '../../../src/platform/store/database.js';
 import { fixture } from '../../formats/fixtures.js';
 
 const FIXTURE = fixture('test_edf_stim_channel.edf'); // 128 Hz

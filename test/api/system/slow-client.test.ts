@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CLIENT_SEND_LIMIT_BYTES } from '../../../src/runtime/socket-fanout.js';
+import { CLIENT_SEND_LIMIT_BYTES } from '../../../src/streams/runtime/socket-fanout.js';
 import { eventually } from '../../support/wait.js';
 import { type SystemApp, systemApp } from './support.js';
 

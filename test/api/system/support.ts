@@ -3,7 +3,7 @@
  * WebSocket) with the /system and guide plugins on a simulated headset and a temporary data dir.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { SettingsStore } from '../../../src/store/settings-store.js';
+import { SettingsStore } from '../../../src/platform/store/settings-store.js';
 import { EventHub } from '../../../src/events/hub.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,7 @@ import {
   type DeviceServices,
   type DeviceServicesOptions,
   deviceServices,
-} from '../../../src/services.js';
+} from '../../../src/service/services.js';
 import type { Headset } from '../../../src/device/headset.js';
 import { installValidation } from '../../../src/api/validation.js';
 import {
@@ -27,7 +27,7 @@ import {
   type SimulatedHeadset,
   type SimulatedHeadsetOptions,
 } from '../../../src/device/simulated/index.js';
-import { type Db, openDatabase } from '../../../src/store/database.js';
+import { type Db, openDatabase } from '../../../src/platform/store/database.js';
 
 export interface SystemApp {
   app: FastifyInstance;
@@ -43,7 +43,7 @@ export interface SystemApp {
 
 /**
  * The services of the /system and guide plugins over a device and a store, built by the service's
- * own assembly (src/services.ts) as the service builds them: one event hub and one settings store,
+ * own assembly (src/service/services.ts) as the service builds them: one event hub and one settings store,
  * shared by both plugins.
  */
 export function pluginOptions(

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { jobsFor } from '../../../src/jobs/jobs.js';
-import { EventMessage } from '../../../src/schemas/events.js';
-import { check } from '../../../src/schemas/validator.js';
+import { jobsFor } from '../../../src/platform/jobs/jobs.js';
+import { EventMessage } from '../../../src/platform/schemas/events.js';
+import { check } from '../../../src/platform/schemas/validator.js';
 import type { SystemApp } from './support.js';
 import { systemApp } from './support.js';
 
@@ -78,7 +78,7 @@ describe('WebSockets under /system', () => {
 });
 
 describe('the messages of /system/events', () => {
-  // The dashboard's types and the OpenAPI document read schemas/events.ts; the hub is typed from
+  // The dashboard's types and the OpenAPI document read platform/schemas/events.ts; the hub is typed from
   // it, and here what reaches a client is checked against it, message by message.
   it("are each of the documented shape: system, impedance, quality, job and the API's own", async () => {
     const s = await systemApp({ guides: false });

@@ -1,0 +1,245 @@
+/**
+ * The worker-thread side of the data plane (docs/architecture.md §Data plane): a worker of the
+ * pool runs many streams, each its own graph; it answers the main thread's commands (each naming
+ * its stream, run in order per stream) and pushes each stream's status snapshot (with new log
+ * lines) every `snapshotIntervalMs` and soon after every state change.
+ *
+ * A worker boots before it runs any stream: it loads the runtime and the built-ins' code, starts
+ * its heartbeat, and waits for `init` messages, one per stream it is given.
+ *
+ * Heartbeat: a counter in shared memory bumped every snapshot period; when a node blocks this
+ * thread the counter stands still and the main thread terminates the worker. Before calling into a
+ * node a graph writes the node's index into the shared `busy` cell, so the main thread can name
+ * the stream and the node that hung the thread (and restart the worker's other streams elsewhere).
+ * An exception escaping every handler (a node's own timer callback throwing) ends the worker.
+ *
+ * The runtime knows no executable by name: the worker's entry module (streams/executables/stream-host.ts)
+ * calls `runStreamHost` with the plugins that turn a node into its factory.
+ */
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { isHeadsetdError } from '../../core/errors.js';
+import { NodeFailureError } from './stream-runtime.js';
+import { DeviceProxy } from './device-bridge.js';
+import { RunningGraph } from './running-graph.js';
+import type {
+  FromHost,
+  HostBoot,
+  HostCommand,
+  HostInit,
+  NodeRef,
+  SerializedError,
+  StatusPush,
+  ToHost,
+} from './thread-messages.js';
+import type { NodeDef } from '../../core/stream-model.js';
+import type { NodeFactory } from '../../core/node.js';
+import { MainThreadChannel } from './main-thread-channel.js';
+import { errorMessage } from '../../core/error-message.js';
+
+/** What the runtime is given to run nodes: the executables it knows, as a registry. */
+export interface StreamHostPlugins {
+  /** Loads every built-in's code, called while the worker waits for streams; failures show at start. */
+  warmUp(): void;
+  /** The resolver of one stream: from a node to the factory that makes its instance. */
+  createResolver(options: {
+    /** The service's data directory (transpiled TypeScript nodes are cached there). */
+    dataDir: string;
+    executablesDirs: readonly string[];
+    extraModules: readonly string[];
+  }): (node: NodeDef) => Promise<NodeFactory>;
+}
+
+/** A running stream, worker side (main side: worker-runtime.ts's RunningStream); its graph is the RunningGraph. */
+interface HostedStream {
+  readonly graph: RunningGraph;
+  readonly channel: MainThreadChannel;
+  /** Its commands, one at a time: a stop never interleaves with a start still in progress. */
+  queue: Promise<void>;
+}
+
+function serialize(error: unknown): SerializedError {
+  if (isHeadsetdError(error)) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      ...(error instanceof NodeFailureError ? { nodeFailure: error.failure } : {}),
+    };
+  }
+  return { code: 'internal_error', message: errorMessage(error) };
+}
+
+/** The worker thread's side of the data plane (its main-side handle is stream-worker.ts's StreamWorker): runs the HostedStreams the worker is given. */
+class StreamHost {
+  private readonly streams = new Map<string, HostedStream>();
+  private readonly busy: Int32Array;
+  private readonly nodeOrder: NodeRef[] = [];
+  private readonly nodeIndex = new Map<string, number>();
+  private readonly device: DeviceProxy | undefined;
+  private readonly pushQueued = new Set<string>();
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly boot: HostBoot,
+    private readonly plugins: StreamHostPlugins,
+  ) {
+    this.busy = new Int32Array(boot.busy);
+    this.device = boot.hasDevice
+      ? new DeviceProxy((message) => {
+          this.post(message);
+        })
+      : undefined;
+    Atomics.add(this.busy, 1, 1); // alive
+    setInterval(() => {
+      Atomics.add(this.busy, 1, 1);
+      for (const streamId of this.streams.keys()) this.push(streamId);
+    }, boot.snapshotIntervalMs);
+    // Warm up: load every built-in's code now, while no stream waits for it.
+    plugins.warmUp();
+    port.on('message', (message: ToHost) => {
+      this.onMessage(message);
+    });
+  }
+
+  private post(message: FromHost): void {
+    this.port.postMessage(message);
+  }
+
+  private indexOf(streamId: string, nodeId: string): number {
+    const key = `${streamId}\u0000${nodeId}`;
+    let index = this.nodeIndex.get(key);
+    if (index === undefined) {
+      index = this.nodeOrder.push({ streamId, nodeId }) - 1;
+      this.nodeIndex.set(key, index);
+    }
+    return index;
+  }
+
+  private snapshot(streamId: string, graph: RunningGraph): StatusPush {
+    const status = graph.status();
+    for (const id of Object.keys(status.nodes)) this.indexOf(streamId, id);
+    return { status, nodeOrder: [...this.nodeOrder], logs: graph.collectLogs() };
+  }
+
+  private push(streamId: string): void {
+    const stream = this.streams.get(streamId);
+    if (stream !== undefined)
+      this.post({ kind: 'snapshot', streamId, push: this.snapshot(streamId, stream.graph) });
+  }
+
+  private schedulePush(streamId: string): void {
+    if (this.pushQueued.has(streamId)) return;
+    this.pushQueued.add(streamId);
+    setImmediate(() => {
+      this.pushQueued.delete(streamId);
+      this.push(streamId);
+    });
+  }
+
+  private begin(init: HostInit): HostedStream {
+    const { streamId } = init;
+    const channel = new MainThreadChannel(streamId, (message, transfer) => {
+      this.port.postMessage(message satisfies FromHost, transfer);
+    });
+    const graph = new RunningGraph({
+      streamId,
+      dataDir: init.dataDir,
+      access: init.access,
+      ...(this.device === undefined ? {} : { device: this.device }),
+      resolveFactory: this.plugins.createResolver({
+        dataDir: init.dataDir,
+        executablesDirs: init.executablesDirs,
+        extraModules: init.extraModules,
+      }),
+      mainThreadLink: (nodeId) => channel.linkFor(nodeId),
+      onChange: () => {
+        this.schedulePush(streamId);
+      },
+      onEvent: (event) => {
+        this.post({ kind: 'event', event });
+      },
+      onProcessGroup: (pgid, alive) => {
+        this.post({ kind: 'process-group', pgid, alive });
+      },
+      onEnter: (nodeId) => {
+        Atomics.store(this.busy, 0, nodeId === undefined ? 0 : this.indexOf(streamId, nodeId) + 1);
+      },
+    });
+    return { graph, channel, queue: Promise.resolve() };
+  }
+
+  private onMessage(message: ToHost): void {
+    if (this.device?.handle(message) === true) return;
+    switch (message.kind) {
+      case 'init':
+        if (!this.streams.has(message.init.streamId))
+          this.streams.set(message.init.streamId, this.begin(message.init));
+        return;
+      case 'ingest-frame':
+        // An ingest node that is gone (stopped, removed by an edit) simply misses the frame.
+        this.streams.get(message.streamId)?.channel.deliver(message.nodeId, message.frame);
+        return;
+      case 'command': {
+        const stream = this.streams.get(message.streamId);
+        if (stream === undefined) {
+          const error = serialize(new Error(`this worker does not run stream ${message.streamId}`));
+          this.post({
+            kind: 'reply',
+            id: message.id,
+            streamId: message.streamId,
+            ok: false,
+            error,
+            push: { status: { nodes: {}, pipes: {} }, nodeOrder: [...this.nodeOrder], logs: [] },
+          });
+          return;
+        }
+        const { id, streamId, command } = message;
+        stream.queue = stream.queue.then(() => this.run(streamId, stream, id, command));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private async execute(stream: HostedStream, command: HostCommand): Promise<void> {
+    switch (command.op) {
+      case 'start':
+        return stream.graph.start(command.definition);
+      case 'stop':
+        return stream.graph.stop();
+      case 'pause':
+        stream.graph.pause();
+        return;
+      case 'resume':
+        stream.graph.resume();
+        return;
+      case 'update':
+        return stream.graph.update(command.definition);
+      case 'signal':
+        return stream.graph.signalNode(command.nodeId, command.signal, command.payload);
+    }
+  }
+
+  private async run(streamId: string, stream: HostedStream, id: number, command: HostCommand): Promise<void> {
+    let failure: unknown;
+    let ok = true;
+    try {
+      await this.execute(stream, command);
+    } catch (error) {
+      ok = false;
+      failure = error;
+    }
+    const push = this.snapshot(streamId, stream.graph);
+    // A stopped stream, or one that failed to start (its nodes are stopped again), leaves the worker.
+    if (command.op === 'stop' || (command.op === 'start' && !ok)) this.streams.delete(streamId);
+    if (ok) this.post({ kind: 'reply', id, streamId, ok: true, push });
+    else this.post({ kind: 'reply', id, streamId, ok: false, error: serialize(failure), push });
+  }
+}
+
+/** Runs this worker thread as a host of streams, for as long as the main thread keeps it. */
+export function runStreamHost(plugins: StreamHostPlugins): void {
+  if (parentPort === null) throw new Error('host.ts runs only as a worker thread (see worker-runtime.ts)');
+  new StreamHost(parentPort, workerData as HostBoot, plugins);
+}

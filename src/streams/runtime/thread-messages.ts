@@ -1,0 +1,149 @@
+/**
+ * Messages between WorkerRuntime (main thread) and a data-plane worker's host, which runs many
+ * streams: every message about a stream names it. Everything is structured-cloned; frames
+ * transfer their sample buffer.
+ */
+import type { AccessPolicy } from '../../core/access-policy.js';
+import type { StreamDefinition } from '../../core/stream-model.js';
+import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from './stream-runtime.js';
+import type { Frame, FrameMarker } from '../../core/frame.js';
+import type { NodeLogLine } from '../../core/node.js';
+
+/** What every worker is started with (`workerData`), before it runs any stream. */
+export interface HostBoot {
+  /**
+   * Two Int32 cells shared with the main thread: [0] = 1 + index (in the pushes' `nodeOrder`) of
+   * the node running code now, 0 for none; [1] = heartbeat counter, incremented every snapshot
+   * period. Shared memory lets the watchdog see the worker alive even when the main thread was too
+   * busy to read its messages.
+   */
+  busy: SharedArrayBuffer;
+  /** Status push (and heartbeat) period, ms. */
+  snapshotIntervalMs: number;
+  /** Whether eeg-source nodes can subscribe to a device through the main thread. */
+  hasDevice: boolean;
+}
+
+/** A node of one of the worker's streams. */
+export interface NodeRef {
+  streamId: string;
+  nodeId: string;
+}
+
+/** A stream the worker is given to run (its commands follow). */
+export interface HostInit {
+  streamId: string;
+  dataDir: string;
+  executablesDirs: string[];
+  extraModules: string[];
+  /** The rules the stream's sockets apply (websocket nodes). */
+  access: AccessPolicy;
+}
+
+export type HostCommand =
+  | { op: 'start'; definition: StreamDefinition }
+  | { op: 'stop' }
+  | { op: 'pause' }
+  | { op: 'resume' }
+  | { op: 'update'; definition: StreamDefinition }
+  | { op: 'signal'; nodeId: string; signal: string; payload: Record<string, unknown> };
+
+/** A frame as it crosses the thread boundary (samples in a transferred buffer). */
+export interface WireFrame {
+  seq: number;
+  timestamp: number;
+  sampleRate: number;
+  channels: string[];
+  data: Float32Array;
+  units?: string[];
+  discontinuity?: boolean;
+  range?: number;
+  highpass?: number;
+  lostSamples?: number;
+  annotation?: string;
+  marker?: FrameMarker;
+  createdAt?: number;
+}
+
+/**
+ * A device frame on the wire (device-bridge.ts): `channels` only when they differ from the
+ * previous frame of the same subscription, which they almost never do, so that 21 names are not
+ * cloned twice per frame.
+ */
+export type DeviceWireFrame = Omit<WireFrame, 'channels'> & { channels?: string[] };
+
+/**
+ * A frame's copy for the thread boundary: the samples are copied once (the frame may be shared
+ * with other consumers on this side) and the copy's buffer is what the caller transfers.
+ */
+export function toWire(frame: Frame): WireFrame {
+  return { ...samplesToWire(frame), channels: [...frame.channels] };
+}
+
+/** {@link toWire} without the channel names (a device frame whose channels did not change). */
+export function samplesToWire(frame: Frame): Omit<WireFrame, 'channels'> {
+  return {
+    seq: frame.seq,
+    timestamp: frame.timestamp,
+    sampleRate: frame.sampleRate,
+    data: frame.data.slice(),
+    ...(frame.units === undefined ? {} : { units: [...frame.units] }),
+    ...(frame.discontinuity === true ? { discontinuity: true } : {}),
+    ...(frame.range === undefined ? {} : { range: frame.range }),
+    ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
+    ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
+    ...(frame.annotation === undefined ? {} : { annotation: frame.annotation }),
+    ...(frame.marker === undefined ? {} : { marker: { ...frame.marker } }),
+    ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
+  };
+}
+
+export type ToHost =
+  | { kind: 'init'; init: HostInit }
+  | { kind: 'command'; id: number; streamId: string; command: HostCommand }
+  | {
+      kind: 'device-subscribed';
+      subscription: number;
+      error?: string;
+      /** The catalog code of a refusal (`channels_unavailable`), and its details. */
+      code?: string;
+      details?: Record<string, unknown>;
+    }
+  | { kind: 'device-frame'; subscription: number; frame: DeviceWireFrame }
+  /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */
+  | { kind: 'ingest-frame'; streamId: string; nodeId: string; frame: WireFrame };
+
+export interface SerializedError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  /** Set when the error was a NodeFailureError, so that the main thread rebuilds one. */
+  nodeFailure?: NodeFailure;
+}
+
+/** One stream's status and new log lines, with the worker's node order. */
+export interface StatusPush {
+  status: RuntimeStreamStatus;
+  /** The worker's nodes (of all its streams) in the order of the `busy` indices. */
+  nodeOrder: NodeRef[];
+  logs: { nodeId: string; lines: NodeLogLine[] }[];
+}
+
+export type FromHost =
+  | { kind: 'snapshot'; streamId: string; push: StatusPush }
+  | { kind: 'reply'; id: number; streamId: string; ok: true; push: StatusPush }
+  | { kind: 'reply'; id: number; streamId: string; ok: false; error: SerializedError; push: StatusPush }
+  | { kind: 'event'; event: RuntimeEvent }
+  | { kind: 'process-group'; pgid: number; alive: boolean }
+  | {
+      kind: 'device-subscribe';
+      subscription: number;
+      channels: string[];
+      sampleRate?: number;
+      gain?: number;
+      frameMs?: number;
+      owner?: NodeRef;
+    }
+  | { kind: 'device-unsubscribe'; subscription: number }
+  /** A tap node's frame for the main thread (StreamRuntime.tap); its buffer is transferred. */
+  | { kind: 'tap-frame'; streamId: string; nodeId: string; frame: WireFrame };
