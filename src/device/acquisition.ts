@@ -15,14 +15,8 @@ import type { Frame } from '../core/frame.js';
 import type { DeviceClock, TimerHandle } from './clock.js';
 import { channelName, type Electrode } from '../core/electrodes.js';
 import { type DeviceChannel, type UnplayedChannel, voltageChannel } from './channels.js';
-import {
-  DEFAULT_EEG_CONFIG,
-  EEG_GAINS,
-  EEG_SAMPLING_FREQUENCIES,
-  type EegConfig,
-  type EegConfigChange,
-  type EegSamplingFrequency,
-} from './headset.js';
+import { DEFAULT_EEG_CONFIG, type EegConfig, type EegConfigChange } from './headset.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegSamplingFrequency } from '../core/hardware.js';
 import type { EegSignalSource } from './signal-source.js';
 import { eegChannelListOrThrow, oneOfOrThrow } from './arguments.js';
 

@@ -24,17 +24,12 @@ import type { SimulatedWearer } from './simulated/wearer.js';
 
 export type { DeviceEvent, SystemEvent, ImpedanceEvent, QualityEvent, Unsubscribe } from './events.js';
 export type { Electrode, ElectrodeMap } from '../core/electrodes.js';
+import type { EegGain, EegSamplingFrequency } from '../core/hardware.js';
 
 // ---------------------------------------------------------------------------------------------
 // EEG acquisition
 
-/** Programmable gains of the ADC front end (ADS1299-style PGA). */
-export const EEG_GAINS = [1, 2, 4, 6, 8, 12, 24] as const;
-export type EegGain = (typeof EEG_GAINS)[number];
-
-/** Sampling frequencies in Hz. */
-export const EEG_SAMPLING_FREQUENCIES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
-export type EegSamplingFrequency = (typeof EEG_SAMPLING_FREQUENCIES)[number];
+// The front end's gains and sampling frequencies are the headset's hardware facts: core/hardware.ts.
 
 export interface EegConfig {
   /**

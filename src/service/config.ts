@@ -14,7 +14,7 @@ import { validate as prebuiltSettingsValidator } from '../platform/schemas/setti
 import { check, issuesToError, usePrecompiled } from '../platform/schemas/validator.js';
 import { parseYamlText } from '../platform/schemas/yaml-text.js';
 import { errorMessage } from '../core/error-message.js';
-import { assertDeviceSetting } from './device-setting.js';
+import { deviceForms, deviceSettingPattern, deviceSettingProblem } from '../device/kinds.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -30,9 +30,8 @@ export const SettingsSchema = Type.Object(
       description: 'Database, token, recordings and executables live here.',
     }),
     device: Type.String({
-      pattern: '^(simulated|simulated:seated|replay:.+|cyton:.+|lsl(:.*)?)$',
-      description:
-        'simulated (electrodes retracted), simulated:seated (worn, electrodes pressed onto the scalp), replay:FILE (EDF/BDF), cyton:SERIAL_PORT (an OpenBCI Cyton board) or lsl:QUERY (an LSL stream; lsl alone is lsl:type=EEG).',
+      pattern: deviceSettingPattern(),
+      description: `${deviceForms()}.`,
     }),
     seed: Type.Optional(
       Type.Integer({ description: 'Seed of the simulated headset, for repeatable signals.' }),
@@ -269,4 +268,18 @@ export function executablesDirs(settings: Settings): string[] {
 /** True when listening on `host` stays on this machine (the same test the sockets' Host rule uses). */
 export function isLoopbackHost(host: string): boolean {
   return isLoopbackName(host);
+}
+
+/**
+ * Throws the `invalid_request` error for a bad `device` setting, before the schema's check: a value
+ * of the wrong form gets a message that says what to give, with an example, rather than the
+ * schema's pattern. `source` names where it was given.
+ */
+function assertDeviceSetting(value: unknown, source: string): void {
+  const problem = deviceSettingProblem(value);
+  if (problem === undefined) return;
+  throw new HeadsetdError('invalid_request', `The setting /device (${source}): ${problem}.`, {
+    path: '/device',
+    value,
+  });
 }

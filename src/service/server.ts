@@ -28,7 +28,8 @@ import {
   startDiscoveryResponder,
 } from './discovery.js';
 import { tooBroad, trustedNetworks } from '../platform/security/trusted-networks.js';
-import { openDevice } from './devices.js';
+import { openDevice } from '../device/kinds.js';
+import { openSerialLink } from './serial-link.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from '../recordings/index.js';
 import { WorkerRuntime } from '../streams/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../streams/executables/stream-host-entry.js';
@@ -180,7 +181,15 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   }
   // A live amplifier is opened here, before the service listens: a failure is a start-up error.
   const device =
-    options.device ?? (await openDevice(settings.device, settings.seed, { logger, lsl: settings.lsl }));
+    options.device ??
+    (await openDevice(settings.device, {
+      ...(settings.seed === undefined ? {} : { seed: settings.seed }),
+      log: (message) => {
+        logger.info(message);
+      },
+      lsl: settings.lsl,
+      openSerialLink,
+    }));
   // A headset keeps executing its last command: after a service was killed during a move, its
   // motors may still be driving. None may move without a client that asked for it: stop them first.
   stopMotors(device, logger, 'were moving when the service started (it ended during a move)');

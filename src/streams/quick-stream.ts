@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { channelName, EEG_ELECTRODES, parseElectrode } from '../core/electrodes.js';
 import { HeadsetdError } from '../core/errors.js';
 import type { StreamDefinition } from '../core/stream-model.js';
+import { EEG_SAMPLING_FREQUENCIES } from '../core/hardware.js';
 
 /** The tag in `meta.tags` that marks a quick stream. */
 export const QUICK_STREAM_TAG = 'quick-stream';
@@ -17,8 +18,6 @@ export const QUICK_STREAM_TAG = 'quick-stream';
 /** Node ids of a quick stream's graph. */
 export const QUICK_NODES = { source: 'source', filter: 'filter', tap: 'tap' } as const;
 
-/** EEG rates of the headset; an eeg-source runs at one of them (docs/api.md §Built-in executables). */
-export const QUICK_SAMPLE_RATES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
 export const DEFAULT_QUICK_SAMPLE_RATE = 250;
 /** Seconds of samples kept for GET /stream/{id}/data when `bufferSize` is not given. */
 export const DEFAULT_BUFFER_SECONDS = 10;
@@ -125,10 +124,10 @@ export function parseQuickStart(
   deviceChannels: readonly string[] = HEADSET_CHANNELS,
 ): QuickStreamConfig {
   const sampleRate = body.sampleRate ?? DEFAULT_QUICK_SAMPLE_RATE;
-  if (!(QUICK_SAMPLE_RATES as readonly number[]).includes(sampleRate)) {
+  if (!(EEG_SAMPLING_FREQUENCIES as readonly number[]).includes(sampleRate)) {
     throw invalid(
       '/sampleRate',
-      `sampleRate ${sampleRate} is not a rate of the headset; use one of ${QUICK_SAMPLE_RATES.join(', ')} Hz.`,
+      `sampleRate ${sampleRate} is not a rate of the headset; use one of ${EEG_SAMPLING_FREQUENCIES.join(', ')} Hz.`,
     );
   }
   const channels = parseChannels(body.channels, deviceChannels);

@@ -53,7 +53,7 @@ describe('loadSettings', () => {
       /^The setting \/device \(--device\): "cyton:" names no serial port: .*cyton:SERIAL_PORT, e\.g\. cyton:\/dev\/ttyUSB0/,
     );
     expect(problem('foo')).toMatch(
-      /^The setting \/device \(--device\): "foo" is not a device: use simulated, .*cyton:\/dev\/ttyUSB0.*lsl:type=EEG/,
+      /^The setting \/device \(--device\): "foo" is not a device: use simulated \(.*cyton:\/dev\/ttyUSB0.*lsl:type=EEG/,
     );
     expect(problem('cyton:')).not.toContain('The settings at');
     expect(() => loadSettings({}, { HEADSETD_DEVICE: 'cyton:' })).toThrow(

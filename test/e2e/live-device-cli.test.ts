@@ -31,7 +31,7 @@ describe('headsetd serve --device on a live amplifier', () => {
     expect(result.status).not.toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
-      'cyton:SERIAL_PORT (e.g. cyton:/dev/ttyUSB0) or lsl:QUERY (e.g. lsl:type=EEG)',
+      'cyton:SERIAL_PORT (an OpenBCI Cyton board, e.g. cyton:/dev/ttyUSB0) or lsl:QUERY (an LSL stream, e.g. lsl:type=EEG',
     );
   });
 });

@@ -41,7 +41,7 @@ test.each(CASES)('the bundle refuses $name with the run-time validator’s messa
   const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
   expect(run.status).not.toBe(0);
   const expected = runtimeMessage({ port: '0', ...flags }, config);
-  // A pointer first: the schema's `/port`, or the device setting's own sentence (device-setting.ts).
+  // A pointer first: the schema's `/port`, or the device setting's own sentence (device/kinds.ts).
   expect(expected).toMatch(/^The settings? (at )?\//);
   expect(run.stderr.trim()).toBe(`headsetd: ${expected}`);
 });

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ELECTRODES, electrodeAt, electrodesAmong, isEegElectrode } from '../../core/electrodes.js';
-import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../device/headset.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
 import { HeadsetdError } from '../../core/errors.js';
 import { errorResponses } from '../../platform/schemas/responses.js';
 import { deviceCall } from '../http-helpers.js';

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfigChange } from '../../device/headset.js';
+import { type EegConfigChange } from '../../device/headset.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
 import { HeadsetdError } from '../../core/errors.js';
 import { errorResponses } from '../../platform/schemas/responses.js';
 import { restoreConfiguredEeg } from '../../device/settings/config.js';

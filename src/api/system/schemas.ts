@@ -4,7 +4,8 @@
  */
 import { Type } from 'typebox';
 import { ELECTRODES, EEG_ELECTRODES } from '../../core/electrodes.js';
-import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, LED_INDICES } from '../../device/headset.js';
+import { LED_INDICES } from '../../device/headset.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
 
 export const ElectrodeNumberMap = Type.Record(Type.String(), Type.Number(), {
   description: `Electrode name → number, for the electrodes asked (all 21 when none): ${ELECTRODES.join(', ')}.`,

@@ -7,6 +7,12 @@ import { listOption, stringOption } from '../command.js';
 import { UsageError } from '../failures.js';
 import type { Output } from '../output.js';
 import { watchCommand } from './eeg-watch.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
+
+/** `1, 2 or 4`: the headset's values as the help lists them. */
+function orList(values: readonly number[]): string {
+  return `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
 
 export interface EegConfig {
   channels: string[];
@@ -66,8 +72,8 @@ const config: Command = {
   args: '[--rate HZ] [--gain N] [--channels LIST] [--reset [--force]]',
   summary: 'Show the EEG configuration, or change it.',
   help: `Options:
-  --rate HZ          sampling frequency: 250, 500, 1000, 2000, 4000, 8000 or 16000
-  --gain N           1, 2, 4, 6, 8, 12 or 24
+  --rate HZ          sampling frequency: ${orList(EEG_SAMPLING_FREQUENCIES)}
+  --gain N           ${orList(EEG_GAINS)}
   --channels LIST    EEG electrodes, comma-separated or repeated (e.g. O1,O2,CZ)
   --reset            stop acquisition and restore the configured defaults (refused while
                      streams read the EEG: the answer names them)

@@ -22,13 +22,8 @@ import { type DeviceChannel, type UnplayedChannel, voltageChannel } from '../cha
 import { AcquisitionCore, type AcquisitionCoreHooks } from '../acquisition-core.js';
 import { DeviceArgumentError } from '../errors.js';
 import type { Unsubscribe } from '../events.js';
-import {
-  EEG_GAINS,
-  type EegConfig,
-  type EegConfigChange,
-  type EegGain,
-  type EegSamplingFrequency,
-} from '../headset.js';
+import { type EegConfig, type EegConfigChange } from '../headset.js';
+import { EEG_GAINS, type EegGain, type EegSamplingFrequency } from '../../core/hardware.js';
 import { type LiveEegDriver, type LiveSamples, liveChannelElectrode } from './driver.js';
 import { LiveFramer } from './live-framer.js';
 import { RateGuard, type RateVerdict } from './rate-guard.js';

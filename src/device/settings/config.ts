@@ -7,7 +7,8 @@
 import { type Static, Type } from 'typebox';
 import { HeadsetdError } from '../../core/errors.js';
 import { EEG_ELECTRODES } from '../../core/electrodes.js';
-import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegConfig, type Headset } from '../headset.js';
+import { type EegConfig, type Headset } from '../headset.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
 import { check, issuesToError } from '../../platform/schemas/validator.js';
 import { type JsonObject, isJsonObject, mergePatch, pruneEmpty, withDefaults } from './merge-patch.js';
 

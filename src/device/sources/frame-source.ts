@@ -20,7 +20,8 @@ import { FrameJoiner } from '../../core/frame-joiner.js';
 import { ListenerSet } from '../../core/listener-set.js';
 import type { DeviceFrameSource } from '../../core/node.js';
 import { ChannelsUnavailableError } from '../errors.js';
-import { EEG_SAMPLING_FREQUENCIES, type Headset } from '../headset.js';
+import { type Headset } from '../headset.js';
+import { EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
 import { sameChannelName } from '../channels.js';
 
 /** How often the `streams` hold is tried again while the device refuses it after a forced reset. */

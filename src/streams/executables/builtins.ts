@@ -9,7 +9,8 @@ import { EEG_ELECTRODES } from '../../core/electrodes.js';
 import { DEFAULT_FILTER_ORDER, DEFAULT_NOTCH_Q } from '../../dsp/design.js';
 import { formatOfName, MAX_FILENAME_BYTES, recordingNameProblem } from '../../recordings/paths.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
-import { channelListIssues, SUPPORTED_EEG_RATES } from './eeg-source-config.js';
+import { channelListIssues } from './eeg-source-config.js';
+import { EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
 import { ERP_BUILTINS } from './erp-descriptors.js';
 import { LSL_BUILTINS } from './lsl-builtins.js';
 import { MAKER_BUILTINS } from './maker-builtins.js';
@@ -136,7 +137,7 @@ const eegSource: BuiltinDescriptor = {
         }),
       ),
       samplingFrequency: Type.Optional(
-        Type.Enum(SUPPORTED_EEG_RATES, {
+        Type.Enum(EEG_SAMPLING_FREQUENCIES, {
           description:
             "Output rate, Hz; the node resamples when acquisition runs at another rate. Default: the device's rate.",
         }),

@@ -1,15 +1,9 @@
 /**
  * What the two names of the headset's EEG source (`eeg-source` and the maker's `eeg_source`) check
- * alike: the rates the headset's front end can give, its programmable gains, and a channel list
- * against the device's channels. One check, so that both answer a wrong name the same way.
+ * alike beyond their schemas (whose rates and gains are the headset's, core/hardware.ts): a channel
+ * list against the device's channels. One check, so that both answer a wrong name the same way.
  */
 import type { CheckContext, ConfigIssue } from './builtin-descriptor.js';
-
-/** The headset's sampling frequencies, Hz (its front end's; docs/system-paths.md §/system). */
-export const SUPPORTED_EEG_RATES = [250, 500, 1000, 2000, 4000, 8000, 16000] as const;
-
-/** The programmable gains of the headset's front end (ADS1299-style PGA). */
-export const SUPPORTED_EEG_GAINS = [1, 2, 4, 6, 8, 12, 24] as const;
 
 /**
  * Defects of a channel list (at `/<field>/<i>`): a name the device does not play (when the

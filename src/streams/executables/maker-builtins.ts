@@ -10,7 +10,8 @@ import { EEG_ELECTRODES } from '../../core/electrodes.js';
 import { MAX_BUTTERWORTH_ORDER } from '../../dsp/butterworth.js';
 import { DEFAULT_FILTER_ORDER } from '../../dsp/design.js';
 import { type BuiltinDescriptor, COMMON_CONFIG, type ConfigIssue, numberOf } from './builtin-descriptor.js';
-import { channelListIssues, SUPPORTED_EEG_GAINS, SUPPORTED_EEG_RATES } from './eeg-source-config.js';
+import { channelListIssues } from './eeg-source-config.js';
+import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
 import { bandEdges } from './maker-configs.js';
 
 const makerEegSource: BuiltinDescriptor = {
@@ -25,8 +26,8 @@ const makerEegSource: BuiltinDescriptor = {
     {
       ...COMMON_CONFIG,
       sampleRate: Type.Optional(
-        Type.Enum(SUPPORTED_EEG_RATES, {
-          description: `Output rate, Hz: one the headset can give (${SUPPORTED_EEG_RATES.join(', ')}). Acquisition starts at it when idle; when it already runs at another rate the node resamples to it (eeg-source's samplingFrequency). Default: the device's rate.`,
+        Type.Enum(EEG_SAMPLING_FREQUENCIES, {
+          description: `Output rate, Hz: one the headset can give (${EEG_SAMPLING_FREQUENCIES.join(', ')}). Acquisition starts at it when idle; when it already runs at another rate the node resamples to it (eeg-source's samplingFrequency). Default: the device's rate.`,
         }),
       ),
       channels: Type.Optional(
@@ -37,8 +38,8 @@ const makerEegSource: BuiltinDescriptor = {
         }),
       ),
       gain: Type.Optional(
-        Type.Enum(SUPPORTED_EEG_GAINS, {
-          description: `The amplifier's programmable gain (${SUPPORTED_EEG_GAINS.join(', ')}), the gain acquisition starts at when this node starts it; acquisition already running (another stream, or /system) keeps the gain it runs at. Samples are µV whatever the gain: it sets only the resolution (4.5 V / gain / 2^23 per step) and the full scale (±4.5 V / gain, which frames carry as their range). Default: the device's gain. A device whose amplifier has no gain of ours to set (LSL) takes only 1, and refuses another when the node starts.`,
+        Type.Enum(EEG_GAINS, {
+          description: `The amplifier's programmable gain (${EEG_GAINS.join(', ')}), the gain acquisition starts at when this node starts it; acquisition already running (another stream, or /system) keeps the gain it runs at. Samples are µV whatever the gain: it sets only the resolution (4.5 V / gain / 2^23 per step) and the full scale (±4.5 V / gain, which frames carry as their range). Default: the device's gain. A device whose amplifier has no gain of ours to set (LSL) takes only 1, and refuses another when the node starts.`,
         }),
       ),
     },
