@@ -102,13 +102,16 @@ export interface ElectrodeJobSpec<R extends object> {
   run(hooks: { signal: AbortSignal; progress: ElectrodeProgressTracker }): Promise<R>;
 }
 
+/** What an electrode operation needs: the device, its motor locks and its job registry. */
+export type ElectrodeJobContext = Pick<GuidesContext, 'device' | 'locks' | 'jobs'>;
+
 /**
  * Starts an electrode operation as a job of the device's registry, holding its electrodes from now
  * on (409 when one is held): progress every round and every PROGRESS_TICK_MS of device time while
  * motors move; a cancelled or failed operation stops its moving motors where they are.
  */
 export function startElectrodeJob<R extends object>(
-  context: GuidesContext,
+  context: ElectrodeJobContext,
   spec: ElectrodeJobSpec<R>,
 ): Job<ElectrodeJobProgress, R> {
   const { device } = context;

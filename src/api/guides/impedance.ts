@@ -65,7 +65,7 @@ function reading(session: Session): Static<typeof ImpedanceSessionAnswer> {
 
 export function impedanceSessionRoutes(
   app: FastifyInstance,
-  context: GuidesContext,
+  context: Pick<GuidesContext, 'sessions' | 'config'>,
   live: SocketFanout,
 ): void {
   const { sessions } = context;

@@ -5,8 +5,11 @@
  */
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { type ElectrodeJobSpec, startElectrodeJob } from '../../guides/electrode-jobs.js';
-import type { GuidesContext } from '../../guides/context.js';
+import {
+  type ElectrodeJobContext,
+  type ElectrodeJobSpec,
+  startElectrodeJob,
+} from '../../guides/electrode-jobs.js';
 import { queryBoolean, QueryBoolean } from '../http-helpers.js';
 import { jobPath } from '../job-shapes.js';
 
@@ -22,7 +25,7 @@ export type WaitQueryType = { wait?: string };
  * the route should: 202 with the job, or with `wait` the final answer.
  */
 export async function answerElectrodeJob<R extends object>(
-  context: GuidesContext,
+  context: ElectrodeJobContext,
   reply: FastifyReply,
   query: WaitQueryType,
   spec: ElectrodeJobSpec<R>,

@@ -3,6 +3,7 @@
  * an absolute position, stop, brake, home) and POST /motors/apply-pressure (seat electrodes and
  * press them by a profile's steps; a job, guides/electrode-jobs.ts).
  */
+import type { ElectrodeJobContext } from '../../guides/electrode-jobs.js';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type Electrode, MIXED_CASE, mixedCaseMap } from '../../core/electrodes.js';
@@ -14,7 +15,6 @@ import {
   assertNotAcquiring,
   electrodeFrom,
   electrodesFrom,
-  type GuidesContext,
 } from '../../guides/context.js';
 import { JobAccepted } from '../job-shapes.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
@@ -41,7 +41,7 @@ type PressureBody = {
   customization?: Record<string, number>;
 };
 
-export function guideMotorRoutes(app: FastifyInstance, context: GuidesContext): void {
+export function guideMotorRoutes(app: FastifyInstance, context: ElectrodeJobContext): void {
   const { device, locks } = context;
 
   app.post<{ Body: ControlBody }>(

@@ -3,6 +3,7 @@
  * (retract, release, seat; a job, guides/electrode-jobs.ts), GET /electrodes/preparation-guidance (a level and one instruction per
  * electrode) and POST /electrodes/diagnose (motor, impedance, signal figures, verdict, advice).
  */
+import type { ElectrodeJobContext } from '../../guides/electrode-jobs.js';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { type Electrode, mixedCaseMap } from '../../core/electrodes.js';
@@ -78,7 +79,10 @@ function parseCurrentImpedance(text: string | undefined): Map<Electrode, number>
   return map;
 }
 
-export function preparationRoutes(app: FastifyInstance, context: GuidesContext): void {
+export function preparationRoutes(
+  app: FastifyInstance,
+  context: ElectrodeJobContext & Pick<GuidesContext, 'latest' | 'config'>,
+): void {
   const { device } = context;
 
   app.post<{ Body: PrepareBody; Querystring: WaitQueryType }>(
