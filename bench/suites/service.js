@@ -1,7 +1,7 @@
 /* global console */
 /**
  * The service as a process: start-up to the listening line and resident memory, each against a
- * bare Fastify server with one route (bench/lib/bare-fastify.mjs) started and measured the same
+ * bare Fastify server with one route (bench/lib/bare-server.mjs fastify) started and measured the same
  * way in the same run.
  *
  * - service.startup: median of STARTS starts of `dist/headsetd.mjs serve` ÷ the same of the bare
