@@ -17,7 +17,7 @@ import { EventHub } from '../events/hub.js';
 import { systemPlugin, type TokenWaiver } from '../api/system/index.js';
 import { executablesDirs, isLoopbackHost, type Settings } from './config.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
-import { headsetFrameSource } from '../device/sources/frame-source.js';
+import { headsetFrameSource, subscriptionRefusal } from '../device/sources/frame-source.js';
 import type { Headset } from '../device/headset.js';
 import { isValidHostname, SettingsStore } from '../platform/store/settings-store.js';
 import { instinctPlugin } from '../api/instinct/index.js';
@@ -231,6 +231,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       executablesDirs: dirs,
       deviceChannels: () => device.eeg.channels().map((c) => c.name),
       outboundHosts: () => outbound,
+      subscriptionRefusal: (channels) => subscriptionRefusal(device, channels),
     },
     onError: (message, error) => {
       logger.error({ err: error }, message);

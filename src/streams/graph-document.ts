@@ -29,6 +29,13 @@ export interface GraphContext {
    * checked again when the node starts.
    */
   outboundHosts?: () => readonly string[];
+  /**
+   * The refusal the device gives a subscription to `channels` now (`channels_unavailable` for
+   * channels it does not acquire; an empty list: none), on a running service: the same check the
+   * device makes when an eeg-source subscribes, made on the main thread when a stream is sent
+   * `start`, so that the answer does not wait for a worker. Absent: only the node's start checks.
+   */
+  subscriptionRefusal?: (channels: readonly string[]) => HeadsetdError | undefined;
 }
 
 const ExternalCommonConfig = Type.Object({ ...EXTERNAL_CONFIG }, { additionalProperties: true });

@@ -10,6 +10,7 @@ import * as edits from './edits.js';
 import type { GraphContext } from './graph-document.js';
 import { newEntry, type StreamChange, type StreamEntry } from './entry.js';
 import { transitionError } from './failures.js';
+import { deviceRefusal } from './device-refusal.js';
 import { degradation, type StreamDegradedEvent, type StreamRecoveredEvent } from './degradation.js';
 import { planSignal } from './lifecycle.js';
 import { assertNodeSignal } from './node-signal.js';
@@ -249,8 +250,12 @@ export class StreamManager {
         { state: entry.state, signal, allowed: plan.allowed },
       );
     }
-    if (signal === 'start' || signal === 'reconcile')
+    if (signal === 'start' || signal === 'reconcile') {
       assertExecutablesAllowed(entry.definition, this.context);
+      // Refused before anything changes, not after the signal's wait (device-refusal.ts).
+      const refusal = deviceRefusal(entry.definition, this.context);
+      if (refusal !== undefined) throw transitionError(entry, signal, refusal);
+    }
     const transition: Record<StreamSignal, (e: StreamEntry) => Outcome> = {
       start: (e) => this.transitions.start(e),
       stop: (e) => this.transitions.stop(e),

@@ -10,7 +10,7 @@
  * processes the fake has none of: `stream_restarted` (the other streams of a hung worker,
  * test/e2e/runtime-pool), and the process groups `close` and `abort` end (runtime-orphans).
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import type { StreamRuntime } from '../../src/streams/runtime/stream-runtime.js';
 import { recordCalls } from './recorded-calls.js';
@@ -33,30 +33,94 @@ export interface RuntimeEnvironment {
 /** Every case of the contract, in the order they run. */
 export const RUNTIME_CASES: readonly RuntimeCase[] = [...LIFECYCLE_CASES, ...MAIN_THREAD_CASES];
 
+/**
+ * The device a shared runtime is built with: it hands each subscription to the device of the case
+ * running now, so that every case sees only its own subscriptions.
+ */
+class CaseDevice implements DeviceFrameSource {
+  current = new ContractDevice();
+
+  subscribe(...args: Parameters<DeviceFrameSource['subscribe']>): ReturnType<DeviceFrameSource['subscribe']> {
+    return this.current.subscribe(...args);
+  }
+}
+
+/** The cases that end their runtime get one of their own; the others share one. */
+const endsRuntime = (c: RuntimeCase): boolean => c.covers.includes('close') || c.covers.includes('abort');
+
 export function runtimeContract(
   name: string,
   make: (environment: RuntimeEnvironment) => RuntimeUnderTest,
 ): void {
   describe(`StreamRuntime contract: ${name}`, () => {
-    let subject: RuntimeUnderTest;
-    let device: ContractDevice;
+    // One runtime serves every case that does not end it, as a service's runtime serves stream
+    // after stream: a real runtime's workers then boot once, not once per case. Each case stops
+    // the streams it started (below), so none sees another's.
+    const caseDevice = new CaseDevice();
+    let shared: RuntimeUnderTest | undefined;
+    let own: RuntimeUnderTest | undefined;
     const cleanups: (() => unknown)[] = [];
+    const started = new Set<string>();
 
-    beforeEach(() => {
-      device = new ContractDevice();
-      subject = make({ device });
+    beforeAll(() => {
+      shared = make({ device: caseDevice });
+    });
+    afterAll(async () => {
+      await shared?.close();
     });
     afterEach(async () => {
       for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-      await subject.close();
+      if (own !== undefined) {
+        await own.close();
+        own = undefined;
+      }
+      for (const id of started) {
+        if (shared?.runtime.status(id) !== undefined) await shared.runtime.stop(id).catch(() => undefined);
+        shared?.runtime.forget(id);
+      }
+      started.clear();
     });
 
     for (const contractCase of RUNTIME_CASES) {
       test(contractCase.title, async () => {
-        const recorded = recordCalls(subject.runtime);
+        const device = new ContractDevice();
+        let subject: RuntimeUnderTest;
+        if (endsRuntime(contractCase)) {
+          own = make({ device });
+          subject = own;
+        } else {
+          if (shared === undefined) throw new Error('the shared runtime was not made');
+          caseDevice.current = device;
+          subject = shared;
+        }
+        const runtime = subject.runtime;
+        // Notes every stream the case starts, to stop it after the case.
+        const shares = subject === shared;
+        const stopStarted = async (): Promise<void> => {
+          for (const id of started) {
+            if (runtime.status(id) !== undefined) await runtime.stop(id).catch(() => undefined);
+            runtime.forget(id);
+          }
+          started.clear();
+        };
+        const noted = new Proxy(runtime, {
+          get(target, key) {
+            // A case that shares the runtime and closes it in passing (a StreamManager's close, in
+            // its cleanup) ends only its own streams; the cases about close have their own runtime.
+            if (key === 'close' && shares) return stopStarted;
+            if (key === 'start')
+              return (stream: Parameters<StreamRuntime['start']>[0]) => {
+                started.add(stream.id);
+                return target.start(stream);
+              };
+            const value: unknown = Reflect.get(target, key, target);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        });
+        const recorded = recordCalls(noted);
         await contractCase.run({ runtime: recorded.subject, device, cleanups });
         // An optional method the implementation lacks (abort) is not asked for.
-        const owned = contractCase.covers.filter((m) => typeof subject.runtime[m] === 'function');
+        const owned = contractCase.covers.filter((m) => typeof runtime[m] === 'function');
         expect(owned.filter((m) => !recorded.used.has(m))).toEqual([]);
       });
     }

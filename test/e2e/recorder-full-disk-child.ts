@@ -3,8 +3,9 @@
  * the recording's writes fail with EFBIG as they would with ENOSPC. Like the service, it first runs
  * startup repair on the recordings directory; then it runs generator → recorder as one fixed
  * stream (so a second run is the same stream restarted: it continues in a new segment) in a
- * WorkerRuntime until the recorder leaves `running` and, when CAPACITY is given (the capacity of
- * the block pipe into the recorder), until that pipe refused frames. Prints
+ * WorkerRuntime until the runtime announces the recorder's end (node_crashed) and, when CAPACITY is
+ * given (the capacity of the block pipe into the recorder), until that pipe refused frames. The
+ * test's own timeout bounds the wait. Prints
  * `{rec, events, repairs}` as JSON (the recorder's status, the runtime's events, the repairs) and exits.
  * usage: node --import tsx recorder-full-disk-child.ts DATA_DIR FORMAT [CAPACITY]
  * (8 channels at 4 kHz for EDF, 500 Hz for CSV: either fills 100 KiB in two or three seconds).
@@ -21,6 +22,14 @@ const repairs = repairRecordings(recordingsDir(dataDir));
 const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
 const events: RuntimeEvent[] = [];
 runtime.onEvent((event) => events.push(event));
+// The recorder's end is the runtime's node_crashed event for it, which says whether the
+// supervisor restarts it (it must not: willRestart false). With CAPACITY, the pipe's overflow
+// behind it shows only in the status the worker pushes, so that is read until it does.
+const crashed = new Promise<void>((resolve) => {
+  runtime.onEvent((event) => {
+    if (event.type === 'node_crashed' && event.nodeId === 'rec') resolve();
+  });
+});
 const id = 'f0110000-0000-4000-8000-000000000001';
 const now = new Date().toISOString();
 await runtime.start({
@@ -49,16 +58,15 @@ await runtime.start({
     },
   ],
 });
-const deadline = Date.now() + 30_000;
-const timer = setInterval(() => {
+await crashed;
+const overflowed = (): boolean => {
   const status = runtime.status(id);
-  const rec = status?.nodes.rec;
-  const overflowed = capacity === undefined || (status?.pipes.p?.framesDropped ?? 0) > 0;
-  if ((rec?.state === 'running' || !overflowed) && Date.now() < deadline) return;
-  clearInterval(timer);
-  // Half a second more: a restart (which must not happen) would show.
-  setTimeout(() => {
-    process.stdout.write(JSON.stringify({ rec: runtime.status(id)?.nodes.rec ?? null, events, repairs }));
-    void runtime.close().then(() => process.exit(0));
-  }, 500);
-}, 20);
+  return (
+    status?.nodes.rec?.state !== 'running' &&
+    (capacity === undefined || (status?.pipes.p?.framesDropped ?? 0) > 0)
+  );
+};
+while (!overflowed()) await new Promise((resolve) => setTimeout(resolve, 20));
+process.stdout.write(JSON.stringify({ rec: runtime.status(id)?.nodes.rec ?? null, events, repairs }));
+await runtime.close();
+process.exit(0);

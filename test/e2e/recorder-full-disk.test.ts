@@ -6,9 +6,9 @@
  * pipe that overflowed behind the stopped recorder), and no file or temporary file is left.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import type { RecordingRepair } from '../../src/recordings/index.js';
 import type { RuntimeEvent, RuntimeNodeStatus } from '../../src/streams/runtime/stream-runtime.js';
@@ -47,9 +47,16 @@ function recordUntilFull(
 }
 
 describe('recorder on a full disk', () => {
+  /** An EDF recording stopped by the full disk: the first test reads it, the restart test starts from a copy. */
+  let fullEdf: { dataDir: string; report: ChildReport };
+  beforeAll(() => {
+    const dataDir = tempDataDir('headsetd-recorder-full-edf');
+    fullEdf = { dataDir, report: recordUntilFull(dataDir, 'edf') };
+  });
+
   test.each(['edf', 'csv'])('%s: stops for good with a clear lastError; the file stays valid', (format) => {
-    const dataDir = tempDataDir(`headsetd-recorder-full-${format}`);
-    const { rec } = recordUntilFull(dataDir, format);
+    const dataDir = format === 'edf' ? fullEdf.dataDir : tempDataDir(`headsetd-recorder-full-${format}`);
+    const { rec } = format === 'edf' ? fullEdf.report : recordUntilFull(dataDir, format);
     const name = `full.${format}`;
     expect(rec.state).toBe('error');
     expect(rec.metrics.restarts).toBe(0);
@@ -83,7 +90,8 @@ describe('recorder on a full disk', () => {
   test('after a restart with no room for a new file: lastError says disk full (not the pipe overflow behind it), no restart loop, nothing left', () => {
     const dataDir = tempDataDir('headsetd-recorder-full-restart');
     const dir = path.join(dataDir, 'recordings');
-    expect(recordUntilFull(dataDir, 'edf').rec.state).toBe('error');
+    expect(fullEdf.report.rec.state).toBe('error');
+    cpSync(fullEdf.dataDir, dataDir, { recursive: true });
     // The restart: the same stream continues in full-2.edf, on a disk without room even for its
     // 2.5 kB header (a 2 KiB limit); a block pipe of capacity 2 overflows behind the stopped node.
     const { rec, events, repairs } = recordUntilFull(dataDir, 'edf', { limitKiB: 2, capacity: 2 });

@@ -105,6 +105,24 @@ export function deviceFrameName(headset: Headset): (name: string) => string {
   return (name) => channels.find((c) => sameChannelName(c.name, name))?.name ?? name;
 }
 
+/**
+ * The refusal a subscription to `channels` (any case; empty: every channel acquired when the first
+ * frame comes, never refused) meets now: `channels_unavailable` for those the device does not
+ * acquire. The one check: a subscription makes it, and the stream manager makes it on the main
+ * thread when a stream is sent `start` (streams/device-refusal.ts), so that the start answers it.
+ */
+export function subscriptionRefusal(
+  headset: Headset,
+  channels: readonly string[],
+): ChannelsUnavailableError | undefined {
+  if (channels.length === 0) return undefined;
+  return channelsUnavailable(
+    headset.eeg.channelList(channels),
+    headset.eeg.acquiredChannels(),
+    deviceFrameName(headset),
+  );
+}
+
 export function headsetFrameSource(headset: Headset): DeviceFrameSource {
   let subscribers = 0;
   /** Each subscription's notice that acquisition stopped under it. */
@@ -140,12 +158,10 @@ export function headsetFrameSource(headset: Headset): DeviceFrameSource {
       // Validates names (any case) against the device's channels, checked against the acquired
       // ones; frames name channels as the device does (frameName). An empty list means every channel
       // the device acquires when the first frame comes, kept for the subscription's life.
+      const refusal = subscriptionRefusal(headset, request.channels);
+      if (refusal !== undefined) throw refusal;
       const asked = request.channels.length === 0 ? undefined : headset.eeg.channelList(request.channels);
       const frameName = deviceFrameName(headset);
-      if (asked !== undefined) {
-        const refusal = channelsUnavailable(asked, headset.eeg.acquiredChannels(), frameName);
-        if (refusal !== undefined) throw refusal;
-      }
       const rate = EEG_SAMPLING_FREQUENCIES.find((r) => r === request.sampleRate);
       subscribers++;
       try {

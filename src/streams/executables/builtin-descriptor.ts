@@ -64,6 +64,12 @@ export interface BuiltinDescriptor {
   keepsUnits?: boolean;
   /** What the node needs of its input, checked when a stream is made or edited (streams/input-needs.ts). */
   needs?: InputNeeds;
+  /**
+   * The device channels the node subscribes to when it starts (the headset's EEG source; an empty
+   * list: every channel acquired then). A start is refused on the main thread, before any worker
+   * runs, when the device does not acquire them now (StreamManager.signal).
+   */
+  subscribedChannels?: (config: Record<string, unknown>) => readonly string[];
 }
 
 /**

@@ -154,6 +154,7 @@ const eegSource: BuiltinDescriptor = {
     { additionalProperties: false },
   ),
   check: (config, context) => channelListIssues(config.channels as string[] | undefined, context),
+  subscribedChannels: (config) => (config.channels as string[] | undefined) ?? [],
   // Without samplingFrequency the node follows the device's rate, which can change at any time.
   outputRate: (config) => numberOf(config, 'samplingFrequency'),
   // Without channels the node takes what the device acquires when it starts.

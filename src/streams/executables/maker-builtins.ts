@@ -46,6 +46,7 @@ const makerEegSource: BuiltinDescriptor = {
     { additionalProperties: false },
   ),
   check: (config, context) => channelListIssues(config.channels as string[] | undefined, context),
+  subscribedChannels: (config) => (config.channels as string[] | undefined) ?? [],
   outputRate: (config) => numberOf(config, 'sampleRate'),
   // Without channels the node takes what the device acquires when it starts.
   outputChannels: (config) => config.channels as string[] | undefined,
