@@ -10,14 +10,18 @@
  * written as for `python3 -c` ({@link runPythonScript}): its arguments, its standard input and what
  * it prints. A failure in Python rejects with a {@link PythonError} carrying Python's traceback.
  *
- * The process starts on the first call, does not keep the test's process alive while idle, and
- * ends with it (killed on exit; it also stops at the end of its stdin if this process dies).
+ * The process starts on the first call and does not keep the test's process alive while idle. It
+ * ends with the test file: after its last test the file's afterAll closes its stdin and waits for
+ * it to exit (so its CPU time is this process's children's); on exit it is killed, and it stops at
+ * the end of its stdin if this process dies.
  * Python that must be a process of its own (a client that is killed, one whose exit status is the
  * point, a receiver on a socket) is spawned by its test, not run here.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 
 export const PYTHON = '/usr/bin/python3';
 const SERVER = path.join(import.meta.dirname, 'python_server.py');
@@ -130,6 +134,15 @@ class Server {
     });
   }
 
+  /** Ends python at the end of its stdin (at once if an answer is still awaited) and waits for its exit. */
+  async close(): Promise<void> {
+    if (this.exited !== undefined) return;
+    const exit = once(this.child, 'exit');
+    if (this.pending.size > 0) this.child.kill('SIGKILL');
+    this.child.stdin.end();
+    await exit;
+  }
+
   private read(chunk: Buffer): void {
     let start = 0;
     for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, start)) {
@@ -168,6 +181,11 @@ class Server {
 }
 
 let server: Server | undefined;
+
+// Registered as this module is imported, which is while the test file is collected: a hook of the file.
+afterAll(async () => {
+  await server?.close();
+});
 
 /** Calls `fn(...args)` of the module in this file's python: its value and what it printed. */
 export async function runPython<T>(
