@@ -11,9 +11,9 @@ import { tempDir } from '../../test/formats/writer-support.js';
 
 describe('EdfReader on the real fixtures', () => {
   let mne: Map<string, MneResult>;
-  beforeAll(() => {
+  beforeAll(async () => {
     // One python start for all four files (MNE's import is slow).
-    const results = mneRead(EDF_FIXTURES.map(fixture));
+    const results = await mneRead(EDF_FIXTURES.map(fixture));
     mne = new Map(results.map((r) => [r.path, r]));
   }, 120_000);
 

@@ -60,7 +60,7 @@ describe('a file with many annotations', () => {
   const written = new Map<string, { path: string; data: Float32Array; notes: Note[]; samples: number }>();
   let mne: Map<string, MneResult>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     CASES.forEach((c, k) => {
       const path = join(dir, c.name);
       const samples = Math.round(c.seconds * RATE);
@@ -87,7 +87,7 @@ describe('a file with many annotations', () => {
       w.close();
       written.set(c.name, { path, data, notes, samples });
     });
-    mne = new Map(mneRead([...written.values()].map((w) => w.path)).map((r) => [r.path, r]));
+    mne = new Map((await mneRead([...written.values()].map((w) => w.path))).map((r) => [r.path, r]));
   }, 120_000);
 
   it.each(CASES)('$name: MNE reads the samples written, only the last record padded', (c) => {

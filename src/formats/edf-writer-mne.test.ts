@@ -74,7 +74,7 @@ describe('files written by EdfWriter, read by MNE', () => {
   const written = new Map<string, { data: Float32Array; path: string }>();
   let mne: Map<string, MneResult>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     for (const c of CASES) {
       const path = join(dir, c.name);
       const ranges = c.labels.map((_, i) => ({ min: -200 - 100 * i, max: 300 + 50 * i }));
@@ -100,7 +100,7 @@ describe('files written by EdfWriter, read by MNE', () => {
       written.set(c.name, { data, path });
     }
     // One python start for every file.
-    mne = new Map(mneRead([...written.values()].map((w) => w.path)).map((r) => [r.path, r]));
+    mne = new Map((await mneRead([...written.values()].map((w) => w.path))).map((r) => [r.path, r]));
   }, 120_000);
 
   it.each(CASES)('$name: channels, rate, values within ½ step, annotations within one sample', (c) => {

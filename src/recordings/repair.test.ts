@@ -135,7 +135,7 @@ const incomplete = (name: string, format: 'edf' | 'bdf' | 'csv') => ({
 });
 
 describe('recordings without a data record', () => {
-  test('a header-only EDF, BDF or CSV left by an earlier version is removed at repair, logged, and never listed', () => {
+  test('a header-only EDF, BDF or CSV left by an earlier version is removed at repair, logged, and never listed', async () => {
     const where = freshDir('headsetd-repair-empty');
     // What earlier versions left when killed in the first second: the header synced at open (record
     // count 0), the sidecar saying complete: false, the CSV's events file with its first event.
@@ -175,7 +175,7 @@ describe('recordings without a data record', () => {
     const listed = listRecordings(where).map((r) => r.name);
     expect(listed).toEqual(['kept.edf']);
     expect(edflibCheck(path.join(where, 'kept.edf'), { samples: false }).ok).toBe(true);
-    expect(mneRead([path.join(where, 'kept.edf')], 1).map((r) => r.ok)).toEqual([true]);
+    expect((await mneRead([path.join(where, 'kept.edf')], 1)).map((r) => r.ok)).toEqual([true]);
   });
 
   test("temporary files (pending recordings, sidecars being rewritten, earlier versions' .json.<pid>.tmp) are removed unless their recording is being written", () => {

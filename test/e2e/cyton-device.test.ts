@@ -221,7 +221,7 @@ describe('headsetd on an OpenBCI Cyton (emulated, over a pty)', () => {
     const input = rows
       .slice(drop, reset)
       .map((row) => LABELS.map((_, c) => Math.fround(emulatorCounts(row, c) * SCALE)));
-    const expected = scipyBandpass(input, RATE);
+    const expected = await scipyBandpass(input, RATE);
     let worst = 0;
     filtered.forEach((row, i) => {
       row.forEach((v, c) => {

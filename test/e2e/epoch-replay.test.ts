@@ -5,7 +5,7 @@
  * epochs a WebSocket client receives around the first stimuli equal MNE's on the same file
  * (`set_eeg_reference('average')`, `pick`, `mne.Epochs`), sample for sample (≤ 1e-6 relative).
  */
-import { spawnSync } from 'node:child_process';
+import { runPythonScript } from '../support/python.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { createReplayHeadset, ManualClock } from '../../src/device/replay/index.js';
@@ -102,11 +102,7 @@ test('epochs of the replayed stimuli reach a WebSocket client equal to MNE’s',
   const labels = headset.recording.channels.map((c) => c.label);
   await headset.close();
   // A few more than received: on a slow machine the stream may start after the first marker.
-  const run = spawnSync('/usr/bin/python3', ['-c', MNE, FILE, JSON.stringify(labels), String(EPOCHS + 4)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
-  if (run.status !== 0) throw new Error(run.stderr);
+  const run = await runPythonScript(MNE, [FILE, JSON.stringify(labels), String(EPOCHS + 4)]);
   const mne = JSON.parse(run.stdout) as { samples: number[]; epochs: number[][] };
 
   const rate = received[0]?.sampleRate ?? 0;

@@ -191,7 +191,7 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     const filtered = frames.slice(marks[1]).flatMap((f) => f.data);
     expect(filtered).toHaveLength(COUNT);
     const input = Array.from({ length: COUNT }, (_, i) => COLUMNS.map((c) => sent(COUNT + i, c)));
-    const expected = scipyBandpass(input, RATE);
+    const expected = await scipyBandpass(input, RATE);
     let worst = 0;
     filtered.forEach((row, i) => {
       row.forEach((v, c) => {

@@ -6,7 +6,7 @@
  * recorder writes them as the digital minimum with annotations naming the channels, read by MNE.
  */
 import { eventually } from '../support/wait.js';
-import { spawnSync } from 'node:child_process';
+import { runPythonScript } from '../support/python.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -119,21 +119,18 @@ test('NaN, +Infinity and -Infinity: JSON strings, binary floats, the BDF digital
   const texts = await messages(await portOf('text'), (all) =>
     ['NaN', 'Infinity', '-Infinity'].every((kind) => seen(all, kind)),
   );
-  const python = spawnSync(
-    '/usr/bin/python3',
+  const python = await runPythonScript(
     [
-      '-c',
-      [
-        'import json, sys',
-        'kinds = set()',
-        'for line in sys.stdin:',
-        '    for row in json.loads(line)["data"]:',
-        '        for v in row:',
-        '            kinds.add(v if isinstance(v, str) else ("null" if v is None else "number"))',
-        'print(json.dumps(sorted(kinds)))',
-      ].join('\n'),
-    ],
-    { input: texts.map((t) => t.toString('utf8').replace(/\n/g, ' ')).join('\n'), encoding: 'utf8' },
+      'import json, sys',
+      'kinds = set()',
+      'for line in sys.stdin:',
+      '    for row in json.loads(line)["data"]:',
+      '        for v in row:',
+      '            kinds.add(v if isinstance(v, str) else ("null" if v is None else "number"))',
+      'print(json.dumps(sorted(kinds)))',
+    ].join('\n'),
+    [],
+    texts.map((t) => t.toString('utf8').replace(/\n/g, ' ')).join('\n'),
   );
   expect(python.stderr).toBe('');
   expect(JSON.parse(python.stdout)).toEqual(['-Infinity', 'Infinity', 'NaN', 'number']);
@@ -165,7 +162,7 @@ test('NaN, +Infinity and -Infinity: JSON strings, binary floats, the BDF digital
   const reader = EdfReader.open(file);
   const header = reader.signals.slice(0, 3);
   reader.close();
-  const [mne] = mneRead([file]);
+  const [mne] = await mneRead([file]);
   expect(mne?.ok, mne?.error).toBe(true);
   // The samples recorded: up to `Recording ends` when the last record was padded.
   const end = mne?.annotations.find((a) => a.description === 'Recording ends');

@@ -154,7 +154,7 @@ describe('recorder annotations', () => {
     );
     const libStimulus = lib.annotations.find((a) => a.text === 'stimulus A')!;
     expect(Math.abs(libStimulus.onset / 1e7 - stimulus.onset)).toBeLessThan(1e-6);
-    const [mne] = mneRead([file], 1);
+    const [mne] = await mneRead([file], 1);
     expect(mne?.ok, mne?.error).toBe(true);
     const mneStimulus = mne!.annotations.find((a) => a.description === 'stimulus A');
     expect(Math.abs(mneStimulus!.onset - stimulus.onset)).toBeLessThan(1e-6);

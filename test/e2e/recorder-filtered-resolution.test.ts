@@ -99,7 +99,7 @@ describe('EDF of filtered EEG', () => {
     for (const signal of edflib.signals.slice(0, 3)) {
       expect([signal.physicalMin, signal.physicalMax]).toEqual([-3276.8, 3276.7]);
     }
-    const [edf, bdf] = mneRead([edfPath, bdfPath]);
+    const [edf, bdf] = await mneRead([edfPath, bdfPath]);
     expect(edf?.ok, edf?.error).toBe(true);
     expect(bdf?.ok, bdf?.error).toBe(true);
     expect(edf?.chNames.slice(0, 3)).toEqual(['O1', 'Cz', 'Fp1']);
@@ -188,7 +188,7 @@ describe('EDF of filtered EEG', () => {
     }
     // Every clipped value of the file is in an annotation (the status was read before the stop).
     expect(annotated).toBeGreaterThanOrEqual(clips?.metrics.clippedSamples ?? 0);
-    const [read] = mneRead([file], 500);
+    const [read] = await mneRead([file], 500);
     expect(read?.ok, read?.error).toBe(true);
     expect(Math.max(...(read?.data[0] ?? []))).toBeCloseTo(3276.7, 6);
     expect(read?.annotations.some((a) => a.description.startsWith('Clipped: '))).toBe(true);

@@ -87,7 +87,7 @@ describe('recorder on a full disk', () => {
     }
   });
 
-  test('after a restart with no room for a new file: lastError says disk full (not the pipe overflow behind it), no restart loop, nothing left', () => {
+  test('after a restart with no room for a new file: lastError says disk full (not the pipe overflow behind it), no restart loop, nothing left', async () => {
     const dataDir = tempDataDir('headsetd-recorder-full-restart');
     const dir = path.join(dataDir, 'recordings');
     expect(fullEdf.report.rec.state).toBe('error');
@@ -116,6 +116,6 @@ describe('recorder on a full disk', () => {
     // No file, sidecar or temporary file of full-2.edf; the first recording is untouched and readable.
     expect(readdirSync(dir).sort()).toEqual(['.full.edf.json', 'full.edf']);
     expect(edflibCheck(path.join(dir, 'full.edf'), { samples: false }).ok).toBe(true);
-    expect(mneRead([path.join(dir, 'full.edf')], 1)[0]?.ok).toBe(true);
+    expect((await mneRead([path.join(dir, 'full.edf')], 1))[0]?.ok).toBe(true);
   });
 });

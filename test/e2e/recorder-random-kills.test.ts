@@ -153,7 +153,7 @@ test('kill -9 at seeded random moments, early ones included: every recording lis
     new Set(['alpha.edf', 'alpha.bdf', 'beta.csv', 'beta.edf']),
   );
   const edf = all.filter((r) => r.format !== 'csv').map((r) => path.join(dir, r.name));
-  for (const result of mneRead(edf, 1))
+  for (const result of await mneRead(edf, 1))
     expect(result.ok, `MNE: ${result.path} ${result.error ?? ''}`).toBe(true);
   // Each file listed after a kill was checked when listed, and is still listed.
   for (const name of checked) expect(onDisk.has(name), name).toBe(true);

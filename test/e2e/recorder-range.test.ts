@@ -77,7 +77,7 @@ describe('range through the runtime', () => {
     const edf = readEdf(path.join(recordings, 'device.bdf'));
     // The frames carry the API's upper-case names; the file has 10-20 case, which MNE's montage needs.
     expect(edf.labels).toEqual(['Cz', 'Pz']);
-    const montage = mneStandardMontage(path.join(recordings, 'device.bdf'));
+    const montage = await mneStandardMontage(path.join(recordings, 'device.bdf'));
     expect(montage.error).toBe('');
     expect(montage.positioned).toEqual(['Cz', 'Pz']);
     expect(edf.physicalMax).toEqual([187_500, 187_500]);

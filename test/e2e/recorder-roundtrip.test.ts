@@ -113,7 +113,7 @@ describe('recorder round trip', () => {
       expect(lib.annotations.map((a) => a.text)).toContain('Recording starts');
     }
 
-    const mne = mneRead(files, Math.floor(2.3 * RATE));
+    const mne = await mneRead(files, Math.floor(2.3 * RATE));
     for (const result of mne) {
       expect(result.ok, result.error).toBe(true);
       expect(result.chNames).toEqual(NAMES);

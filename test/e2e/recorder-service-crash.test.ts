@@ -108,10 +108,10 @@ interface Listed {
 }
 
 /** Asserts that every file given opens in EDFlib and MNE (EDF/BDF) or holds data lines (CSV). */
-function expectReadable(dir: string, names: string[]): void {
+async function expectReadable(dir: string, names: string[]): Promise<void> {
   const edf = names.filter((n) => /\.(edf|bdf)$/.test(n)).map((n) => path.join(dir, n));
   for (const file of edf) expect(edflibCheck(file, { samples: false }).ok, `EDFlib: ${file}`).toBe(true);
-  for (const result of mneRead(edf, 1))
+  for (const result of await mneRead(edf, 1))
     expect(result.ok, `MNE: ${result.path} ${result.error ?? ''}`).toBe(true);
   for (const name of names.filter((n) => n.endsWith('.csv') && !n.endsWith('.events.csv'))) {
     expect(readCsvFile(path.join(dir, name)).rows.length, name).toBeGreaterThan(0);
@@ -172,7 +172,7 @@ test('kill -9 in the first second of a recording leaves no file EDFlib or MNE re
   // What the kill left visible is readable; the recordings in their first second are hidden.
   const left = readdirSync(dir);
   expect(left.some((n) => n.endsWith('.tmp'))).toBe(true);
-  expectReadable(
+  await expectReadable(
     dir,
     left.filter((n) => !n.startsWith('.')),
   );
@@ -182,7 +182,7 @@ test('kill -9 in the first second of a recording leaves no file EDFlib or MNE re
   // Startup repair removed the hidden files of the recordings killed in their first second.
   expect(second.stderr.join('\n')).toMatch(/recording early\.(edf|bdf|csv): removed/);
   const listedNow = (await json(`${second.url}/system/recordings`)).body.recordings as Listed[];
-  expectReadable(
+  await expectReadable(
     dir,
     listedNow.map((r) => r.name),
   );
@@ -197,5 +197,5 @@ test('kill -9 in the first second of a recording leaves no file EDFlib or MNE re
     'the three recordings listed',
   );
   expect(listed).toEqual(['early.bdf', 'early.csv', 'early.edf']);
-  expectReadable(dir, listed);
+  await expectReadable(dir, listed);
 }, 90_000);

@@ -200,7 +200,7 @@ describe.skipIf(!canMountTmpfs())('a full data dir', () => {
     });
     const file = path.join(seen, 'recordings', 'full.edf');
     expect(edflibCheck(file, { samples: false }).ok).toBe(true);
-    expect(mneRead([file], 1)[0]?.ok).toBe(true);
+    expect((await mneRead([file], 1))[0]?.ok).toBe(true);
 
     // Every edit answers 507 and changes nothing, its revision included.
     const before = await json(stream);

@@ -15,7 +15,7 @@ import { createEpoch } from '../../src/streams/executables/epoch.js';
 import { fixture } from '../formats/fixtures.js';
 import { recordingContext } from '../sdk/fake-node-context.js';
 import { relativeError } from '../support/mne-erp.js';
-import { spawnSync } from 'node:child_process';
+import { runPythonScript } from '../support/python.js';
 
 const FILE = fixture('eeglab_p300.edf');
 const CONFIG = { tmin: -0.2, tmax: 0.8, baseline: [null, 0], markers: ['square'], reject: 150 };
@@ -65,11 +65,7 @@ test('epochs of a replayed oddball recording average to a P300 at Pz, equal to M
   await headset.eeg.stop('client');
 
   const labels = headset.recording.channels.map((c) => c.label);
-  const run = spawnSync('/usr/bin/python3', ['-c', MNE_EVOKED, FILE, JSON.stringify(labels)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (run.status !== 0) throw new Error(run.stderr);
+  const run = await runPythonScript(MNE_EVOKED, [FILE, JSON.stringify(labels)]);
   const mne = JSON.parse(run.stdout) as {
     squares: number;
     kept: number[];

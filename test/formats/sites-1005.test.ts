@@ -3,7 +3,7 @@
  * names as MNE's `standard_1005` montage, each at the place scripts/sites-1005.py's projection of
  * MNE's positions gives, so a device channel named for a 10-05 site is placed where MNE places it.
  */
-import { spawnSync } from 'node:child_process';
+import { runPythonScript } from '../support/python.js';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { SITES_1005 } from '../../src/core/sites-1005-table.js';
@@ -11,14 +11,9 @@ import { sitePosition } from '../../src/core/sites-1005.js';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/sites-1005.py');
 
-test("every 10-05 site of MNE's standard_1005 montage, projected as the generator does, is in the table", () => {
-  const run = spawnSync(
-    '/usr/bin/python3',
-    [
-      '-c',
-      `import json, runpy; m = runpy.run_path(${JSON.stringify(SCRIPT)}); print(json.dumps(m["projected"]()))`,
-    ],
-    { encoding: 'utf8' },
+test("every 10-05 site of MNE's standard_1005 montage, projected as the generator does, is in the table", async () => {
+  const run = await runPythonScript(
+    `import json, runpy; m = runpy.run_path(${JSON.stringify(SCRIPT)}); print(json.dumps(m["projected"]()))`,
   );
   expect(run.stderr).toBe('');
   const mne = JSON.parse(run.stdout) as Record<string, [number, number]>;

@@ -143,7 +143,7 @@ export async function runGuarantee(options: GuaranteeOptions): Promise<Delivered
 
   // BDF+ and EDF+: the same rows within half a step, no clip annotation, the first row's start time.
   const files = ['bdf', 'edf'].map((format) => path.join(dir, `${name}.${format}`));
-  const read = mneRead(files);
+  const read = await mneRead(files);
   for (const [index, result] of read.entries()) {
     checkEdf(result, files[index] as string, delivered);
   }

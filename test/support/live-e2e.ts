@@ -4,10 +4,10 @@
  * eeg-source → Butterworth band-pass → websocket, and scipy's `butter` + `sosfilt` (Debian's
  * python3-scipy) as the oracle of the filtered values.
  */
-import { spawnSync } from 'node:child_process';
 import WebSocket from 'ws';
 import { FrameClient } from '../runtime/helpers.js';
 import type { EdflibResult } from './edf-check.js';
+import { runPythonScript } from './python.js';
 import { json, type Service } from './service.js';
 import { eventually } from './wait.js';
 
@@ -136,7 +136,7 @@ export function annotationSamples(file: EdflibResult, rate: number): { sample: n
  * scipy's `sosfilt(butter(order, [highpass, lowpass], 'bandpass', fs=rate, output='sos'), x)` of
  * each column of `rows`, from a zero state (the filter's state after a discontinuity).
  */
-export function scipyBandpass(rows: number[][], rate: number): number[][] {
+export async function scipyBandpass(rows: number[][], rate: number): Promise<number[][]> {
   const script = `
 import json, sys
 import numpy as np
@@ -146,11 +146,6 @@ sos = butter(args['order'], [args['highpass'], args['lowpass']], 'bandpass', fs=
 x = np.array(args['rows'], dtype=np.float64)
 json.dump(sosfilt(sos, x, axis=0).tolist(), sys.stdout)
 `;
-  const run = spawnSync('/usr/bin/python3', ['-c', script], {
-    input: JSON.stringify({ ...BAND, rate, rows }),
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (run.status !== 0) throw new Error(`scipy failed: ${run.stderr}`);
+  const run = await runPythonScript(script, [], JSON.stringify({ ...BAND, rate, rows }));
   return JSON.parse(run.stdout) as number[][];
 }

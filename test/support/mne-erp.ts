@@ -2,18 +2,13 @@
  * MNE-Python (Debian's python3-mne under /usr/bin/python3) as the reference of the `reference`
  * and `epoch` built-ins: the test hands it the very samples it fed the node (JSON on stdin), MNE
  * computes, and its answer comes back as JSON. Samples are given in µV and handed to MNE as they
- * are (MNE's arithmetic does not depend on the unit).
+ * are (MNE's arithmetic does not depend on the unit). The test file's one python process
+ * (test/support/python.ts) runs the scripts.
  */
-import { spawnSync } from 'node:child_process';
+import { runPythonScript } from './python.js';
 
-function runPython(script: string, input: unknown): unknown {
-  const run = spawnSync('/usr/bin/python3', ['-c', script], {
-    input: JSON.stringify(input),
-    encoding: 'utf8',
-    maxBuffer: 1024 * 1024 * 1024,
-  });
-  if (run.status !== 0) throw new Error(`MNE reference failed: ${run.stderr}`);
-  return JSON.parse(run.stdout) as unknown;
+async function runMne(script: string, input: unknown): Promise<unknown> {
+  return JSON.parse((await runPythonScript(script, [], JSON.stringify(input))).stdout) as unknown;
 }
 
 const PRELUDE = String.raw`
@@ -52,8 +47,10 @@ export interface MneReferenceRequest {
 }
 
 /** `set_eeg_reference` then `pick` / `drop_channels`: the channels and row-major samples. */
-export function mneReference(request: MneReferenceRequest): { channels: string[]; data: number[] } {
-  return runPython(PRELUDE + REFERENCE, request) as { channels: string[]; data: number[] };
+export async function mneReference(
+  request: MneReferenceRequest,
+): Promise<{ channels: string[]; data: number[] }> {
+  return (await runMne(PRELUDE + REFERENCE, request)) as { channels: string[]; data: number[] };
 }
 
 const EPOCHS = String.raw`
@@ -99,8 +96,8 @@ export interface MneEpochs {
 }
 
 /** `mne.Epochs(raw, events, tmin, tmax, baseline, reject)` on the samples. */
-export function mneEpochs(request: MneEpochsRequest): MneEpochs {
-  return runPython(PRELUDE + EPOCHS, request) as MneEpochs;
+export async function mneEpochs(request: MneEpochsRequest): Promise<MneEpochs> {
+  return (await runMne(PRELUDE + EPOCHS, request)) as MneEpochs;
 }
 
 /** The largest |a − b| over the largest |b| (1 when b is all zeros): the relative error of a to b. */

@@ -1,23 +1,20 @@
 /**
- * Runs a Python script with Debian's scipy (/usr/bin/python3) on samples written to a file, and
- * returns what it prints as JSON: the independent reference of the computing nodes' tests.
- * The script gets the data file's path as sys.argv[1] and a JSON argument as sys.argv[2].
+ * Runs a Python script with Debian's scipy (/usr/bin/python3, the test file's one process of
+ * test/support/python.ts) on samples written to a file, and returns what it prints as JSON: the
+ * independent reference of the computing nodes' tests. The script gets the data file's path as
+ * sys.argv[1] and a JSON argument as sys.argv[2].
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runPythonScript } from './python.js';
 
-export function runScipy(script: string, data: Float32Array, argument: unknown): unknown {
+export async function runScipy(script: string, data: Float32Array, argument: unknown): Promise<unknown> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'headsetd-scipy-'));
   try {
     const file = path.join(dir, 'x.f32');
     writeFileSync(file, data);
-    const run = spawnSync('/usr/bin/python3', ['-c', script, file, JSON.stringify(argument)], {
-      encoding: 'utf8',
-      maxBuffer: 1024 * 1024 * 1024,
-    });
-    if (run.status !== 0) throw new Error(`scipy reference failed: ${run.stderr}`);
+    const run = await runPythonScript(script, [file, JSON.stringify(argument)]);
     return JSON.parse(run.stdout) as unknown;
   } finally {
     rmSync(dir, { recursive: true, force: true });

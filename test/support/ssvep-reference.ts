@@ -2,10 +2,8 @@
  * The ssvep node's independent reference: scipy and scikit-learn (/usr/bin/python3) score the very
  * samples fed to the node (test/support/ssvep_reference.py says how).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { callPython, pythonFile } from './python.js';
 
 export interface ReferenceJob {
   rate: number;
@@ -31,22 +29,10 @@ export interface ReferenceAnswer {
   seconds: number;
 }
 
-const SCRIPT = join(import.meta.dirname, 'ssvep_reference.py');
+const REFERENCE = pythonFile(join(import.meta.dirname, 'ssvep_reference.py'));
 
-export function referenceScores(job: ReferenceJob): ReferenceAnswer {
-  const dir = mkdtempSync(join(tmpdir(), 'ssvep-ref-'));
-  try {
-    const data = join(dir, 'samples.f32');
-    writeFileSync(data, Buffer.from(job.samples.buffer, job.samples.byteOffset, job.samples.byteLength));
-    const { samples: _samples, ...rest } = job;
-    const run = spawnSync('/usr/bin/python3', [SCRIPT], {
-      input: JSON.stringify({ ...rest, data, subBands: job.subBands ?? 5 }),
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    if (run.status !== 0) throw new Error(`ssvep_reference.py failed: ${run.stderr}`);
-    return JSON.parse(run.stdout) as ReferenceAnswer;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** The scores of the job's windows, computed in the test file's python process (test/support/python.ts). */
+export function referenceScores(job: ReferenceJob): Promise<ReferenceAnswer> {
+  const { samples, ...rest } = job;
+  return callPython<ReferenceAnswer>(REFERENCE, 'scores', { ...rest, subBands: job.subBands ?? 5 }, samples);
 }

@@ -1,8 +1,11 @@
 """SSVEP scores computed by scipy and scikit-learn: the independent reference of the ssvep node.
 
-Reads JSON on stdin: {"rate", "data" (path of a float32 file, rows x width, row-major), "width",
+scores(job, samples) answers a job (test/support/ssvep-reference.ts calls it in the tests' python
+process); run as a script, it reads the job as JSON on stdin, with "data" the path of the samples'
+float32 file, and writes the answer on stdout.
+A job: {"rate", the samples (float32, rows x width, row-major), "width",
 "columns" (the channels used), "length" and "step" (samples), "starts" (optional window starts),
-"frequencies", "harmonics", "method" ("cca" | "fbcca"), "subBands"}. Writes JSON on stdout:
+"frequencies", "harmonics", "method" ("cca" | "fbcca"), "subBands"}. The answer:
 {"scores": [[score per frequency] per window], "seconds": CPU time of the scoring}.
 
 cca: the first canonical correlation of sklearn.cross_decomposition.CCA(n_components=1) between
@@ -48,12 +51,12 @@ def references(frequencies, harmonics, rate, n):
     return refs
 
 
-def main():
+def scores(job, samples):
     global SKLEARN_DEFAULTS
-    job = json.load(sys.stdin)
+    warnings.filterwarnings("ignore")
     SKLEARN_DEFAULTS = job.get("sklearnDefaults", False)
     rate = job["rate"]
-    data = np.fromfile(job["data"], dtype=np.float32).astype(np.float64).reshape(-1, job["width"])
+    data = np.asarray(samples, dtype=np.float32).astype(np.float64).reshape(-1, job["width"])
     data = data[:, job["columns"]]
     n, step = job["length"], job["step"]
     starts = job.get("starts") or list(range(0, data.shape[0] - n + 1, step))
@@ -82,7 +85,13 @@ def main():
             )
     else:
         scores = [[first_correlation(data[s : s + n], y) for y in refs] for s in starts]
-    json.dump({"scores": scores, "seconds": time.process_time() - began}, sys.stdout)
+    return {"scores": scores, "seconds": time.process_time() - began}
 
 
-main()
+def main():
+    job = json.load(sys.stdin)
+    json.dump(scores(job, np.fromfile(job["data"], dtype=np.float32)), sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -105,17 +105,17 @@ function expectClose(ours: Float32Array, reference: number[], what: string): voi
   });
 }
 
-function check(c: Case, runs: number[], largest = 37): Frame[] {
+async function check(c: Case, runs: number[], largest = 37): Promise<Frame[]> {
   const total = runs.reduce((a, b) => a + b, 0);
   const x = pseudoEeg(total, c.channels.length, c.rate);
   const { frames, starts } = feed(c, runs, x, largest);
   const runStarts = runs.map((_, r) => runs.slice(0, r).reduce((a, b) => a + b, 0));
-  const reference = runScipy(REFERENCE, x, {
+  const reference = (await runScipy(REFERENCE, x, {
     ...c.reference,
     rate: c.rate,
     channels: c.channels.length,
     runs: runs.map((frames, r) => [runStarts[r], frames]),
-  }) as number[][][];
+  })) as number[][][];
   const n = Math.round(c.reference.window * c.rate);
   const h = Math.round(c.reference.step * c.rate);
   const expected = reference.flatMap((rows, r) =>
@@ -159,9 +159,9 @@ const DEFAULT_REFERENCE = {
 };
 
 describe('band-power equals scipy.signal.welch + trapezoid per band, frame by frame', () => {
-  it('defaults (2 s window, 0.5 s step, 1 s Hann segments, 50 % overlap): absolute µV², channels <channel>.<band>', () => {
+  it('defaults (2 s window, 0.5 s step, 1 s Hann segments, 50 % overlap): absolute µV², channels <channel>.<band>', async () => {
     const channels = ['Fp1', 'Cz', 'O1', 'O2'];
-    const frames = check({ rate: 250, channels, config: {}, reference: DEFAULT_REFERENCE }, [250 * 12]);
+    const frames = await check({ rate: 250, channels, config: {}, reference: DEFAULT_REFERENCE }, [250 * 12]);
     expect(frames[0]?.channels).toEqual(
       channels.flatMap((ch) => DEFAULT_BANDS.map((b) => `${ch}.${b.name}`)),
     );
@@ -169,13 +169,13 @@ describe('band-power equals scipy.signal.welch + trapezoid per band, frame by fr
     expect(frames[0]?.units).toEqual(frames[0]?.channels.map(() => 'µV²'));
   });
 
-  it('relative power in dB, Hamming, no detrend, odd segment length, 256 Hz, custom bands; a gap restarts the window', () => {
+  it('relative power in dB, Hamming, no detrend, odd segment length, 256 Hz, custom bands; a gap restarts the window', async () => {
     const bands = [
       { name: 'slow', low: 0.5, high: 7 },
       { name: 'mu', low: 8, high: 12.5 },
       { name: 'fast', low: 12.5, high: 40 },
     ];
-    const frames = check(
+    const frames = await check(
       {
         rate: 256,
         channels: ['C3', 'C4'],
@@ -210,8 +210,8 @@ describe('band-power equals scipy.signal.welch + trapezoid per band, frame by fr
     expect(frames[0]?.units).toEqual(['dB', 'dB', 'dB', 'dB', 'dB', 'dB']);
   });
 
-  it('frames much longer than a step: several values out of one frame, each stamped with its own window end', () => {
-    check(
+  it('frames much longer than a step: several values out of one frame, each stamped with its own window end', async () => {
+    await check(
       {
         rate: 250,
         channels: ['F3', 'F4'],
@@ -223,8 +223,8 @@ describe('band-power equals scipy.signal.welch + trapezoid per band, frame by fr
     );
   });
 
-  it('Blackman, relative (unit 1) over the bands’ own range', () => {
-    const frames = check(
+  it('Blackman, relative (unit 1) over the bands’ own range', async () => {
+    const frames = await check(
       {
         rate: 500,
         channels: ['Pz'],

@@ -4,7 +4,7 @@
  * bandwidth/2, cutoff + bandwidth/2], 'bandpass', fs, output='sos') then sosfilt, its state cleared
  * where a frame says `discontinuity`. Also its refusals of designs that cannot be made.
  */
-import { spawnSync } from 'node:child_process';
+import { runPythonScript } from '../../../test/support/python.js';
 import { describe, expect, test } from 'vitest';
 import { recordingContext } from '../../../test/sdk/fake-node-context.js';
 import type { Frame } from '../../core/frame.js';
@@ -50,7 +50,12 @@ function inputFrames(): Frame[] {
 }
 
 /** scipy's output for each frame: sosfilt over each run of frames between discontinuities. */
-function scipyFrames(frames: readonly Frame[], cutoff: number, bandwidth: number, order: number): number[][] {
+async function scipyFrames(
+  frames: readonly Frame[],
+  cutoff: number,
+  bandwidth: number,
+  order: number,
+): Promise<number[][]> {
   const script = `
 import json, sys
 import numpy as np
@@ -86,8 +91,7 @@ print(json.dumps(out))`;
     // The float32 samples the node was given, exactly (as float64).
     frames: frames.map((f) => ({ data: Array.from(f.data), discontinuity: f.discontinuity === true })),
   });
-  const run = spawnSync('/usr/bin/python3', ['-c', script], { input, encoding: 'utf8', timeout: 60_000 });
-  if (run.status !== 0) throw new Error(run.stderr);
+  const run = await runPythonScript(script, [], input);
   return JSON.parse(run.stdout) as number[][];
 }
 
@@ -108,7 +112,7 @@ describe('bandpass_filter', () => {
       await node.stop();
       expect(rc.failures).toEqual([]);
       expect(rc.emitted.map((e) => e.port)).toEqual(frames.map(() => 'out'));
-      const reference = scipyFrames(frames, config.cutoff, config.bandwidth, config.order);
+      const reference = await scipyFrames(frames, config.cutoff, config.bandwidth, config.order);
       expect(reference).toHaveLength(FRAMES);
       const peak = Math.max(...reference.flat().map(Math.abs));
       rc.emitted.forEach(({ frame }, f) => {

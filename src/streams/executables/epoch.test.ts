@@ -116,7 +116,7 @@ const CASES = [
 describe('epoch equals mne.Epochs on the same samples and events', () => {
   const data = Array.from(samples());
   for (const c of CASES) {
-    it(c.name, () => {
+    it(c.name, async () => {
       const config = {
         tmin: c.tmin,
         tmax: c.tmax,
@@ -124,7 +124,7 @@ describe('epoch equals mne.Epochs on the same samples and events', () => {
         ...(c.reject === undefined ? {} : { reject: c.reject }),
       };
       const ours = run(config, EVENTS);
-      const mne = mneEpochs({
+      const mne = await mneEpochs({
         channels: CHANNELS,
         rate: RATE,
         data,

@@ -3,7 +3,7 @@
  * ℓ1 norm against scipy, the generator's samples within its range even with large noise, the
  * filter's output range a true (and tight) bound.
  */
-import { spawnSync } from 'node:child_process';
+import { runPythonScript } from '../../../test/support/python.js';
 import { describe, expect, test } from 'vitest';
 import { designFilter, type FilterSpec } from '../../dsp/design.js';
 import { createFilter } from './filter.js';
@@ -23,7 +23,7 @@ const DESIGNS: [FilterSpec, number][] = [
 ];
 
 /** ‖h‖₁ by scipy: sosfilt of an impulse over 200 000 samples (every design here decays far sooner). */
-function scipyL1(sos: Float64Array[]): number[] {
+async function scipyL1(sos: Float64Array[]): Promise<number[]> {
   const script = `
 import json, sys, numpy as np, scipy.signal as ss
 out = []
@@ -31,17 +31,14 @@ for sos in json.loads(sys.argv[1]):
     x = np.zeros(200_000); x[0] = 1
     out.append(float(np.abs(ss.sosfilt(np.array(sos).reshape(-1, 6), x)).sum()))
 print(json.dumps(out))`;
-  const run = spawnSync('/usr/bin/python3', ['-c', script, JSON.stringify(sos.map((s) => Array.from(s)))], {
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(run.stderr);
+  const run = await runPythonScript(script, [JSON.stringify(sos.map((s) => Array.from(s)))]);
   return JSON.parse(run.stdout) as number[];
 }
 
 describe('range', () => {
-  test('sosL1Norm is scipy’s ‖h‖₁ plus its 0.1 % margin', () => {
+  test('sosL1Norm is scipy’s ‖h‖₁ plus its 0.1 % margin', async () => {
     const designs = DESIGNS.map(([spec, rate]) => designFilter(spec, rate));
-    const reference = scipyL1(designs);
+    const reference = await scipyL1(designs);
     designs.forEach((sos, i) => {
       const l1 = sosL1Norm(sos);
       expect(l1).toBeGreaterThanOrEqual(reference[i]!);

@@ -36,14 +36,14 @@ function frames(node: NodeInstance, from: number, to: number): void {
     );
 }
 
-function expectReadable(name: string): void {
+async function expectReadable(name: string): Promise<void> {
   const file = path.join(dir, name);
   if (name.endsWith('.csv')) {
     expect(readCsvFile(file).rows.length).toBeGreaterThan(0);
     return;
   }
   expect(edflibCheck(file, { samples: false }).ok).toBe(true);
-  expect(mneRead([file], 1)[0]?.ok).toBe(true);
+  expect((await mneRead([file], 1))[0]?.ok).toBe(true);
 }
 
 describe('hidden until the first record is on disk', () => {
@@ -62,7 +62,7 @@ describe('hidden until the first record is on disk', () => {
       const visible = [name, `.${name}.json`, ...(format === 'csv' ? ['first.events.csv'] : [])].sort();
       expect(entriesOf(name)).toEqual(visible);
       expect(listRecordings(dir).find((r) => r.name === name)).toMatchObject({ complete: false });
-      expectReadable(name);
+      await expectReadable(name);
       if (format === 'csv') {
         expect(readFileSync(path.join(dir, 'first.events.csv'), 'utf8')).toBe(
           'onset,duration,text\n0,,Recording starts\n',
@@ -73,7 +73,7 @@ describe('hidden until the first record is on disk', () => {
         complete: true,
         durationSeconds: 1.1,
       });
-      expectReadable(name);
+      await expectReadable(name);
     },
   );
 
@@ -116,7 +116,7 @@ describe('a failure before the first record leaves nothing', () => {
     feed(retry.node, 250, 1);
     await retry.node.stop();
     expect(retry.info.recording).toBe('devfull.edf');
-    expectReadable('devfull.edf');
+    await expectReadable('devfull.edf');
   });
 
   test('a sidecar name the file system refuses (ENAMETOOLONG) leaves no data file behind', () => {

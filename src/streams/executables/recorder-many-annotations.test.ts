@@ -42,7 +42,7 @@ test('1,100 annotations in 80 s: MNE reads the samples recorded and every annota
   await h.node.stop();
   expect(h.failures).toEqual([]);
 
-  const [m] = mneRead([path.join(dataDir, 'recordings', 'busy.bdf')]);
+  const [m] = await mneRead([path.join(dataDir, 'recordings', 'busy.bdf')]);
   expect(m?.error).toBeUndefined();
   expect(m?.nTimes).toBe(Math.ceil(SAMPLES / RATE) * RATE); // only the last record padded
   const step = 1000 / 16777215;

@@ -4,7 +4,7 @@
  * digital minimum with an annotation naming the channels and the span, CSV the texts `NaN`,
  * `Infinity`, `-Infinity`. Checked with MNE and EDFlib, the independent readers, and Python.
  */
-import { spawnSync } from 'node:child_process';
+import { runPythonScript } from '../../../test/support/python.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ describe('the recorder and samples of no value', () => {
       harnesses.set(format, h);
     }
     const files = ['edf', 'bdf'].map((f) => path.join(dir, `gaps.${f}`));
-    mne = new Map(mneRead(files).map((r) => [r.path, r]));
+    mne = new Map((await mneRead(files)).map((r) => [r.path, r]));
   }, 120_000);
 
   it.each(['edf', 'bdf'])('%s: counted as no value, not as clipping, and warned of once', (format) => {
@@ -135,16 +135,11 @@ describe('the recorder and samples of no value', () => {
     );
   });
 
-  it('csv: NaN, Infinity and -Infinity as such, read back by Python as float', () => {
+  it('csv: NaN, Infinity and -Infinity as such, read back by Python as float', async () => {
     const text = readFileSync(path.join(dir, 'gaps.csv'), 'utf8');
-    const read = spawnSync(
-      '/usr/bin/python3',
-      [
-        '-c',
-        'import csv,json,sys; r=list(csv.reader(open(sys.argv[1]))); print(json.dumps([[repr(float(v)) for v in row] for row in r[1:]]))',
-        path.join(dir, 'gaps.csv'),
-      ],
-      { encoding: 'utf8' },
+    const read = await runPythonScript(
+      'import csv,json,sys; r=list(csv.reader(open(sys.argv[1]))); print(json.dumps([[repr(float(v)) for v in row] for row in r[1:]]))',
+      [path.join(dir, 'gaps.csv')],
     );
     expect(read.stderr).toBe('');
     const rows = JSON.parse(read.stdout) as string[][];

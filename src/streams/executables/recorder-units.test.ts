@@ -64,7 +64,9 @@ describe('the recorder writes each channel in its unit', () => {
       await h.node.stop();
       expect(h.failures).toEqual([]);
     }
-    mne = new Map(mneRead(['edf', 'bdf'].map((f) => path.join(dir, `units.${f}`))).map((r) => [r.path, r]));
+    mne = new Map(
+      (await mneRead(['edf', 'bdf'].map((f) => path.join(dir, `units.${f}`)))).map((r) => [r.path, r]),
+    );
   }, 120_000);
 
   it.for(['edf', 'bdf'])(

@@ -59,9 +59,9 @@ describe('reference equals MNE set_eeg_reference / pick / drop_channels, frame b
   const input = frames();
   const all = input.flatMap((f) => Array.from(f.data));
   for (const { name, config, mne } of CASES) {
-    it(name, () => {
+    it(name, async () => {
       const output = run(config, input);
-      const expected = mneReference({ channels: CHANNELS, rate: RATE, data: all, ...mne });
+      const expected = await mneReference({ channels: CHANNELS, rate: RATE, data: all, ...mne });
       expect(output.map((f) => f.seq)).toEqual(input.map((f) => f.seq));
       let row = 0;
       for (const [k, frame] of output.entries()) {

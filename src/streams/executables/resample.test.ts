@@ -35,7 +35,7 @@ function scipyDelay(up: number, down: number): number {
   return (half + down - (half % down)) / down;
 }
 
-function check(
+async function check(
   rate: number,
   config: Record<string, unknown>,
   ratio: [number, number],
@@ -71,12 +71,12 @@ function check(
     offset += frames;
   });
   const runStarts = runs.map((_, r) => runs.slice(0, r).reduce((a, b) => a + b, 0));
-  const reference = runScipy(REFERENCE, x, {
+  const reference = (await runScipy(REFERENCE, x, {
     channels: width,
     up,
     down,
     runs: runs.map((n, r) => [runStarts[r], n]),
-  }) as number[][][];
+  })) as number[][][];
   const frames = recorded.emitted.map((e) => e.frame);
   // Split the output into runs at each discontinuity.
   const byRun: Frame[][] = [];
@@ -115,27 +115,27 @@ function check(
 }
 
 describe('resample equals scipy.signal.resample_poly on a stream fed in frames of varying sizes', () => {
-  it('250 → 100 Hz (sampleRate; up 2, down 5), 60 s', () => {
-    check(250, { sampleRate: 100 }, [2, 5], [250 * 60]);
+  it('250 → 100 Hz (sampleRate; up 2, down 5), 60 s', async () => {
+    await check(250, { sampleRate: 100 }, [2, 5], [250 * 60]);
   });
 
-  it('250 → 375 Hz (up 3, down 2), a gap restarts the filter', () => {
-    check(250, { up: 3, down: 2 }, [3, 2], [250 * 20, 250 * 3, 250 * 12]);
+  it('250 → 375 Hz (up 3, down 2), a gap restarts the filter', async () => {
+    await check(250, { up: 3, down: 2 }, [3, 2], [250 * 20, 250 * 3, 250 * 12]);
   });
 
-  it('1000 → 250 Hz and 250 → 251 Hz (up 251, down 250)', () => {
-    check(1000, { sampleRate: 250 }, [1, 4], [1000 * 20]);
-    check(250, { sampleRate: 251 }, [251, 250], [250 * 30], ['C3']);
+  it('1000 → 250 Hz and 250 → 251 Hz (up 251, down 250)', async () => {
+    await check(1000, { sampleRate: 250 }, [1, 4], [1000 * 20]);
+    await check(250, { sampleRate: 251 }, [251, 250], [250 * 30], ['C3']);
   });
 
-  it('equal rates pass the samples through unchanged', () => {
-    check(250, { up: 4, down: 4 }, [1, 1], [250 * 5]);
+  it('equal rates pass the samples through unchanged', async () => {
+    await check(250, { up: 4, down: 4 }, [1, 1], [250 * 5]);
   });
 });
 
 describe('resample range', () => {
-  it("multiplies the input's range by the filter's largest branch Σ|h| (scipy's firwin taps)", () => {
-    const bound = runScipy(
+  it("multiplies the input's range by the filter's largest branch Σ|h| (scipy's firwin taps)", async () => {
+    const bound = (await runScipy(
       String.raw`
 import json, sys
 import numpy as np
@@ -146,7 +146,7 @@ print(json.dumps(max(float(np.sum(np.abs(h[p::up]))) for p in range(up))))
 `,
       new Float32Array(0),
       null,
-    ) as number;
+    )) as number;
     const recorded = recordingContext({ up: 2, down: 5 });
     const node = createResample(recorded.context);
     node.onFrame?.('in', {

@@ -27,7 +27,7 @@ const LENGTH = 2 * RATE;
 
 test.each(['cca', 'fbcca'] as const)(
   '%s on a real recording: accuracy at least scikit-learn’s on the same windows',
-  (method) => {
+  async (method) => {
     const lines = readFileSync(FILE, 'utf8').trim().split('\n');
     const header = (lines[0] as string).split(',');
     // The extra electrode at POz is the column 'Right AUX'; the four Muse electrodes keep their names.
@@ -61,7 +61,7 @@ test.each(['cca', 'fbcca'] as const)(
     const top = frames[0]?.channels.indexOf('frequency.top') as number;
     const nodeCorrect = frames.filter((f, k) => f.data[top] === trials[k]?.label).length;
 
-    const reference = referenceScores({
+    const reference = await referenceScores({
       rate: RATE,
       samples,
       width,

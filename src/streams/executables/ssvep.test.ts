@@ -61,7 +61,7 @@ const FREQUENCIES = [6.66, 8.57, 12, 15];
 describe('ssvep', () => {
   test.each(['cca', 'fbcca'] as const)(
     '%s: every window’s scores equal scikit-learn’s CCA on the same samples (≤ 1e-4)',
-    (method) => {
+    async (method) => {
       const data = samples(12, 7, 12);
       const config = { frequencies: FREQUENCIES, window: 2, step: 0.5, harmonics: 3, method };
       const { emitted, failures } = run(config, data);
@@ -69,7 +69,7 @@ describe('ssvep', () => {
       const frames = emitted.map((e) => e.frame);
       // Windows of 500 samples every 125: starts 0, 125, …, 2500.
       expect(frames).toHaveLength(21);
-      const reference = referenceScores({
+      const reference = await referenceScores({
         rate: RATE,
         samples: data,
         width: CHANNELS.length,
@@ -107,10 +107,10 @@ describe('ssvep', () => {
     },
   );
 
-  test('the channels named in the config (any case) are the ones analysed', () => {
+  test('the channels named in the config (any case) are the ones analysed', async () => {
     const data = samples(4, 3, 8.57);
     const { emitted } = run({ frequencies: FREQUENCIES, channels: ['pz', 'o2'], window: 2, step: 1 }, data);
-    const reference = referenceScores({
+    const reference = await referenceScores({
       rate: RATE,
       samples: data,
       width: CHANNELS.length,
