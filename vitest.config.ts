@@ -19,7 +19,8 @@ import LongKindsFirst from './test/support/sequencer.js';
 // Measured on the 221 files of src/ and test/api, docs, contracts, formats, erp, recordings, web
 // and schemas-meta (2026-11-29, a 2-core machine shared with other test runs), CPU of the run and
 // its children (/usr/bin/time): each file isolated 567 s; in-process 376 s (and 344 s for the 220
-// files without tutorial-bci). Vitest's "import" figure is wall time and moved with the load.
+// files without tutorial-bci) beside other runs, 295 s on the machine alone (import 105 s, all
+// 1,886 tests passing). Vitest's "import" figure is wall time and moved with the load.
 const ISOLATED = [
   'test/e2e/**/*.test.ts',
   'test/lsl/**/*.test.ts',
