@@ -1,13 +1,55 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import LongKindsFirst from './test/support/sequencer.js';
 
+// The files that start the built service, Chromium or a device's process, or that need a process
+// of their own; they run as before, each file in a fresh worker ("isolated" project). Every other
+// file runs in the "in-process" project without isolation: a worker loads src/ once and runs file
+// after file in it, instead of loading the whole module graph again for every file (the API tests
+// on the Fastify app's `inject`, the stream runtime, the devices on fake time, the writers with
+// their Python and C references).
+// - test/e2e, test/lsl, test/devices, test/runtime: the built service, Chromium, liblsl peers,
+//   the Cyton emulator on a pseudo-terminal.
+// - test/docs/tutorial-bci.test.ts: starts the built service and binds OSC port 9000.
+// An in-process file that changes process-wide state puts it back in its own hooks, so that the
+// next file in the worker starts as in a fresh one: fake timers (each file returns to real timers
+// in afterEach, afterAll or a finally), process.env (test/api/config.test.ts,
+// src/streams/runtime/external/child-env.test.ts), process listeners (yaml-text.test.ts), the
+// live-driver registry (src/service/devices.test.ts restores each prefix). Vitest itself restores
+// every vi.spyOn after each file; no file uses vi.mock, vi.stubGlobal or process.chdir.
+// Measured on the 221 files of src/ and test/api, docs, contracts, formats, erp, recordings, web
+// and schemas-meta (2026-11-29, a 2-core machine shared with other test runs), CPU of the run and
+// its children (/usr/bin/time): each file isolated 567 s; in-process 376 s (and 344 s for the 220
+// files without tutorial-bci) beside other runs, 295 s on the machine alone (import 105 s, all
+// 1,886 tests passing). Vitest's "import" figure is wall time and moved with the load.
+const ISOLATED = [
+  'test/e2e/**/*.test.ts',
+  'test/lsl/**/*.test.ts',
+  'test/devices/**/*.test.ts',
+  'test/runtime/**/*.test.ts',
+  'test/docs/tutorial-bci.test.ts',
+];
+
+// What every file gets, in either project. End-to-end tests start real servers, processes and
+// sockets: give them room.
+const EACH_FILE = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' } as const;
+
+// The projects do not extend this file: with `extends: true` each would take its own copy of the
+// global set-up (run once more per project) and of `include` (lists are joined, not replaced).
+// The worker count, the sequencer, the global set-up and coverage are the run's, set here once.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // End-to-end tests start real servers, processes and sockets: give them room.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          name: 'in-process',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          isolate: false,
+          ...EACH_FILE,
+        },
+      },
+      { test: { name: 'isolated', include: ISOLATED, ...EACH_FILE } },
+    ],
     // Four test files at a time on a 2-core machine: most files wait on sockets, processes and
     // device time rather than compute. Vitest's default (cores − 1) ran them one by one; under
     // .ci/run in a fresh clone (2026-11-27), three at a time took 239–247 s of wall time for

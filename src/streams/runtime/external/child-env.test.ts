@@ -8,8 +8,15 @@ import { childEnvironment } from './child-env.js';
 
 const SET = ['HEADSETD_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT', 'LD_PRELOAD'];
 
+// The variables as they were, put back after each test: the next test file may run in this process.
+const BEFORE = Object.fromEntries(SET.map((name) => [name, process.env[name]]));
+
 afterEach(() => {
-  for (const name of SET) Reflect.deleteProperty(process.env, name);
+  for (const name of SET) {
+    const value = BEFORE[name];
+    if (value === undefined) Reflect.deleteProperty(process.env, name);
+    else process.env[name] = value;
+  }
 });
 
 describe('the environment of an external node', () => {
