@@ -13,8 +13,8 @@ import LongKindsFirst from './test/support/sequencer.js';
 // An in-process file that changes process-wide state puts it back in its own hooks, so that the
 // next file in the worker starts as in a fresh one: fake timers (each file returns to real timers
 // in afterEach, afterAll or a finally), process.env (test/api/config.test.ts,
-// src/streams/runtime/external/child-env.test.ts), process listeners (yaml-text.test.ts), the
-// live-driver registry (src/service/devices.test.ts restores each prefix). Vitest itself restores
+// src/streams/runtime/external/child-env.test.ts), process listeners (yaml-text.test.ts); the
+// device kinds are a constant list (src/device/kinds.test.ts passes its own). Vitest itself restores
 // every vi.spyOn after each file; no file uses vi.mock, vi.stubGlobal or process.chdir.
 // Measured on the 221 files of src/ and test/api, docs, contracts, formats, erp, recordings, web
 // and schemas-meta (2026-11-29, a 2-core machine shared with other test runs), CPU of the run and

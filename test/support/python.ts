@@ -182,9 +182,14 @@ class Server {
 
 let server: Server | undefined;
 
-// Registered as this module is imported, which is while the test file is collected: a hook of the file.
+// Registered as this module is imported, which is while the test file is collected: a hook of the
+// file. Where files share a worker's modules (vitest.config.ts, the in-process project), only the
+// first file to import this registers it; a later file starts a python of its own, which ends
+// with the worker.
 afterAll(async () => {
-  await server?.close();
+  const ending = server;
+  server = undefined;
+  await ending?.close();
 });
 
 /** Calls `fn(...args)` of the module in this file's python: its value and what it printed. */

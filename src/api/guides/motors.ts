@@ -11,11 +11,7 @@ import { MOTOR_MAX_POSITION, type MotorCommand } from '../../device/headset.js';
 import { MOTOR_SPEED } from '../../device/simulated/index.js';
 import { HeadsetdError } from '../../core/errors.js';
 import { errorResponses } from '../../platform/schemas/responses.js';
-import {
-  assertNotAcquiring,
-  electrodeFrom,
-  electrodesFrom,
-} from '../../guides/context.js';
+import { assertNotAcquiring, electrodeFrom, electrodesFrom } from '../../guides/context.js';
 import { JobAccepted } from '../job-shapes.js';
 import { answerElectrodeJob, WaitQuery, type WaitQueryType } from './job-answers.js';
 import { seatElectrodes } from '../../guides/optimizer.js';
