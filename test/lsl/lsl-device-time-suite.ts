@@ -372,7 +372,7 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
         }
       }, 90_000);
 
-      test('a real skip of 7 samples among chunks of 5 stamped at push time: lost 7, once; times within 1 ms of liblsl before it, and the lost samples keep their place', async (context) => {
+      test('a real skip of 7 samples among chunks of 5 stamped at push time: lost 7, once; times within 1 ms of liblsl before it, and the samples after it keep their place', async (context) => {
         skipUnready(context);
         const skip = [1501, 1502, 1503, 1504, 1505, 1506, 1507];
         const pace: Pace = { count: 2500, chunk: 5, stamps: 'push', jitterMs: 2, skip };
@@ -395,7 +395,11 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
         const anchor = before.reduce((sum, [i, t]) => sum + t - (i - 1500) / RATE, 0) / before.length;
         for (const { frame } of result.frames.filter(({ frame: f }) => indexOf(f) > 1500)) {
           const line = lslToUnixMs(anchor + (indexOf(frame) - 1500) / RATE);
-          expect(Math.abs(frame.timestamp - line)).toBeLessThan(1);
+          // Each at its own sample's place: nearer it than half a sample period (2 ms), where a
+          // sample moved by the loss would be 28 ms off. Sub-millisecond agreement with a line
+          // carried on from push-time stamps is not something a busy machine gives (1.14 ms seen
+          // on a quiet 2-core machine running the suite).
+          expect(Math.abs(frame.timestamp - line)).toBeLessThan(1000 / RATE / 2);
         }
         expectTimesPossible(result);
       }, 90_000);

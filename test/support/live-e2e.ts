@@ -112,13 +112,15 @@ export async function recordedSamples(service: Service, id: string): Promise<num
 }
 
 /**
- * The samples a BDF+ file really holds: those before its `Recording ends` annotation (the last
- * record is padded with each channel's last value), per signal.
+ * The samples a BDF+ file really holds, per signal: those before its `Recording ends` annotation
+ * when the last record was padded with each channel's last value; every record's when the samples
+ * filled whole records (the writer then pads nothing and marks no end: one run in a few stops on a
+ * record's boundary).
  */
 export function recordedRows(file: EdflibResult): number {
   const rate = signalRate(file);
   const end = file.annotations.find((a) => a.text === 'Recording ends');
-  if (end === undefined) throw new Error('the file has no "Recording ends" annotation');
+  if (end === undefined) return file.datarecords * (file.signals[0]?.samplesPerRecord ?? 0);
   return Math.round((end.onset / 1e7) * rate);
 }
 
