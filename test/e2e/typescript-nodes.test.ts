@@ -202,9 +202,16 @@ test('a TypeScript node named alone runs, and its crash report names the lines o
   // The script's name, not its transpiled twin's, in the report; its own lines in the stack.
   expect(crashed).toContain(`external node '${process.execPath} ${path.join(executables, 'crash.ts')}'`);
   expect(crashed).toContain('over the limit 1');
-  const logs = await json(`${service.url}/stream/streams/${id}/nodes/crash/logs`);
-  const stack = (logs.body.logs as { line: string }[]).map((l) => l.line).join('\n');
-  expect(stack).toContain(`${path.join(executables, 'crash.ts')}:7:`);
+  // The stack is the child's stderr, whose lines may reach the node's log after its error report.
+  const where = `${path.join(executables, 'crash.ts')}:7:`;
+  await eventually(
+    async () => {
+      const logs = await json(`${service.url}/stream/streams/${id}/nodes/crash/logs`);
+      return (logs.body.logs as { line: string }[]).some((l) => l.line.includes(where)) || undefined;
+    },
+    10_000,
+    `a log line naming ${where}`,
+  );
 });
 
 test('a TypeScript node with a syntax error fails its start naming the file, line and column', async () => {
