@@ -8,6 +8,7 @@
  */
 import { errorMessage } from '../core/error-message.js';
 import { HeadsetdError, isHeadsetdError } from '../core/errors.js';
+import { orList } from '../core/or-list.js';
 import { CYTON_KIND } from './cyton/kind.js';
 import type { Headset } from './headset.js';
 import type { DeviceKind, DeviceOpenContext } from './kind.js';
@@ -22,11 +23,6 @@ export const DEVICE_KINDS: readonly DeviceKind[] = [SIMULATED_KIND, REPLAY_KIND,
 /** The values the `device` setting accepts, as the settings' schema pattern. */
 export function deviceSettingPattern(kinds: readonly DeviceKind[] = DEVICE_KINDS): string {
   return `^(${kinds.map((kind) => kind.pattern).join('|')})$`;
-}
-
-/** `a, b or c`. */
-function orList(items: readonly string[]): string {
-  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
 /** Every form with what it is: `simulated (electrodes retracted), ..., lsl:QUERY (an LSL stream, ...)`. */

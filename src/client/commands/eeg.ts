@@ -8,11 +8,7 @@ import { UsageError } from '../failures.js';
 import type { Output } from '../output.js';
 import { watchCommand } from './eeg-watch.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES } from '../../core/hardware.js';
-
-/** `1, 2 or 4`: the headset's values as the help lists them. */
-function orList(values: readonly number[]): string {
-  return `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
-}
+import { orList } from '../../core/or-list.js';
 
 export interface EegConfig {
   channels: string[];
