@@ -48,6 +48,12 @@ export interface ServerOptions {
   logger: Logger;
   /** Replaces the worker-thread runtime (tests of the control plane). */
   runtime?: StreamRuntime;
+  /**
+   * The stream workers' entry module, for the worker-thread runtime (default: the service's own,
+   * STREAM_HOST_ENTRY). Tests that run the service from its TypeScript sources hand the built
+   * worker bundle, which boots without a TypeScript loader.
+   */
+  workerEntry?: URL;
   /** Replaces the device chosen by `settings.device` (tests). */
   device?: Headset;
   /**
@@ -216,7 +222,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
   const runtime =
     options.runtime ??
     new WorkerRuntime({
-      workerEntry: STREAM_HOST_ENTRY,
+      workerEntry: options.workerEntry ?? STREAM_HOST_ENTRY,
       dataDir: settings.dataDir,
       executablesDirs: dirs,
       access: () => accessPolicy(security),

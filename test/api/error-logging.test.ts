@@ -15,6 +15,7 @@ import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { capturingLogger } from '../support/log-capture.js';
 import { chainStream, OTHER_ID } from './helpers.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 const ID = OTHER_ID;
 const SIGNAL_PATH = `/stream/streams/${ID}/nodes/filt/signal`;
@@ -32,6 +33,7 @@ beforeEach(async () => {
   runtime = new FakeRuntime();
   records.length = 0;
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir },
     logger: capturingLogger(records, 'info'),
     runtime,

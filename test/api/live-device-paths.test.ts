@@ -20,6 +20,7 @@ import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeLiveDriver } from '../support/fake-live-driver.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { DeviceState, modelProblems } from '../support/instinct-models.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 const DEVICE = 'The Fake amplifier (the test)';
 
@@ -86,6 +87,7 @@ function sysRoot(milliCelsius?: number): string {
 
 async function serve(device: Headset, dir = dataDir(), sys = sysRoot(51_000)): Promise<RunningServer> {
   const server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir: dir },
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),

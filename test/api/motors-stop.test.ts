@@ -15,6 +15,7 @@ import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { capturingLogger } from '../support/log-capture.js';
 import { requirePart } from '../../src/device/capabilities.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 const dirs: string[] = [];
 const servers: RunningServer[] = [];
@@ -30,6 +31,7 @@ async function serve(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-motors-stop-'));
   dirs.push(dataDir);
   const server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir },
     logger: capturingLogger(records),
     runtime: new FakeRuntime(),

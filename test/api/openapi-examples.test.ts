@@ -14,6 +14,7 @@ import { DEFAULTS } from '../../src/service/config.js';
 import { BUILTINS } from '../../src/streams/executables/builtins.js';
 import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 type Json = Record<string, unknown>;
 interface Media {
@@ -35,6 +36,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-openapi-examples-'));
 
 beforeAll(async () => {
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir },
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),

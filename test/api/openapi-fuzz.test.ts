@@ -32,6 +32,7 @@ import {
   Rng,
 } from '../support/openapi-fuzz.js';
 import { eventually } from '../support/wait.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
@@ -133,6 +134,7 @@ const POOLS: Pools = {
 
 beforeAll(async () => {
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir },
     logger: pino({ level: 'silent' }),
     // On the real clock: a faster device clock makes EEG at 16 kHz a load no headset produces,

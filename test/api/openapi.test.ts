@@ -12,12 +12,14 @@ import { DEFAULTS } from '../../src/service/config.js';
 import { compileAllValidators } from '../../src/api/validation.js';
 import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 let server: RunningServer;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-openapi-'));
 
 beforeAll(async () => {
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir },
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),

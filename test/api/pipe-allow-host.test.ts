@@ -12,6 +12,7 @@ import { afterEach, expect, test } from 'vitest';
 import { DEFAULTS, loadSettings } from '../../src/service/config.js';
 import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 let server: RunningServer | undefined;
 let dataDir: string | undefined;
@@ -25,6 +26,7 @@ afterEach(async () => {
 async function pipeTo(pipeAllowedHosts: string[], host: string) {
   dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-pipe-hosts-'));
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir, pipeAllowedHosts },
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),
@@ -69,6 +71,7 @@ test('the setting comes from the flag, the environment or the settings file, as 
 async function createOscStream(pipeAllowedHosts: string[], host: string | undefined) {
   dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-osc-hosts-'));
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir, pipeAllowedHosts },
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),

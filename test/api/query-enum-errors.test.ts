@@ -15,12 +15,14 @@ import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { operationsOf } from '../support/openapi-fuzz.js';
 import { assertEnvelope } from './helpers.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 let server: RunningServer;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-query-enum-'));
 
 beforeAll(async () => {
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir },
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),

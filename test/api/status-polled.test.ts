@@ -14,6 +14,7 @@ import { DEFAULTS } from '../../src/service/config.js';
 import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { sendJson } from '../support/service.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 let server: RunningServer;
 let dataDir: string;
@@ -21,6 +22,7 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-status-polled-'));
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, host: '127.0.0.1', dataDir },
     logger: pino({ level: 'silent' }),
     runtime: new FakeRuntime(),

@@ -14,6 +14,7 @@ import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { capturingLogger } from '../support/log-capture.js';
 import { chainStream, OTHER_ID } from './helpers.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 const ID = OTHER_ID;
 const NYQUIST = 'lowpass 200 Hz is at or above the Nyquist frequency 125 Hz (sample rate 250 Hz)';
@@ -28,6 +29,7 @@ afterEach(async () => {
 
 async function serve(runtime: FakeRuntime, records: Record<string, unknown>[] = []): Promise<RunningServer> {
   server = await startServer({
+    workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir },
     logger: capturingLogger(records),
     runtime,

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { runtimeContract } from './runtime-contract.js';
@@ -10,7 +10,7 @@ import { runtimeContract } from './runtime-contract.js';
 runtimeContract('WorkerRuntime', ({ device }) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-contract-rt-'));
   const runtime = new WorkerRuntime({
-    workerEntry: STREAM_HOST_ENTRY,
+    workerEntry: STREAM_HOST,
     dataDir,
     executablesDirs: [],
     device,

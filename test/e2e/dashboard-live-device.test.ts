@@ -18,6 +18,7 @@ import { type RunningServer, startServer } from '../../src/service/server.js';
 import { type Browser, haveChromium, openBrowser } from '../support/browser.js';
 import { FakeLiveDriver } from '../support/fake-live-driver.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 describe.skipIf(!haveChromium)(
   'dashboard on a live amplifier with EEG and impedance only (headless Chromium)',
@@ -31,6 +32,7 @@ describe.skipIf(!haveChromium)(
         new FakeLiveDriver({ clock: systemClock, blockRows: 5, impedanceMs: 50 }),
       );
       server = await startServer({
+        workerEntry: STREAM_HOST,
         settings: { ...DEFAULTS, port: 0, dataDir },
         logger: pino({ level: 'silent' }),
         runtime: new FakeRuntime(),

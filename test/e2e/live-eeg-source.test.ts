@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type LiveHeadset, openLiveHeadset } from '../../src/device/live/live-headset.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { headsetFrameSource } from '../../src/device/sources/frame-source.js';
 import { definition, FrameClient, pipe } from '../runtime/helpers.js';
@@ -36,7 +36,7 @@ test("a websocket client receives the amplifier's exact values; lost rows are ma
   headset = await openLiveHeadset(driver);
   await headset.eeg.configure({ channels: ['Fp1', 'Cz', 'O2'] });
   runtime = new WorkerRuntime({
-    workerEntry: STREAM_HOST_ENTRY,
+    workerEntry: STREAM_HOST,
     dataDir,
     executablesDirs: [],
     device: headsetFrameSource(headset),

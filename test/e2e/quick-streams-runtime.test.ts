@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 
@@ -32,7 +32,7 @@ function frameOf(seq: number, rows: number[][], channels = ['Cz', 'O1']): Frame 
 
 describe('tap channel', () => {
   test('frames of a tap node reach the main thread in order, listener kept across a restart', async () => {
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {
@@ -77,7 +77,7 @@ describe('tap channel', () => {
   });
 
   test('frames fed to an ingest node come out of its tap unchanged; feed is false when stopped', async () => {
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         { id: 'in', executable: 'ingest', config: {} },

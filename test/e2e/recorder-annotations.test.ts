@@ -11,7 +11,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { parseCsv } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
 import { definition, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
@@ -32,7 +32,7 @@ const PERIOD_MS = 1000 / RATE;
 
 describe('recorder annotations', () => {
   test('markers, annotate and a pause are annotated at the right samples', async () => {
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {

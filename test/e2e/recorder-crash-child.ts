@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 
 const [dataDir] = process.argv.slice(2) as [string];
-const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
 const id = randomUUID();
 const now = new Date().toISOString();
 const formats = ['edf', 'bdf', 'csv'] as const;

@@ -12,14 +12,14 @@
  */
 import { recordingsDir, repairRecordings } from '../../src/recordings/index.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import type { RuntimeEvent } from '../../src/streams/runtime/stream-runtime.js';
 
 // Without a handler the kernel's SIGXFSZ kills the process instead of failing the write.
 process.on('SIGXFSZ', () => undefined);
 const [dataDir, format, capacity] = process.argv.slice(2) as [string, string, string | undefined];
 const repairs = repairRecordings(recordingsDir(dataDir));
-const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+const runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
 const events: RuntimeEvent[] = [];
 runtime.onEvent((event) => events.push(event));
 // The recorder's end is the runtime's node_crashed event for it, which says whether the

@@ -12,7 +12,7 @@ import { createApp } from '../../src/api/app.js';
 import { recordingsPlugin } from '../../src/api/recordings.js';
 import { activeRecordingNames } from '../../src/recordings/index.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
@@ -29,7 +29,7 @@ let db: ReturnType<typeof openDatabase>;
 
 beforeAll(async () => {
   db = openDatabase(dataDir);
-  runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+  runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
   manager = new StreamManager(new StreamStore(db), runtime, { context: { executablesDirs: [] } });
   const m = manager;
   app = await createApp({

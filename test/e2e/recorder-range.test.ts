@@ -13,7 +13,7 @@ import { tidyUp } from '../../src/streams/executables/recorder-range.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
 import { definition, pipe } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
@@ -58,7 +58,7 @@ function fakeDevice(): DeviceFrameSource {
 describe('range through the runtime', () => {
   test('device → eeg-source → recorder: BDF physical range is the ADC full scale', async () => {
     runtime = new WorkerRuntime({
-      workerEntry: STREAM_HOST_ENTRY,
+      workerEntry: STREAM_HOST,
       dataDir,
       executablesDirs: [],
       device: fakeDevice(),
@@ -88,7 +88,7 @@ describe('range through the runtime', () => {
 
   test('eeg-source converting 250 → 500 Hz widens the range by the converter’s bound', async () => {
     runtime = new WorkerRuntime({
-      workerEntry: STREAM_HOST_ENTRY,
+      workerEntry: STREAM_HOST,
       dataDir,
       executablesDirs: [],
       device: fakeDevice(),
@@ -110,7 +110,7 @@ describe('range through the runtime', () => {
   });
 
   test('generator → filter → recorder: physical range = Σ|amplitudes| × ‖h‖₁, rounded up', async () => {
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {

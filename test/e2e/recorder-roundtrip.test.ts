@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { readEdf, readJson, generatorSample, tempDataDir } from '../recordings/support.js';
 import { definition, pipe } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
@@ -31,7 +31,7 @@ const NAMES = ['Fp1', 'Cz', 'O2'];
 
 describe('recorder round trip', () => {
   test('EDF, BDF and CSV hold the generator samples; EDFlib and MNE read them', async () => {
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {

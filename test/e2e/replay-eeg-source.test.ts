@@ -13,7 +13,7 @@ import { channelName } from '../../src/core/electrodes.js';
 import { headsetFrameSource } from '../../src/device/sources/frame-source.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from '../../src/device/replay/index.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe, seqGaps } from '../runtime/helpers.js';
 import { fixture } from '../formats/fixtures.js';
 import { fileSignals } from '../support/file-signals.js';
@@ -64,7 +64,7 @@ describe.each([
     const { sampleRate, samples } = headset.recording;
     const electrodes = headset.recording.channels.map((c) => c.electrode);
     runtime = new WorkerRuntime({
-      workerEntry: STREAM_HOST_ENTRY,
+      workerEntry: STREAM_HOST,
       dataDir,
       executablesDirs: [],
       device: headsetFrameSource(headset),

@@ -11,7 +11,7 @@ import type { Frame } from '../../src/core/frame.js';
 import { ListenerSet } from '../../src/core/listener-set.js';
 import type { DeviceFrameSource } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 
@@ -84,7 +84,7 @@ function amplitude(x: number[], hz: number, rate: number): number {
 describe('eeg-source', () => {
   test('frames from the main thread device reach a websocket client; stop unsubscribes', async () => {
     const device = new FakeDevice(250);
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [], device });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [], device });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source', config: { channels: ['Cz', 'o1'] } },
@@ -109,7 +109,7 @@ describe('eeg-source', () => {
 
   test('converts an acquisition running at another rate to the node rate', async () => {
     const device = new FakeDevice(1000);
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [], device });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [], device });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source', config: { channels: ['Pz'], samplingFrequency: 250 } },
@@ -129,7 +129,7 @@ describe('eeg-source', () => {
   });
 
   test('without a device the start fails with a clear message', async () => {
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         { id: 'eeg', executable: 'eeg-source' },

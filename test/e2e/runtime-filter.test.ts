@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 
@@ -35,7 +35,7 @@ const dB = (ratio: number) => 20 * Math.log10(ratio);
 
 describe('filter in a running stream', () => {
   test('a 1–20 Hz band-pass at 250 Hz keeps 5 Hz within 1 dB and attenuates 50 Hz by at least 30 dB', async () => {
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
     const rate = 250;
     const stream = definition(
       [
@@ -66,7 +66,7 @@ describe('filter in a running stream', () => {
   });
 
   test('a design impossible at the incoming rate puts the node in error with the reason, not restarted', async () => {
-    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+    runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
     const stream = definition(
       [
         {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 
@@ -23,7 +23,7 @@ afterEach(async () => {
 
 function newRuntime(): WorkerRuntime {
   runtime = new WorkerRuntime({
-    workerEntry: STREAM_HOST_ENTRY,
+    workerEntry: STREAM_HOST,
     dataDir,
     executablesDirs: [],
     extraExecutableModules: [TEST_NODES_MODULE],

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import type { RuntimeEvent } from '../../src/streams/runtime/stream-runtime.js';
 import { definition, pipe, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { json, startService, tempDataDir } from '../support/service.js';
@@ -45,7 +45,7 @@ test('an external node whose stream hangs is killed with its process group', asy
   chmodSync(script, 0o755);
 
   const rt = new WorkerRuntime({
-    workerEntry: STREAM_HOST_ENTRY,
+    workerEntry: STREAM_HOST,
     dataDir,
     executablesDirs: [executables],
     extraExecutableModules: [TEST_NODES_MODULE],

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RuntimeEvent } from '../../src/streams/runtime/stream-runtime.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 
@@ -29,7 +29,7 @@ function newRuntime(
   spreadAtUtilization?: number,
 ): { rt: WorkerRuntime; events: RuntimeEvent[] } {
   const rt = new WorkerRuntime({
-    workerEntry: STREAM_HOST_ENTRY,
+    workerEntry: STREAM_HOST,
     dataDir,
     executablesDirs: [],
     extraExecutableModules: [TEST_NODES_MODULE],

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RuntimeEvent, RuntimeStreamStatus } from '../../src/streams/runtime/stream-runtime.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import {
   definition,
   FrameClient,
@@ -44,7 +44,7 @@ function newRuntime(heartbeatTimeoutMs?: number): {
   atFailure: Map<string, RuntimeStreamStatus | undefined>;
 } {
   const rt = new WorkerRuntime({
-    workerEntry: STREAM_HOST_ENTRY,
+    workerEntry: STREAM_HOST,
     dataDir,
     executablesDirs: [],
     extraExecutableModules: [TEST_NODES_MODULE],

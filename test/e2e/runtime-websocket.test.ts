@@ -12,7 +12,7 @@ import { WebSocket } from 'ws';
 import { HeadsetdError } from '../../src/core/errors.js';
 import { decodeFrameBinary } from '../../src/core/frame-binary.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { NodeFailureError } from '../../src/streams/runtime/stream-runtime.js';
 import { definition, FrameClient, pacingProblems, pipe, seqGaps } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 function newRuntime(): WorkerRuntime {
-  runtime = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [] });
+  runtime = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [] });
   return runtime;
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe, seqGaps } from './helpers.js';
 import { eventually } from '../support/wait.js';
 
@@ -32,7 +32,7 @@ function portOf(rt: WorkerRuntime, streamId: string, nodeId: string): number {
 }
 
 test('a JavaScript and a Python node run in a stream; kill -9 of one restarts it alone', async () => {
-  const rt = new WorkerRuntime({ workerEntry: STREAM_HOST_ENTRY, dataDir, executablesDirs: [EXAMPLES] });
+  const rt = new WorkerRuntime({ workerEntry: STREAM_HOST, dataDir, executablesDirs: [EXAMPLES] });
   runtime = rt;
   const stream = definition(
     [

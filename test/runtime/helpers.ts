@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import { type FrameJson, sampleFromJson } from '../../src/core/frame.js';
 import type { NodeDef, PipeDef, StreamDefinition } from '../../src/core/stream-model.js';
 
-export const TEST_NODES_MODULE = new URL('./fixtures/test-nodes.ts', import.meta.url).href;
+export { TEST_NODES_MODULE } from '../support/stream-host.js';
 
 export function definition(nodes: NodeDef[], pipes: PipeDef[], id: string = randomUUID()): StreamDefinition {
   const now = new Date().toISOString();

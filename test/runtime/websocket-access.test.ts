@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
-import { STREAM_HOST_ENTRY } from '../../src/streams/executables/stream-host-entry.js';
+import { STREAM_HOST } from '../support/stream-host.js';
 import type { AccessPolicy } from '../../src/core/access-policy.js';
 import { nextMessage, tryUpgrade } from '../support/upgrade.js';
 import { definition, pipe } from './helpers.js';
@@ -26,7 +26,7 @@ afterEach(async () => {
 /** Starts generator → websocket under `access`; answers the node's port. */
 async function serve(dataDir: string, access: AccessPolicy | undefined, host?: string): Promise<number> {
   runtime = new WorkerRuntime({
-    workerEntry: STREAM_HOST_ENTRY,
+    workerEntry: STREAM_HOST,
     dataDir,
     executablesDirs: [],
     workers: 1,

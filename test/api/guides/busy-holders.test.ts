@@ -13,6 +13,7 @@ import { advance, fakeTimeHeadset } from '../../support/device.js';
 import { scaledClock } from '../../support/scaled-clock.js';
 import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
 import { eventually } from '../../support/wait.js';
+import { STREAM_HOST } from '../../support/stream-host.js';
 
 describe('on the /system and guide paths', () => {
   let s: SystemApp;
@@ -100,6 +101,7 @@ describe('on the service', () => {
 
   it('impedance while a stream reads the EEG: names that stream', { timeout: 30_000 }, async () => {
     server = await startServer({
+      workerEntry: STREAM_HOST,
       settings: { ...DEFAULTS, port: 0, dataDir },
       logger: pino({ level: 'silent' }),
     });
