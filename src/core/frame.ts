@@ -61,8 +61,8 @@ export interface Frame {
    */
   readonly marker?: FrameMarker;
   /**
-   * Monotonic creation time at the source (`performance.timeOrigin + performance.now()`, ms), used
-   * for per-pipe latency. Not part of the JSON text form.
+   * Creation time at the source, ms on the service's one wall clock (core/wall-clock.ts: monotonic,
+   * the same in every thread), used for per-pipe latency. Not part of the JSON text form.
    */
   readonly createdAt?: number;
 }

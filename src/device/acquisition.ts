@@ -19,6 +19,7 @@ import { DEFAULT_EEG_CONFIG, type EegConfig, type EegConfigChange } from './head
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegSamplingFrequency } from '../core/hardware.js';
 import type { EegSignalSource } from './signal-source.js';
 import { eegChannelListOrThrow, oneOfOrThrow } from './arguments.js';
+import { wallNowMs } from '../core/wall-clock.js';
 
 /** The headset's configuration: its channels are EEG electrodes. */
 interface HeadsetEegConfig extends EegConfig {
@@ -229,7 +230,7 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
       ...(discontinuity ? { discontinuity: true } : {}),
       // A recorded source's values are what some other ADC gave: their bound is not known here.
       ...(this.source.recorded === true ? {} : { range: adcFullScaleMicrovolts(config.gain) }),
-      createdAt: performance.timeOrigin + performance.now(),
+      createdAt: wallNowMs(),
     };
     run.emitted += rows;
     this.deliver(frame, rows);

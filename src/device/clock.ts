@@ -5,6 +5,7 @@
  * can share the same pacing code.
  */
 import { type PreciseTimer, preciseTimeout } from '../core/precise-timer.js';
+import { wallNowMs } from '../core/wall-clock.js';
 
 /** An opaque handle returned by `setTimeout` (a Node timer object, or a number elsewhere). */
 export type TimerHandle = object | number;
@@ -26,12 +27,13 @@ export interface DeviceClock {
 }
 
 /**
- * The real clock: `performance.now()` for pacing, `Date.now()` for timestamps. Timers are
+ * The real clock: `performance.now()` for pacing, the service's wall clock for timestamps
+ * (core/wall-clock.ts: fractional ms, on the LSL clock's time line). Timers are
  * unref'd so that a device alone never keeps the process alive.
  */
 export const systemClock: DeviceClock = {
   now: () => performance.now(),
-  wallNow: () => Date.now(),
+  wallNow: wallNowMs,
   setTimeout: (callback, ms) => {
     const timer = setTimeout(callback, ms);
     timer.unref();

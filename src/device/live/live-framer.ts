@@ -15,6 +15,7 @@
 import type { Frame } from '../../core/frame.js';
 import { frameRows } from '../acquisition.js';
 import type { LiveSamples } from './driver.js';
+import { wallNowMs } from '../../core/wall-clock.js';
 
 export interface FramerOptions {
   /** Hz, the amplifier's rate. */
@@ -112,7 +113,7 @@ export class LiveFramer {
       ...(this.pendingLost > 0 ? { lostSamples: this.pendingLost } : {}),
       ...(range === undefined ? {} : { range }),
       ...(this.note === undefined ? {} : { annotation: this.note }),
-      createdAt: performance.timeOrigin + performance.now(),
+      createdAt: wallNowMs(),
     };
     this.delivered += this.filled;
     this.filled = 0;

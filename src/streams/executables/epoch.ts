@@ -26,6 +26,7 @@ import type { NodeContext, NodeFactory, NodeInstance } from '../../core/node.js'
 import { baselineRows, correctEpoch, epochOffsets } from '../../dsp/epoch.js';
 import { HeadsetdError } from '../../core/errors.js';
 import type { EpochConfig } from './erp-descriptors.js';
+import { wallNowMs } from '../../core/wall-clock.js';
 
 /** How long samples are kept for a marker that arrives after them, s. */
 export const LATE_MARKER_SECONDS = 10;
@@ -112,7 +113,7 @@ class EpochNode implements NodeInstance {
         `the epoch node takes the signals marker and annotate, not '${name}'.`,
       );
     }
-    const arrival = Date.now();
+    const arrival = wallNowMs();
     const text = single(payload.text);
     if (typeof text !== 'string' || text.trim() === '') {
       throw new HeadsetdError('validation_failed', `signal ${name} needs a non-empty 'text'.`);

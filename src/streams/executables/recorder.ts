@@ -46,6 +46,7 @@ import { clipText, noValueText, SampleSpans, type SpanAnnotation } from './recor
 import { errorMessage } from '../../core/error-message.js';
 import { nextSegmentName, recordingName } from './recorder-names.js';
 import { frameTimeProblem } from '../../core/frame-time.js';
+import { wallNowMs } from '../../core/wall-clock.js';
 
 export interface RecorderConfig {
   filename: string;
@@ -152,7 +153,7 @@ class Recorder implements NodeInstance {
         `the recorder takes the signals marker and annotate, not '${name}'.`,
       );
     }
-    const arrival = Date.now();
+    const arrival = wallNowMs();
     const text = single(payload.text);
     if (typeof text !== 'string' || text.trim() === '') {
       throw new HeadsetdError('validation_failed', `signal ${name} needs a non-empty 'text'.`);

@@ -17,6 +17,7 @@ import type { Frame } from '../../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../../core/node.js';
 import { type PreciseTimer, preciseTimeout } from '../../core/precise-timer.js';
 import { generatorRange, NOISE_CLAMP_SIGMA } from './frame-range.js';
+import { wallNowMs } from '../../core/wall-clock.js';
 
 export const FRAME_DURATION_MS = 10;
 export const MAX_BACKLOG_MS = 1000;
@@ -117,9 +118,9 @@ class SignalGenerator implements NodeInstance {
 
   private newEpoch(): void {
     this.epochMonotonic = performance.now();
-    // The wall-clock time of that same instant to a fraction of a millisecond (Date.now() is
-    // truncated to whole ms, which would put every timestamp up to 1 ms early).
-    this.epochWall = performance.timeOrigin + this.epochMonotonic;
+    // The wall-clock time of that same instant, on the service's one wall clock (fractional ms;
+    // Date.now() is truncated to whole ms, which would put every timestamp up to 1 ms early).
+    this.epochWall = wallNowMs();
     this.emittedInEpoch = 0;
   }
 

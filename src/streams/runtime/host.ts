@@ -35,6 +35,7 @@ import type { NodeDef } from '../../core/stream-model.js';
 import type { NodeFactory } from '../../core/node.js';
 import { MainThreadChannel } from './main-thread-channel.js';
 import { errorMessage } from '../../core/error-message.js';
+import { adoptWallClockOffset } from '../../core/wall-clock.js';
 
 /** What the runtime is given to run nodes: the executables it knows, as a registry. */
 export interface StreamHostPlugins {
@@ -241,5 +242,7 @@ class StreamHost {
 /** Runs this worker thread as a host of streams, for as long as the main thread keeps it. */
 export function runStreamHost(plugins: StreamHostPlugins): void {
   if (parentPort === null) throw new Error('host.ts runs only as a worker thread (see worker-runtime.ts)');
-  new StreamHost(parentPort, workerData as HostBoot, plugins);
+  const boot = workerData as HostBoot;
+  adoptWallClockOffset(boot.wallClockOffsetMs);
+  new StreamHost(parentPort, boot, plugins);
 }

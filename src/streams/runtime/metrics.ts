@@ -2,12 +2,14 @@
  * Metric helpers of the runtime: the clock frames are stamped with, and the per-pipe latency
  * window (time from a frame's creation at its source to its handling by the pipe's consumer).
  */
-import { performance } from 'node:perf_hooks';
+import { wallNowMs } from '../../core/wall-clock.js';
 
-/** The clock of `Frame.createdAt`: monotonic, in ms, comparable across threads of one process. */
-export function frameClock(): number {
-  return performance.timeOrigin + performance.now();
-}
+/**
+ * The clock of `Frame.createdAt`: the service's one wall clock (monotonic, in ms, one offset for
+ * every thread of the process), so a latency measured in one thread from a stamp made in another
+ * holds no thread's error of its own.
+ */
+export const frameClock: () => number = wallNowMs;
 
 /** Latency percentiles are computed over this window: the last 10 s (docs/api.md §Paths and shapes). */
 export const LATENCY_WINDOW_MS = 10_000;

@@ -28,6 +28,7 @@ import {
 } from './thread-messages.js';
 import type { DeviceFrameSource } from '../../core/node.js';
 import { NodeFailureError, type RuntimeEvent } from './stream-runtime.js';
+import { wallClockOffsetMs } from '../../core/wall-clock.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
@@ -119,6 +120,7 @@ export class StreamWorker {
       busy: this.busy,
       snapshotIntervalMs: options.snapshotIntervalMs,
       hasDevice: options.device !== undefined,
+      wallClockOffsetMs: wallClockOffsetMs(),
     });
     this.forwarder = new DeviceForwarder(
       options.device,

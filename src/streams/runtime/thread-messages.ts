@@ -22,6 +22,8 @@ export interface HostBoot {
   snapshotIntervalMs: number;
   /** Whether eeg-source nodes can subscribe to a device through the main thread. */
   hasDevice: boolean;
+  /** The main thread's wall-clock offset (core/wall-clock.ts): every thread stamps on one clock. */
+  wallClockOffsetMs: number;
 }
 
 /** A node of one of the worker's streams. */

@@ -18,6 +18,7 @@ import { type ExternalNodeOptions, type ExternalNodeSettings, resolveSettings } 
 import { StderrLines } from './stderr-lines.js';
 import { endGroup, stopProcessGroup } from './stop-sequence.js';
 import { settleWithin } from '../../../core/deadline.js';
+import { wallNowMs } from '../../../core/wall-clock.js';
 
 export type { ExternalNodeOptions } from './settings.js';
 
@@ -191,7 +192,7 @@ class ExternalProcessNode implements NodeInstance {
         this.startAttempt = undefined;
         return;
       case 'frame': {
-        const now = performance.timeOrigin + performance.now();
+        const now = wallNowMs();
         this.context.emit(message.port, { ...message.frame, createdAt: now });
         return;
       }

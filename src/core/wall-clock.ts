@@ -1,0 +1,85 @@
+/**
+ * The wall clock of everything placed on the samples' time line: frames' `timestamp`, markers and
+ * annotations, and the mapping onto the LSL clock. It is the machine's monotonic clock
+ * (`CLOCK_MONOTONIC`, which `process.hrtime` reads in every thread and liblsl's `local_clock()`
+ * reads in every process) plus one offset, measured once for the process and handed to its worker
+ * threads (`adoptWallClockOffset`), so that:
+ * - each frame's time maps onto the LSL clock exactly, whichever thread stamped it;
+ * - times are fractional milliseconds (`Date.now()` truncates to whole ms: up to 1 ms early);
+ * - a step or slew of the system's clock (NTP) while the service runs moves no timestamp against
+ *   the samples; the offset is the one of the service's start (docs/lsl.md §The clock).
+ * Times that are not on the samples' time line (log lines, schedules, uptime) keep `Date.now()`.
+ */
+
+let offsetMs: number | undefined;
+/** Wall-clock ms minus `performance.now()` in this thread (each thread counts from its own start). */
+let fromPerformanceMs: number | undefined;
+
+/** The monotonic clock, ms. Whole seconds and the rest are split before the division, as liblsl does. */
+export function monotonicMs(): number {
+  const ns = process.hrtime.bigint();
+  const seconds = ns / 1_000_000_000n;
+  return Number(seconds) * 1000 + Number(ns - seconds * 1_000_000_000n) / 1e6;
+}
+
+/**
+ * Wall-clock ms minus monotonic ms, for this process: measured on first use, or the one adopted
+ * from the thread that started this one. A worker thread takes its process's (each thread's
+ * `performance.timeOrigin` is its own reading of the system clock, taken when the thread started,
+ * and may differ by a millisecond under load).
+ */
+export function wallClockOffsetMs(): number {
+  offsetMs ??= measureWallClockOffsetMs();
+  return offsetMs;
+}
+
+/**
+ * Measures the offset anew: `performance.timeOrigin + performance.now()` against the monotonic
+ * clock, on the tightest of a few back-to-back readings.
+ */
+export function measureWallClockOffsetMs(): number {
+  let best = Number.POSITIVE_INFINITY;
+  let value = 0;
+  for (let i = 0; i < 5; i++) {
+    const a = performance.now();
+    const monotonic = monotonicMs();
+    const b = performance.now();
+    if (b - a < best) {
+      best = b - a;
+      value = performance.timeOrigin + (a + b) / 2 - monotonic;
+    }
+  }
+  return value;
+}
+
+/** In a worker thread, before any time is read: the offset of the thread that started it. */
+export function adoptWallClockOffset(ms: number): void {
+  offsetMs = ms;
+  fromPerformanceMs = undefined;
+}
+
+/**
+ * Wall-clock ms since the Unix epoch, now, on the samples' time line. Read as `performance.now()`
+ * plus a constant: both count the same monotonic clock, and `performance.now()` is the cheaper
+ * read (it is taken per frame and per pipe).
+ */
+export function wallNowMs(): number {
+  fromPerformanceMs ??= performanceShiftMs() + wallClockOffsetMs();
+  return performance.now() + fromPerformanceMs;
+}
+
+/** Monotonic ms minus `performance.now()`, from the tightest of a few back-to-back readings. */
+function performanceShiftMs(): number {
+  let best = Number.POSITIVE_INFINITY;
+  let value = 0;
+  for (let i = 0; i < 5; i++) {
+    const a = performance.now();
+    const monotonic = monotonicMs();
+    const b = performance.now();
+    if (b - a < best) {
+      best = b - a;
+      value = monotonic - (a + b) / 2;
+    }
+  }
+  return value;
+}

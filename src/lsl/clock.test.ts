@@ -1,0 +1,53 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  adoptWallClockOffset,
+  measureWallClockOffsetMs,
+  monotonicMs,
+  wallNowMs,
+} from '../core/wall-clock.js';
+import { systemClock } from '../device/clock.js';
+import { lslNow, unixMsToLsl, wallMinusLslMs } from './clock.js';
+
+/** `read()` lies on the LSL clock's line, shifted by the offset, between the readings around it. */
+function onLslLine(read: () => number): { below: number; above: number } {
+  const before = lslNow();
+  const wall = read();
+  const after = lslNow();
+  const lsl = unixMsToLsl(wall);
+  return { below: (before - lsl) * 1000, above: (lsl - after) * 1000 };
+}
+
+describe("the service's wall clock", () => {
+  let measured = 0;
+  // Measured here, on the real clocks: another file of this worker may have first read the clock
+  // under fake timers, which fake `performance` and `process.hrtime` too.
+  beforeAll(() => {
+    measured = measureWallClockOffsetMs();
+    adoptWallClockOffset(measured);
+  });
+  afterEach(() => {
+    adoptWallClockOffset(measured);
+  });
+
+  it("is the device's timestamp clock, and lies on the LSL clock's line to the microsecond (Date.now() is whole ms: up to 1 ms early)", () => {
+    for (let i = 0; i < 50; i++) {
+      const { below, above } = onLslLine(() => systemClock.wallNow());
+      // Neither before the reading ahead of it nor after the one behind it (1 µs for rounding).
+      expect(below).toBeLessThanOrEqual(0.001);
+      expect(above).toBeLessThanOrEqual(0.001);
+    }
+  });
+
+  it('is the monotonic clock plus one offset, the one a worker thread adopts from its process', () => {
+    expect(wallMinusLslMs()).toBe(measured);
+    const now = wallNowMs();
+    expect(Math.abs(now - Date.now())).toBeLessThan(5);
+    adoptWallClockOffset(measured + 250);
+    const before = monotonicMs();
+    const shifted = wallNowMs();
+    const after = monotonicMs();
+    expect(shifted).toBeGreaterThanOrEqual(before + measured + 250 - 0.001);
+    expect(shifted).toBeLessThanOrEqual(after + measured + 250 + 0.001);
+    expect(wallMinusLslMs()).toBe(measured + 250);
+  });
+});
