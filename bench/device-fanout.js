@@ -10,7 +10,9 @@
  * build named (HEADSETD_BENCH_CLI of bench/lib/service.js, or several with `--cli A --cli B`) is
  * measured in turn, `--rounds` times (2 by default), so that before and after see the same machine.
  *
- *   node bench/device-fanout.js [--cli dist/headsetd.mjs ...] [--rounds 2] [--streams 1,10]
+ * `--frame-ms 40` gives the eeg-sources that `frameMs` (the figures are then per joined frame).
+ *
+ *   node bench/device-fanout.js [--cli dist/headsetd.mjs ...] [--rounds 2] [--streams 1,10] [--frame-ms 40]
  */
 import process from 'node:process';
 import { URL } from 'node:url';
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     cli: { type: 'string', multiple: true },
     rounds: { type: 'string', default: '2' },
     streams: { type: 'string', default: '1,10' },
+    'frame-ms': { type: 'string' },
   },
 });
 
@@ -37,7 +40,14 @@ function mainThreadCpuSeconds(pid) {
 function eegToWebsocket() {
   return {
     nodes: [
-      { id: 'eeg', executable: 'eeg-source', config: { samplingFrequency: 250 } },
+      {
+        id: 'eeg',
+        executable: 'eeg-source',
+        config: {
+          samplingFrequency: 250,
+          ...(values['frame-ms'] === undefined ? {} : { frameMs: Number(values['frame-ms']) }),
+        },
+      },
       { id: 'ws', executable: 'websocket', config: { port: 0 } },
     ],
     pipes: [{ id: 'p', source: 'eeg', destination: 'ws' }],
@@ -107,7 +117,7 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     for (const cli of clis) {
       const r = await measure(cli, streams);
       console.log(
-        `round ${round} ${cli}: ${r.streams} stream(s), ${r.deviceFrames} device frames in ${WINDOW_S} s: main thread ${r.mainCpuPercent.toFixed(2)} % of a core, ${r.mainUsPerFrame.toFixed(1)} µs per device frame; process ${r.processCpuPercent.toFixed(2)} %`,
+        `round ${round} ${cli}: ${r.streams} stream(s), ${r.deviceFrames} frames in ${WINDOW_S} s: main thread ${r.mainCpuPercent.toFixed(2)} % of a core, ${r.mainUsPerFrame.toFixed(1)} µs per device frame; process ${r.processCpuPercent.toFixed(2)} %`,
       );
     }
   }
