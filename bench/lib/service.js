@@ -48,9 +48,10 @@ export function processCpuSeconds(pid) {
 /**
  * Resolves with `{ url, pid, dataDir, cpuSeconds(), stop() }` once the service prints its listening
  * line. `nodeOptions`: flags for node itself (a profiler, heap snapshots on a signal); `logLevel`:
- * `--log-level` (default `warn`; null leaves the service's default).
+ * `--log-level` (default `warn`; null leaves the service's default); `serveOptions`: more flags of
+ * `serve` (`--workers 1`).
  */
-export async function startService({ nodeOptions = [], logLevel = 'warn' } = {}) {
+export async function startService({ nodeOptions = [], logLevel = 'warn', serveOptions = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-api-'));
   const child = spawn(
     process.execPath,
@@ -66,6 +67,7 @@ export async function startService({ nodeOptions = [], logLevel = 'warn' } = {})
       dataDir,
       // null: the service's default level, as a user starts it.
       ...(logLevel === null ? [] : ['--log-level', logLevel]),
+      ...serveOptions,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -2,12 +2,13 @@
  * Consecutive frames joined into frames of a fixed duration: `rows = round(rate × durationMs /
  * 1000)` rows each (at least one), a frame split where a block ends, its rest opening the next.
  *
- * Why: every frame costs a thread's wake-up, a hand-off between threads and a socket write
- * whatever its size; on a 2-core VM that is most of what a stream of 12 ms device frames costs
- * (docs/performance-areas.md §CPU per stream). A subscriber that does not need the device's
+ * Why: every frame costs its stream's nodes a turn (pipes, filter, encoding) and each socket a
+ * write whatever its size; on a 2-core VM that is much of what a stream of 12 ms device frames
+ * costs (docs/performance-areas.md §CPU per stream). A subscriber that does not need the device's
  * ~10 ms frames (a recorder, a display at 25 frames a second) asks for longer ones and pays those
  * costs less often; each joined frame is delivered when its last row arrives, so it is at most
- * `durationMs` later than its rows were on their own.
+ * `durationMs` later than its rows were on their own. Frames are joined in the subscriber's thread
+ * (core/frame-subscription.ts), which gets the device's frames as they come.
  *
  * Nothing is altered: the samples are copied as they came, the first row keeps its exact time
  * (a split frame's rest is timed from its own first row), and a block never spans a gap: a frame

@@ -14,6 +14,15 @@ export interface NodeLogLine {
   line: string;
 }
 
+/** What a subscriber asks of the device's EEG (see {@link DeviceFrameSource.subscribe}). */
+export interface DeviceRequest {
+  channels: readonly string[];
+  sampleRate?: number;
+  gain?: number;
+  frameMs?: number;
+  owner?: { streamId: string; nodeId: string };
+}
+
 /** Frames from the headset's acquisition, as the device layer delivers them to an eeg-source. */
 export interface DeviceFrameSource {
   /**
@@ -28,20 +37,44 @@ export interface DeviceFrameSource {
    * dropped some, a forced reset stopped acquisition) frames are held back and `onCondition` hears
    * why, then `undefined` when they flow again; the first frame after that has `discontinuity`.
    * `owner` names the node, so that the main thread can report the condition as the stream's.
-   * `frameMs` asks for frames of that duration instead of the device's (core/frame-joiner.ts):
-   * joined where the device's frames arrive, so that a longer frame also crosses threads once.
+   * `frameMs` asks for frames of that duration instead of the device's (core/frame-joiner.ts),
+   * joined on the subscriber's thread (core/frame-subscription.ts).
    */
   subscribe(
-    request: {
-      channels: readonly string[];
-      sampleRate?: number;
-      gain?: number;
-      frameMs?: number;
-      owner?: { streamId: string; nodeId: string };
-    },
+    request: DeviceRequest,
     onFrame: (frame: Frame) => void,
     onCondition?: (problem: string | undefined) => void,
   ): Promise<() => void>;
+}
+
+/** A subscription the device accepted (see {@link DeviceFeed.open}). */
+export interface OpenSubscription {
+  /**
+   * The channels it takes, as the device's frames name them (`FP1` is `Fp1`); undefined: every
+   * channel of the first frame it gets, kept for its life.
+   */
+  readonly channels: readonly string[] | undefined;
+  /** Ends it; the last one open releases the acquisition the subscriptions started. */
+  close(): void;
+}
+
+/**
+ * The device's EEG as its own thread serves it to the threads of the subscribers (a stream's
+ * worker: streams/runtime/device-bridge.ts): control per subscription, every frame once per
+ * listener. What each subscription takes of a frame is worked out on the subscriber's thread
+ * (core/frame-subscription.ts `FrameSubscription`; `frameSourceOf` makes a
+ * {@link DeviceFrameSource} of a feed on one thread).
+ */
+export interface DeviceFeed {
+  /**
+   * Opens a subscription, or refuses it as {@link DeviceFrameSource.subscribe} documents
+   * (`channels_unavailable`, or the device's own refusal such as `device_busy`); acquisition is
+   * held for it from then on. `onHold` hears when the device stops delivering under it (a forced
+   * reset): its frames are held until one flows again.
+   */
+  open(request: DeviceRequest, onHold?: (reason: string) => void): Promise<OpenSubscription>;
+  /** Every frame the device acquires, to `listener` until the returned function is called. */
+  onFrame(listener: (frame: Frame) => void): () => void;
 }
 
 /** A node's line to the service's main thread: one per node, named by the node's id. */

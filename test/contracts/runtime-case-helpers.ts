@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import type { Frame } from '../../src/core/frame.js';
-import type { DeviceFrameSource } from '../../src/core/node.js';
+import { ListenerSet } from '../../src/core/listener-set.js';
+import type { DeviceFeed, OpenSubscription } from '../../src/core/node.js';
 import type { NodeDef, PipeDef, StreamDefinition } from '../../src/core/stream-model.js';
 import type { StreamRuntime } from '../../src/streams/runtime/stream-runtime.js';
 
@@ -34,26 +35,39 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /**
- * A device for the contract: it sends no frame, keeps each subscription (released or not) and lets
- * a case tell a subscriber that frames are held back (`condition`), as the real adapter does.
+ * A device for the contract: it keeps each subscription (released or not), lets a case tell a
+ * subscriber that the device holds its frames back (`onHold`, as the real adapter does after a
+ * forced reset) and sends the frames a case gives it (`send`), which end such a hold.
  */
-export class ContractDevice implements DeviceFrameSource {
+export class ContractDevice implements DeviceFeed {
   readonly subscriptions: {
     channels: readonly string[];
-    onCondition: ((problem: string | undefined) => void) | undefined;
+    onHold: ((reason: string) => void) | undefined;
     released: boolean;
   }[] = [];
+  private readonly listeners = new ListenerSet<Frame>();
 
-  subscribe(
+  open(
     request: { channels: readonly string[] },
-    _onFrame: (frame: Frame) => void,
-    onCondition?: (problem: string | undefined) => void,
-  ): Promise<() => void> {
-    const entry = { channels: request.channels, onCondition, released: false };
+    onHold?: (reason: string) => void,
+  ): Promise<OpenSubscription> {
+    const entry = { channels: request.channels, onHold, released: false };
     this.subscriptions.push(entry);
-    return Promise.resolve(() => {
-      entry.released = true;
+    return Promise.resolve({
+      channels: request.channels.length === 0 ? undefined : request.channels,
+      close: () => {
+        entry.released = true;
+      },
     });
+  }
+
+  onFrame(listener: (frame: Frame) => void): () => void {
+    return this.listeners.add(listener);
+  }
+
+  /** Sends a frame to every subscriber. */
+  send(frame: Frame): void {
+    this.listeners.emit(frame);
   }
 
   /** The subscriptions not released yet. */

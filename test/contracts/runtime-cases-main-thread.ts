@@ -132,7 +132,7 @@ export const MAIN_THREAD_CASES: readonly RuntimeCase[] = [
       await runtime.start(stream);
       const subscription = await eventually(() => device.live()[0], 10_000, 'the subscription');
       expect(subscription.channels).toEqual(['O1']);
-      subscription.onCondition?.('O1 is no longer acquired');
+      subscription.onHold?.('O1 is no longer acquired');
       const degraded = await eventually(
         () => heard.find((e) => e.type === 'node_degraded'),
         10_000,
@@ -143,7 +143,8 @@ export const MAIN_THREAD_CASES: readonly RuntimeCase[] = [
         nodeId: 'eeg',
         message: 'O1 is no longer acquired',
       });
-      subscription.onCondition?.(undefined);
+      // A frame with the node's channel ends the hold.
+      device.send({ seq: 0, timestamp: 0, sampleRate: 250, channels: ['O1'], data: new Float32Array(3) });
       const recovered = await eventually(
         () => heard.find((e) => e.type === 'node_recovered'),
         10_000,

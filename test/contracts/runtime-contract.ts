@@ -11,7 +11,8 @@
  * test/e2e/runtime-pool), and the process groups `close` and `abort` end (runtime-orphans).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import type { DeviceFrameSource } from '../../src/core/node.js';
+import type { DeviceFeed } from '../../src/core/node.js';
+import type { Frame } from '../../src/core/frame.js';
 import type { StreamRuntime } from '../../src/streams/runtime/stream-runtime.js';
 import { recordCalls } from './recorded-calls.js';
 import { ContractDevice, type RuntimeCase } from './runtime-case-helpers.js';
@@ -27,7 +28,7 @@ export interface RuntimeUnderTest {
 
 /** What the contract hands each runtime it builds: the headset's EEG for eeg-source nodes. */
 export interface RuntimeEnvironment {
-  device: DeviceFrameSource;
+  device: DeviceFeed;
 }
 
 /** Every case of the contract, in the order they run. */
@@ -37,11 +38,15 @@ export const RUNTIME_CASES: readonly RuntimeCase[] = [...LIFECYCLE_CASES, ...MAI
  * The device a shared runtime is built with: it hands each subscription to the device of the case
  * running now, so that every case sees only its own subscriptions.
  */
-class CaseDevice implements DeviceFrameSource {
+class CaseDevice implements DeviceFeed {
   current = new ContractDevice();
 
-  subscribe(...args: Parameters<DeviceFrameSource['subscribe']>): ReturnType<DeviceFrameSource['subscribe']> {
-    return this.current.subscribe(...args);
+  open(...args: Parameters<DeviceFeed['open']>): ReturnType<DeviceFeed['open']> {
+    return this.current.open(...args);
+  }
+
+  onFrame(listener: (frame: Frame) => void): () => void {
+    return this.current.onFrame(listener);
   }
 }
 

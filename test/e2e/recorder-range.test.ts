@@ -11,7 +11,8 @@ import { designFilter } from '../../src/dsp/design.js';
 import { resamplerL1, sosL1Norm } from '../../src/streams/executables/frame-range.js';
 import { tidyUp } from '../../src/streams/executables/recorder-range.js';
 import type { Frame } from '../../src/core/frame.js';
-import type { DeviceFrameSource } from '../../src/core/node.js';
+import type { DeviceFeed } from '../../src/core/node.js';
+import { ListenerSet } from '../../src/core/listener-set.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { readEdf, tempDataDir } from '../recordings/support.js';
@@ -30,9 +31,10 @@ afterEach(async () => {
 });
 
 /** A device sending 250 Hz frames of 10 samples with the range of gain 24. */
-function fakeDevice(): DeviceFrameSource {
+function fakeDevice(): DeviceFeed {
+  const listeners = new ListenerSet<Frame>();
   return {
-    subscribe(request, onFrame) {
+    open(request) {
       let seq = 0;
       const start = Date.now();
       const timer = setInterval(() => {
@@ -46,12 +48,16 @@ function fakeDevice(): DeviceFrameSource {
           range: adcFullScaleMicrovolts(24),
         };
         seq++;
-        onFrame(frame);
+        listeners.emit(frame);
       }, 40);
-      return Promise.resolve(() => {
-        clearInterval(timer);
+      return Promise.resolve({
+        channels: request.channels,
+        close: () => {
+          clearInterval(timer);
+        },
       });
     },
+    onFrame: (listener) => listeners.add(listener),
   };
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { ListenerSet } from '../../src/core/listener-set.js';
-import type { DeviceFrameSource } from '../../src/core/node.js';
+import type { DeviceFeed, OpenSubscription } from '../../src/core/node.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe } from '../runtime/helpers.js';
@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 /** A device acquiring a 10 Hz sine of amplitude 100 µV on every channel, in 40 ms frames. */
-class FakeDevice implements DeviceFrameSource {
+class FakeDevice implements DeviceFeed {
   readonly requests: { channels: readonly string[]; sampleRate?: number }[] = [];
   readonly sent: Frame[] = [];
   subscribers = 0;
@@ -34,21 +34,29 @@ class FakeDevice implements DeviceFrameSource {
 
   constructor(private readonly rate: number) {}
 
-  subscribe(request: { channels: readonly string[]; sampleRate?: number }, onFrame: (frame: Frame) => void) {
+  open(request: { channels: readonly string[]; sampleRate?: number }): Promise<OpenSubscription> {
     this.requests.push(request);
-    const unsubscribe = this.listeners.add(onFrame);
     this.subscribers++;
     this.timer ??= setInterval(() => {
       this.tick(request.channels);
     }, 40);
-    return Promise.resolve(() => {
-      unsubscribe();
-      this.subscribers--;
-      if (this.subscribers === 0) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-      }
+    let open = true;
+    return Promise.resolve({
+      channels: request.channels.length === 0 ? undefined : request.channels,
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.subscribers--;
+        if (this.subscribers === 0) {
+          clearInterval(this.timer);
+          this.timer = undefined;
+        }
+      },
     });
+  }
+
+  onFrame(listener: (frame: Frame) => void): () => void {
+    return this.listeners.add(listener);
   }
 
   private tick(channels: readonly string[]): void {

@@ -10,7 +10,8 @@
 import { createServer } from 'node:net';
 import type { Frame } from '../../src/core/frame.js';
 import { ListenerSet } from '../../src/core/listener-set.js';
-import type { DeviceFrameSource, NodeLogLine } from '../../src/core/node.js';
+import type { DeviceFeed, NodeLogLine } from '../../src/core/node.js';
+import { frameSourceOf } from '../../src/core/frame-subscription.js';
 import type { StreamDefinition } from '../../src/core/stream-model.js';
 import {
   type NodeFailure,
@@ -25,7 +26,7 @@ import { deviceSubscriptions, modelledEvents, tapsFedBy } from './fake-runtime-n
 
 export interface FakeRuntimeOptions {
   /** The headset's EEG, for eeg-source nodes (their conditions become node events). */
-  device?: DeviceFrameSource;
+  device?: DeviceFeed;
 }
 
 export type GatedOp = 'start' | 'stop' | 'pause' | 'update';
@@ -152,9 +153,13 @@ export class FakeRuntime implements StreamRuntime {
     this.modelled.set(stream.id, new Map());
     this.releases.set(
       stream.id,
-      await deviceSubscriptions(this.options.device, stream, (event) => {
-        if (this.running.has(stream.id)) this.emit(event);
-      }),
+      await deviceSubscriptions(
+        this.options.device === undefined ? undefined : frameSourceOf(this.options.device),
+        stream,
+        (event) => {
+          if (this.running.has(stream.id)) this.emit(event);
+        },
+      ),
     );
     for (const event of modelledEvents(stream)) {
       // Nodes crash or warn once running, after the start has answered, as on worker threads.

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { headsetFrameSource, selectChannels } from './frame-source.js';
+import { headsetFrameSource } from './frame-source.js';
+import { selectChannels } from '../../core/frame-subscription.js';
 import type { SimulatedHeadset } from '../simulated/index.js';
 import type { Frame } from '../../core/frame.js';
 import { advance, fakeTimeHeadset } from '../../../test/support/device.js';

@@ -147,7 +147,7 @@ const eegSource: BuiltinDescriptor = {
           minimum: 1,
           maximum: 1000,
           description:
-            "Duration of the frames this node emits, ms: the device's frames (about 10 ms each) are joined into frames of round(rate × frameMs / 1000) rows (at least one), each sent when its last row arrives (so up to frameMs later), never across a gap. Fewer, longer frames cost the headset less CPU per second (each frame costs a thread wake-up and a socket write whatever its size): for recorders and displays that do not need the device's frames as they come. Default: the device's frames.",
+            "Duration of the frames this node emits, ms: the device's frames (about 10 ms each) are joined into frames of round(rate × frameMs / 1000) rows (at least one), each sent when its last row arrives (so up to frameMs later), never across a gap. Fewer, longer frames cost the headset less CPU per second (each frame costs the stream's nodes a turn and a socket write whatever its size): for recorders and displays that do not need the device's frames as they come. Default: the device's frames.",
         }),
       ),
     },

@@ -1,7 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../core/frame.js';
-import type { DeviceFrameSource } from '../../core/node.js';
+import { ListenerSet } from '../../core/listener-set.js';
+import type { DeviceFeed } from '../../core/node.js';
+import { headsetFrameSource } from '../../device/sources/frame-source.js';
+import type { SimulatedHeadset } from '../../device/simulated/index.js';
+import { advance, fakeTimeHeadset } from '../../../test/support/device.js';
 import { DeviceForwarder, DeviceProxy } from './device-bridge.js';
+import type { RuntimeEvent } from './stream-runtime.js';
 import type { FromHost, ToHost } from './thread-messages.js';
 
 const NAMES = Object.freeze(Array.from({ length: 21 }, (_, c) => `E${c}`));
@@ -16,32 +21,52 @@ function frame(seq: number, channels: readonly string[] = NAMES): Frame {
   };
 }
 
-/** A forwarder and a proxy joined as the main thread and a worker are, messages cloned as postMessage does. */
-async function joined() {
-  let push: ((f: Frame) => void) | undefined;
-  const device: DeviceFrameSource = {
-    subscribe: (_request, onFrame) => {
-      push = onFrame;
-      return Promise.resolve(() => undefined);
-    },
-  };
+/**
+ * A forwarder and a proxy joined as the main thread and a worker are, messages cloned as
+ * postMessage does; `wire` keeps what the main thread posted, `events` the nodes' events.
+ */
+function joined(device: DeviceFeed) {
   const wire: ToHost[] = [];
-  const forwarder = new DeviceForwarder(device, (message) => {
-    wire.push(structuredClone(message));
-    proxy.handle(structuredClone(message));
-  });
+  const events: RuntimeEvent[] = [];
+  const forwarder = new DeviceForwarder(
+    device,
+    (message) => {
+      wire.push(structuredClone(message));
+      proxy.handle(structuredClone(message));
+    },
+    (event) => events.push(event),
+  );
   const proxy = new DeviceProxy((message: FromHost) => {
     forwarder.handle(structuredClone(message));
   });
-  const received: Frame[] = [];
-  await proxy.subscribe({ channels: [] }, (f) => received.push(f));
-  if (push === undefined) throw new Error('the device was not subscribed');
-  return { push, wire, received };
+  return { proxy, forwarder, wire, events };
+}
+
+/** A device whose frames the test pushes, granting every subscription the channels it asks. */
+function pushedDevice() {
+  const listeners = new ListenerSet<Frame>();
+  const device: DeviceFeed = {
+    open: (request) =>
+      Promise.resolve({
+        channels: request.channels.length === 0 ? undefined : request.channels,
+        close: () => undefined,
+      }),
+    onFrame: (listener) => listeners.add(listener),
+  };
+  return {
+    device,
+    push: (f: Frame) => {
+      listeners.emit(f);
+    },
+  };
 }
 
 describe('device frames across the thread boundary', () => {
   it('carry the channel names only when they change, and every frame arrives with them', async () => {
-    const { push, wire, received } = await joined();
+    const { device, push } = pushedDevice();
+    const { proxy, wire } = joined(device);
+    const received: Frame[] = [];
+    await proxy.subscribe({ channels: [] }, (f) => received.push(f));
     for (let seq = 0; seq < 4; seq++) push(frame(seq));
     const other = Object.freeze(['E0', 'E1']);
     push(frame(4, other));
@@ -55,10 +80,176 @@ describe('device frames across the thread boundary', () => {
       2,
       undefined,
     ]);
-    expect(received.map((f) => f.channels)).toEqual([...Array(4).fill(NAMES), other, other]);
-    expect(received.map((f) => f.data[0])).toEqual([0, 1, 2, 3, 4, 5]);
+    // Without a list the subscription keeps the channels of its first frame: held once they go.
+    expect(received.map((f) => f.channels)).toEqual(Array(4).fill(NAMES));
+    expect(received.map((f) => f.data[0])).toEqual([0, 1, 2, 3]);
     // One frozen list per change, shared by the frames: the runtime seals them without a copy.
     expect(received[1]?.channels).toBe(received[0]?.channels);
     expect(Object.isFrozen(received[0]?.channels)).toBe(true);
+  });
+
+  it('a subscription with a list gets the new list’s frames with its channels', async () => {
+    const { device, push } = pushedDevice();
+    const { proxy } = joined(device);
+    const received: Frame[] = [];
+    await proxy.subscribe({ channels: ['E1', 'E0'] }, (f) => received.push(f));
+    push(frame(0));
+    push(frame(1, Object.freeze(['E0', 'E1'])));
+    expect(received.map((f) => f.channels)).toEqual([
+      ['E1', 'E0'],
+      ['E1', 'E0'],
+    ]);
+    expect(received.map((f) => f.data[0])).toEqual([0, 1]);
+  });
+});
+
+describe('the device’s frames go to a worker once, each subscription takes its part there', () => {
+  let headset: SimulatedHeadset | undefined;
+
+  afterEach(async () => {
+    await headset?.close();
+    headset = undefined;
+    vi.useRealTimers();
+  });
+
+  /** The headset as the service hands it to the runtime, with a worker's proxy joined to it. */
+  function headsetJoined() {
+    vi.useFakeTimers();
+    headset = fakeTimeHeadset();
+    const device = headsetFrameSource(headset);
+    const deviceFrames: Frame[] = [];
+    headset.eeg.onFrame((f) => deviceFrames.push(f));
+    return { headset, deviceFrames, ...joined(device) };
+  }
+
+  it('N subscriptions on one worker: each device frame is posted to it once, and each gets its own channels', async () => {
+    const { headset: h, proxy, wire, deviceFrames } = headsetJoined();
+    const asked = [['CZ'], ['O1', 'FP1'], [], ['PZ', 'CZ', 'O2']];
+    const received = asked.map(() => [] as Frame[]);
+    const stops = await Promise.all(
+      asked.map((channels, i) => proxy.subscribe({ channels }, (f) => received[i]?.push(f))),
+    );
+    // Counted from a clean start: frames made while subscriptions opened are not compared.
+    wire.length = 0;
+    deviceFrames.length = 0;
+    received.forEach((r) => (r.length = 0));
+    await advance(200);
+    expect(deviceFrames.length).toBeGreaterThan(5);
+    expect(wire.filter((m) => m.kind === 'device-frame')).toHaveLength(deviceFrames.length);
+    for (const r of received) expect(r).toHaveLength(deviceFrames.length);
+    expect(received[0]?.[0]?.channels).toEqual(['Cz']);
+    expect(received[1]?.[0]?.channels).toEqual(['O1', 'Fp1']);
+    expect(received[2]?.[0]?.channels).toEqual(deviceFrames[0]?.channels);
+    expect(received[3]?.[0]?.channels).toEqual(['Pz', 'Cz', 'O2']);
+    // The same values as the device's frame, column by column, and the same times.
+    deviceFrames.forEach((device, k) => {
+      const width = device.channels.length;
+      const o1 = device.channels.indexOf('O1');
+      const fp1 = device.channels.indexOf('Fp1');
+      const mine = received[1]?.[k];
+      expect(mine?.timestamp).toBe(device.timestamp);
+      expect(mine?.seq).toBe(device.seq);
+      const rows = device.data.length / width;
+      for (let row = 0; row < rows; row++) {
+        expect(mine?.data[row * 2]).toBe(device.data[row * width + o1]);
+        expect(mine?.data[row * 2 + 1]).toBe(device.data[row * width + fp1]);
+      }
+    });
+    for (const stop of stops) stop();
+    await advance(20);
+    expect(h.eeg.state().streaming).toBe(false);
+  });
+
+  it('a hold in one subscription leaves another’s frames as they were; its own resumes with a discontinuity', async () => {
+    const { headset: h, proxy, events, deviceFrames } = headsetJoined();
+    await h.eeg.configure({ channels: ['PZ', 'O1', 'O2'] });
+    const held: Frame[] = [];
+    const steady: Frame[] = [];
+    const joinedFrames: Frame[] = [];
+    const owner = (nodeId: string) => ({ streamId: 's', nodeId });
+    const stopHeld = await proxy.subscribe({ channels: ['O2', 'PZ'], owner: owner('held') }, (f) =>
+      held.push(f),
+    );
+    const stopSteady = await proxy.subscribe({ channels: ['PZ', 'O1'], owner: owner('steady') }, (f) =>
+      steady.push(f),
+    );
+    const stopJoined = await proxy.subscribe(
+      { channels: ['O2'], frameMs: 100, owner: owner('joined') },
+      (f) => joinedFrames.push(f),
+    );
+    deviceFrames.length = 0;
+    await advance(100);
+    await h.eeg.configure({ channels: ['PZ', 'O1'] });
+    const before = held.length;
+    const joinedBefore = joinedFrames.length;
+    await advance(150);
+    expect(held).toHaveLength(before);
+    expect(events.map((e) => [e.type, 'nodeId' in e ? e.nodeId : ''])).toEqual([
+      ['node_degraded', 'held'],
+      ['node_degraded', 'joined'],
+    ]);
+    expect(events[0]).toMatchObject({ message: expect.stringContaining('no longer acquires O2') });
+    // Every row of O2 the device made before the hold went out with it (the last ones joined as a
+    // shorter frame), none after.
+    const rowsOf = (frames: readonly Frame[]) =>
+      frames.reduce((n, f) => n + f.data.length / f.channels.length, 0);
+    expect(joinedFrames.length).toBeGreaterThan(0);
+    expect(rowsOf(joinedFrames)).toBe(rowsOf(deviceFrames.filter((f) => f.channels.includes('O2'))));
+    await h.eeg.configure({ channels: ['O2', 'O1', 'PZ'] });
+    await advance(150);
+    expect(held[before]).toMatchObject({ channels: ['O2', 'Pz'], discontinuity: true });
+    expect(joinedFrames[joinedBefore]).toMatchObject({ channels: ['O2'], discontinuity: true });
+    expect(
+      events.filter((e) => e.type === 'node_recovered').map((e) => ('nodeId' in e ? e.nodeId : '')),
+    ).toEqual(['held', 'joined']);
+    // The steady subscription saw every frame of the device, with the device's own flags (a change
+    // of configuration is the device's discontinuity), across both changes.
+    expect(steady.length).toBeGreaterThan(before);
+    expect(steady.map((f) => [f.timestamp, f.discontinuity])).toEqual(
+      deviceFrames.map((f) => [f.timestamp, f.discontinuity]),
+    );
+    for (const f of steady) expect(f.channels).toEqual(['Pz', 'O1']);
+    stopHeld();
+    stopSteady();
+    stopJoined();
+  });
+
+  it('a forced reset holds every subscription of the worker, reported for each; frames resume with a discontinuity', async () => {
+    const { headset: h, proxy, events } = headsetJoined();
+    const frames: Frame[][] = [[], []];
+    const stops: (() => void)[] = [];
+    for (const [i, nodeId] of ['a', 'b'].entries())
+      stops.push(
+        await proxy.subscribe({ channels: ['CZ'], owner: { streamId: 's', nodeId } }, (f) =>
+          frames[i]?.push(f),
+        ),
+      );
+    await advance(50);
+    await h.eeg.reset({ force: true });
+    const before = frames.map((f) => f.length);
+    await advance(100);
+    expect(events.map((e) => e.type)).toEqual([
+      'node_degraded',
+      'node_degraded',
+      'node_recovered',
+      'node_recovered',
+    ]);
+    expect(events[0]).toMatchObject({ message: expect.stringContaining('forced reset') });
+    frames.forEach((f, i) => {
+      expect(f[before[i] ?? 0]).toMatchObject({ discontinuity: true });
+    });
+    for (const stop of stops) stop();
+  });
+
+  it('a refused subscription is answered with its code and details, and nothing is posted for it', async () => {
+    const { headset: h, proxy, wire } = headsetJoined();
+    await h.eeg.configure({ channels: ['PZ', 'O1'] });
+    await expect(proxy.subscribe({ channels: ['O1', 'CZ'] }, () => undefined)).rejects.toMatchObject({
+      code: 'channels_unavailable',
+      details: { channels: ['CZ'], field: 'channels/1' },
+    });
+    await advance(50);
+    expect(wire.filter((m) => m.kind === 'device-frame')).toHaveLength(0);
+    expect(h.eeg.state().streaming).toBe(false);
   });
 });

@@ -1,94 +1,126 @@
 /**
  * The device across the thread boundary. The device layer lives on the main thread; an eeg-source
  * in a stream's worker subscribes through {@link DeviceProxy}, and {@link DeviceForwarder} on the
- * main thread subscribes to the real device and posts each frame to the worker. The device's frame
- * may be shared by other subscribers on the main thread, so its samples are copied once and the copy's
- * buffer is transferred (docs/architecture.md §Data plane: copies only at thread boundaries).
- * The channel names cross only when they change: the worker keeps each subscription's last list
- * (frozen, so the runtime seals its frames without copying it).
+ * main thread opens the subscription on the device (its refusal, the acquisition hold, the rate and
+ * gain: control) and posts each of the device's frames to the worker once, however many of the
+ * worker's nodes subscribe. The device's frame may be shared by other listeners on the main
+ * thread, so its samples are copied once per worker and the copy's buffer is transferred
+ * (docs/architecture.md §Data plane: copies only at thread boundaries). The channel names cross
+ * only when they change: the worker keeps the last list (frozen, so the runtime seals its frames
+ * without copying it).
+ *
+ * In the worker each subscription takes its part of the frame (core/frame-subscription.ts): its
+ * channels, held back while the device lacks one of them, joined into frames of its `frameMs`.
+ * When a subscription's frames are held back or flow again, the worker says so and the main thread
+ * reports it as the node's event (`node_degraded`, `node_recovered`), as it reports a refusal.
  */
 import type { Frame } from '../../core/frame.js';
+import { FrameSubscription } from '../../core/frame-subscription.js';
 import { type FromHost, type NodeRef, type ToHost, samplesToWire } from './thread-messages.js';
-import type { DeviceFrameSource } from '../../core/node.js';
+import type { DeviceFeed, DeviceFrameSource, DeviceRequest, OpenSubscription } from '../../core/node.js';
 import { type ErrorCode, ERROR_CATALOG, HeadsetdError } from '../../core/errors.js';
 import type { RuntimeEvent } from './stream-runtime.js';
 
-/** Worker side: a DeviceFrameSource whose subscriptions are served by the main thread. */
+/** Worker side: a DeviceFrameSource whose subscriptions are opened by the main thread. */
 export class DeviceProxy implements DeviceFrameSource {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  private readonly handlers = new Map<
+  private readonly pending = new Map<
     number,
-    { onFrame: (frame: Frame) => void; channels: readonly string[] }
+    { subscription: FrameSubscription; resolve: () => void; reject: (error: Error) => void }
   >();
+  /** The subscriptions the device accepted: each takes its part of every frame. */
+  private readonly open = new Map<number, FrameSubscription>();
+  /** The device's channel names as last sent, shared by the frames until they change. */
+  private channels: readonly string[] = Object.freeze([]);
 
   constructor(private readonly post: (message: FromHost) => void) {}
 
   async subscribe(
-    request: {
-      channels: readonly string[];
-      sampleRate?: number;
-      gain?: number;
-      frameMs?: number;
-      owner?: NodeRef;
-    },
+    request: DeviceRequest,
     onFrame: (frame: Frame) => void,
+    onCondition?: (problem: string | undefined) => void,
   ): Promise<() => void> {
-    const subscription = this.nextId++;
-    this.handlers.set(subscription, { onFrame, channels: [] });
+    const id = this.nextId++;
+    const subscription = new FrameSubscription(request.frameMs, onFrame, (problem) => {
+      onCondition?.(problem);
+      this.post({
+        kind: 'device-condition',
+        subscription: id,
+        ...(problem === undefined ? {} : { problem }),
+      });
+    });
     const ready = new Promise<void>((resolve, reject) => {
-      this.pending.set(subscription, { resolve, reject });
+      this.pending.set(id, { subscription, resolve, reject });
     });
     this.post({
       kind: 'device-subscribe',
-      subscription,
+      subscription: id,
       channels: [...request.channels],
       ...(request.sampleRate === undefined ? {} : { sampleRate: request.sampleRate }),
       ...(request.gain === undefined ? {} : { gain: request.gain }),
-      ...(request.frameMs === undefined ? {} : { frameMs: request.frameMs }),
       ...(request.owner === undefined ? {} : { owner: { ...request.owner } }),
     });
-    try {
-      await ready;
-    } catch (error) {
-      this.handlers.delete(subscription);
-      throw error;
-    }
+    await ready;
     return () => {
-      if (this.handlers.delete(subscription)) this.post({ kind: 'device-unsubscribe', subscription });
+      if (!this.open.delete(id)) return;
+      subscription.end();
+      this.post({ kind: 'device-unsubscribe', subscription: id });
     };
   }
 
   /** Handles the main thread's answers; returns false for messages that are not about the device. */
   handle(message: ToHost): boolean {
-    if (message.kind === 'device-subscribed') {
-      const waiter = this.pending.get(message.subscription);
-      this.pending.delete(message.subscription);
-      if (message.error === undefined) waiter?.resolve();
-      else waiter?.reject(refusal(message.error, message.code, message.details));
-      return true;
+    switch (message.kind) {
+      case 'device-subscribed': {
+        const waiter = this.pending.get(message.subscription);
+        this.pending.delete(message.subscription);
+        if (waiter === undefined) return true;
+        if (message.error !== undefined) {
+          waiter.reject(refusal(message.error, message.code, message.details));
+          return true;
+        }
+        waiter.subscription.accept(
+          message.channels === undefined ? undefined : Object.freeze(message.channels),
+        );
+        this.open.set(message.subscription, waiter.subscription);
+        waiter.resolve();
+        return true;
+      }
+      case 'device-frame': {
+        const { frame } = message;
+        if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
+        // The deserialized object is this thread's own: it takes the device's channels, and every
+        // subscription reads it (none alters it: a selection or a join is a frame of its own).
+        (frame as { channels: readonly string[] }).channels = this.channels;
+        for (const subscription of this.open.values()) subscription.push(frame as Frame);
+        return true;
+      }
+      case 'device-hold':
+        (this.open.get(message.subscription) ?? this.pending.get(message.subscription)?.subscription)?.hold(
+          message.reason,
+        );
+        return true;
+      default:
+        return false;
     }
-    if (message.kind === 'device-frame') {
-      const handler = this.handlers.get(message.subscription);
-      if (handler === undefined) return true;
-      const { frame } = message;
-      if (frame.channels !== undefined) handler.channels = Object.freeze(frame.channels);
-      // The deserialized object is this thread's own: it takes the subscription's channels.
-      (frame as { channels: readonly string[] }).channels = handler.channels;
-      handler.onFrame(frame as Frame);
-      return true;
-    }
-    return false;
   }
 }
 
-/** Main side: serves one worker's device subscriptions. */
+/** Main side: serves one worker's device subscriptions, and the device's frames once to it. */
 export class DeviceForwarder {
-  private readonly subscriptions = new Map<number, Promise<(() => void) | undefined>>();
+  private readonly subscriptions = new Map<
+    number,
+    { opening: Promise<OpenSubscription | undefined>; owner: NodeRef | undefined }
+  >();
+  /** Subscriptions open on the device: the worker gets the device's frames while there is one. */
+  private opened = 0;
+  private stopFrames: (() => void) | undefined;
+  /** The channels the worker holds (the last ones sent). */
+  private sent: readonly string[] | undefined;
   private closed = false;
 
   constructor(
-    private readonly device: DeviceFrameSource | undefined,
+    private readonly device: DeviceFeed | undefined,
     private readonly post: (message: ToHost, transfer?: ArrayBuffer[]) => void,
     /** A subscription's condition (frames held back, or flowing again), as its node's event. */
     private readonly onEvent?: (event: RuntimeEvent) => void,
@@ -96,15 +128,19 @@ export class DeviceForwarder {
 
   /** Handles a worker's device request; returns false for messages that are not about the device. */
   handle(message: FromHost): boolean {
-    if (message.kind === 'device-subscribe') {
-      this.subscribe(message.subscription, message);
-      return true;
+    switch (message.kind) {
+      case 'device-subscribe':
+        this.subscribe(message.subscription, message);
+        return true;
+      case 'device-unsubscribe':
+        void this.unsubscribe(message.subscription);
+        return true;
+      case 'device-condition':
+        this.condition(message.subscription, message.problem);
+        return true;
+      default:
+        return false;
     }
-    if (message.kind === 'device-unsubscribe') {
-      void this.unsubscribe(message.subscription);
-      return true;
-    }
-    return false;
   }
 
   /** Ends every subscription (the stream stopped or its worker died). */
@@ -119,9 +155,8 @@ export class DeviceForwarder {
       channels,
       sampleRate,
       gain,
-      frameMs,
       owner,
-    }: Omit<Extract<FromHost, { kind: 'device-subscribe' }>, 'kind'>,
+    }: Omit<Extract<FromHost, { kind: 'device-subscribe' }>, 'kind' | 'subscription'>,
   ): void {
     const device = this.device;
     if (device === undefined || this.closed) {
@@ -136,67 +171,74 @@ export class DeviceForwarder {
       channels,
       ...(sampleRate === undefined ? {} : { sampleRate }),
       ...(gain === undefined ? {} : { gain }),
-      ...(frameMs === undefined ? {} : { frameMs }),
     };
-    const onCondition = (problem: string | undefined): void => {
-      if (owner === undefined || this.closed) return;
-      this.onEvent?.(
-        problem === undefined
-          ? { type: 'node_recovered', ...owner, message: 'it delivers every channel again' }
-          : { type: 'node_degraded', ...owner, message: problem },
-      );
+    const onHold = (reason: string): void => {
+      if (!this.closed) this.post({ kind: 'device-hold', subscription, reason });
     };
-    /** The channels the worker holds for this subscription (the last ones sent). */
-    let sent: readonly string[] | undefined;
-    const unsubscribe = device
-      .subscribe(
-        request,
-        (frame) => {
-          const wire = samplesToWire(frame);
-          const same = sent !== undefined && sameNames(sent, frame.channels);
-          if (!same) sent = frame.channels;
-          this.post(
-            {
-              kind: 'device-frame',
-              subscription,
-              frame: same ? wire : { ...wire, channels: [...frame.channels] },
-            },
-            [wire.data.buffer as ArrayBuffer],
-          );
-        },
-        onCondition,
-      )
-      .then(
-        (stop) => {
-          if (this.closed) {
-            // The worker ended while the device was still subscribing.
-            stop();
-            return undefined;
-          }
-          this.post({ kind: 'device-subscribed', subscription });
-          return stop;
-        },
-        (error: unknown) => {
-          this.post({
-            kind: 'device-subscribed',
-            subscription,
-            error: error instanceof Error ? error.message : 'the device refused the subscription',
-            ...(error instanceof HeadsetdError
-              ? { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) }
-              : {}),
-          });
-          this.subscriptions.delete(subscription);
+    const opening = device.open(request, onHold).then(
+      (opened) => {
+        if (this.closed) {
+          // The worker ended while the device was still subscribing.
+          opened.close();
           return undefined;
-        },
-      );
-    this.subscriptions.set(subscription, unsubscribe);
+        }
+        this.post({
+          kind: 'device-subscribed',
+          subscription,
+          ...(opened.channels === undefined ? {} : { channels: [...opened.channels] }),
+        });
+        this.opened++;
+        this.stopFrames ??= device.onFrame((frame) => {
+          this.forward(frame);
+        });
+        return opened;
+      },
+      (error: unknown) => {
+        this.post({
+          kind: 'device-subscribed',
+          subscription,
+          error: error instanceof Error ? error.message : 'the device refused the subscription',
+          ...(error instanceof HeadsetdError
+            ? { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) }
+            : {}),
+        });
+        this.subscriptions.delete(subscription);
+        return undefined;
+      },
+    );
+    this.subscriptions.set(subscription, { opening, owner });
+  }
+
+  /** The device's frame to the worker: one copy of its samples, whatever the subscriptions. */
+  private forward(frame: Frame): void {
+    const wire = samplesToWire(frame);
+    const same = this.sent !== undefined && sameNames(this.sent, frame.channels);
+    if (!same) this.sent = frame.channels;
+    this.post({ kind: 'device-frame', frame: same ? wire : { ...wire, channels: [...frame.channels] } }, [
+      wire.data.buffer as ArrayBuffer,
+    ]);
+  }
+
+  private condition(subscription: number, problem: string | undefined): void {
+    const owner = this.subscriptions.get(subscription)?.owner;
+    if (owner === undefined || this.closed) return;
+    this.onEvent?.(
+      problem === undefined
+        ? { type: 'node_recovered', ...owner, message: 'it delivers every channel again' }
+        : { type: 'node_degraded', ...owner, message: problem },
+    );
   }
 
   private async unsubscribe(subscription: number): Promise<void> {
-    const pending = this.subscriptions.get(subscription);
+    const entry = this.subscriptions.get(subscription);
     this.subscriptions.delete(subscription);
-    const stop = await pending;
-    stop?.();
+    const opened = await entry?.opening;
+    if (opened === undefined) return;
+    opened.close();
+    this.opened--;
+    if (this.opened > 0) return;
+    this.stopFrames?.();
+    this.stopFrames = undefined;
   }
 }
 

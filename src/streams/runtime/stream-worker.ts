@@ -26,7 +26,7 @@ import {
   type ToHost,
   toWire,
 } from './thread-messages.js';
-import type { DeviceFrameSource } from '../../core/node.js';
+import type { DeviceFeed } from '../../core/node.js';
 import { NodeFailureError, type RuntimeEvent } from './stream-runtime.js';
 import { wallClockOffsetMs } from '../../core/wall-clock.js';
 
@@ -42,7 +42,7 @@ const UTILIZATION_WINDOW = 4;
 export interface WorkerSpawnOptions {
   /** The worker's entry module (see WorkerRuntimeOptions.workerEntry). */
   entry: URL;
-  device: DeviceFrameSource | undefined;
+  device: DeviceFeed | undefined;
   heartbeatTimeoutMs: number;
   snapshotIntervalMs: number;
 }

@@ -68,9 +68,9 @@ export interface WireFrame {
 }
 
 /**
- * A device frame on the wire (device-bridge.ts): `channels` only when they differ from the
- * previous frame of the same subscription, which they almost never do, so that 21 names are not
- * cloned twice per frame.
+ * A device frame on the wire (device-bridge.ts), once per worker: `channels` only when they differ
+ * from the previous frame sent to that worker, which they almost never do, so that 21 names are
+ * not cloned with every frame.
  */
 export type DeviceWireFrame = Omit<WireFrame, 'channels'> & { channels?: string[] };
 
@@ -106,12 +106,17 @@ export type ToHost =
   | {
       kind: 'device-subscribed';
       subscription: number;
+      /** The channels granted, as frames name them; absent: every channel of the first frame. */
+      channels?: string[];
       error?: string;
       /** The catalog code of a refusal (`channels_unavailable`), and its details. */
       code?: string;
       details?: Record<string, unknown>;
     }
-  | { kind: 'device-frame'; subscription: number; frame: DeviceWireFrame }
+  /** The device's frame, for every subscription of the worker (each takes its part there). */
+  | { kind: 'device-frame'; frame: DeviceWireFrame }
+  /** The device holds a subscription's frames back (a forced reset) until one flows again. */
+  | { kind: 'device-hold'; subscription: number; reason: string }
   /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */
   | { kind: 'ingest-frame'; streamId: string; nodeId: string; frame: WireFrame };
 
@@ -143,9 +148,10 @@ export type FromHost =
       channels: string[];
       sampleRate?: number;
       gain?: number;
-      frameMs?: number;
       owner?: NodeRef;
     }
   | { kind: 'device-unsubscribe'; subscription: number }
+  /** A subscription's frames are held back (why), or flow again (no `problem`): its node's event. */
+  | { kind: 'device-condition'; subscription: number; problem?: string }
   /** A tap node's frame for the main thread (StreamRuntime.tap); its buffer is transferred. */
   | { kind: 'tap-frame'; streamId: string; nodeId: string; frame: WireFrame };

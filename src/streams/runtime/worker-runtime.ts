@@ -30,7 +30,7 @@ import {
 import type { Frame } from '../../core/frame.js';
 import { LogRing } from './log-ring.js';
 import type { NodeRef, StatusPush } from './thread-messages.js';
-import type { DeviceFrameSource, NodeLogLine } from '../../core/node.js';
+import type { DeviceFeed, NodeLogLine } from '../../core/node.js';
 import type { StreamWorker } from './stream-worker.js';
 import { WorkerPool } from './worker-pool.js';
 import { errorMessage } from '../../core/error-message.js';
@@ -52,7 +52,7 @@ export interface WorkerRuntimeOptions {
    */
   access?: () => AccessPolicy;
   /** The headset's EEG, for eeg-source nodes; without it they fail to start with a clear message. */
-  device?: DeviceFrameSource;
+  device?: DeviceFeed;
   logger?: Logger;
   /** Modules exporting `factories: Record<string, NodeFactory>`, loaded in every stream's worker (tests, embedders). */
   extraExecutableModules?: string[];
