@@ -120,7 +120,7 @@ describe('EDF of filtered EEG', () => {
       // Sub-µV resolution: hundreds of distinct values, where the ±590 400 µV range gave 6.
       expect(new Set(a.slice(0, 1000)).size).toBeGreaterThan(100);
     }
-  });
+  }, 60_000);
 
   test('a signal beyond the physical range is clipped, counted, annotated and reported; EDFlib accepts the file', async () => {
     const events: { eventType?: string; level?: string; message?: string }[] = [];
@@ -195,7 +195,7 @@ describe('EDF of filtered EEG', () => {
     expect(read?.ok, read?.error).toBe(true);
     expect(Math.max(...(read?.data[0] ?? []))).toBeCloseTo(3276.7, 6);
     expect(read?.annotations.some((a) => a.description.startsWith('Clipped: '))).toBe(true);
-  });
+  }, 60_000);
 
   test('physicalRange on a CSV recording is refused at create, pointing at the field', async () => {
     const created = await post(`${service.url}/stream/streams`, {
