@@ -56,11 +56,11 @@ function normalQuantile(p: number): number {
  * cheaper than Box-Muller. Used where millions of deviates per second are needed (EEG noise).
  *
  * Filled by `prepareFastNormal` (the simulated EEG's `begin`, when acquisition starts), not at
- * load: computing it took 35–50 ms of CPU and ~900 page faults of every start, for a table that a
- * service which never acquires does not read. The array itself is made at load and never
- * replaced, so `fastNormal` reads a constant (a table checked or swapped on each draw made the EEG
- * model 28 % slower); until it is filled it holds NaN, so a draw before `prepareFastNormal` shows
- * as NaN samples, never as plausible ones.
+ * load: computing it takes 35–50 ms of CPU (measured alone in a fresh process), which every start
+ * paid for a table that a service which never acquires does not read. The array itself is made at
+ * load and never replaced, so `fastNormal` reads a constant (a table checked or swapped on each
+ * draw made the EEG model 28 % slower); until it is filled it holds NaN, so a draw before
+ * `prepareFastNormal` shows as NaN samples, never as plausible ones.
  */
 const NORMAL_TABLE = new Float64Array(65536).fill(Number.NaN);
 let normalTableFilled = false;
