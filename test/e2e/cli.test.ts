@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/service/data-dir-lock.js';
 import { announceCreatedToken } from '../../src/platform/security/token.js';
 import { CLI, json, type Service, startService, tempDataDir } from '../support/service.js';
@@ -254,8 +254,16 @@ nodes:
     tooDeepYaml: `id: bbbbbbbb-0000-4000-8000-000000000006\nmeta:\n  x: ${'['.repeat(800)}${']'.repeat(800)}\n`,
   };
 
+  // One service for the comparisons: each document has an id of its own, or one the API refuses.
+  let service: Service;
+  beforeAll(async () => {
+    service = await startService();
+  });
+  afterAll(async () => {
+    await service.stop('SIGKILL');
+  });
+
   test.each(Object.keys(documents))('gives the same answer as the API for the %s document', async (name) => {
-    const service = await start();
     const file = path.join(service.dataDir, `${name}.yaml`);
     writeFileSync(file, documents[name] ?? '');
     const offline = cli('validate', file, '--data-dir', service.dataDir);

@@ -5,7 +5,7 @@
  * by its own WebSocket client). A config outside 1–1000 ms is refused with a pointer to it.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { type Service, sendJson, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
@@ -17,13 +17,18 @@ interface FrameMessage {
   data: number[][];
 }
 
-let service: Service | undefined;
+// One service for the file: each case creates its own stream (a random id).
+let service: Service;
 const sockets: WebSocket[] = [];
 
-afterEach(async () => {
+beforeAll(async () => {
+  service = await startService();
+});
+afterEach(() => {
   for (const socket of sockets.splice(0)) socket.terminate();
-  await service?.stop();
-  service = undefined;
+});
+afterAll(async () => {
+  await service.stop();
 });
 
 function collect(port: number): FrameMessage[] {
@@ -46,7 +51,6 @@ function rowsByTime(frames: FrameMessage[]): Map<number, number[]> {
 
 describe('eeg-source frameMs', () => {
   test('joins the device frames into 40 ms frames with the same samples, exactly timed', async () => {
-    service = await startService();
     const s = service;
     const id = randomUUID();
     const created = await sendJson('POST', `${s.url}/stream/streams`, {
@@ -104,7 +108,6 @@ describe('eeg-source frameMs', () => {
   }, 60_000);
 
   test('a frameMs outside 1–1000 ms is refused, pointing at it', async () => {
-    service = await startService();
     const answer = await sendJson('POST', `${service.url}/stream/streams`, {
       id: randomUUID(),
       nodes: [{ id: 'eeg', executable: 'eeg-source', config: { frameMs: 0 } }],

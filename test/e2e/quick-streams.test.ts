@@ -4,7 +4,7 @@
  * sample rate; and one service pipes its quick stream into another's ingest, whose client receives
  * the same samples. Needs `npm run build` first (npm test does it).
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { json, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
@@ -23,19 +23,27 @@ interface Reader {
   closed: Promise<number>;
 }
 
-const services: Service[] = [];
+// Two services for the file (the pipe goes from one to the other; the first case uses the first).
+// After each case their streams are deleted and their EEG configuration reset.
+let services: [Service, Service];
 const readers: Reader[] = [];
 
+beforeAll(async () => {
+  services = await Promise.all([startService(), startService()]);
+});
 afterEach(async () => {
   for (const reader of readers.splice(0)) reader.socket.terminate();
-  await Promise.all(services.splice(0).map((s) => s.stop()));
+  for (const s of services) {
+    const listed = (await json(`${s.url}/stream/streams`)).body.streams ?? [];
+    for (const { id } of listed as { id: string }[]) {
+      expect((await json(`${s.url}/stream/streams/${id}`, { method: 'DELETE' })).status).toBe(200);
+    }
+    expect((await json(`${s.url}/system/sensors/eeg`, { method: 'DELETE' })).status).toBe(200);
+  }
 });
-
-async function service(): Promise<Service> {
-  const s = await startService();
-  services.push(s);
-  return s;
-}
+afterAll(async () => {
+  await Promise.all(services.map((s) => s.stop()));
+});
 
 async function read(url: string): Promise<Reader> {
   const socket = new WebSocket(url);
@@ -65,7 +73,7 @@ const rows = (frames: FrameMessage[]) => frames.reduce((sum, f) => sum + f.data.
 
 describe('quick EEG streams on the real service', () => {
   test('WebSocket frames without gaps, /data equal to the last samples received, status counting the samples', async () => {
-    const s = await service();
+    const [s] = services;
     const started = await post(`${s.url}/stream/start`, {
       sampleRate: 250,
       channels: ['Cz', 'o1', 'PZ'],
@@ -137,7 +145,7 @@ describe('quick EEG streams on the real service', () => {
   }, 60_000);
 
   test('one service pipes its quick stream into the ingest of another; a client of the second gets the same samples', async () => {
-    const [a, b] = await Promise.all([service(), service()]);
+    const [a, b] = services;
     const target = await post(`${b.url}/stream/start`, {
       source: 'ingest',
       sampleRate: 250,

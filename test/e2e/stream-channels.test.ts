@@ -6,7 +6,7 @@
  * degraded with a `stream_degraded` event while its frames are held back, and it recovers by itself
  * (`stream_recovered`, a frame marked `discontinuity`). Names are compared without regard to case.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { type Service, sendJson, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
@@ -30,13 +30,24 @@ interface Listener<T> {
   next(match: (message: T) => boolean, what?: string): Promise<T>;
 }
 
-let service: Service | undefined;
+// One service for the file. After each case its streams are deleted and the device's EEG
+// configuration reset (DELETE /system/sensors/eeg), so every case starts from the defaults.
+let service: Service;
 const sockets: WebSocket[] = [];
 
+beforeAll(async () => {
+  service = await startService();
+});
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.terminate();
-  await service?.stop();
-  service = undefined;
+  const listed = (await sendJson('GET', `${service.url}/stream/streams`)).body.streams ?? [];
+  for (const { id } of listed as { id: string }[]) {
+    expect((await sendJson('DELETE', `${service.url}/stream/streams/${id}`)).status).toBe(200);
+  }
+  expect((await sendJson('DELETE', `${service.url}/system/sensors/eeg`)).status).toBe(200);
+});
+afterAll(async () => {
+  await service.stop();
 });
 
 async function listen<T>(url: string): Promise<Listener<T>> {
@@ -98,7 +109,6 @@ const aboutStream = (id: string, type: string) => (e: SystemMessage) =>
 
 describe('channels a stream answered are the channels it delivers', () => {
   test('a quick stream never delivers fewer channels than it answered: channels the device does not acquire are refused', async () => {
-    service = await startService();
     const s = service;
     const enabled = await send('POST', `${s.url}/system/peripheral/electrodes/config`, {
       enabled: [0, 1, 2, 3],
@@ -132,7 +142,6 @@ describe('channels a stream answered are the channels it delivers', () => {
   }, 60_000);
 
   test('an eeg-source naming channels the device does not acquire is refused at start, pointing at the channel', async () => {
-    service = await startService();
     const s = service;
     expect((await send('PUT', `${s.url}/system/sensors/eeg?channels=PZ,O1`)).status).toBe(200);
     const id = 'c0ffee00-0000-4000-8000-000000000018';
@@ -153,7 +162,6 @@ describe('channels a stream answered are the channels it delivers', () => {
   }, 60_000);
 
   test('a configuration that drops a channel never shrinks a running stream’s frames: degraded, held, then resumed with a discontinuity', async () => {
-    service = await startService();
     const s = service;
     expect((await send('PUT', `${s.url}/system/sensors/eeg?channels=${SEVEN.join(',')}`)).status).toBe(200);
     const { id, events, frames } = await runningQuickStream(s, SEVEN);
@@ -186,7 +194,6 @@ describe('channels a stream answered are the channels it delivers', () => {
   }, 60_000);
 
   test('a device reset never leaves a stream running without samples: refused while streams read, reported and recovered when forced', async () => {
-    service = await startService();
     const s = service;
     const { id, events, frames } = await runningQuickStream(s, ['Cz', 'O1']);
 

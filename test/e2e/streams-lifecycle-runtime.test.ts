@@ -6,21 +6,35 @@
  * clients with 1001; a stream restored in error at start-up is logged at warn.
  */
 import { createServer, type Server } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { json, type Service, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
 const ID = 'dddddddd-0000-4000-8000-000000000001';
 
+/**
+ * One service for the cases about a running service's answers (each deletes its stream after it);
+ * the start-up case starts and restarts its own.
+ */
+let shared: Service | undefined;
 let service: Service | undefined;
 let blocker: Server | undefined;
 afterEach(async () => {
+  if (shared !== undefined) await json(`${shared.url}/stream/streams/${ID}`, { method: 'DELETE' });
   await service?.stop('SIGKILL');
   service = undefined;
   blocker?.close();
   blocker = undefined;
 });
+afterAll(async () => {
+  await shared?.stop('SIGKILL');
+});
+
+async function sharedService(): Promise<Service> {
+  shared ??= await startService();
+  return shared;
+}
 
 /** A port held by another listener of this machine. */
 async function takenPort(): Promise<number> {
@@ -70,20 +84,19 @@ async function status(s: Service) {
 describe('a websocket node whose port is taken', () => {
   test('fails the start: answered as failed, the stream in error, the node in error naming the port', async () => {
     const port = await takenPort();
-    const running = await startService();
-    service = running;
+    const running = await sharedService();
     await create(running, generatorToWebSocket(port));
-    // The first start boots a worker, which a busy machine may take longer than the signal's wait
-    // (0.5 s, docs/api.md §Lifecycle) to do: that start may be answered as under way. Once it has
-    // failed, the next start (from `error`) fails within the wait and is answered as failed.
-    const first = await signal(service, 'start');
+    // The first start may boot a worker, which a busy machine may take longer than the signal's
+    // wait (0.5 s, docs/api.md §Lifecycle) to do: that start may be answered as under way. Once it
+    // has failed, the next start (from `error`) fails within the wait and is answered as failed.
+    const first = await signal(running, 'start');
     expect([200, 422]).toContain(first.status);
     await eventually(
       async () => ((await status(running)).state === 'error' ? true : undefined),
       10_000,
       'the first start to fail',
     );
-    const started = await signal(service, 'start');
+    const started = await signal(running, 'start');
     expect(started.status).toBe(422);
     expect(started.body.error).toMatchObject({
       code: 'validation_failed',
@@ -96,7 +109,7 @@ describe('a websocket node whose port is taken', () => {
         signal: 'start',
       },
     });
-    const now = await status(service);
+    const now = await status(running);
     expect(now.state).toBe('error');
     expect(now.error).toContain(`port ${port} is already in use`);
     const ws = now.nodes.find((n: { id: string }) => n.id === 'ws');
@@ -108,16 +121,16 @@ describe('a websocket node whose port is taken', () => {
 
 describe('a filter in error at the device rate', () => {
   test('makes the running stream degraded, its error naming the node, and raises stream_degraded', async () => {
-    service = await startService();
+    const s = await sharedService();
     const events: { eventType?: string; message?: string }[] = [];
-    const socket = new WebSocket(`${service.url.replace('http', 'ws')}/system/events`);
+    const socket = new WebSocket(`${s.url.replace('http', 'ws')}/system/events`);
     await new Promise((resolve, reject) => {
       socket.once('open', resolve);
       socket.once('error', reject);
     });
     socket.on('message', (data: Buffer) => events.push(JSON.parse(data.toString())));
     // The eeg-source follows the device (250 Hz by default): no rate is known at create.
-    await create(service, {
+    await create(s, {
       id: ID,
       nodes: [
         { id: 'eeg', executable: 'eeg-source', config: { channels: ['Cz'] } },
@@ -129,8 +142,7 @@ describe('a filter in error at the device rate', () => {
         { id: 'p2', source: 'filt', destination: 'log' },
       ],
     });
-    expect((await signal(service, 'start')).status).toBe(200);
-    const s = service;
+    expect((await signal(s, 'start')).status).toBe(200);
     const degraded = await eventually(
       async () => {
         const now = await status(s);
@@ -178,12 +190,12 @@ describe('websocket clients of a stream', () => {
   test.each(['stop', 'delete'])(
     'are closed with 1001 and a reason on %s (they saw 1006, no close frame)',
     async (how) => {
-      service = await startService();
-      await create(service, generatorToWebSocket(0));
-      expect((await signal(service, 'start')).status).toBe(200);
-      const { closed } = await connectedClient(service);
-      if (how === 'stop') expect((await signal(service, 'stop')).status).toBe(200);
-      else expect((await json(`${service.url}/stream/streams/${ID}`, { method: 'DELETE' })).status).toBe(200);
+      const s = await sharedService();
+      await create(s, generatorToWebSocket(0));
+      expect((await signal(s, 'start')).status).toBe(200);
+      const { closed } = await connectedClient(s);
+      if (how === 'stop') expect((await signal(s, 'stop')).status).toBe(200);
+      else expect((await json(`${s.url}/stream/streams/${ID}`, { method: 'DELETE' })).status).toBe(200);
       expect(await closed).toEqual({ code: 1001, reason: 'stream node stopped' });
     },
     30_000,

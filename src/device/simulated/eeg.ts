@@ -19,7 +19,7 @@
  */
 import { EEG_ELECTRODES, type Electrode } from '../../core/electrodes.js';
 import type { EegSignalSource, SignalContext } from '../signal-source.js';
-import type { Random } from './random.js';
+import { prepareFastNormal, type Random } from './random.js';
 import { SSVEP_ELSEWHERE, SSVEP_WEIGHT, type WearerModel } from './wearer.js';
 
 /** Corner frequencies (Hz) of the equal-variance one-pole processes whose sum is the 1/f background. */
@@ -151,6 +151,7 @@ export class SimulatedEegSource implements EegSignalSource {
   }
 
   begin(sampleRate: number, channels: readonly Electrode[]): void {
+    prepareFastNormal();
     const scale = sampleRate / this.sampleRate;
     this.untilBlink = Math.round(this.untilBlink * scale);
     if (this.blinkAge >= 0) this.blinkAge = Math.round(this.blinkAge * scale);

@@ -14,8 +14,8 @@ function hash32(text: string): number {
   return h >>> 0;
 }
 
-// Acklam's coefficients, at module level: the table below calls normalQuantile 65536 times at
-// start-up, and arrays built inside the function made that 100 ms of allocation and collection.
+// Acklam's coefficients, at module level: the table below calls normalQuantile 32768 times, and
+// arrays built inside the function made that 100 ms of allocation and collection.
 const [A0, A1, A2, A3, A4, A5] = [
   -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
   2.506628277459239,
@@ -54,20 +54,37 @@ function normalQuantile(p: number): number {
  * 65536 equiprobable normal values (the quantiles at (i + ½) / 65536), scaled to unit variance:
  * drawing one by a 16-bit random index is a normal deviate truncated at ±4.3 σ, several times
  * cheaper than Box-Muller. Used where millions of deviates per second are needed (EEG noise).
+ *
+ * Filled by `prepareFastNormal` (the simulated EEG's `begin`, when acquisition starts), not at
+ * load: computing it takes 35–50 ms of CPU (measured alone in a fresh process), which every start
+ * paid for a table that a service which never acquires does not read. The array itself is made at
+ * load and never replaced, so `fastNormal` reads a constant (a table checked or swapped on each
+ * draw made the EEG model 28 % slower); until it is filled it holds NaN, so a draw before
+ * `prepareFastNormal` shows as NaN samples, never as plausible ones.
  */
-const NORMAL_TABLE = ((): Float64Array => {
-  const size = 65536;
-  const table = new Float64Array(size);
+const NORMAL_TABLE = new Float64Array(65536).fill(Number.NaN);
+let normalTableFilled = false;
+
+/** Fills the table `Random.fastNormal` draws from (once; later calls do nothing). */
+export function prepareFastNormal(): void {
+  if (normalTableFilled) return;
+  normalTableFilled = true;
+  const size = NORMAL_TABLE.length;
+  // The quantiles are odd about ½ and (i + ½) / 65536 is exact, so the upper half is the lower
+  // half negated, bit for bit (Acklam's upper tail is computed as the negated lower tail).
+  for (let i = 0; i < size / 2; i++) {
+    const value = normalQuantile((i + 0.5) / size);
+    NORMAL_TABLE[i] = value;
+    NORMAL_TABLE[size - 1 - i] = -value;
+  }
   let sumSquares = 0;
   for (let i = 0; i < size; i++) {
-    const value = normalQuantile((i + 0.5) / size);
-    table[i] = value;
+    const value = NORMAL_TABLE[i] ?? 0;
     sumSquares += value * value;
   }
   const scale = 1 / Math.sqrt(sumSquares / size);
-  for (let i = 0; i < size; i++) table[i] = (table[i] ?? 0) * scale;
-  return table;
-})();
+  for (let i = 0; i < size; i++) NORMAL_TABLE[i] = (NORMAL_TABLE[i] ?? 0) * scale;
+}
 
 export class Random {
   private a: number;
@@ -99,7 +116,10 @@ export class Random {
     return this.nextUint32() / 4294967296;
   }
 
-  /** A standard normal deviate from the quantile table (two per 32-bit draw). */
+  /**
+   * A standard normal deviate from the quantile table (two per 32-bit draw); the table is filled by
+   * `prepareFastNormal`.
+   */
   fastNormal(): number {
     let index = this.spareBits;
     if (index < 0) {
