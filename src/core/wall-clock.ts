@@ -35,21 +35,10 @@ export function wallClockOffsetMs(): number {
 
 /**
  * Measures the offset anew: `performance.timeOrigin + performance.now()` against the monotonic
- * clock, on the tightest of a few back-to-back readings.
+ * clock.
  */
 export function measureWallClockOffsetMs(): number {
-  let best = Number.POSITIVE_INFINITY;
-  let value = 0;
-  for (let i = 0; i < 5; i++) {
-    const a = performance.now();
-    const monotonic = monotonicMs();
-    const b = performance.now();
-    if (b - a < best) {
-      best = b - a;
-      value = performance.timeOrigin + (a + b) / 2 - monotonic;
-    }
-  }
-  return value;
+  return performance.timeOrigin - minusPerformanceNow(monotonicMs);
 }
 
 /** In a worker thread, before any time is read: the offset of the thread that started it. */
@@ -64,21 +53,21 @@ export function adoptWallClockOffset(ms: number): void {
  * read (it is taken per frame and per pipe).
  */
 export function wallNowMs(): number {
-  fromPerformanceMs ??= performanceShiftMs() + wallClockOffsetMs();
+  fromPerformanceMs ??= minusPerformanceNow(monotonicMs) + wallClockOffsetMs();
   return performance.now() + fromPerformanceMs;
 }
 
-/** Monotonic ms minus `performance.now()`, from the tightest of a few back-to-back readings. */
-function performanceShiftMs(): number {
+/** `read()` minus `performance.now()` at one instant, from the tightest of a few back-to-back readings. */
+function minusPerformanceNow(read: () => number): number {
   let best = Number.POSITIVE_INFINITY;
   let value = 0;
   for (let i = 0; i < 5; i++) {
     const a = performance.now();
-    const monotonic = monotonicMs();
+    const r = read();
     const b = performance.now();
     if (b - a < best) {
       best = b - a;
-      value = monotonic - (a + b) / 2;
+      value = r - (a + b) / 2;
     }
   }
   return value;

@@ -7,15 +7,13 @@
  * monotonic clock plus an offset fixed for the process, in every thread. So that offset maps every
  * frame's timestamp onto the LSL clock and back, exactly.
  */
-import { wallClockOffsetMs } from '../core/wall-clock.js';
+import { monotonicMs, wallClockOffsetMs } from '../core/wall-clock.js';
 
 export { wallNowMs } from '../core/wall-clock.js';
 
 /** Seconds on the LSL clock, now. */
 export function lslNow(): number {
-  const ns = process.hrtime.bigint();
-  const seconds = ns / 1_000_000_000n;
-  return Number(seconds) + Number(ns - seconds * 1_000_000_000n) / 1e9;
+  return monotonicMs() / 1000;
 }
 
 /** Wall-clock ms minus LSL-clock ms: the same for every thread of the service. */
