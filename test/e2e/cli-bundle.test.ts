@@ -14,19 +14,24 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { importGraph, sourceFiles } from '../docs/import-graph.js';
+import { runtimeImports } from '../docs/import-graph.js';
 import { ROOT } from '../support/service.js';
 
-/** What src/cli.ts loads, in the build its bundle: every module it reaches but the service's commands. */
+/**
+ * What src/cli.ts loads, in the build its bundle: every module it reaches but the service's
+ * commands (paths below src/). Only the files reached are read.
+ */
 function clientSide(): string[] {
   const root = path.join(ROOT, 'src');
-  const graph = importGraph(root, sourceFiles(root));
   const reached = new Set<string>();
   const next = ['cli.ts'];
   for (let file = next.pop(); file !== undefined; file = next.pop()) {
     if (reached.has(file) || file === 'service/command.ts') continue;
     reached.add(file);
-    next.push(...(graph.get(file) ?? []));
+    const source = readFileSync(path.join(root, file), 'utf8');
+    for (const specifier of runtimeImports(source, file)) {
+      next.push(path.posix.join(path.posix.dirname(file), specifier).replace(/\.js$/, '.ts'));
+    }
   }
   return [...reached].sort();
 }
