@@ -1,7 +1,8 @@
 /**
  * Builds dist/ from src/: TypeScript (tsc -p tsconfig.build.json), then the WebAssembly kernels
- * (build-wasm.mjs), then the service's entry bundled into dist/headsetd.mjs (bundle.mjs), then the
- * dashboard (web/) into dist/web/ (build-web.mjs), then V8's code cache of the bundle (code-cache.mjs). With `--if-stale` it builds only when a source, a tsconfig or package.json is
+ * (build-wasm.mjs), then the `headsetd` command bundled (dist/headsetd.mjs, which runs
+ * dist/headsetd.cjs and, for the service, dist/headsetd-service.cjs: bundle.mjs), then the
+ * dashboard (web/) into dist/web/ (build-web.mjs), then V8's code caches of the bundles (code-cache.mjs). With `--if-stale` it builds only when a source, a tsconfig or package.json is
  * newer than the last successful build (dist/.build-stamp), so `npm start` on an unchanged
  * checkout starts at once instead of recompiling the project. A build starts from an empty dist/,
  * so no output of a deleted source survives.
@@ -43,10 +44,10 @@ rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 const run = (file, args) => execFileSync(file, args, { cwd: root, stdio: 'inherit' });
 run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
 run(process.execPath, [path.join(root, 'scripts', 'build-wasm.mjs')]);
-// The service's entry as one file (start-up time); dist/cli.js stays for the library's users.
+// The command as two files, the client's and the service's (start-up time); dist/cli.js stays for the library's users.
 run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')]);
 // The dashboard served at / (docs/dashboard.md): web/ bundled into dist/web/.
 run(process.execPath, [path.join(root, 'scripts', 'build-web.mjs')]);
-// V8's code cache of the service's bundle, made by one start of it (code-cache.mjs).
+// V8's code caches of the bundles, made by one start of the service and one client command (code-cache.mjs).
 run(process.execPath, [path.join(root, 'scripts', 'code-cache.mjs')]);
 writeFileSync(stamp, `${new Date().toISOString()}\n`);

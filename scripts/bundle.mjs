@@ -1,8 +1,11 @@
 /**
- * Bundles the service's entry (src/cli.ts) into one file, dist/headsetd.cjs (run by the `headsetd`
- * command dist/headsetd.mjs with V8's code cache: src/service/bundle-loader.ts), for start-up time:
- * loading some 400 modules (TypeBox alone is ~100 ms of module loading) is most of what a cold
- * start costs, and one file is parsed and linked at once (docs/performance.md §Start-up).
+ * Bundles the `headsetd` command (src/cli.ts) into two files, run by dist/headsetd.mjs with V8's
+ * code cache (src/service/bundle-loader.ts), for start-up time: loading some 400 modules (TypeBox
+ * alone is ~100 ms of module loading) is most of what a cold start costs, and one file is parsed
+ * and linked at once (docs/performance.md §Start-up). dist/headsetd.cjs is src/cli.ts with the
+ * client commands; dist/headsetd-service.cjs is the service's commands (src/service/command.ts:
+ * serve, validate, token, --help, --version), which src/cli.ts imports only for them, so that a
+ * client command reads and runs 0.3 MB rather than the service's 2.4 MB.
  *
  * What stays outside the bundle: native addons (better-sqlite3, the PNG rasteriser), whose loaders
  * look for their binaries next to their own files; ws's optional native helpers; and the swagger
@@ -91,41 +94,70 @@ const common = {
   define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../../stream-host.mjs') },
 };
 
-// The service: CommonJS, run by the `headsetd` command (dist/headsetd.mjs, src/service/bundle-loader.ts)
-// with V8's code cache, which Node 20 takes for a `vm.Script` and not for an ES module.
-const service = path.join(root, 'dist', 'headsetd.cjs');
-rmSync(`${service}.cache`, { force: true });
-await esbuild.build({
-  ...common,
-  format: 'cjs',
-  // The loader's wrapper gives `require`, `__filename` and `__dirname`; this file's URL stands for
-  // import.meta.url (esbuild has no import.meta in CommonJS). Strict as the ES module was: the
-  // directive leads, before the banner's statement.
-  banner: { js: '"use strict";const __headsetdUrl = require("node:url").pathToFileURL(__filename).href;' },
-  define: { ...common.define, 'import.meta.url': '__headsetdUrl' },
-  entryPoints: [path.join(src, 'cli.ts')],
-  outfile: service,
-});
-// The file is the function Node's loader wraps a CommonJS module in, as text: the `headsetd` command
-// compiles it with its code cache as it is (a copy with a wrapper added cost 4 MiB of resident
-// memory). The wrapper goes on the first line in place of the entry's `#!` line (which stays on the
-// command), so the source map's lines still match.
-// `import()` goes through the command's own `import` (the wrapper's `__headsetdImport`): Node 20
-// loses a `vm.Script`'s dynamic-import callback when the script comes from a code cache
-// (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). The command sits beside this file, so specifiers
-// resolve as from here. Only string literals are rewritten (the worker's bootstrap text in a
-// template is not code of this file); any other `import(` stops the build.
-const text = (await readFile(service, 'utf8'))
-  .replace(/^#![^\n]*/, '')
-  .replace(/(?<![\w$.])import\(("[^"\n]+")\)/g, '__headsetdImport($1)');
-const unhandled = /(?<![\w$.`])import\((?!\$\{)/.exec(text);
-if (unhandled !== null) {
-  throw new Error(`a dynamic import() the service's bundle cannot run: ${text.slice(unhandled.index - 60, unhandled.index + 60)}`);
+/**
+ * The `headsetd` command's own import of the service's commands (src/cli.ts imports
+ * service/command.ts for serve, validate, token, --help and --version): the other bundle, so the
+ * command's bundle holds src/cli.ts and the client only, and a client command reads, compiles and
+ * runs nothing of the service.
+ */
+const serviceCommandsApart = {
+  name: 'service-commands-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/service\/command\.js$/ }, (args) =>
+      args.importer === path.join(src, 'cli.ts') ? { path: './headsetd-service.cjs', external: true } : undefined,
+    );
+  },
+};
+
+/**
+ * One CommonJS bundle run by the `headsetd` command (dist/headsetd.mjs, src/service/bundle-loader.ts)
+ * with V8's code cache, which Node 20 takes for a `vm.Script` and not for an ES module.
+ */
+async function loaderBundle(entry, file, plugins) {
+  rmSync(`${file}.cache`, { force: true });
+  await esbuild.build({
+    ...common,
+    format: 'cjs',
+    // The loader's wrapper gives `require`, `__filename` and `__dirname`; this file's URL stands for
+    // import.meta.url (esbuild has no import.meta in CommonJS). Strict as the ES module was: the
+    // directive leads, before the banner's statement.
+    banner: { js: '"use strict";const __headsetdUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { ...common.define, 'import.meta.url': '__headsetdUrl' },
+    plugins,
+    entryPoints: [entry],
+    outfile: file,
+  });
+  // The file is the function Node's loader wraps a CommonJS module in, as text: the `headsetd` command
+  // compiles it with its code cache as it is (a copy with a wrapper added cost 4 MiB of resident
+  // memory). The wrapper goes on the first line in place of the entry's `#!` line (which stays on the
+  // command), so the source map's lines still match.
+  // `import()` goes through the command's own `import` (the wrapper's `__headsetdImport`): Node 20
+  // loses a `vm.Script`'s dynamic-import callback when the script comes from a code cache
+  // (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). The command sits beside this file, so specifiers
+  // resolve as from here. Only string literals are rewritten (the worker's bootstrap text in a
+  // template is not code of this file); any other `import(` stops the build.
+  const text = (await readFile(file, 'utf8'))
+    .replace(/^#![^\n]*/, '')
+    .replace(/(?<![\w$.])import\(("[^"\n]+")\)/g, '__headsetdImport($1)');
+  const unhandled = /(?<![\w$.`])import\((?!\$\{)/.exec(text);
+  if (unhandled !== null) {
+    throw new Error(
+      `a dynamic import() the bundle ${path.basename(file)} cannot run: ${text.slice(unhandled.index - 60, unhandled.index + 60)}`,
+    );
+  }
+  await writeFile(
+    file,
+    `(function (exports, require, module, __filename, __dirname, __headsetdImport) {${text}\n})`,
+  );
 }
-await writeFile(
-  service,
-  `(function (exports, require, module, __filename, __dirname, __headsetdImport) {${text}\n})`,
-);
+
+// The command: src/cli.ts and the client commands.
+await loaderBundle(path.join(src, 'cli.ts'), path.join(root, 'dist', 'headsetd.cjs'), [serviceCommandsApart, twinUrls]);
+// The service's commands: serve (the whole service), validate, token, --help, --version.
+await loaderBundle(path.join(src, 'service', 'command.ts'), path.join(root, 'dist', 'headsetd-service.cjs'), [
+  prebuiltSettingsValidator,
+  twinUrls,
+]);
 await esbuild.build({
   ...common,
   plugins: [],

@@ -1,8 +1,17 @@
 /**
- * The client's HTTP requests to the service (Node's fetch): every failure becomes an
- * {@link ApiError} (the service's envelope) or a {@link ConnectionError} (nothing answered), so
- * commands only handle successes.
+ * The client's HTTP requests to the service: every failure becomes an {@link ApiError} (the
+ * service's envelope) or a {@link ConnectionError} (nothing answered), so commands only handle
+ * successes.
+ *
+ * Node's own `http` module, not `fetch`: a client command makes a request or a few and exits, and
+ * loading fetch's implementation (undici) cost each command more CPU than the rest of its start
+ * (docs/performance.md §Start-up). What fetch did is kept: its time limits, its handling of
+ * redirects (the Fetch standard's: 307 and 308 keep the method and body, 301 and 302 make a POST a
+ * GET, 303 makes any method but HEAD a GET, the token is not sent to another origin, at most 20),
+ * and its failures read the same. Unlike fetch it connects to any port (fetch refused the "bad
+ * ports" of other protocols, such as 6000).
  */
+import http, { type IncomingMessage } from 'node:http';
 import { ApiError, ConnectionError, envelopeOf } from './failures.js';
 import type { Connection } from './connection.js';
 import { errorMessage } from '../core/error-message.js';
@@ -19,31 +28,102 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** What a failed connection's cause says, in words (fetch only says "fetch failed"). */
+/** How long a connection may take to open, and an open one may stay silent. */
+export interface Timeouts {
+  connectMs: number;
+  idleMs: number;
+}
+
+/**
+ * fetch's: 10 s to connect, and 300 s for the answer's headers and between pieces of its body
+ * (a long request is answered when it ends; a download may stall for a while).
+ */
+export const TIMEOUTS: Timeouts = { connectMs: 10_000, idleMs: 300_000 };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 20;
+
+interface Outgoing {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** What a failed connection says, in words. */
 function connectionReason(error: unknown): string {
-  const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
-  switch (cause?.code) {
+  switch ((error as NodeJS.ErrnoException).code) {
     case 'ECONNREFUSED':
       return 'connection refused; is headsetd running there? (headsetd serve)';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return 'unknown host';
     case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
       return 'the connection was closed';
     case 'ETIMEDOUT':
-    case 'UND_ERR_CONNECT_TIMEOUT':
       return 'the connection timed out';
     default:
-      // undici refuses the ports of other protocols (the Fetch standard's "bad ports": 1, 9, 25, 6000, ...).
-      if (cause?.message === 'bad port')
-        return 'that port is reserved for another protocol and never used for HTTP; use another port';
-      return cause === undefined ? errorMessage(error) : errorMessage(cause);
+      return errorMessage(error);
   }
 }
 
+function timedOut(): Error {
+  return Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' });
+}
+
+/** One request and its answer's head; the body is left to read. */
+async function exchange(outgoing: Outgoing, timeouts: Timeouts, signal: AbortSignal | undefined) {
+  // https only for an https:// --url: loading TLS is not free.
+  const transport = outgoing.url.protocol === 'https:' ? await import('node:https') : http;
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...outgoing.headers };
+    if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
+    const request = transport.request(outgoing.url, {
+      method: outgoing.method,
+      headers,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    request.setTimeout(timeouts.connectMs, () => request.destroy(timedOut()));
+    request.once('socket', (socket) => {
+      // A kept-alive socket is connected already.
+      if (!socket.connecting) request.setTimeout(timeouts.idleMs);
+      else socket.once('connect', () => request.setTimeout(timeouts.idleMs));
+    });
+    request.once('response', resolve);
+    request.once('error', reject);
+    request.end(outgoing.body);
+  });
+}
+
+/** The request a redirect leads to, as fetch makes it. */
+function redirected(outgoing: Outgoing, status: number, location: string): Outgoing {
+  const url = new URL(location, outgoing.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`redirected to ${url.href}, which is not an http:// or https:// address`);
+  const headers = { ...outgoing.headers };
+  if (url.origin !== outgoing.url.origin) delete headers.authorization;
+  const toGet =
+    (status === 303 && outgoing.method !== 'GET' && outgoing.method !== 'HEAD') ||
+    ((status === 301 || status === 302) && outgoing.method === 'POST');
+  if (!toGet) return { ...outgoing, url, headers };
+  delete headers['content-type'];
+  return { method: 'GET', url, headers, body: undefined };
+}
+
+/** An answer's whole body as text. */
+export async function answerText(answer: IncomingMessage): Promise<string> {
+  answer.setEncoding('utf8');
+  let text = '';
+  for await (const chunk of answer) text += chunk as string;
+  return text;
+}
+
 export class ApiClient {
-  constructor(readonly connection: Connection) {}
+  constructor(
+    readonly connection: Connection,
+    private readonly timeouts: Timeouts = TIMEOUTS,
+  ) {}
 
   /** The absolute URL of a path with its query (arrays as comma lists, which every route takes). */
   url(path: string, query: RequestOptions['query'] = {}): URL {
@@ -61,8 +141,13 @@ export class ApiClient {
       : { ...extra, authorization: `Bearer ${this.connection.token}` };
   }
 
-  /** The raw answer of a request that succeeded (2xx); throws the envelope otherwise. */
-  async fetch(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+  private unreachable(error: unknown): unknown {
+    if ((error as Error).name === 'AbortError') return error;
+    return new ConnectionError(`cannot reach ${this.connection.url}: ${connectionReason(error)}`);
+  }
+
+  /** The answer of a request that succeeded (2xx), its body unread; throws the envelope otherwise. */
+  async send(method: string, path: string, options: RequestOptions = {}): Promise<IncomingMessage> {
     const headers: Record<string, string> = {};
     let body: string | undefined;
     if (options.json !== undefined) {
@@ -75,26 +160,36 @@ export class ApiClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
     }
-    // The answers are JSON: said so, rather than fetch's */*.
+    // The answers are JSON: said so, rather than */*.
     headers.accept = options.accept ?? 'application/json';
-    const url = this.url(path, options.query);
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method,
-        headers: this.headers(headers),
-        ...(body === undefined ? {} : { body }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      throw new ConnectionError(`cannot reach ${this.connection.url}: ${connectionReason(error)}`);
+    let outgoing: Outgoing = {
+      method,
+      url: this.url(path, options.query),
+      headers: this.headers(headers),
+      body,
+    };
+    for (let redirects = 0; ; redirects++) {
+      let answer: IncomingMessage;
+      try {
+        answer = await exchange(outgoing, this.timeouts, options.signal);
+        const status = answer.statusCode ?? 0;
+        const location = answer.headers.location;
+        if (REDIRECTS.has(status) && location !== undefined) {
+          answer.resume();
+          if (redirects === MAX_REDIRECTS) throw new Error(`more than ${String(MAX_REDIRECTS)} redirects`);
+          outgoing = redirected(outgoing, status, location);
+          continue;
+        }
+      } catch (error) {
+        throw this.unreachable(error);
+      }
+      const status = answer.statusCode ?? 0;
+      if (status < 200 || status > 299) {
+        const text = await answerText(answer).catch(() => '');
+        throw new ApiError(status, envelopeOf(status, text));
+      }
+      return answer;
     }
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      throw new ApiError(response.status, envelopeOf(response.status, text));
-    }
-    return response;
   }
 
   /** A request answered with JSON: its parsed body. */
@@ -103,8 +198,13 @@ export class ApiClient {
     path: string,
     options: RequestOptions = {},
   ): Promise<T> {
-    const response = await this.fetch(method, path, options);
-    const text = await response.text();
+    const answer = await this.send(method, path, options);
+    let text: string;
+    try {
+      text = await answerText(answer);
+    } catch (error) {
+      throw this.unreachable(error);
+    }
     try {
       return (text === '' ? {} : JSON.parse(text)) as T;
     } catch {

@@ -3,7 +3,6 @@
  * /system/sensors/eeg/stream), with the same failures as its HTTP requests: a refused upgrade is
  * the service's envelope ({@link ApiError}), no answer is a {@link ConnectionError}.
  */
-import WebSocket from 'ws';
 import { ApiError, ConnectionError, envelopeOf } from './failures.js';
 import type { ApiClient } from './http.js';
 
@@ -14,7 +13,9 @@ export interface LiveSocket {
 }
 
 /** Opens a WebSocket on `path` and resolves once it is open. */
-export function openSocket(client: ApiClient, path: string, signal?: AbortSignal): Promise<LiveSocket> {
+export async function openSocket(client: ApiClient, path: string, signal?: AbortSignal): Promise<LiveSocket> {
+  // Loaded by the commands that open a socket only: ws loads TLS and zlib, which the others never use.
+  const { default: WebSocket } = await import('ws');
   const url = client.url(path);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   const socket = new WebSocket(url, { headers: client.headers() });

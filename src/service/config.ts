@@ -3,7 +3,6 @@
  * environment variables, then a settings file (`--config FILE`, JSON or YAML), then defaults.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { HeadsetdError } from '../core/errors.js';
@@ -15,6 +14,7 @@ import { check, issuesToError, usePrecompiled } from '../platform/schemas/valida
 import { parseYamlText } from '../platform/schemas/yaml-text.js';
 import { errorMessage } from '../core/error-message.js';
 import { deviceForms, deviceSettingPattern, deviceSettingProblem } from '../device/kinds.js';
+import { defaultDataDir } from './data-dir.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -96,11 +96,6 @@ export const SettingsSchema = Type.Object(
 export type Settings = Static<typeof SettingsSchema>;
 
 if (prebuiltSettingsValidator !== undefined) usePrecompiled(SettingsSchema, prebuiltSettingsValidator);
-
-export function defaultDataDir(): string {
-  const base = process.env.XDG_DATA_HOME ?? path.join(homedir(), '.local', 'share');
-  return path.join(base, 'headsetd');
-}
 
 export const DEFAULTS: Settings = {
   host: '127.0.0.1',

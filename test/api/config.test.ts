@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULTS, defaultDataDir, executablesDirs, loadSettings } from '../../src/service/config.js';
+import { DEFAULTS, executablesDirs, loadSettings } from '../../src/service/config.js';
+import { defaultDataDir } from '../../src/service/data-dir.js';
 import { HeadsetdError } from '../../src/core/errors.js';
 
 let dir: string;

@@ -1,9 +1,10 @@
 /**
- * The `headsetd` command runs the service's bundle with V8's code cache made by the build
- * (src/service/bundle-loader.ts, scripts/code-cache.mjs). V8 refuses a cache silently, and then every start
- * compiles the whole bundle again (40 ms of a 150 ms start): the cache the build made must be one
- * this Node accepts for the bundle the command compiles, and the code it loads on first use must
- * still load (Node 20 loses a cached script's dynamic-import callback).
+ * The `headsetd` command runs its bundles (the command's with the client, the service's) with V8's
+ * code cache made by the build (src/service/bundle-loader.ts, scripts/code-cache.mjs). V8 refuses a
+ * cache silently, and then every start compiles the whole bundle again (40 ms of a 150 ms start of
+ * the service): the cache the build made must be one this Node accepts for the bundle the command
+ * compiles, and the code the service loads on first use must still load (Node 20 loses a cached
+ * script's dynamic-import callback).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,16 +12,19 @@ import vm from 'node:vm';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT, type Service, startService } from '../support/service.js';
 
-test('the code cache the build made is accepted for the bundle, so a start does not compile it again', () => {
-  const bundle = path.join(ROOT, 'dist', 'headsetd.cjs');
-  const cache = `${bundle}.cache`;
-  expect(existsSync(cache)).toBe(true);
-  const script = new vm.Script(readFileSync(bundle, 'utf8'), {
-    filename: bundle,
-    cachedData: readFileSync(cache),
-  });
-  expect(script.cachedDataRejected).toBe(false);
-});
+test.each(['headsetd.cjs', 'headsetd-service.cjs'])(
+  'the code cache the build made is accepted for %s, so a start does not compile it again',
+  (name) => {
+    const bundle = path.join(ROOT, 'dist', name);
+    const cache = `${bundle}.cache`;
+    expect(existsSync(cache)).toBe(true);
+    const script = new vm.Script(readFileSync(bundle, 'utf8'), {
+      filename: bundle,
+      cachedData: readFileSync(cache),
+    });
+    expect(script.cachedDataRejected).toBe(false);
+  },
+);
 
 describe('the built service with its code cache', () => {
   let service: Service | undefined;

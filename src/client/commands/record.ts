@@ -5,7 +5,6 @@
  * file stays in /system/recordings); `mark` sends the recorder a marker, which lands in the file's
  * annotations at the sample it arrived.
  */
-import { randomUUID } from 'node:crypto';
 import type { Command, Group } from '../command.js';
 import { listOption, stringOption } from '../command.js';
 import { ApiError, UsageError } from '../failures.js';
@@ -113,7 +112,8 @@ file name. With --json: {success, streamId, filename}.`,
     const name = stringOption(values, 'name') ?? defaultName();
     const channels = listOption(values, 'channels');
     const rate = stringOption(values, 'rate');
-    const id = randomUUID();
+    // The global Web Crypto: Node's crypto module is loaded by the commands that use it only.
+    const id = crypto.randomUUID();
     await client.post('/stream/streams', {
       json: {
         id,

@@ -4,7 +4,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import type { Command, Group } from '../command.js';
@@ -87,8 +87,8 @@ With --json: {success, name, file, bytes}.`,
   async run({ client, out, values, positionals, signal }) {
     const name = positionals[0] ?? '';
     const output = stringOption(values, 'output') ?? path.basename(name);
-    const response = await client.fetch('GET', recordingPath(name), { signal });
-    const total = Number(response.headers.get('content-length') ?? 0);
+    const answer = await client.send('GET', recordingPath(name), { signal });
+    const total = Number(answer.headers['content-length'] ?? 0);
     let received = 0;
     const showProgress = output !== '-' && out.stderr.isTTY === true && total > 0;
     const counter = new Transform({
@@ -105,7 +105,7 @@ With --json: {success, name, file, bytes}.`,
       try {
         await once(file, 'open');
       } catch (error) {
-        await response.body?.cancel();
+        answer.destroy();
         const exists = (error as NodeJS.ErrnoException).code === 'EEXIST';
         throw new UsageError(
           `cannot write ${output}: ${errorMessage(error)}${exists ? ' (use --force to overwrite)' : ''}`,
@@ -113,7 +113,7 @@ With --json: {success, name, file, bytes}.`,
       }
       sink = file;
     }
-    await pipeline(Readable.fromWeb(response.body as never), counter, sink, { end: output !== '-' });
+    await pipeline(answer, counter, sink, { end: output !== '-' });
     if (showProgress) out.stderr.write('\n');
     if (output === '-') return 0;
     if (out.json) out.document({ success: true, name, file: path.resolve(output), bytes: received });

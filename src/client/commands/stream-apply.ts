@@ -6,7 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseYamlText } from '../../platform/schemas/yaml-text.js';
 import type { Command } from '../command.js';
 import { stringOption } from '../command.js';
 import { ApiError, UsageError } from '../failures.js';
@@ -23,7 +22,9 @@ function readSource(file: string): string {
 }
 
 /** The document's id when it parses and has one; the service reports every other case. */
-function documentId(text: string): string | undefined {
+async function documentId(text: string): Promise<string | undefined> {
+  // The YAML parser is loaded by this command only: it is most of the client's code.
+  const { parseYamlText } = await import('../../platform/schemas/yaml-text.js');
   try {
     const document = parseYamlText(text) as { id?: unknown } | null;
     return typeof document?.id === 'string' ? document.id : undefined;
@@ -60,7 +61,7 @@ An invalid document fails with the service's message and the pointer to the fiel
       throw new UsageError("streams apply needs -f FILE. Run 'headsetd streams apply --help' for usage.");
     const text = readSource(file);
     const contentType = path.extname(file).toLowerCase() === '.json' ? 'application/json' : 'text/yaml';
-    const id = documentId(text);
+    const id = await documentId(text);
     const update = id !== undefined && (await exists(client, id));
     const answer = update
       ? await client.request<{ id: string }>('PUT', streamPath(id), { text, contentType })

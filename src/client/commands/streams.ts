@@ -3,6 +3,7 @@
  * export of streams (docs/api.md §Streams).
  */
 import type { Command, Group, Invocation } from '../command.js';
+import { answerText } from '../http.js';
 import { table } from '../table.js';
 import { applyCommand } from './stream-apply.js';
 import { logsCommand } from './stream-logs.js';
@@ -243,8 +244,7 @@ const exportCommand: Command = {
       });
       return 0;
     }
-    const response = await client.fetch('GET', streamPath(id, '/yaml'));
-    out.stdout.write(await response.text());
+    out.stdout.write(await answerText(await client.send('GET', streamPath(id, '/yaml'))));
     return 0;
   },
 };
