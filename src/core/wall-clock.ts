@@ -11,13 +11,25 @@
  * Times that are not on the samples' time line (log lines, schedules, uptime) keep `Date.now()`.
  */
 
+// The clocks as this module found them when it loaded, for measuring the constants below: a test's
+// fake timers replace `performance.now` and `process.hrtime` later, and a constant measured on them,
+// kept for the life of the process, would put every later time hours off. A time is read from
+// `performance.now()` as it is then, so that fake timers move it as they move every other clock.
+const realHrtimeNs = process.hrtime.bigint.bind(process.hrtime);
+const realPerformanceNow = performance.now.bind(performance);
+const timeOrigin = performance.timeOrigin;
+
 let offsetMs: number | undefined;
 /** Wall-clock ms minus `performance.now()` in this thread (each thread counts from its own start). */
 let fromPerformanceMs: number | undefined;
 
-/** The monotonic clock, ms. Whole seconds and the rest are split before the division, as liblsl does. */
+/** The monotonic clock, ms. */
 export function monotonicMs(): number {
-  const ns = process.hrtime.bigint();
+  return nanosecondsToMs(process.hrtime.bigint());
+}
+
+/** Whole seconds and the rest are split before the division, as liblsl does. */
+function nanosecondsToMs(ns: bigint): number {
   const seconds = ns / 1_000_000_000n;
   return Number(seconds) * 1000 + Number(ns - seconds * 1_000_000_000n) / 1e6;
 }
@@ -37,8 +49,8 @@ export function wallClockOffsetMs(): number {
  * Measures the offset anew: `performance.timeOrigin + performance.now()` against the monotonic
  * clock.
  */
-export function measureWallClockOffsetMs(): number {
-  return performance.timeOrigin - minusPerformanceNow(monotonicMs);
+function measureWallClockOffsetMs(): number {
+  return timeOrigin - monotonicMinusPerformanceMs();
 }
 
 /** In a worker thread, before any time is read: the offset of the thread that started it. */
@@ -53,18 +65,21 @@ export function adoptWallClockOffset(ms: number): void {
  * read (it is taken per frame and per pipe).
  */
 export function wallNowMs(): number {
-  fromPerformanceMs ??= minusPerformanceNow(monotonicMs) + wallClockOffsetMs();
+  fromPerformanceMs ??= monotonicMinusPerformanceMs() + wallClockOffsetMs();
   return performance.now() + fromPerformanceMs;
 }
 
-/** `read()` minus `performance.now()` at one instant, from the tightest of a few back-to-back readings. */
-function minusPerformanceNow(read: () => number): number {
+/**
+ * The monotonic clock minus `performance.now()` at one instant, on the real clocks, from the
+ * tightest of a few back-to-back readings.
+ */
+function monotonicMinusPerformanceMs(): number {
   let best = Number.POSITIVE_INFINITY;
   let value = 0;
   for (let i = 0; i < 5; i++) {
-    const a = performance.now();
-    const r = read();
-    const b = performance.now();
+    const a = realPerformanceNow();
+    const r = nanosecondsToMs(realHrtimeNs());
+    const b = realPerformanceNow();
     if (b - a < best) {
       best = b - a;
       value = r - (a + b) / 2;

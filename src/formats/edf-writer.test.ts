@@ -290,6 +290,23 @@ describe('EdfWriter behaviour', () => {
     expect(e.annotations[0]?.onset).toBe(10_000_000);
   });
 
+  it('keeps a start in fractional milliseconds (a frame’s time; a Date would drop the 0.4567 ms)', () => {
+    const path = nextPath('bdf');
+    const start = Date.UTC(2026, 10, 21, 9, 30, 15) + 123.4567;
+    const w = EdfWriter.open(path, {
+      format: 'bdf',
+      sampleRate: 10,
+      channels: channels(1),
+      startTime: start,
+    });
+    w.write(new Float32Array(10), 10);
+    w.close();
+    const e = edflibCheck(path, { samples: false });
+    expect(e.start).toEqual([2026, 11, 21, 9, 30, 15]);
+    // To the double's own resolution of a time in ms since 1970 (2^-12 ms, about 2.4 ticks).
+    expect(Math.abs(e.startSubsecond - 1_234_567)).toBeLessThanOrEqual(3);
+  });
+
   it('writes EDF+ patient and recording fields and the channel attributes', () => {
     const path = nextPath('edf');
     const w = EdfWriter.open(path, {

@@ -80,8 +80,11 @@ export interface EdfWriterOptions {
   /** Hz; see ./edf-record-duration.ts for the rates accepted. */
   sampleRate: number;
   channels: EdfChannel[];
-  /** Time of the first sample. */
-  startTime: Date;
+  /**
+   * Time of the first sample: ms since the Unix epoch, its fraction of a millisecond kept in the
+   * EDF+ start's subsecond (to 100 ns), or a Date (whole milliseconds).
+   */
+  startTime: number | Date;
   /** EDF+ patient identification code (spaces become underscores). */
   patient?: string;
   /** Free text appended to the EDF+ recording field. */
@@ -163,8 +166,9 @@ export class EdfWriter {
     if (channels.length < 1 || channels.length > 639) {
       throw invalid(`An EDF/BDF file holds 1 to 639 channels, not ${channels.length}.`);
     }
-    const start = options.startTime;
-    if (Number.isNaN(start.getTime())) throw invalid('The start time is not a valid date.');
+    const startMs = typeof options.startTime === 'number' ? options.startTime : options.startTime.getTime();
+    if (!Number.isFinite(startMs) || Number.isNaN(new Date(startMs).getTime()))
+      throw invalid('The start time is not a valid date.');
     const spec = DIGITAL_RANGE[format];
     this.path = path;
     this.format = format;
@@ -194,9 +198,12 @@ export class EdfWriter {
     this.samplesPerRecord = duration.samplesPerRecord;
     this.recordDurationSeconds = duration.seconds;
     this.recordTicks = secondsToTicks(duration.seconds);
-    const startMs = start.getTime();
     const startSecondMs = Math.floor(startMs / 1000) * 1000;
-    this.startOffsetTicks = (startMs - startSecondMs) * (TICKS_PER_SECOND / 1000);
+    // Whole ticks of 100 ns (a frame's time is fractional milliseconds), within the start's second.
+    this.startOffsetTicks = Math.min(
+      TICKS_PER_SECOND - 1,
+      Math.round((startMs - startSecondMs) * (TICKS_PER_SECOND / 1000)),
+    );
     this.flushRecords = Math.max(
       1,
       Math.floor((options.flushIntervalSeconds ?? 1) / duration.seconds + 1e-9),

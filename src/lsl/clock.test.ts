@@ -1,10 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adoptWallClockOffset,
-  measureWallClockOffsetMs,
-  monotonicMs,
-  wallNowMs,
-} from '../core/wall-clock.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { adoptWallClockOffset, wallClockOffsetMs, monotonicMs, wallNowMs } from '../core/wall-clock.js';
 import { systemClock } from '../device/clock.js';
 import { lslNow, unixMsToLsl, wallMinusLslMs } from './clock.js';
 
@@ -18,13 +13,7 @@ function onLslLine(read: () => number): { below: number; above: number } {
 }
 
 describe("the service's wall clock", () => {
-  let measured = 0;
-  // Measured here, on the real clocks: another file of this worker may have first read the clock
-  // under fake timers, which fake `performance` and `process.hrtime` too.
-  beforeAll(() => {
-    measured = measureWallClockOffsetMs();
-    adoptWallClockOffset(measured);
-  });
+  const measured = wallClockOffsetMs();
   afterEach(() => {
     adoptWallClockOffset(measured);
   });
@@ -49,5 +38,19 @@ describe("the service's wall clock", () => {
     expect(shifted).toBeGreaterThanOrEqual(before + measured + 250 - 0.001);
     expect(shifted).toBeLessThanOrEqual(after + measured + 250 + 0.001);
     expect(wallMinusLslMs()).toBe(measured + 250);
+  });
+
+  it('is measured on the real clocks when first read under fake timers (which fake performance and hrtime: it was hours off)', async () => {
+    vi.resetModules();
+    const fresh = await import('../core/wall-clock.js');
+    vi.useFakeTimers();
+    try {
+      vi.advanceTimersByTime(5_000);
+      fresh.wallNowMs();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(Math.abs(fresh.wallNowMs() - Date.now())).toBeLessThan(5);
+    expect(Math.abs(fresh.wallClockOffsetMs() - measured)).toBeLessThan(1);
   });
 });

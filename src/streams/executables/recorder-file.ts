@@ -133,7 +133,7 @@ function openWriter(path: string, spec: SegmentSpec, channels: string[]): EdfWri
         physicalMax: limits.max,
       };
     }),
-    startTime: new Date(spec.startTime),
+    startTime: spec.startTime,
     recording: `stream ${spec.streamId} node ${spec.nodeId}`,
     overwrite: true,
   });
