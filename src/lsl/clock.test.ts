@@ -3,6 +3,18 @@ import { adoptWallClockOffset, wallClockOffsetMs, monotonicMs, wallNowMs } from 
 import { systemClock } from '../device/clock.js';
 import { lslNow, unixMsToLsl, wallMinusLslMs } from './clock.js';
 
+/**
+ * `read()` lies between this thread's own readings of the wall clock around it
+ * (`performance.timeOrigin + performance.now()`, not Date.now(): the system's clock may have been
+ * slewed or stepped since the offset was taken, which the offset deliberately ignores), within 1 µs.
+ */
+function withinOwnReadings(read: () => number): boolean {
+  const before = performance.timeOrigin + performance.now();
+  const wall = read();
+  const after = performance.timeOrigin + performance.now();
+  return wall >= before - 0.001 && wall <= after + 0.001;
+}
+
 /** `read()` lies on the LSL clock's line, shifted by the offset, between the readings around it. */
 function onLslLine(read: () => number): { below: number; above: number } {
   const before = lslNow();
@@ -29,9 +41,7 @@ describe("the service's wall clock", () => {
 
   it('is the monotonic clock plus one offset, the one a worker thread adopts from its process', () => {
     expect(wallMinusLslMs()).toBe(measured);
-    // This thread's own reading of the same two clocks (not Date.now(): the system's clock may have
-    // been slewed or stepped since the offset was taken, which the offset deliberately ignores).
-    expect(Math.abs(wallNowMs() - (performance.timeOrigin + performance.now()))).toBeLessThan(0.01);
+    expect(withinOwnReadings(wallNowMs)).toBe(true);
     adoptWallClockOffset(measured + 250);
     const before = monotonicMs();
     const shifted = wallNowMs();
@@ -51,7 +61,8 @@ describe("the service's wall clock", () => {
     } finally {
       vi.useRealTimers();
     }
-    expect(Math.abs(fresh.wallNowMs() - (performance.timeOrigin + performance.now()))).toBeLessThan(0.01);
-    expect(Math.abs(fresh.wallClockOffsetMs() - measured)).toBeLessThan(0.01);
+    expect(withinOwnReadings(fresh.wallNowMs)).toBe(true);
+    // Two measurements of one constant, each within a scheduling delay (it was hours off).
+    expect(Math.abs(fresh.wallClockOffsetMs() - measured)).toBeLessThan(1);
   });
 });
