@@ -80,10 +80,7 @@ export interface EdfWriterOptions {
   /** Hz; see ./edf-record-duration.ts for the rates accepted. */
   sampleRate: number;
   channels: EdfChannel[];
-  /**
-   * Time of the first sample: ms since the Unix epoch, its fraction of a millisecond kept in the
-   * EDF+ start's subsecond (to 100 ns), or a Date (whole milliseconds).
-   */
+  /** Time of the first sample: ms since the epoch (its fraction kept, to 100 ns), or a Date (whole ms). */
   startTime: number | Date;
   /** EDF+ patient identification code (spaces become underscores). */
   patient?: string;
@@ -167,8 +164,7 @@ export class EdfWriter {
       throw invalid(`An EDF/BDF file holds 1 to 639 channels, not ${channels.length}.`);
     }
     const startMs = typeof options.startTime === 'number' ? options.startTime : options.startTime.getTime();
-    if (!Number.isFinite(startMs) || Number.isNaN(new Date(startMs).getTime()))
-      throw invalid('The start time is not a valid date.');
+    if (Number.isNaN(new Date(startMs).getTime())) throw invalid('The start time is not a valid date.');
     const spec = DIGITAL_RANGE[format];
     this.path = path;
     this.format = format;
@@ -199,11 +195,8 @@ export class EdfWriter {
     this.recordDurationSeconds = duration.seconds;
     this.recordTicks = secondsToTicks(duration.seconds);
     const startSecondMs = Math.floor(startMs / 1000) * 1000;
-    // Whole ticks of 100 ns (a frame's time is fractional milliseconds), within the start's second.
-    this.startOffsetTicks = Math.min(
-      TICKS_PER_SECOND - 1,
-      Math.round((startMs - startSecondMs) * (TICKS_PER_SECOND / 1000)),
-    );
+    // Whole ticks of 100 ns (a frame's time is fractional ms), within the start's second.
+    this.startOffsetTicks = Math.min(TICKS_PER_SECOND - 1, Math.round((startMs - startSecondMs) * 1e4));
     this.flushRecords = Math.max(
       1,
       Math.floor((options.flushIntervalSeconds ?? 1) / duration.seconds + 1e-9),
