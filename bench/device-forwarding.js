@@ -29,29 +29,9 @@ const WARM_UP_S = 2;
 const FRAME_MS = 12;
 const ROWS = 3;
 const BURST = 3000;
-const NAMES = Object.freeze([
-  'Fp1',
-  'Fp2',
-  'F7',
-  'F3',
-  'Fz',
-  'F4',
-  'F8',
-  'T3',
-  'C3',
-  'Cz',
-  'C4',
-  'T4',
-  'T5',
-  'P3',
-  'Pz',
-  'P4',
-  'T6',
-  'O1',
-  'O2',
-  'A1',
-  'A2',
-]);
+// The headset's 21 electrodes as frames name them, from this checkout's build (core/electrodes.ts).
+const { ELECTRODES, channelName } = await import(new URL('../dist/core/electrodes.js', import.meta.url).href);
+const NAMES = Object.freeze(ELECTRODES.map(channelName));
 
 const { values } = parseArgs({
   options: {
