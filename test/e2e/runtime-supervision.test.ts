@@ -42,6 +42,8 @@ function newRuntime(heartbeatTimeoutMs?: number): {
   rt: WorkerRuntime;
   events: RuntimeEvent[];
   atFailure: Map<string, RuntimeStreamStatus | undefined>;
+  /** The crashed node's state in `status()` as each `node_crashed` was heard. */
+  stateAtCrash: string[];
 } {
   const rt = new WorkerRuntime({
     workerEntry: STREAM_HOST,
@@ -57,11 +59,14 @@ function newRuntime(heartbeatTimeoutMs?: number): {
   runtime = rt;
   const events: RuntimeEvent[] = [];
   const atFailure = new Map<string, RuntimeStreamStatus | undefined>();
+  const stateAtCrash: string[] = [];
   rt.onEvent((e) => {
     events.push(e);
     if (e.type === 'stream_failed') atFailure.set(e.streamId, rt.status(e.streamId));
+    if (e.type === 'node_crashed')
+      stateAtCrash.push(`${e.nodeId}:${rt.status(e.streamId)?.nodes[e.nodeId]?.state ?? 'absent'}`);
   });
-  return { rt, events, atFailure };
+  return { rt, events, atFailure, stateAtCrash };
 }
 
 const generator = {
@@ -77,7 +82,7 @@ function portOf(rt: WorkerRuntime, streamId: string): number {
 
 describe('supervision', () => {
   test('a node that throws is restarted with backoff until its crash-loop limit; the others keep running', async () => {
-    const { rt, events } = newRuntime();
+    const { rt, events, stateAtCrash } = newRuntime();
     const stream = definition(
       [
         generator,
@@ -110,6 +115,17 @@ describe('supervision', () => {
     expect(once.state).toBe('error');
     expect(once.metrics.restarts).toBe(0);
     expect(crashesOf('once').map((e) => e.type === 'node_crashed' && e.willRestart)).toEqual([false]);
+    // Whoever hears a crash and asks the status then reads it: waiting for its restart, or in
+    // error when it is not restarted (/system/events' node_crashed, then GET status).
+    const initialized = 'bad:initialized';
+    expect(stateAtCrash.filter((s) => s.startsWith('bad:'))).toEqual([
+      initialized,
+      initialized,
+      initialized,
+      initialized,
+      'bad:error',
+    ]);
+    expect(stateAtCrash.filter((s) => s.startsWith('once:'))).toEqual(['once:error']);
 
     // The rest of the stream never noticed.
     const count = client.frames.length;

@@ -157,6 +157,9 @@ class StreamHost {
         this.schedulePush(streamId);
       },
       onEvent: (event) => {
+        // The status first: whoever hears an event (a node crashed) and asks the status then
+        // reads the state the event speaks of, not the one before it.
+        this.push(streamId);
         this.post({ kind: 'event', event });
       },
       onProcessGroup: (pgid, alive) => {
