@@ -315,7 +315,10 @@ static int pace(int argc, char **argv) {
 	int channels = atoi(argv[2]);
 	double declared = atof(argv[3]), actual = atof(argv[4]);
 	long count = atol(argv[5]), chunk = atol(argv[6]);
-	int exact = strcmp(argv[7], "exact") == 0;
+	/* exact: each sample at its own time; push: a chunk's samples at the clock read when it is pushed;
+	   due: a chunk's samples at the time it was due (its jitter included), which the machine's load
+	   cannot move. */
+	int exact = strcmp(argv[7], "exact") == 0, due_stamps = strcmp(argv[7], "due") == 0;
 	double jitter = atof(argv[8]) / 1000.0;
 	const char *skip = argv[9];
 	/* "*N": every N samples from N on (a clock that glitches once a second). */
@@ -365,7 +368,8 @@ static int pace(int argc, char **argv) {
 			if (in_list(skip, i)) continue;
 			for (int c = 0; c < channels; c++) values[c] = (float)(i * channels + c) + 0.25f;
 			long at = every && i >= every ? i % every + every : i;
-			double stamp = exact ? start + i / actual + (stall >= 0 && at >= stall && at < stall + 5 ? late : 0.0) : pushed;
+			double stamp = exact ? start + i / actual + (stall >= 0 && at >= stall && at < stall + 5 ? late : 0.0)
+			               : due_stamps ? due : pushed;
 			lsl_push_sample_ftp(out, values, stamp, i == last);
 		}
 	}
