@@ -115,8 +115,17 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
     emulator?.stop();
     await boardLink?.close();
     await pair.kill();
+    const { service } = rig();
     await eventually(
-      async () => (await json(`${rig().service.url}/system/status`)).body.status.lost !== undefined,
+      async () => {
+        // A poll that cannot reach the service says why: once it failed with only `fetch failed`.
+        const { exitCode, signalCode } = service.process;
+        if (exitCode !== null || signalCode !== null)
+          throw new Error(
+            `the service exited (code ${exitCode}, signal ${signalCode}); its stderr: ${service.stderr.slice(-20).join('\n')}`,
+          );
+        return (await json(`${service.url}/system/status`)).body.status.lost !== undefined;
+      },
       15_000,
       'the service to see the board lost',
     );
