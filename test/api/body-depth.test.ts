@@ -3,7 +3,8 @@
  * passed parsing and validation, then overflowed the stack in JSON.stringify when stored: a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH } from '../../src/core/yaml-depth.js';
+import { assertYamlDepth, MAX_BODY_DEPTH } from '../../src/core/yaml-depth.js';
+import { YamlDocumentError } from '../../src/core/yaml-error.js';
 import { assertDocument } from '../../src/platform/schemas/depth.js';
 import { HeadsetdError } from '../../src/core/errors.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
@@ -103,5 +104,48 @@ describe('body nesting depth', () => {
       assertDocument(nested(1_000_000));
     }).toThrow(HeadsetdError);
     for (const scalar of [undefined, null, 1, 'x', true]) assertDocument(scalar);
+  });
+
+  it('brackets and dashes that are text (quoted, in a block scalar, in a comment, a plain scalar) are not nesting; a deep culprit is found at the same place however much follows it', () => {
+    const many = '['.repeat(200) + '-'.repeat(5);
+    const texts = [
+      `a: "${many}"\n`,
+      `a: '${many}'\n`,
+      `a: |\n  ${many}\n  ${'- '.repeat(100)}\n`,
+      `a: 1 # ${many}\n`,
+      `a: x${many}\n`,
+      `${'- '.repeat(MAX_BODY_DEPTH)}x\n`,
+      `a: ${'['.repeat(MAX_BODY_DEPTH - 1)}${']'.repeat(MAX_BODY_DEPTH - 1)}\n`,
+    ];
+    for (const text of texts) {
+      expect(
+        () => {
+          assertYamlDepth(text);
+        },
+        text.slice(0, 40),
+      ).not.toThrow();
+    }
+
+    const refusal = (text: string) => {
+      try {
+        assertYamlDepth(text);
+      } catch (error) {
+        expect(error).toBeInstanceOf(YamlDocumentError);
+        return (error as YamlDocumentError).place;
+      }
+      throw new Error('not refused');
+    };
+    // The lexer finds the culprit and the tree is built of the text up to it: the pointer, line and
+    // column are those of the whole text's walk (the same culprit, deep in a longer body).
+    const deepFlow = `id: s\nmeta:\n  x: ${'['.repeat(MAX_BODY_DEPTH + 1)}`;
+    const deepDash = `k:\n  ${'- '.repeat(MAX_BODY_DEPTH + 1)}`;
+    expect(refusal(`${deepFlow}${'['.repeat(50_000)}${']'.repeat(50_000 + MAX_BODY_DEPTH + 1)}\n`)).toEqual(
+      refusal(`${deepFlow}${']'.repeat(MAX_BODY_DEPTH + 1)}\n`),
+    );
+    expect(refusal(`${deepDash}${'- '.repeat(50_000)}x\n`)).toEqual(refusal(`${deepDash}x\n`));
+    expect(refusal(`${deepDash}x\n`)).toMatchObject({
+      path: `/k${'/0'.repeat(MAX_BODY_DEPTH - 1)}`,
+      line: 2,
+    });
   });
 });
