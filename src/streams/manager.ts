@@ -105,7 +105,7 @@ export class StreamManager {
         revision,
       );
       this.entries.set(definition.id, entry);
-      this.announce({ kind: 'added', entry });
+      this.listeners.emit({ kind: 'added', entry });
       if (desired === 'running' || desired === 'paused') {
         // The desired state is already stored: these write nothing, so a full store cannot stop them.
         void this.transitions.start(entry).then((failure) => {
@@ -174,11 +174,11 @@ export class StreamManager {
       );
     }
     const now = new Date().toISOString();
-    const definition = this.withMeta(body, now, now);
+    const definition = withMeta(body, now, now);
     this.store.insert(definition);
     const entry = this.newEntry(definition, 'created', 'created');
     this.entries.set(definition.id, entry);
-    this.announce({ kind: 'added', entry });
+    this.listeners.emit({ kind: 'added', entry });
     return definition;
   }
 
@@ -195,7 +195,7 @@ export class StreamManager {
     const entry = this.get(id);
     return queueEdit(entry, precondition, async () => {
       const body = parseReplaceDocument(document, entry.definition.id, this.context);
-      const definition = this.withMeta(body, entry.definition.meta.created, new Date().toISOString());
+      const definition = withMeta(body, entry.definition.meta.created, new Date().toISOString());
       await this.commit(entry, definition);
       return { definition };
     });
@@ -217,7 +217,7 @@ export class StreamManager {
     // Forgotten from the store first: a store that cannot (a full disk) leaves the stream as it was.
     this.store.remove(entry.definition.id);
     this.entries.delete(entry.definition.id);
-    this.announce({ kind: 'removed', entry });
+    this.listeners.emit({ kind: 'removed', entry });
     if (entry.state !== 'created' && entry.state !== 'stopped' && entry.state !== 'error') {
       entry.state = 'stopping';
       // The stream is gone from the store already; a runtime that fails to stop it is logged,
@@ -415,18 +415,10 @@ export class StreamManager {
       state,
       desired,
       (entry, previous) => {
-        this.announce({ kind: 'state', entry, previous });
+        this.listeners.emit({ kind: 'state', entry, previous });
       },
       revision,
     );
-  }
-
-  private announce(change: StreamChange): void {
-    this.listeners.emit(change);
-  }
-
-  private withMeta(body: DefinitionBody, created: string, updated: string): StreamDefinition {
-    return { ...body, meta: { ...body.meta, created, updated } };
   }
 
   /**
@@ -498,4 +490,8 @@ export class StreamManager {
     this.options.onRuntimeEvent?.(event);
     if (health !== undefined) this.options.onRuntimeEvent?.(health);
   }
+}
+
+function withMeta(body: DefinitionBody, created: string, updated: string): StreamDefinition {
+  return { ...body, meta: { ...body.meta, created, updated } };
 }

@@ -17,7 +17,8 @@
 import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
 import { errorMessage } from '../../core/error-message.js';
 import { ListenerSet, type Unsubscribe } from '../../core/listener-set.js';
-import { DeviceArgumentError, DeviceUnavailableError } from '../errors.js';
+import { DeviceUnavailableError } from '../errors.js';
+import { oneOfOrThrow } from '../arguments.js';
 import type {
   LiveChannel,
   LiveDriverInfo,
@@ -74,6 +75,8 @@ export class CytonDriver implements LiveEegDriver {
   private readonly samples = new ListenerSet<LiveSamples>();
   private readonly links = new ListenerSet<LiveLinkEvent>();
   private readonly now: () => number;
+  private readonly answerTimeoutMs: number;
+  private readonly reopenIntervalMs: number;
 
   constructor(
     argument: string | CytonArgument,
@@ -82,6 +85,8 @@ export class CytonDriver implements LiveEegDriver {
   ) {
     this.argument = typeof argument === 'string' ? parseCytonArgument(argument) : argument;
     this.now = options.now ?? Date.now;
+    this.answerTimeoutMs = options.answerTimeoutMs ?? 1500;
+    this.reopenIntervalMs = options.reopenIntervalMs ?? 1000;
     this.blocks = this.makeBlocks(false);
     this.watchdog = new StallWatchdog(
       options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
@@ -168,16 +173,10 @@ export class CytonDriver implements LiveEegDriver {
   }
 
   async setGain(gain: number): Promise<void> {
-    if (!GAINS.includes(gain as CytonGain)) {
-      throw new DeviceArgumentError(`The Cyton has no gain ${gain}; use one of ${GAINS.join(', ')}.`, {
-        field: 'gain',
-        value: gain,
-        allowed: [...GAINS],
-      });
-    }
+    const valid = oneOfOrThrow(gain, GAINS, 'gain');
     await this.serial(async () => {
       this.requireLink();
-      const next = this.settings.map((s) => ({ ...s, gain: gain as CytonGain }));
+      const next = this.settings.map((s) => ({ ...s, gain: valid }));
       // The board answers settings only when it is not streaming, and a packet measured at the old
       // gain must not be scaled with the new one: stop, set, start again (a discontinuity).
       await this.pauseStream(async () => {
@@ -229,7 +228,7 @@ export class CytonDriver implements LiveEegDriver {
     }
     this.attach(link);
     try {
-      const banner = await this.reset();
+      const banner = await resetBoard(this.live(), path, this.options.resetTimeoutMs ?? 4000);
       if (this.banner !== undefined) checkSameBoard(this.banner, banner, path);
       const count = banner.daisy ? 16 : 8;
       const channels = cytonChannels(count, this.argument.channels);
@@ -284,7 +283,7 @@ export class CytonDriver implements LiveEegDriver {
     if (session !== this.session || this.closed) return;
     this.session = undefined;
     this.reports.lost(
-      `The Cyton's serial port ${this.argument.path} is gone (${reason}); headsetd tries to reopen it every ${this.reopenInterval() / 1000} s.`,
+      `The Cyton's serial port ${this.argument.path} is gone (${reason}); headsetd tries to reopen it every ${this.reopenIntervalMs / 1000} s.`,
     );
     this.scheduleReopen();
   }
@@ -293,7 +292,7 @@ export class CytonDriver implements LiveEegDriver {
   private stalled(silentMs: number): void {
     if (this.closed) return;
     const seconds = Math.round(silentMs / 100) / 10;
-    const every = this.reopenInterval() / 1000;
+    const every = this.reopenIntervalMs / 1000;
     if (!this.reports.isLost) {
       this.reports.lost(
         `No sample from the Cyton on ${this.argument.path} for ${seconds} s: is the board on and in range? headsetd resets it every ${every} s until it sends samples.`,
@@ -316,10 +315,6 @@ export class CytonDriver implements LiveEegDriver {
 
   private isClosed(): boolean {
     return this.closed;
-  }
-
-  private reopenInterval(): number {
-    return this.options.reopenIntervalMs ?? 1000;
   }
 
   private scheduleReopen(): void {
@@ -351,7 +346,7 @@ export class CytonDriver implements LiveEegDriver {
           this.scheduleReopen();
         }
       });
-    }, this.reopenInterval());
+    }, this.reopenIntervalMs);
   }
 
   // ---- commands ----
@@ -382,19 +377,6 @@ export class CytonDriver implements LiveEegDriver {
 
   private write(text: string): Promise<void> {
     return this.live().write(text);
-  }
-
-  private ask(
-    text: string,
-    accept: (answer: string) => boolean,
-    timeoutMs: number,
-    what: string,
-  ): Promise<string> {
-    return this.live().ask(text, accept, timeoutMs, what);
-  }
-
-  private reset(): Promise<CytonBanner> {
-    return resetBoard(this.live(), this.argument.path, this.options.resetTimeoutMs ?? 4000);
   }
 
   private async setChannel(channel: number, settings: ChannelSettings): Promise<void> {
@@ -431,10 +413,6 @@ export class CytonDriver implements LiveEegDriver {
   }
 
   /** How long a command waits for the board's answer, ms (1.5 s unless the options say). */
-  private get answerTimeoutMs(): number {
-    return this.options.answerTimeoutMs ?? 1500;
-  }
-
   /** What the lead-off measurement needs of the driver. */
   private leadOffPort() {
     return {
@@ -449,7 +427,7 @@ export class CytonDriver implements LiveEegDriver {
         this.settings[channel] = settings;
       },
       command: (text: string) =>
-        this.ask(text, () => true, this.answerTimeoutMs, `the lead-off command ${text}`),
+        this.live().ask(text, () => true, this.answerTimeoutMs, `the lead-off command ${text}`),
       stream: async (on: boolean, tap?: RowTap) => {
         this.blocks.tap = tap;
         if (on) await this.beginStream();
@@ -466,8 +444,9 @@ export class CytonDriver implements LiveEegDriver {
       daisy ? PACKET_RATE / 2 : PACKET_RATE,
       this.options.clock,
       () => this.settings.map((s) => microvoltsPerCount(s.gain)),
+      // Rows the counter skipped travel in `samples.lost`: the live headset announces them, once.
       (samples) => {
-        this.emitSamples(samples);
+        this.samples.emit(samples);
       },
     );
   }
@@ -490,11 +469,6 @@ export class CytonDriver implements LiveEegDriver {
       }
     }
     blocks.flush();
-  }
-
-  /** Rows the counter skipped travel in `samples.lost`: the live headset announces them, once. */
-  private emitSamples(samples: LiveSamples): void {
-    this.samples.emit(samples);
   }
 
   /** The board printed its banner mid-stream: it reset itself. Set it up again and restart. */
