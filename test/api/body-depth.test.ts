@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertYamlDepth, MAX_BODY_DEPTH } from '../../src/core/yaml-depth.js';
 import { YamlDocumentError } from '../../src/core/yaml-error.js';
+import { parseJsonText } from '../../src/platform/schemas/json-text.js';
 import { assertDocument } from '../../src/platform/schemas/depth.js';
 import { HeadsetdError } from '../../src/core/errors.js';
 import { controlPlane, STREAM_ID } from '../support/control-plane.js';
@@ -147,5 +148,26 @@ describe('body nesting depth', () => {
       path: `/k${'/0'.repeat(MAX_BODY_DEPTH - 1)}`,
       line: 2,
     });
+  });
+
+  it('JSON: brackets in strings (escaped quotes too) are not nesting; a deep culprit is refused at the same pointer however much follows it, and malformed text before it is still malformed', () => {
+    const many = '['.repeat(200);
+    for (const text of [`{"a":"${many}"}`, `{"a":"\\"${many}\\\\","b":[1]}`, `{"${many}":1}`]) {
+      expect(parseJsonText(text), text.slice(0, 30)).toBeTypeOf('object');
+    }
+    const refusal = (text: string) => {
+      try {
+        parseJsonText(text);
+      } catch (error) {
+        expect(error).toBeInstanceOf(HeadsetdError);
+        return { message: (error as HeadsetdError).message, details: (error as HeadsetdError).details };
+      }
+      throw new Error('not refused');
+    };
+    const head = `{"id":"s","meta":{"a/b":[1,{"q":"]]]"},${'['.repeat(MAX_BODY_DEPTH)}`;
+    const short = refusal(`${head}${']'.repeat(MAX_BODY_DEPTH)}]}}`);
+    expect(short.details?.path).toBe(`/meta/a~1b/2${'/0'.repeat(MAX_BODY_DEPTH - 3)}`);
+    expect(refusal(`${head}${'['.repeat(50_000)}${']'.repeat(50_000 + MAX_BODY_DEPTH)}]}}`)).toEqual(short);
+    expect(refusal(`{"a": tru, "b": ${'['.repeat(100)}`).message).toContain('malformed');
   });
 });
