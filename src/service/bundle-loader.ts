@@ -19,9 +19,10 @@
  * The build makes this module twice (scripts/bundle.mjs): as the command, and as a stream worker's
  * entry (dist/stream-host.mjs), which runs the worker's bundle, dist/stream-host.cjs, the same way:
  * each worker is a new isolate that compiled the 630 KB bundle anew, 180–450 ms of a service's
- * first stream start with Node's own boot of the isolate (docs/performance.md §Start-up). A worker
- * writes its bundle's cache once it has booted (the bundle evaluated, the built-ins warmed up),
- * since a worker the service ends is terminated and runs no `exit` handler.
+ * first stream start with Node's own boot of the isolate (docs/performance.md §Start-up and a
+ * service's first stream). A worker writes its bundle's cache once it has booted (the bundle
+ * evaluated, the built-ins warmed up), since a worker the service ends is terminated and runs no
+ * `exit` handler.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

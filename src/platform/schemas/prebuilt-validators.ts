@@ -4,8 +4,9 @@
  * settings, the stream documents, each built-in's configuration), compiled with the same options
  * as at run time (AJV_OPTIONS), so that neither a start nor a service's first stream runs ajv's
  * code generator (15–20 ms for the settings, 80–220 ms for a first stream document:
- * docs/performance.md §Start-up). Each validator's code is evaluated on first use. Here (tsc's
- * output, the tests) it is undefined and each schema is compiled on first use.
+ * docs/performance.md §Start-up and a service's first stream). Each validator's code is evaluated
+ * on first use. Here (tsc's output, the tests) it is undefined and each schema is compiled on
+ * first use.
  */
 import type { ValidateFunction } from 'ajv';
 
