@@ -9,8 +9,10 @@
  *
  * What stays outside the bundle: native addons (better-sqlite3, the PNG rasteriser), whose loaders
  * look for their binaries next to their own files; ws's optional native helpers; and the swagger
- * UI's static files; the XML libraries of the LSL nodes, loaded on first use. A stream's worker runs the second bundle, dist/stream-host.mjs (the worker's
- * entry with the built-ins), so each worker's isolate also loads one file.
+ * UI's static files; the XML libraries of the LSL nodes, loaded on first use. A stream's worker runs a
+ * third bundle, dist/stream-host.cjs (the worker's entry with the built-ins), through the same
+ * loader and with its own code cache (dist/stream-host.mjs), so each worker's isolate loads one
+ * file and compiles little of it.
  *
  * Modules that find files next to themselves (`import.meta.url`: the WebAssembly kernel, fonts,
  * package.json, the worker's entry) get the URL their tsc-built twin in dist/ has, computed from
@@ -20,6 +22,7 @@ import { chmodSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { schemaFingerprint } from './schema-fingerprint.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const src = path.join(root, 'src');
@@ -41,22 +44,37 @@ const twinUrls = {
 };
 
 /**
- * The settings' validator as ajv's standalone code, generated from tsc's output (dist/service/config.js,
- * built before this script runs) with the options the service compiles with, in place of
- * src/platform/schemas/settings-validator.ts: a start checks its settings without ajv's code generator.
+ * The validators of service/prebuilt-schemas.ts (the settings, the stream documents, each built-in's
+ * configuration) as ajv's standalone code, generated from tsc's output (dist/, built before this
+ * script runs) with the options and formats the service compiles with, in place of
+ * src/platform/schemas/prebuilt-validators.ts: neither a start nor a first stream document runs
+ * ajv's code generator. Each validator's code is wrapped in a function the service calls on the
+ * schema's first use, so a start evaluates only the ones it uses (the settings').
  */
-const prebuiltSettingsValidator = {
-  name: 'prebuilt-settings-validator',
+const prebuiltValidators = {
+  name: 'prebuilt-validators',
   setup(build) {
-    const file = path.join(src, 'platform', 'schemas', 'settings-validator.ts');
-    build.onLoad({ filter: /settings-validator\.ts$/ }, async (args) => {
+    const file = path.join(src, 'platform', 'schemas', 'prebuilt-validators.ts');
+    build.onLoad({ filter: /prebuilt-validators\.ts$/ }, async (args) => {
       if (args.path !== file) return undefined;
       const { Ajv } = await import('ajv');
+      const { default: addFormats } = await import('ajv-formats');
       const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
       const { AJV_OPTIONS } = await import(path.join(root, 'dist', 'platform', 'schemas', 'validator.js'));
-      const { SettingsSchema } = await import(path.join(root, 'dist', 'service', 'config.js'));
-      const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
-      return { contents: standaloneCode(ajv, ajv.compile(SettingsSchema)), loader: 'js', resolveDir: root };
+      const { prebuiltSchemas } = await import(path.join(root, 'dist', 'service', 'prebuilt-schemas.js'));
+      const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true } });
+      addFormats(ajv);
+      const entries = Object.entries(prebuiltSchemas()).map(([key, schema]) => {
+        const code = standaloneCode(ajv, ajv.compile(schema));
+        return `${JSON.stringify(key)}: { fingerprint: ${JSON.stringify(schemaFingerprint(key, schema))}, make() {
+  const module = { exports: {} };
+  (function (module, exports) {
+${code}
+  })(module, module.exports);
+  return module.exports;
+} }`;
+      });
+      return { contents: `export const prebuiltValidators = {\n${entries.join(',\n')}\n};\n`, loader: 'js', resolveDir: root };
     });
   },
 };
@@ -89,7 +107,7 @@ const common = {
   ],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },
-  plugins: [prebuiltSettingsValidator, twinUrls],
+  plugins: [prebuiltValidators, twinUrls],
   // The service's bundle starts its workers on the worker's bundle (streams/executables/stream-host-entry.ts).
   define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../../stream-host.mjs') },
 };
@@ -134,11 +152,12 @@ async function loaderBundle(entry, file, plugins) {
   // `import()` goes through the command's own `import` (the wrapper's `__headsetdImport`): Node 20
   // loses a `vm.Script`'s dynamic-import callback when the script comes from a code cache
   // (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). The command sits beside this file, so specifiers
-  // resolve as from here. Only string literals are rewritten (the worker's bootstrap text in a
-  // template is not code of this file); any other `import(` stops the build.
+  // resolve as from here. Only string literals and plain names (the worker's modules of extra
+  // executables, resolve-node.ts) are rewritten (the worker's bootstrap text in a template is not
+  // code of this file); any other `import(` stops the build.
   const text = (await readFile(file, 'utf8'))
     .replace(/^#![^\n]*/, '')
-    .replace(/(?<![\w$.])import\(("[^"\n]+")\)/g, '__headsetdImport($1)');
+    .replace(/(?<![\w$.])import\(("[^"\n]+"|[A-Za-z_$][\w$]*)\)/g, '__headsetdImport($1)');
   const unhandled = /(?<![\w$.`])import\((?!\$\{)/.exec(text);
   if (unhandled !== null) {
     throw new Error(
@@ -155,20 +174,30 @@ async function loaderBundle(entry, file, plugins) {
 await loaderBundle(path.join(src, 'cli.ts'), path.join(root, 'dist', 'headsetd.cjs'), [serviceCommandsApart, twinUrls]);
 // The service's commands: serve (the whole service), validate, token, --help, --version.
 await loaderBundle(path.join(src, 'service', 'command.ts'), path.join(root, 'dist', 'headsetd-service.cjs'), [
-  prebuiltSettingsValidator,
+  prebuiltValidators,
   twinUrls,
 ]);
-await esbuild.build({
-  ...common,
-  plugins: [],
-  banner: { js: '#!/usr/bin/env node' },
-  sourcemap: false,
-  entryPoints: [path.join(src, 'service', 'bundle-loader.ts')],
-  outfile: path.join(root, 'dist', 'headsetd.mjs'),
-});
+// A stream's worker: its entry (streams/executables/stream-host.ts) with the built-ins.
+await loaderBundle(path.join(src, 'streams', 'executables', 'stream-host.ts'), path.join(root, 'dist', 'stream-host.cjs'), [
+  twinUrls,
+]);
+
+/**
+ * The loader (src/service/bundle-loader.ts) as an ES module that runs `bundle` with its code cache:
+ * the `headsetd` command (dist/headsetd.mjs, the command's bundle) and a stream worker's entry
+ * (dist/stream-host.mjs, the worker's bundle, which each worker's isolate compiles anew).
+ */
+async function loaderModule(bundle, file, banner) {
+  await esbuild.build({
+    ...common,
+    plugins: [],
+    banner: { js: banner },
+    sourcemap: false,
+    define: { ...common.define, HEADSETD_LOADER_RUNS: JSON.stringify(bundle) },
+    entryPoints: [path.join(src, 'service', 'bundle-loader.ts')],
+    outfile: file,
+  });
+}
+await loaderModule('./headsetd.cjs', path.join(root, 'dist', 'headsetd.mjs'), '#!/usr/bin/env node');
 chmodSync(path.join(root, 'dist', 'headsetd.mjs'), 0o755);
-await esbuild.build({
-  ...common,
-  entryPoints: [path.join(src, 'streams', 'executables', 'stream-host.ts')],
-  outfile: path.join(root, 'dist', 'stream-host.mjs'),
-});
+await loaderModule('./stream-host.cjs', path.join(root, 'dist', 'stream-host.mjs'), '');

@@ -15,6 +15,14 @@
  * `import()` in a bundle (the service's bundle from the command's; Swagger UI, the PNG rasteriser,
  * the serial port: loaded on first use) is this module's own, handed to the bundle: Node 20 loses
  * a `vm.Script`'s dynamic-import callback when the script comes from a code cache.
+ *
+ * The build makes this module twice (scripts/bundle.mjs): as the command, and as a stream worker's
+ * entry (dist/stream-host.mjs), which runs the worker's bundle, dist/stream-host.cjs, the same way:
+ * each worker is a new isolate that compiled the 630 KB bundle anew, 180–450 ms of a service's
+ * first stream start with Node's own boot of the isolate (docs/performance.md §Start-up and a
+ * service's first stream). A worker writes its bundle's cache once it has booted (the bundle
+ * evaluated, the built-ins warmed up), since a worker the service ends is terminated and runs no
+ * `exit` handler.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,8 +30,12 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
+/** Set by the build: the bundle this module runs, './headsetd.cjs' or './stream-host.cjs'. */
+declare const HEADSETD_LOADER_RUNS: string | undefined;
+const ENTRY_BUNDLE = typeof HEADSETD_LOADER_RUNS === 'string' ? HEADSETD_LOADER_RUNS : './headsetd.cjs';
+
 /** The bundles, beside this module, by the specifier the command's bundle imports the other by. */
-const BUNDLES = new Set(['./headsetd.cjs', './headsetd-service.cjs']);
+const BUNDLES = new Set(['./headsetd.cjs', './headsetd-service.cjs', './stream-host.cjs']);
 const writeCacheOf = new Set(
   (process.env.HEADSETD_WRITE_CODE_CACHE ?? '')
     .split(',')
@@ -53,10 +65,13 @@ function runBundle(specifier: string): Record<string, unknown> {
     cachedData: readCache(cacheFile),
   });
   if (writeCacheOf.has(specifier)) {
-    // After the whole run: the cache then holds every function it compiled.
-    process.once('exit', () => {
+    const write = (): void => {
       writeFileSync(cacheFile, script.createCachedData());
-    });
+    };
+    // After the whole run: the cache then holds every function it compiled. A worker's, after its
+    // boot (the built-ins' warm-up is promise jobs, run before an immediate).
+    if (specifier === './stream-host.cjs') setImmediate(write);
+    else process.once('exit', write);
   }
   const main = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as Record<string, unknown> };
@@ -75,4 +90,4 @@ function dynamicImport(specifier: string): Promise<unknown> {
   return import(specifier);
 }
 
-runBundle('./headsetd.cjs');
+runBundle(ENTRY_BUNDLE);

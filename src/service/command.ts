@@ -21,6 +21,7 @@ import { parseCreateDocument } from '../streams/stream-document.js';
 import { parseYamlText } from '../platform/schemas/yaml-text.js';
 import { announceCreatedToken, ensureToken, rotateToken, tokenPath } from '../platform/security/token.js';
 import { VERSION } from './version.js';
+import { usePrebuiltValidators } from './prebuilt-schemas.js';
 import { errorMessage } from '../core/error-message.js';
 
 /** `headsetd --help`: the client commands' lines follow. */
@@ -187,6 +188,7 @@ export async function runServiceCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const [command = 'serve', ...rest] = positionals;
+  usePrebuiltValidators();
   let settings: Settings;
   try {
     settings = settingsFrom(values);

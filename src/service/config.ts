@@ -9,8 +9,7 @@ import { HeadsetdError } from '../core/errors.js';
 import { assertDocument } from '../platform/schemas/depth.js';
 import { isLoopbackName } from '../platform/security/access.js';
 import { trustedNetworks } from '../platform/security/trusted-networks.js';
-import { validate as prebuiltSettingsValidator } from '../platform/schemas/settings-validator.js';
-import { check, issuesToError, usePrecompiled } from '../platform/schemas/validator.js';
+import { check, issuesToError } from '../platform/schemas/validator.js';
 import { parseYamlText } from '../platform/schemas/yaml-text.js';
 import { errorMessage } from '../core/error-message.js';
 import { deviceForms, deviceSettingPattern, deviceSettingProblem } from '../device/kinds.js';
@@ -94,8 +93,6 @@ export const SettingsSchema = Type.Object(
 );
 
 export type Settings = Static<typeof SettingsSchema>;
-
-if (prebuiltSettingsValidator !== undefined) usePrecompiled(SettingsSchema, prebuiltSettingsValidator);
 
 export const DEFAULTS: Settings = {
   host: '127.0.0.1',

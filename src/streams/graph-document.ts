@@ -38,7 +38,8 @@ export interface GraphContext {
   subscriptionRefusal?: (channels: readonly string[]) => HeadsetdError | undefined;
 }
 
-const ExternalCommonConfig = Type.Object({ ...EXTERNAL_CONFIG }, { additionalProperties: true });
+/** What every external executable's config may hold; the rest is the executable's own. */
+export const ExternalCommonConfig = Type.Object({ ...EXTERNAL_CONFIG }, { additionalProperties: true });
 
 function findDuplicates(ids: readonly string[], base: string, what: string): Issue[] {
   const first = new Map<string, number>();

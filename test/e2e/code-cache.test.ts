@@ -1,10 +1,11 @@
 /**
- * The `headsetd` command runs its bundles (the command's with the client, the service's) with V8's
- * code cache made by the build (src/service/bundle-loader.ts, scripts/code-cache.mjs). V8 refuses a
- * cache silently, and then every start compiles the whole bundle again (40 ms of a 150 ms start of
- * the service): the cache the build made must be one this Node accepts for the bundle the command
- * compiles, and the code the service loads on first use must still load (Node 20 loses a cached
- * script's dynamic-import callback).
+ * The `headsetd` command runs its bundles (the command's with the client, the service's) and a
+ * stream's worker runs its own (dist/stream-host.cjs) with V8's code cache made by the build
+ * (src/service/bundle-loader.ts, scripts/code-cache.mjs). V8 refuses a cache silently, and then
+ * every start compiles the whole bundle again (40 ms of a 150 ms start of the service; each worker
+ * the 630 KB worker bundle): the cache the build made must be one this Node accepts for the bundle
+ * the loader compiles, and the code the service loads on first use must still load (Node 20 loses
+ * a cached script's dynamic-import callback).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import vm from 'node:vm';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT, type Service, startService } from '../support/service.js';
 
-test.each(['headsetd.cjs', 'headsetd-service.cjs'])(
+test.each(['headsetd.cjs', 'headsetd-service.cjs', 'stream-host.cjs'])(
   'the code cache the build made is accepted for %s, so a start does not compile it again',
   (name) => {
     const bundle = path.join(ROOT, 'dist', name);

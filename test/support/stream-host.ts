@@ -1,6 +1,7 @@
 /**
- * What the tests' stream workers run: the built worker bundle (dist/stream-host.mjs, which the global
- * set-up rebuilds whenever a source is newer), not the TypeScript entry. A worker booted from the
+ * What the tests' stream workers run: the built worker entry (dist/stream-host.mjs, which runs the
+ * worker's bundle with its code cache and which the global set-up rebuilds whenever a source is
+ * newer), not the TypeScript entry. A worker booted from the
  * TypeScript sources loads every module through tsx's loader: measured 2.3–2.7 s of CPU per worker
  * against 0.19–0.25 s for the bundle (2026-11-29, a start and close of a one-stream runtime), and the
  * suite boots a worker in most runtime tests. The bundle is also what the service runs.

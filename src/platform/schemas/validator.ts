@@ -70,8 +70,8 @@ export function createAjv(): Ajv {
 }
 
 // Made by the first compile, not at start: the route validators compile on their first request and
-// the settings' validator is generated at build time (settings-validator.ts), so a start needs no
-// ajv instance (docs/performance-areas.md §Start-up).
+// the settings', stream documents' and built-ins' validators are generated at build time
+// (prebuilt-validators.ts), so a start and a stream document need no ajv instance of their own (docs/performance-areas.md §Start-up).
 let sharedAjv: Ajv | undefined;
 let metaChecking: Ajv | undefined;
 
@@ -89,23 +89,29 @@ export function assertSchemasValid(schemas: Iterable<unknown>): void {
   }
 }
 const compiled = new WeakMap<TSchema, ValidateFunction>();
+/** Validators generated at build time (prebuilt-validators.ts), made on their schema's first use. */
+const prebuilt = new WeakMap<TSchema, () => ValidateFunction>();
 
 export function compile(schema: TSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (validate === undefined) {
-    sharedAjv ??= createAjv();
-    validate = sharedAjv.compile(schema);
+    const make = prebuilt.get(schema);
+    if (make !== undefined) validate = make();
+    else {
+      sharedAjv ??= createAjv();
+      validate = sharedAjv.compile(schema);
+    }
     compiled.set(schema, validate);
   }
   return validate;
 }
 
 /**
- * Uses `validate`, ajv's standalone code generated at build time from `schema` with AJV_OPTIONS,
- * as `schema`'s validator instead of compiling it on first use.
+ * Uses the validator `make` returns, ajv's standalone code generated at build time from `schema`
+ * with AJV_OPTIONS, as `schema`'s validator instead of compiling it on first use.
  */
-export function usePrecompiled(schema: TSchema, validate: ValidateFunction): void {
-  compiled.set(schema, validate);
+export function usePrebuilt(schema: TSchema, make: () => ValidateFunction): void {
+  if (!compiled.has(schema)) prebuilt.set(schema, make);
 }
 
 function escapePointer(token: string): string {
