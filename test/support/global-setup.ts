@@ -3,15 +3,17 @@
  * than the last build, so that no test run, `npx vitest` included, tests a stale build: end-to-end
  * tests spawn `dist/headsetd.mjs`, runtime tests boot stream workers from dist/stream-host.mjs
  * (stream-host.ts), and unit tests load the kernels built beside their .wat sources. Then compiles
- * the runtime tests' executables to JavaScript, for those workers to import.
+ * the runtime tests' executables to JavaScript, for those workers to import. Then starts the run's
+ * Python fork server (python-fork-server.ts), which it stops at the end of the run.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { transformSync } from 'esbuild';
+import { PYTHON_SOCKET_VARIABLE, startPythonForkServer } from './python-fork-server.js';
 import { TEST_NODES_FILE, TEST_NODES_SOURCE } from './stream-host.js';
 
-export default function setup(): void {
+export default async function setup(): Promise<() => Promise<void>> {
   execFileSync(
     process.execPath,
     [path.resolve(import.meta.dirname, '../../scripts/build.mjs'), '--if-stale'],
@@ -30,4 +32,7 @@ export default function setup(): void {
   const aside = `${TEST_NODES_FILE}.${process.pid}`;
   writeFileSync(aside, code);
   renameSync(aside, TEST_NODES_FILE);
+  const python = await startPythonForkServer();
+  process.env[PYTHON_SOCKET_VARIABLE] = python.socket;
+  return () => python.stop();
 }

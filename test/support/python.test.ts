@@ -1,10 +1,15 @@
 /**
- * The tests' Python reference server (test/support/python.ts): one process per test file, whose
- * modules are loaded once, arrays arriving as numpy arrays, and Python's errors as thrown errors
- * with their traceback.
+ * The tests' Python reference server (test/support/python.ts): one process per test file, forked
+ * by the run's fork server with the heavy modules already loaded, whose modules are loaded once,
+ * arrays arriving as numpy arrays, and Python's errors as thrown errors with their traceback; a
+ * process that dies says what it wrote; the fork server takes its processes with it when it ends.
  */
+import { once } from 'node:events';
+import { createConnection } from 'node:net';
+import { createInterface } from 'node:readline';
 import { describe, expect, test } from 'vitest';
 import { callPython, PythonError, pythonSource, runPython, runPythonScript } from './python.js';
+import { startPythonForkServer } from './python-fork-server.js';
 
 const PROBE = pythonSource(
   'probe',
@@ -27,6 +32,14 @@ def noisy():
 
 def fails(n):
     return {"a": 1}["b" * n]
+
+def loaded(names):
+    import sys
+    return [name in sys.modules for name in names]
+
+def dies():
+    os.write(2, b"the last words\n")
+    os._exit(3)
 `,
 );
 
@@ -92,5 +105,37 @@ describe('python reference server', () => {
     await expect(runPythonScript(script, ['x'])).rejects.toThrow(/SystemExit: 3/);
     // Its names stay in its own namespace.
     expect((await runPythonScript('print("script" in dir())')).stdout).toBe('False\n');
+  });
+
+  test('the process starts with numpy, scipy, MNE and scikit-learn loaded (by the fork server)', async () => {
+    const names = ['numpy', 'scipy.signal', 'mne.io.edf', 'sklearn.cross_decomposition'];
+    expect(await callPython(PROBE, 'loaded', names)).toEqual(names.map(() => true));
+  });
+
+  test('a process that dies rejects its call with what it wrote; the next call gets a new process', async () => {
+    const [pid] = await callPython<[number, number]>(PROBE, 'pid_and_loads');
+    const error = await callPython(PROBE, 'dies').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/probe\.dies: .* ended unasked\nthe last words/);
+    const [next, loads] = await callPython<[number, number]>(PROBE, 'pid_and_loads');
+    expect(next).not.toBe(pid);
+    expect(loads).toBe(1);
+  });
+});
+
+describe('python fork server', () => {
+  test('a process per connection; at the end of its stdin it ends and takes them with it', async () => {
+    const server = await startPythonForkServer({ modules: [] });
+    const pids: number[] = [];
+    const sockets = [createConnection(server.socket), createConnection(server.socket)];
+    for (const socket of sockets) {
+      const [greeting] = (await once(createInterface({ input: socket }), 'line')) as [string];
+      pids.push((JSON.parse(greeting) as { pid: number }).pid);
+    }
+    expect(new Set(pids).size).toBe(2);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).not.toThrow();
+    await server.stop();
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    for (const socket of sockets) socket.destroy();
   });
 });

@@ -1,8 +1,11 @@
 /**
  * The tests' independent references in Python (Debian's /usr/bin/python3 with scipy, MNE and
- * scikit-learn), run by one long-lived python process per test file (test/support/python_server.py).
+ * scikit-learn), answered by one python process per test file (test/support/python_server.py).
  * Importing numpy, scipy or MNE costs one to two seconds of CPU, which a process per reference
- * paid at every call; the server pays it once per file and keeps each module loaded.
+ * paid at every call, and a process per file once per file: the process is forked by the run's
+ * fork server (python-fork-server.ts), which imported them once for the whole run, so a file's
+ * process starts with them loaded and costs a fork. Each file still has a process of its own: one
+ * file's calls never see another's modules or state.
  *
  * A reference is a function of a module: its source written beside the test ({@link pythonSource})
  * or a .py file ({@link pythonFile}). Arguments and the value travel as JSON; a Float32Array or
@@ -10,21 +13,20 @@
  * written as for `python3 -c` ({@link runPythonScript}): its arguments, its standard input and what
  * it prints. A failure in Python rejects with a {@link PythonError} carrying Python's traceback.
  *
- * The process starts on the first call and does not keep the test's process alive while idle. It
- * ends with the test file: after its last test the file's afterAll closes its stdin and waits for
- * it to exit (so its CPU time is this process's children's); on exit it is killed, and it stops at
- * the end of its stdin if this process dies.
+ * The process starts on the first call of the file and does not keep the test's process alive while
+ * idle. It ends with the test file: after its last test the file's afterAll closes its connection
+ * and waits for it to exit; on exit it is killed, and it stops when its connection closes if this
+ * process dies (and dies with the fork server). Its CPU time is counted as the fork server's
+ * children's, and so as the test run's.
  * Python that must be a process of its own (a client that is killed, one whose exit status is the
  * point, a receiver on a socket) is spawned by its test, not run here.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { Socket } from 'node:net';
+import { readFileSync, rmSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
 import path from 'node:path';
-import { afterAll } from 'vitest';
-
-export const PYTHON = '/usr/bin/python3';
-const SERVER = path.join(import.meta.dirname, 'python_server.py');
+import { afterAll, expect } from 'vitest';
+import { PYTHON, PYTHON_SOCKET_VARIABLE, startPythonForkServer } from './python-fork-server.js';
 
 export interface PythonModule {
   /** The module's name in Python and in its tracebacks. */
@@ -84,63 +86,107 @@ function encode(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** A child's stdio stream is a pipe socket, which can be ref'd and unref'd (its type does not say so). */
-function pipeOf(stream: object): Pick<Socket, 'ref' | 'unref'> {
-  return stream as Pick<Socket, 'ref' | 'unref'>;
+/** What a connection's process says first: who it is, and where its stray output goes. */
+interface Greeting {
+  pid: number;
+  stderr: string;
+}
+
+let forkServer: Promise<string> | undefined;
+
+/** The run's fork server (the global set-up's), or this process's own when there is none. */
+function forkServerSocket(): Promise<string> {
+  forkServer ??= (async () => {
+    const socket = process.env[PYTHON_SOCKET_VARIABLE];
+    if (socket !== undefined && socket !== '') return socket;
+    const own = await startPythonForkServer({ owned: true });
+    return own.socket;
+  })();
+  return forkServer;
 }
 
 class Server {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly socket: Promise<Socket>;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private chunks: Buffer[] = [];
-  /** The end of python's stderr, for the message when it dies. */
-  private stderrTail = '';
+  private greeting: Greeting | undefined;
+  private greeted: (() => void) | undefined;
+  private closing = false;
   private exited: string | undefined;
+  private readonly kill = (): void => {
+    if (this.greeting !== undefined && this.exited === undefined) {
+      try {
+        process.kill(this.greeting.pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  };
 
-  constructor() {
-    this.child = spawn(PYTHON, ['-u', SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const kill = (): void => {
-      this.child.kill('SIGKILL');
-    };
-    process.once('exit', kill);
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      this.read(chunk);
-    });
-    this.child.stderr.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-16_384);
-    });
-    this.child.stdin.on('error', () => {
-      // The exit handler below says why.
-    });
-    this.child.on('error', (error) => {
-      this.fail(`${PYTHON} could not start: ${error.message}`);
-    });
-    this.child.on('exit', (code, signal) => {
-      process.removeListener('exit', kill);
-      this.fail(`${PYTHON} ${SERVER} exited (${signal ?? code})\n${this.stderrTail}`);
-    });
-    this.idle();
+  /** @param file the test file whose calls this process answers */
+  constructor(readonly file: string | undefined) {
+    this.socket = forkServerSocket().then((file) => this.connect(file));
+    // A failure is the first request's to report.
+    this.socket.catch(() => undefined);
   }
 
   /** Sends `request` (a call or a script) and resolves with its answer. */
-  ask(what: string, request: Record<string, unknown>): Promise<Answer> {
-    if (this.exited !== undefined) return Promise.reject(new Error(this.exited));
+  async ask(what: string, request: Record<string, unknown>): Promise<Answer> {
+    const socket = await this.socket;
+    if (this.exited !== undefined) throw new Error(this.exited);
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
-      if (this.pending.size === 0) this.busy();
+      if (this.pending.size === 0) socket.ref();
       this.pending.set(id, { what, resolve, reject });
-      this.child.stdin.write(`${JSON.stringify({ id, ...request }, encode)}\n`);
+      socket.write(`${JSON.stringify({ id, ...request }, encode)}\n`);
     });
   }
 
-  /** Ends python at the end of its stdin (at once if an answer is still awaited) and waits for its exit. */
+  /** Ends the process at the end of its requests (at once if an answer is still awaited) and waits for it. */
   async close(): Promise<void> {
-    if (this.exited !== undefined) return;
-    const exit = once(this.child, 'exit');
-    if (this.pending.size > 0) this.child.kill('SIGKILL');
-    this.child.stdin.end();
-    await exit;
+    const socket = await this.socket.catch(() => undefined);
+    if (socket === undefined || this.exited !== undefined) return;
+    this.closing = true;
+    const closed = once(socket, 'close');
+    if (this.pending.size > 0) this.kill();
+    socket.end();
+    await closed;
+  }
+
+  private async connect(file: string): Promise<Socket> {
+    const socket = createConnection(file);
+    socket.on('data', (chunk: Buffer) => {
+      this.read(chunk);
+    });
+    socket.on('error', () => {
+      // The close handler below says why.
+    });
+    const greeted = new Promise<void>((resolve) => {
+      this.greeted = resolve;
+    });
+    socket.on('close', () => {
+      process.removeListener('exit', this.kill);
+      this.fail(`${PYTHON} forked by ${file} ended${this.closing ? '' : ` unasked${this.strayOutput()}`}`);
+      this.greeted?.();
+    });
+    process.once('exit', this.kill);
+    await greeted;
+    if (this.exited !== undefined) throw new Error(this.exited);
+    socket.unref();
+    return socket;
+  }
+
+  /** What the process wrote outside its answers (a crash's message), when it died unasked. */
+  private strayOutput(): string {
+    if (this.greeting === undefined) return '';
+    try {
+      const text = readFileSync(this.greeting.stderr, 'utf8');
+      rmSync(this.greeting.stderr, { force: true });
+      return `\n${text.slice(-16_384)}`;
+    } catch {
+      return '';
+    }
   }
 
   private read(chunk: Buffer): void {
@@ -150,10 +196,15 @@ class Server {
       const line = Buffer.concat(this.chunks).toString('utf8');
       this.chunks = [];
       start = end + 1;
+      if (this.greeting === undefined) {
+        this.greeting = JSON.parse(line) as Greeting;
+        this.greeted?.();
+        continue;
+      }
       const answer = JSON.parse(line) as Answer;
       const pending = this.pending.get(answer.id);
       this.pending.delete(answer.id);
-      if (this.pending.size === 0) this.idle();
+      if (this.pending.size === 0) void this.socket.then((socket) => socket.unref());
       if (pending === undefined) continue;
       if (answer.ok) pending.resolve(answer);
       else pending.reject(new PythonError(`${pending.what} failed in ${PYTHON}:`, answer.error ?? ''));
@@ -167,25 +218,25 @@ class Server {
     this.pending.clear();
     if (server === this) server = undefined;
   }
-
-  /** While an answer is awaited the pipes keep the event loop alive; idle, they do not. */
-  private busy(): void {
-    this.child.ref();
-    pipeOf(this.child.stdout).ref();
-  }
-
-  private idle(): void {
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) pipeOf(stream).unref();
-  }
 }
 
 let server: Server | undefined;
 
+/** This file's process: a new one when the worker has gone on to another file. */
+function serverOfThisFile(): Server {
+  const file = expect.getState().testPath;
+  if (server !== undefined && server.file !== file) {
+    void server.close();
+    server = undefined;
+  }
+  server ??= new Server(file);
+  return server;
+}
+
 // Registered as this module is imported, which is while the test file is collected: a hook of the
 // file. Where files share a worker's modules (vitest.config.ts, the in-process project), only the
-// first file to import this registers it; a later file starts a python of its own, which ends
-// with the worker.
+// first file to import this registers it; a later file's process ends when the worker goes on to
+// the next file that calls Python, or with the worker.
 afterAll(async () => {
   const ending = server;
   server = undefined;
@@ -198,8 +249,7 @@ export async function runPython<T>(
   fn: string,
   ...args: unknown[]
 ): Promise<PythonOutput<T>> {
-  server ??= new Server();
-  const answer = await server.ask(`${module.name}.${fn}`, { module, function: fn, args });
+  const answer = await serverOfThisFile().ask(`${module.name}.${fn}`, { module, function: fn, args });
   return { value: answer.value as T, stdout: answer.stdout, stderr: answer.stderr };
 }
 
@@ -218,7 +268,6 @@ export async function runPythonScript(
   argv: readonly string[] = [],
   stdin = '',
 ): Promise<{ stdout: string; stderr: string }> {
-  server ??= new Server();
-  const answer = await server.ask('python3 -c script', { script: source, argv, stdin });
+  const answer = await serverOfThisFile().ask('python3 -c script', { script: source, argv, stdin });
   return { stdout: answer.stdout, stderr: answer.stderr };
 }

@@ -1,22 +1,24 @@
-"""The tests' Python references, served by one long-lived /usr/bin/python3 (test/support/python.ts).
+"""The tests' Python references: the requests of one client, answered by one process
+(test/support/python.ts; the process is forked by python_fork_server.py).
 
 Importing numpy, scipy, MNE or scikit-learn costs a second or two of CPU; a process per reference
 paid it again at every call. Here each module is loaded once and its functions are called as often
 as the test file asks.
 
-Requests come one JSON object a line on stdin, a call of a module's function:
+Requests come one JSON object a line, a call of a module's function:
   {"id": n, "module": {"name", "source"} | {"name", "path"}, "function": "f", "args": [...]}
 where an argument object {"$float32": base64} or {"$float64": base64} is a little-endian numpy array,
 and a module is its source (compiled under its name, so tracebacks show its lines) or a .py file,
 loaded once and kept; or a script, run as `python3 -c SOURCE ARGV...` would run it, with STDIN as
 its standard input, in a namespace of its own (its imports come from the modules already loaded):
   {"id": n, "script": SOURCE, "argv": [...], "stdin": "..."}
-Answers go one JSON line each to the original stdout:
+Answers go one JSON line each:
   {"id": n, "ok": true, "value": ..., "stdout": "...", "stderr": "..."}
   {"id": n, "ok": false, "error": "<Python's traceback>", "stdout": "...", "stderr": "..."}
-with what the call printed; anything else written to file descriptor 1 (a C library, say) goes
-to stderr, so it cannot break a line. Each call runs under warnings.catch_warnings(), so one
-call's warning filters do not leak into the next. The process ends at the end of stdin.
+with what the call printed; anything else written to file descriptors 1 and 2 (a C library, say)
+goes to the process's own stderr, so it cannot break a line. Each call runs under
+warnings.catch_warnings(), so one call's warning filters do not leak into the next. The process
+ends at the end of its requests.
 """
 
 import base64
@@ -30,10 +32,6 @@ import sys
 import traceback
 import types
 import warnings
-
-ANSWERS = os.fdopen(os.dup(1), "w", encoding="utf-8")
-os.dup2(2, 1)
-sys.stdout = sys.stderr
 
 DTYPES = {"$float32": "<f4", "$float64": "<f8"}
 
@@ -94,7 +92,7 @@ def run_script(source, argv, stdin):
         sys.argv, sys.stdin = saved
 
 
-def answer(request):
+def answer(request, answers):
     out, err = io.StringIO(), io.StringIO()
     reply = {"id": request["id"]}
     try:
@@ -113,15 +111,13 @@ def answer(request):
     # The value is spliced in as text: it is often large, and was already encoded once.
     if text is not None:
         line = line[:-1] + ', "value": ' + text + "}"
-    ANSWERS.write(line + "\n")
-    ANSWERS.flush()
+    answers.write(line + "\n")
+    answers.flush()
 
 
-def main():
-    requests = sys.stdin
+def serve(requests, answers):
+    """Answers each request line of `requests` on `answers`, until the end of `requests`."""
     for line in requests:
         if line.strip():
-            answer(json.loads(line, object_hook=decode))
+            answer(json.loads(line, object_hook=decode), answers)
 
-
-main()

@@ -1,7 +1,7 @@
 /**
  * The EEG of the Signals panel, kept out of the component tree so that frames never cause a
  * render: frames of /system/sensors/eeg/stream go through the display filters into one ring buffer
- * per channel, which a requestAnimationFrame loop draws (plots.ts).
+ * per channel, which the panel draws in an animation frame after new frames came (plots.ts).
  */
 import { socketUrl } from './api';
 import { Cascade, design, type FilterSettings } from './dsp';
@@ -82,8 +82,15 @@ export class TraceBuffer {
   }
 }
 
-/** Subscribes a buffer to the device's EEG socket; answers a function that closes it. */
-export function connectEeg(buffer: TraceBuffer, onState: (state: string) => void): () => void {
+/**
+ * Subscribes a buffer to the device's EEG socket, calling `onFrame` after each frame it took;
+ * answers a function that closes it.
+ */
+export function connectEeg(
+  buffer: TraceBuffer,
+  onState: (state: string) => void,
+  onFrame: () => void,
+): () => void {
   let closed = false;
   let ws: WebSocket | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -93,7 +100,9 @@ export function connectEeg(buffer: TraceBuffer, onState: (state: string) => void
       onState('connected');
     };
     ws.onmessage = (message) => {
-      if (typeof message.data === 'string') buffer.push(JSON.parse(message.data) as Frame);
+      if (typeof message.data !== 'string') return;
+      buffer.push(JSON.parse(message.data) as Frame);
+      onFrame();
     };
     ws.onclose = () => {
       onState('disconnected');

@@ -2,7 +2,9 @@
  * Signals: the device's EEG as scrolling traces of the channels chosen, with scale, time window and
  * display filters, each lane marked with its channel's quality (the `quality` events), and the
  * power spectrum of one channel with the alpha band marked. Frames go straight into TraceBuffer;
- * the canvases are redrawn in requestAnimationFrame, never by a render of the component.
+ * the canvases are redrawn in requestAnimationFrame, never by a render of the component, and only
+ * when there is something new to draw (frames, a setting, a quality, the canvas's size): a page
+ * left open without new frames does no drawing at all.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
@@ -11,6 +13,8 @@ import { drawSpectrum, drawTraces } from '../plots';
 import { connectEeg, TraceBuffer } from '../traces';
 
 const WINDOWS = [2, 5, 10, 20, 30];
+/** The spectrum changes slowly: four times a second is enough, and keeps the FFT off most frames. */
+const SPECTRUM_EVERY_MS = 250;
 const SCALES = [10, 20, 50, 100, 200, 500, 1000];
 
 export function SignalsPanel() {
@@ -31,22 +35,48 @@ export function SignalsPanel() {
   const view = useRef({ windowSeconds, scale, hidden, spectrumChannel });
   view.current = { windowSeconds, scale, hidden, spectrumChannel };
 
+  /** Asks for the canvases to be drawn at the next animation frame (set by the drawing effect). */
+  const redraw = useRef((): void => undefined);
+
   useEvents((e) => {
     if (e.type !== 'quality') return;
-    for (const [k, v] of Object.entries(e.data.channels)) quality.current[k.toUpperCase()] = v;
+    let changed = false;
+    for (const [k, v] of Object.entries(e.data.channels)) {
+      const name = k.toUpperCase();
+      if (quality.current[name] !== v) changed = true;
+      quality.current[name] = v;
+    }
+    if (changed) redraw.current();
   });
 
-  useEffect(() => connectEeg(buffer.current, setConnection), []);
+  useEffect(
+    () =>
+      connectEeg(buffer.current, setConnection, () => {
+        redraw.current();
+      }),
+    [],
+  );
 
   useEffect(() => {
     buffer.current.setFilter({ highpass, lowpass, notch: notchHz });
   }, [highpass, lowpass, notchHz]);
 
   useEffect(() => {
+    redraw.current();
+  }, [windowSeconds, scale, hidden, spectrumChannel]);
+
+  useEffect(() => {
     let frame = 0;
-    let lastSpectrum = 0;
+    let tracesStale = true;
+    let spectrumStale = true;
+    let lastSpectrum = Number.NEGATIVE_INFINITY;
+    let spectrumDue: ReturnType<typeof setTimeout> | undefined;
     let knownChannels = '';
+    const schedule = (): void => {
+      if (frame === 0) frame = requestAnimationFrame(draw);
+    };
     const draw = (now: number): void => {
+      frame = 0;
       const b = buffer.current;
       const names = b.channels.join(',');
       if (names !== knownChannels) {
@@ -54,7 +84,8 @@ export function SignalsPanel() {
         setChannels([...b.channels]);
       }
       const v = view.current;
-      if (traces.current !== null) {
+      if (tracesStale && traces.current !== null) {
+        tracesStale = false;
         drawTraces(traces.current, b, {
           shown: b.channels.map((_, i) => i).filter((i) => !v.hidden.has(b.channels[i] ?? '')),
           windowSeconds: v.windowSeconds,
@@ -62,17 +93,36 @@ export function SignalsPanel() {
           quality: quality.current,
         });
       }
-      // The spectrum changes slowly: four times a second is enough, and keeps the FFT off most frames.
-      if (spectrum.current !== null && now - lastSpectrum > 250) {
+      if (!spectrumStale || spectrum.current === null) return;
+      const wait = lastSpectrum + SPECTRUM_EVERY_MS - now;
+      if (wait <= 0) {
+        spectrumStale = false;
         lastSpectrum = now;
         const index = Math.max(0, b.channels.indexOf(v.spectrumChannel));
         drawSpectrum(spectrum.current, b, index);
+      } else if (spectrumDue === undefined) {
+        // Drawn later, so that the last frames before a pause are in it too.
+        spectrumDue = setTimeout(() => {
+          spectrumDue = undefined;
+          schedule();
+        }, wait);
       }
-      frame = requestAnimationFrame(draw);
     };
-    frame = requestAnimationFrame(draw);
+    redraw.current = (): void => {
+      tracesStale = true;
+      spectrumStale = true;
+      schedule();
+    };
+    const resized = new ResizeObserver(() => {
+      redraw.current();
+    });
+    for (const canvas of [traces.current, spectrum.current]) if (canvas !== null) resized.observe(canvas);
+    redraw.current();
     return () => {
+      redraw.current = () => undefined;
       cancelAnimationFrame(frame);
+      clearTimeout(spectrumDue);
+      resized.disconnect();
     };
   }, []);
 
