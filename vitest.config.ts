@@ -23,6 +23,10 @@ import LongKindsFirst from './test/support/sequencer.js';
 // its children (/usr/bin/time): each file isolated 567 s; in-process 376 s (and 344 s for the 220
 // files without tutorial-bci) beside other runs, 295 s on the machine alone (import 105 s, all
 // 1,886 tests passing). Vitest's "import" figure is wall time and moved with the load.
+// The 80 files of test/e2e, test/runtime and test/devices moved here (2026-11-30, load average
+// 15-40 from other runs; neither run passed whole, timeouts in 22 and 30 files): isolated 474 s of
+// CPU, in-process 378 s. On 7 of them that passed (example-streams, osc, recorder-http,
+// quick-streams, runtime-filter, test/runtime), twice each: isolated 28 and 31 s, in-process 30 s.
 const ISOLATED = [
   'test/lsl/**/*.test.ts',
   'test/devices/cyton-flood-memory.test.ts',
