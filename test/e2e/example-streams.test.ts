@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { parse } from 'yaml';
 import { json, ROOT, type Service, startService } from '../support/service.js';
@@ -25,12 +25,21 @@ afterAll(async () => {
   await service.stop('SIGKILL');
 });
 
+/** Streams created and not yet removed: a test that failed half-way leaves none to the next. */
+const streams = new Set<string>();
+afterEach(async () => {
+  for (const id of streams) await fetch(`${service.url}/stream/streams/${id}`, { method: 'DELETE' });
+  streams.clear();
+});
+
 interface JsonFrame {
   seq: number;
   timestamp: number;
   sampleRate: number;
   /** Per channel, when the frames' JSON form carries them. */
   units?: string[];
+  /** The first frame after a gap. */
+  discontinuity?: true;
   channels: string[];
   data: number[][];
 }
@@ -79,6 +88,7 @@ async function createAndStart(name: string): Promise<{ id: string; ws: string }>
     body: text,
   });
   expect(created.body).toEqual({ id, success: true });
+  streams.add(id);
   await signal(id, 'start');
   const port = await eventually(async () => {
     const status = await json(`${service.url}/stream/streams/${id}/status`);
@@ -89,6 +99,7 @@ async function createAndStart(name: string): Promise<{ id: string; ws: string }>
 }
 
 async function remove(id: string): Promise<void> {
+  streams.delete(id);
   expect((await json(`${service.url}/stream/streams/${id}`, { method: 'DELETE' })).status).toBe(200);
 }
 
@@ -178,7 +189,16 @@ describe('examples/streams', () => {
 
   test('eeg-band-power-websocket.yaml serves band powers every 0.5 s, channels <channel>.<band>', async () => {
     const { id, ws } = await createAndStart('eeg-band-power-websocket.yaml');
-    const received = await frames(ws, 3);
+    // Beside a CPU hog the node may fall behind the EEG long enough that its input pipe (drop-oldest,
+    // 64 frames) discards frames: the value after such a gap says `discontinuity` and comes a whole
+    // window later. Frames are read until two consecutive values follow one another without one.
+    let received = await frames(ws, 3);
+    const consecutive = (list: JsonFrame[]): boolean =>
+      list.some((frame, k) => k > 0 && frame.discontinuity !== true);
+    for (let more = 6; !consecutive(received) && more <= 24; more += 6) received = await frames(ws, more);
+    expect(consecutive(received), JSON.stringify(received.map((f) => [f.timestamp, f.discontinuity]))).toBe(
+      true,
+    );
     const bands = ['delta', 'theta', 'alpha', 'beta', 'gamma'];
     const channels = ['O1', 'O2', 'Pz'].flatMap((ch) => bands.map((b) => `${ch}.${b}`));
     for (const frame of received) {
@@ -193,8 +213,13 @@ describe('examples/streams', () => {
       // The frame's units, where its JSON form carries them.
       if (frame.units !== undefined) expect(frame.units).toEqual(channels.map(() => 'µV²'));
     }
-    // Consecutive windows end one step (125 samples at 250 Hz) apart.
-    expect(received[1]!.timestamp - received[0]!.timestamp).toBeCloseTo(500, 0);
+    // Consecutive windows end one step (125 samples at 250 Hz) apart; after a gap the window starts
+    // afresh, so its first value ends a whole window (500 samples) or more after the last.
+    for (let k = 1; k < received.length; k++) {
+      const step = received[k]!.timestamp - received[k - 1]!.timestamp;
+      if (received[k]!.discontinuity === true) expect(step).toBeGreaterThanOrEqual(2000);
+      else expect(step).toBeCloseTo(500, 0);
+    }
     await remove(id);
   });
 
@@ -205,11 +230,19 @@ describe('examples/streams', () => {
     expect(received[0]?.channels).toEqual(['Fp1', 'Fp2', 'Cz', 'O1', 'O2']);
     for (const frame of received) expect(frame.sampleRate).toBe(100);
     for (const row of rows) for (const value of row) expect(Math.abs(value)).toBeLessThan(1e5);
-    // Stamps follow the sample count at 100 Hz: frame k+1 starts where frame k ends.
+    // Stamps follow the sample count at 100 Hz: frame k+1 starts where frame k ends, unless frames
+    // were lost between them (a CPU hog: the pipe's drops), which its `discontinuity` says.
+    let joined = 0;
     for (let k = 1; k < received.length; k++) {
       const previous = received[k - 1]!;
-      expect(received[k]!.timestamp - previous.timestamp).toBeCloseTo(previous.data.length * 10, 0);
+      const step = received[k]!.timestamp - previous.timestamp;
+      if (received[k]!.discontinuity === true) expect(step).toBeGreaterThan(previous.data.length * 10);
+      else {
+        expect(step).toBeCloseTo(previous.data.length * 10, 0);
+        joined++;
+      }
     }
+    expect(joined).toBeGreaterThan(0);
     await remove(id);
   });
 
@@ -267,6 +300,7 @@ describe('examples/streams', () => {
       body: text,
     });
     expect(created.body).toEqual({ id, success: true });
+    streams.add(id);
     await signal(id, 'start');
     const osc = await eventually(async () => {
       const status = await json(`${service.url}/stream/streams/${id}/status`);

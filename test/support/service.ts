@@ -25,6 +25,30 @@ export interface Service {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Services started and not yet exited, whoever holds them. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills the services a test file left running (test/support/file-end.ts calls it after each file):
+ * one whose start outlasted its hook's timeout under load was never handed to the file's afterAll,
+ * and would run on beside the next files of the worker.
+ */
+export async function killLeftServices(): Promise<number> {
+  const left = [...running];
+  await Promise.all(
+    left.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => {
+            resolve();
+          });
+          if (!child.kill('SIGKILL') || child.exitCode !== null || child.signalCode !== null) resolve();
+        }),
+    ),
+  );
+  return left.length;
+}
+
 export function tempDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'headsetd-e2e-'));
 }
@@ -63,6 +87,10 @@ export async function startService(
   ];
   const [command = process.execPath, ...rest] = [...(options.wrapper ?? []), ...argv];
   const child = spawn(command, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => {
+    running.delete(child);
+  });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {

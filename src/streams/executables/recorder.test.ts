@@ -109,10 +109,11 @@ describe('segments and annotations', () => {
     const rate = 250;
     const first = frame(0, 0, rate, ['A', 'B'], 25, () => 1, { range: 10 });
     h.node.onFrame?.('in', first);
-    // Frames 1..3 were dropped upstream: frame 4 starts 100 ms later than expected.
+    // Frames 1..3 were dropped upstream: frame 4 starts 100 ms later than expected, marked as the
+    // first after a loss, as a pipe delivers it (runtime/pipe.ts).
     h.node.onFrame?.(
       'in',
-      frame(4, 100, rate, ['A', 'B'], 25, () => 1, { range: 10 }),
+      frame(4, 100, rate, ['A', 'B'], 25, () => 1, { range: 10, discontinuity: true }),
     );
     // A pause of 2 s: the next frame says discontinuity.
     h.node.onFrame?.(
@@ -131,6 +132,10 @@ describe('segments and annotations', () => {
       onset: 0.1,
       text: '3 frame(s) lost upstream (0.300 s)',
     });
+    // The loss is said once, by its count: not also as a pause.
+    expect(annotations.filter((a) => a.onset === 0.1).map((a) => a.text)).toEqual([
+      '3 frame(s) lost upstream (0.300 s)',
+    ]);
     expect(annotations.find((a) => a.text.startsWith('Gap of'))).toMatchObject({
       onset: 0.2,
       text: 'Gap of 2.000 s (paused or interrupted)',

@@ -234,7 +234,8 @@ class Recorder implements NodeInstance {
           notes.push(
             `Gap of ${seconds(Math.max(0, gapMs))} s: ${n} sample${n === 1 ? '' : 's'} lost upstream`,
           );
-        } else if (frame.discontinuity === true) {
+        } else if (frame.discontinuity === true && lost <= 0) {
+          // (After lost frames the flag is the pipe's: the note below says that loss, once.)
           notes.push(
             gapMs * file.spec.sampleRate > 500
               ? `Gap of ${seconds(gapMs)} s (paused or interrupted)`

@@ -43,6 +43,26 @@ describe('Pipe, drop-oldest', () => {
     expect(pipe.shift()?.seq).toBe(10_000 - 64);
   });
 
+  test('the first frame delivered after a discarded one says `discontinuity`, the frames before it and after it do not', () => {
+    // A consumer that keeps state across frames (a window, a filter) must not join the samples on
+    // either side of the lost ones: its next value would be stamped and computed over a gap.
+    const pipe = newPipe('drop-oldest', 3);
+    for (let i = 0; i < 5; i++) pipe.push(frame(i));
+    const delivered = [pipe.shift(), pipe.shift(), pipe.shift()];
+    expect(delivered.map((f) => [f?.seq, f?.discontinuity])).toEqual([
+      [2, true],
+      [3, undefined],
+      [4, undefined],
+    ]);
+    // The frames a fan-out shares are never altered: the pipe delivers a marked copy.
+    const shared = frame(9);
+    const one = newPipe('drop-oldest', 1);
+    one.push(frame(8));
+    one.push(shared);
+    expect(one.shift()).toEqual({ ...shared, discontinuity: true });
+    expect(shared.discontinuity).toBeUndefined();
+  });
+
   test('never reports congestion: only block pipes hold producers back', () => {
     const pipe = newPipe('drop-oldest', 1);
     pipe.push(frame(0));
@@ -65,6 +85,20 @@ describe('Pipe, block', () => {
     expect(pipe.depth).toBe(cap);
     // What was queued is intact and in order: the refused frame is the one lost.
     expect(pipe.shift()?.seq).toBe(0);
+  });
+
+  test('the first frame queued after a refused one says `discontinuity`', () => {
+    const pipe = newPipe('block', 1);
+    const cap = blockHardCap(1);
+    for (let i = 0; i < cap; i++) pipe.push(frame(i));
+    expect(pipe.push(frame(cap))).toBe('refused');
+    for (let i = 0; i < cap; i++) expect(pipe.shift()?.discontinuity).toBeUndefined();
+    pipe.push(frame(cap + 1));
+    pipe.push(frame(cap + 2));
+    expect([pipe.shift(), pipe.shift()].map((f) => [f?.seq, f?.discontinuity])).toEqual([
+      [cap + 1, true],
+      [cap + 2, undefined],
+    ]);
   });
 
   test('the hard cap never exceeds its maximum nor falls below capacity', () => {

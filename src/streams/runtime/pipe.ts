@@ -17,6 +17,11 @@
  *   (`capacity × BLOCK_OVERFLOW_FACTOR`, at most `BLOCK_HARD_CAP_MAX`, never below `capacity`). At the
  *   hard cap the new frame is refused: counted in `framesDropped` and in `overflows`, which the
  *   consumer's metrics report as an error, because a `block` pipe losing data is a fault.
+ *
+ * Either way the first frame the consumer gets after a lost one carries `discontinuity: true` (a
+ * copy: the frames of a fan-out are shared), so that a node keeping state across frames (a
+ * window, a filter, a recording) never joins the samples on either side of the loss
+ * (docs/data-guarantees.md §Gaps and markers).
  */
 import type { PipePolicy } from '../../core/stream-model.js';
 import type { Frame } from '../../core/frame.js';
@@ -64,6 +69,8 @@ export class Pipe {
   /** Queued frames from `head` on; slots before `head` are cleared so dropped frames can be collected. */
   private items: (Frame | undefined)[] = [];
   private head = 0;
+  /** A `block` pipe refused a frame: the next one queued follows a gap. */
+  private refusedLast = false;
 
   constructor(options: PipeOptions) {
     this.id = options.id;
@@ -88,19 +95,23 @@ export class Pipe {
   /** Queues a frame (the same object for every pipe of a fan-out: frames are immutable). */
   push(frame: Frame): PushOutcome {
     if (this.depth < this.limit) {
-      this.items.push(frame);
+      this.items.push(this.refusedLast ? afterGap(frame) : frame);
+      this.refusedLast = false;
       this.framesSent++;
       return 'queued';
     }
     this.framesDropped++;
     if (this.policy === 'block') {
       this.overflows++;
+      this.refusedLast = true;
       return 'refused';
     }
     this.items[this.head] = undefined;
     this.head++;
     this.items.push(frame);
     this.framesSent++;
+    // The frame now first in the queue follows the one discarded.
+    this.items[this.head] = afterGap(this.items[this.head] as Frame);
     this.compact();
     return 'dropped-oldest';
   }
@@ -132,4 +143,9 @@ export class Pipe {
       this.head = 0;
     }
   }
+}
+
+/** `frame` as the first after lost frames: itself when it says so already, else a marked copy. */
+function afterGap(frame: Frame): Frame {
+  return frame.discontinuity === true ? frame : Object.freeze({ ...frame, discontinuity: true });
 }
