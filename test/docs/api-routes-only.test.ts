@@ -21,6 +21,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
+import { parsedOnceHost } from '../support/parsed-once.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SRC = path.join(ROOT, 'src');
@@ -40,13 +41,6 @@ function apiModules(dir = API): string[] {
 const inside = (file: string, dir: string): boolean => !path.relative(dir, file).startsWith('..');
 
 /**
- * The files read from disk, parsed once for both tests: the probe's program reads most of src/ and
- * Node's types again. The compiler shares a parsed file between programs of the same options (as
- * its language service does); each program binds and checks with a checker of its own.
- */
-const parsed = new Map<string, ts.SourceFile | undefined>();
-
-/**
  * The refusals of the rules above in `files`, as `path:line: what`. `probes` adds modules that
  * exist only in memory (path → source), to check that the rules catch what they describe.
  */
@@ -61,14 +55,15 @@ function refusals(files: readonly string[], probes: Readonly<Record<string, stri
     skipLibCheck: true,
     noEmit: true,
   };
-  const host = ts.createCompilerHost(options);
+  // The files on disk are parsed once for both tests: the probe's program reads most of src/ again.
+  const host = parsedOnceHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   const fileExists = host.fileExists.bind(host);
   host.getSourceFile = (name, language, ...rest) => {
     const probe = probes[name];
-    if (probe !== undefined) return ts.createSourceFile(name, probe, language, true);
-    if (!parsed.has(name)) parsed.set(name, getSourceFile(name, language, ...rest));
-    return parsed.get(name);
+    return probe === undefined
+      ? getSourceFile(name, language, ...rest)
+      : ts.createSourceFile(name, probe, language, true);
   };
   host.fileExists = (name) => name in probes || fileExists(name);
   const program = ts.createProgram([...files, ...Object.keys(probes)], options, host);
