@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -49,16 +49,23 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A JSON Schema 2020-12 validator (OpenAPI 3.1's dialect) that resolves the document's components. */
+/**
+ * A JSON Schema 2020-12 validator (OpenAPI 3.1's dialect) that resolves the document's components.
+ * Each distinct schema is compiled once: many examples share one schema, and Ajv's own cache keys
+ * on the schema object, which is new for every call.
+ */
 function validator() {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addSchema({ $id: 'openapi.json', components: document.components });
+  const compiled = new Map<string, ValidateFunction>();
   return (schema: unknown, value: unknown): string[] => {
-    const resolved = JSON.parse(
-      JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/'),
-    ) as Json;
-    const validate = ajv.compile(resolved);
+    const text = JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/');
+    let validate = compiled.get(text);
+    if (validate === undefined) {
+      validate = ajv.compile(JSON.parse(text) as Json);
+      compiled.set(text, validate);
+    }
     return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
   };
 }

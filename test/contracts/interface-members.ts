@@ -5,9 +5,13 @@
  * `motors` ...): its members are listed as `part.member` instead of the part itself.
  */
 import ts from 'typescript';
+import { parsedOnceHost } from '../support/parsed-once.js';
+
+const OPTIONS: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true };
 
 export function interfaceMembers(file: string, name: string): string[] {
-  const program = ts.createProgram([file], { strict: true, noEmit: true, skipLibCheck: true });
+  // Each call reads the lib and much of src/: parsed once for every interface asked about.
+  const program = ts.createProgram([file], OPTIONS, parsedOnceHost(OPTIONS));
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file);
   if (source === undefined) throw new Error(`cannot read ${file}`);

@@ -32,14 +32,31 @@ function typeOnly(clause: ts.ImportClause | undefined): boolean {
     : false;
 }
 
-/** The relative specifiers a file loads at run time (with `types`, also those it imports types from). */
-export function runtimeImports(source: string, fileName = 'x.ts', types = false): string[] {
+/** A file's relative specifiers: those it loads at run time, and all (type-only ones included). */
+interface Specifiers {
+  source: string;
+  runtime: string[];
+  all: string[];
+}
+
+/**
+ * The last reading of each file, by name: the same text is parsed once for both kinds of edge and
+ * for every test that asks (the in-process tests share one module instance per worker).
+ */
+const readings = new Map<string, Specifiers>();
+
+function parseSpecifiers(source: string, fileName: string): Specifiers {
   const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, kind);
-  const found: string[] = [];
+  const runtime: string[] = [];
+  const all: string[] = [];
+  const found = (specifier: string, typesOnly: boolean): void => {
+    all.push(specifier);
+    if (!typesOnly) runtime.push(specifier);
+  };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (types || !typeOnly(node.importClause)) found.push(node.moduleSpecifier.text);
+      found(node.moduleSpecifier.text, typeOnly(node.importClause));
     } else if (
       ts.isExportDeclaration(node) &&
       node.moduleSpecifier &&
@@ -51,26 +68,36 @@ export function runtimeImports(source: string, fileName = 'x.ts', types = false)
           ts.isNamedExports(node.exportClause) &&
           node.exportClause.elements.length > 0 &&
           node.exportClause.elements.every((element) => element.isTypeOnly));
-      if (types || !allTypes) found.push(node.moduleSpecifier.text);
+      found(node.moduleSpecifier.text, allTypes);
     } else if (
-      types &&
       ts.isImportTypeNode(node) &&
       ts.isLiteralTypeNode(node.argument) &&
       ts.isStringLiteral(node.argument.literal)
     ) {
-      found.push(node.argument.literal.text);
+      found(node.argument.literal.text, true);
     } else if (
       ts.isCallExpression(node) &&
       node.expression.kind === ts.SyntaxKind.ImportKeyword &&
       node.arguments[0] !== undefined &&
       ts.isStringLiteralLike(node.arguments[0])
     ) {
-      found.push(node.arguments[0].text);
+      found(node.arguments[0].text, false);
     }
     ts.forEachChild(node, visit);
   };
   visit(file);
-  return found.filter((specifier) => specifier.startsWith('.'));
+  const relativeOnly = (list: string[]) => list.filter((specifier) => specifier.startsWith('.'));
+  return { source, runtime: relativeOnly(runtime), all: relativeOnly(all) };
+}
+
+/** The relative specifiers a file loads at run time (with `types`, also those it imports types from). */
+export function runtimeImports(source: string, fileName = 'x.ts', types = false): string[] {
+  let reading = readings.get(fileName);
+  if (reading?.source !== source) {
+    reading = parseSpecifiers(source, fileName);
+    readings.set(fileName, reading);
+  }
+  return [...(types ? reading.all : reading.runtime)];
 }
 
 /** The file of `known` an import names: `./a.js` is a.ts or a.tsx, `./a` (the bundler's form) too. */
