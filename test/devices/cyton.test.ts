@@ -141,7 +141,9 @@ describe('Cyton over a pseudo-terminal', () => {
     expect(after[0]?.discontinuity).toBe(true);
     checkExact(r.blocks.slice(0, before), 8, 24);
     checkExact(after, 8, 8);
-    await expect(r.driver.setGain(3)).rejects.toThrow(/gain 3 is not allowed; use one of 1, 2, 4, 6, 8, 12, 24/);
+    await expect(r.driver.setGain(3)).rejects.toThrow(
+      /gain 3 is not allowed; use one of 1, 2, 4, 6, 8, 12, 24/,
+    );
   });
 
   test('a board reset mid-stream: lost, settings sent again, stream restarted, restored, a discontinuity', async () => {
