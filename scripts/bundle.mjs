@@ -108,8 +108,12 @@ const common = {
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },
   plugins: [prebuiltValidators, twinUrls],
-  // The service's bundle starts its workers on the worker's bundle (streams/executables/stream-host-entry.ts).
-  define: { HEADSETD_WORKER_BUNDLE: JSON.stringify('../../stream-host.mjs') },
+  // The service's bundle starts its workers on the worker's bundle (streams/executables/stream-host-entry.ts),
+  // and the device's thread on the thread's (device/production/thread-entry.ts).
+  define: {
+    HEADSETD_WORKER_BUNDLE: JSON.stringify('../../stream-host.mjs'),
+    HEADSETD_DEVICE_THREAD_BUNDLE: JSON.stringify('../../device-thread.mjs'),
+  },
 };
 
 /**
@@ -182,10 +186,16 @@ await loaderBundle(path.join(src, 'streams', 'executables', 'stream-host.ts'), p
   twinUrls,
 ]);
 
+// The device's thread: its entry (device/production/thread-main.ts), the simulated and replayed EEG.
+await loaderBundle(path.join(src, 'device', 'production', 'thread-main.ts'), path.join(root, 'dist', 'device-thread.cjs'), [
+  twinUrls,
+]);
+
 /**
  * The loader (src/service/bundle-loader.ts) as an ES module that runs `bundle` with its code cache:
- * the `headsetd` command (dist/headsetd.mjs, the command's bundle) and a stream worker's entry
- * (dist/stream-host.mjs, the worker's bundle, which each worker's isolate compiles anew).
+ * the `headsetd` command (dist/headsetd.mjs, the command's bundle), a stream worker's entry
+ * (dist/stream-host.mjs, the worker's bundle, which each worker's isolate compiles anew) and the
+ * device's thread's (dist/device-thread.mjs).
  */
 async function loaderModule(bundle, file, banner) {
   await esbuild.build({
@@ -201,3 +211,4 @@ async function loaderModule(bundle, file, banner) {
 await loaderModule('./headsetd.cjs', path.join(root, 'dist', 'headsetd.mjs'), '#!/usr/bin/env node');
 chmodSync(path.join(root, 'dist', 'headsetd.mjs'), 0o755);
 await loaderModule('./stream-host.cjs', path.join(root, 'dist', 'stream-host.mjs'), '');
+await loaderModule('./device-thread.cjs', path.join(root, 'dist', 'device-thread.mjs'), '');

@@ -1,12 +1,14 @@
 /* global fetch */
 /**
- * Makes V8's code cache of the three bundles the `headsetd` command and a stream's worker run (read
+ * Makes V8's code cache of the four bundles the `headsetd` command, a stream's worker and the device's
+ * thread run (read
  * by src/service/bundle-loader.ts): starts the built service once as a user starts it (port 0, a
  * new empty data directory), asks it for GET /system/status, creates and starts a small stream
  * (which boots a worker), runs a client command against it (`headsetd streams list`), and stops
  * it. The service writes, as it exits, the code of everything its run compiled, the cache of the
  * service's bundle (dist/headsetd-service.cjs.cache); the worker, once booted, that of the worker's
- * bundle (dist/stream-host.cjs.cache); the client command, as it exits, that of the command's
+ * bundle (dist/stream-host.cjs.cache); the device's thread, booted by starting EEG acquisition,
+ * that of its bundle (dist/device-thread.cjs.cache); the client command, as it exits, that of the command's
  * bundle (dist/headsetd.cjs.cache), which a start of the service runs little of. Without a cache
  * the command works the same and starts slower, so a failure here is a warning, not a failed build.
  */
@@ -19,7 +21,7 @@ import { setTimeout } from 'node:timers';
 
 const root = path.resolve(import.meta.dirname, '..');
 const command = path.join(root, 'dist', 'headsetd.mjs');
-const caches = ['headsetd.cjs', 'headsetd-service.cjs', 'stream-host.cjs'].map((bundle) => path.join(root, 'dist', `${bundle}.cache`));
+const caches = ['headsetd.cjs', 'headsetd-service.cjs', 'stream-host.cjs', 'device-thread.cjs'].map((bundle) => path.join(root, 'dist', `${bundle}.cache`));
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-code-cache-'));
 
 const STREAM = {
@@ -52,11 +54,23 @@ async function startStream(url) {
   throw new Error('the stream did not run within 30 s');
 }
 
+/** Starts EEG acquisition and waits for its first samples: the device's thread has booted. */
+async function acquire(url) {
+  const answer = await fetch(`${url}/system/sensors/eeg/stream`, { method: 'POST' });
+  if (!answer.ok) throw new Error(`POST /system/sensors/eeg/stream: ${answer.status} ${await answer.text()}`);
+  for (let tries = 0; tries < 600; tries++) {
+    const status = await (await fetch(`${url}/system/status`)).json();
+    if ((status.eeg?.samples ?? status.status?.eeg?.samples ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('no EEG sample within 30 s');
+}
+
 async function warmStart() {
   const child = spawn(
     process.execPath,
     [command, 'serve', '--port', '0', '--data-dir', dataDir],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HEADSETD_WRITE_CODE_CACHE: 'headsetd-service.cjs,stream-host.cjs' } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HEADSETD_WRITE_CODE_CACHE: 'headsetd-service.cjs,stream-host.cjs,device-thread.cjs' } },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = await new Promise((resolve, reject) => {
@@ -73,6 +87,7 @@ async function warmStart() {
   try {
     await (await fetch(`${url}/system/status`)).arrayBuffer();
     await startStream(url);
+    await acquire(url);
     const client = spawn(process.execPath, [command, 'streams', 'list', '--url', url, '--data-dir', dataDir], {
       stdio: 'ignore',
       env: { ...process.env, HEADSETD_WRITE_CODE_CACHE: 'headsetd.cjs' },

@@ -3,6 +3,7 @@
  * adapter both implement `NodeInstance`; the host wires pipes, metrics and supervision around it.
  */
 import type { AccessPolicy } from './access-policy.js';
+import type { MessagePort } from 'node:worker_threads';
 import type { Frame } from './frame.js';
 
 export type RestartPolicy = 'no' | 'on-failure' | 'always';
@@ -73,8 +74,23 @@ export interface DeviceFeed {
    * reset): its frames are held until one flows again.
    */
   open(request: DeviceRequest, onHold?: (reason: string) => void): Promise<OpenSubscription>;
-  /** Every frame the device acquires, to `listener` until the returned function is called. */
+  /** Every frame the device acquires, to `listener` on this thread until the returned function is called. */
   onFrame(listener: (frame: Frame) => void): () => void;
+  /**
+   * A port on which the thread that produces the device's frames writes every one of them, as
+   * `device-frame` messages (core/frame-wire.ts), until it is closed: its `port` is handed to the
+   * thread that reads them. Absent: the frames are produced on this thread, and written to a port
+   * from `onFrame` (core/frame-wire.ts `framePortOf`).
+   */
+  framePort?(): FramePort;
+}
+
+/** The device's frames on a port of their own (see {@link DeviceFeed.framePort}). */
+export interface FramePort {
+  /** The reading end: transferred to the thread that reads the frames. */
+  readonly port: MessagePort;
+  /** Stops writing frames to it and closes it. */
+  close(): void;
 }
 
 /** A node's line to the service's main thread: one per node, named by the node's id. */

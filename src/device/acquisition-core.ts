@@ -8,9 +8,15 @@
  * - pushed (live/live-acquisition.ts): a live amplifier delivers blocks when its own clock says
  *   so, and its hardware is started and stopped (`power`, `unpower`) around each run.
  * A source says how a run begins (`begin`), changes configuration while it runs (`change`) and
- * ends (`end`: what is due or held back leaves first), and hands its frames to `deliver`.
+ * ends (`end`: what is due or held back leaves first), and hands its frames to `deliver`. A source
+ * whose frames are produced in another thread (production/device-thread.ts) hands here only those
+ * a listener on this thread wants (`emit`, told by `framesWanted`), keeps the count in that thread
+ * (`refreshCount`), writes the frames to the stream workers' ports itself (`framePort`) and may end
+ * a run asynchronously.
  */
 import type { Frame } from '../core/frame.js';
+import { framePortOf } from '../core/frame-wire.js';
+import type { FramePort } from '../core/node.js';
 import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from './acquisition-owners.js';
 import type { DeviceChannel, UnplayedChannel } from './channels.js';
 import { ListenerSet, type Unsubscribe } from './events.js';
@@ -25,6 +31,8 @@ import type {
 export interface AcquisitionCoreHooks extends AcquisitionOwnersHooks {
   onStarted(config: EegConfig): void;
   onStopped(samples: number): void;
+  /** A run ended because its source failed (`failed`), after `samples`. */
+  onFailed?: (samples: number, error: Error) => void;
   onListenerError?: (error: unknown) => void;
 }
 
@@ -57,8 +65,8 @@ export abstract class AcquisitionCore<C extends EegConfig> implements EegAcquisi
   protected abstract begin(config: C): void;
   /** The configuration changes while a run goes on: the next frame says `discontinuity`. */
   protected abstract change(config: C): void;
-  /** The run ends: what is due or held back leaves as frames first. */
-  protected abstract end(): void;
+  /** The run ends: what is due or held back leaves as frames first (before the promise resolves). */
+  protected abstract end(): void | Promise<void>;
   /** The configuration a start asks for (`initial`): as a configuration change, unless the source says otherwise. */
   protected initial(change: EegConfigChange): C {
     return this.validated(change);
@@ -138,18 +146,36 @@ export abstract class AcquisitionCore<C extends EegConfig> implements EegAcquisi
   }
 
   state(): AcquisitionState {
+    this.refreshCount();
     return this.owners.state(this.running, this.current);
   }
 
   onFrame(listener: (frame: Frame) => void): Unsubscribe {
-    return this.listeners.add(listener);
+    const unsubscribe = this.listeners.add(listener);
+    if (this.listeners.size === 1) this.framesWanted(true);
+    let subscribed = true;
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      unsubscribe();
+      if (this.listeners.size === 0) this.framesWanted(false);
+    };
+  }
+
+  /**
+   * A port this thread writes every frame to, until it is closed. A source producing in another
+   * thread opens the port there instead, so that the frames do not pass through this one.
+   */
+  framePort(): FramePort {
+    return framePortOf((listener) => this.onFrame(listener));
   }
 
   /** Stops for good: what is held back leaves, then no frame after this. */
   close(): void {
     this.owners.close();
-    this.finish();
+    void this.finish();
     this.listeners.clear();
+    this.framesWanted(false);
   }
 
   // --- for the sources ------------------------------------------------------------------------
@@ -170,6 +196,33 @@ export abstract class AcquisitionCore<C extends EegConfig> implements EegAcquisi
     this.listeners.emit(frame);
   }
 
+  /** Hands a frame to every listener, its samples counted elsewhere (see `refreshCount`). */
+  protected emit(frame: Frame): void {
+    this.listeners.emit(frame);
+  }
+
+  /** Whether any listener on this thread wants frames; told when that changes. */
+  protected framesWanted(_wanted: boolean): void {
+    // A source producing on this thread delivers to whoever listens.
+  }
+
+  /** The run's sample count, where a source keeps it itself; undefined: counted by `deliver`. */
+  protected producedSamples(): number | undefined {
+    return undefined;
+  }
+
+  /**
+   * The run ended because its source failed: nobody holds acquisition any more, and the stop is
+   * reported as a failure. The source has ended its run itself.
+   */
+  protected failed(error: Error): void {
+    if (!this.running) return;
+    this.owners.reset(true, true);
+    this.running = false;
+    this.runs++;
+    this.coreHooks.onFailed?.(this.sampleCount(), error);
+  }
+
   private async halt(): Promise<void> {
     if (!this.running) return;
     const run = this.runs;
@@ -177,17 +230,34 @@ export abstract class AcquisitionCore<C extends EegConfig> implements EegAcquisi
       await this.unpower();
     } finally {
       // close() may have ended the run meanwhile (it delivered and reported it).
-      if (this.runs === run) this.finish();
+      if (this.runs === run) await this.finish();
     }
   }
 
-  /** Ends the run now, if one goes on: its last frames leave, and the stop is reported. */
-  private finish(): void {
+  /**
+   * Ends the run now, if one goes on: its last frames leave, and the stop is reported (once they
+   * have left, for a source that ends asynchronously).
+   */
+  private finish(): void | Promise<void> {
     if (!this.running) return;
-    this.end();
+    const ended = this.end();
     this.running = false;
     this.runs++;
-    this.coreHooks.onStopped(this.owners.sampleCount());
+    const report = (): void => {
+      this.coreHooks.onStopped(this.sampleCount());
+    };
+    if (ended === undefined) report();
+    else return ended.then(report);
+  }
+
+  private sampleCount(): number {
+    this.refreshCount();
+    return this.owners.sampleCount();
+  }
+
+  private refreshCount(): void {
+    const produced = this.producedSamples();
+    if (produced !== undefined) this.owners.setCount(produced);
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {

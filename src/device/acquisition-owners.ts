@@ -93,6 +93,11 @@ export class AcquisitionOwners {
     this.samples += rows;
   }
 
+  /** The run's samples as counted where they are produced (another thread). */
+  setCount(samples: number): void {
+    this.samples = samples;
+  }
+
   /** Samples delivered since the run began (or in the last run, once it ended). */
   sampleCount(): number {
     return this.samples;

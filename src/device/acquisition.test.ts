@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { adcLsbMicrovolts, frameRows, quantise } from './acquisition.js';
+import { adcLsbMicrovolts, frameRows, quantise } from './adc.js';
 import { dateClock, systemClock } from './clock.js';
 import { ManualClock } from './replay/manual-clock.js';
 import { EEG_ELECTRODES } from '../core/electrodes.js';

@@ -1,77 +1,45 @@
 /**
  * The pulled source of EEG acquisition, for every device that produces samples in software
- * (simulated, replay): the headset's configuration rules, real-time pacing, ~10 ms framing, and the
- * 24-bit ADC's quantisation and clipping. Everything else an acquisition does (owners, the order of
- * operations, when a run begins and ends, frame numbering and delivery, `state()`) is the one core
- * of acquisition-core.ts, shared with a live amplifier's pushed source.
+ * (simulated, replay): the headset's configuration rules and where its frames are produced.
+ * Everything else an acquisition does (owners, the order of operations, when a run begins and
+ * ends, frame numbering and delivery, `state()`) is the one core of acquisition-core.ts, shared
+ * with a live amplifier's pushed source; the pacing, framing and ADC are production/producer.ts.
  *
- * Pacing: at every tick the engine emits the frames whose last sample is due, counted from the
- * run's start on the monotonic clock, so the number of samples follows elapsed time exactly
- * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
- * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
+ * The frames are produced in one of two places:
+ * - in the device's own thread (production/device-thread.ts), in the service: the main thread
+ *   keeps the control and is woken by no frame unless a listener here wants them;
+ * - on this thread, when the acquisition is given no thread (the tests that move a clock by hand,
+ *   and a device run from the TypeScript sources).
  */
 import { AcquisitionCore, type AcquisitionCoreHooks } from './acquisition-core.js';
-import type { Frame } from '../core/frame.js';
-import type { DeviceClock, TimerHandle } from './clock.js';
+import type { DeviceClock } from './clock.js';
 import { channelName, type Electrode } from '../core/electrodes.js';
+import type { FramePort } from '../core/node.js';
 import { type DeviceChannel, type UnplayedChannel, voltageChannel } from './channels.js';
 import { DEFAULT_EEG_CONFIG, type EegConfig, type EegConfigChange } from './headset.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegSamplingFrequency } from '../core/hardware.js';
 import type { EegSignalSource } from './signal-source.js';
 import { eegChannelListOrThrow, oneOfOrThrow } from './arguments.js';
-import { wallNowMs } from '../core/wall-clock.js';
+import { FrameProducer, type PlayedMarker, type RunPlan } from './production/producer.js';
+import { DeviceThread, type DeviceThreadOptions } from './production/device-thread.js';
 
 /** The headset's configuration: its channels are EEG electrodes. */
 interface HeadsetEegConfig extends EegConfig {
   readonly channels: readonly Electrode[];
 }
 
-/** ADS1299-style converter: ±VREF/gain full scale over 24 bits, VREF = 4.5 V. */
-const ADC_REFERENCE_MICROVOLTS = 4_500_000;
-const ADC_MAX_CODE = 2 ** 23 - 1;
-const ADC_MIN_CODE = -(2 ** 23);
-
-/** The value of one ADC count (µV) at a gain: 2·VREF / gain / 2^24. */
-export function adcLsbMicrovolts(gain: number): number {
-  return (2 * ADC_REFERENCE_MICROVOLTS) / gain / 2 ** 24;
-}
-
-/** The ADC's full scale at a gain, µV: every sample lies in ±this (a frame's `range`). */
-export function adcFullScaleMicrovolts(gain: number): number {
-  return ADC_REFERENCE_MICROVOLTS / gain;
-}
-
-/** Rows per frame at a rate: about 10 ms, at least one. */
-export function frameRows(sampleRate: number): number {
-  return Math.max(1, Math.round(sampleRate / 100));
-}
-
-/** Rounds each value to the nearest ADC code at `gain` and clips at full scale, in place. */
-export function quantise(data: Float32Array, gain: number): void {
-  const lsb = adcLsbMicrovolts(gain);
-  for (let i = 0; i < data.length; i++) {
-    const code = Math.round((data[i] ?? 0) / lsb);
-    data[i] = (code > ADC_MAX_CODE ? ADC_MAX_CODE : code < ADC_MIN_CODE ? ADC_MIN_CODE : code) * lsb;
-  }
-}
-
 export interface AcquisitionHooks extends AcquisitionCoreHooks {
-  /** True impedance (Ω) of an electrode now, for the signal source. */
+  /** True impedance (Ω) of an electrode now, for the signal source (produced on this thread). */
   impedance(electrode: Electrode): number;
+  /** Markers the source's samples passed (a replayed file's), before the frame that holds them. */
+  onMarkers?: (markers: readonly PlayedMarker[]) => void;
 }
 
-interface Run {
-  readonly startedAt: number;
-  readonly startedAtWall: number;
-  readonly config: EegConfig;
-  /** The electrodes acquired, and their names as frames give them (10-20 form, channelName). */
-  readonly electrodes: readonly Electrode[];
-  readonly channelNames: readonly string[];
-  readonly rows: number;
-  /** Rows emitted in this run. */
-  emitted: number;
-  discontinuity: boolean;
-  timer: TimerHandle | undefined;
+/** Where the runs' frames are produced: on this thread, or in the device's thread. */
+interface Production {
+  begin(plan: RunPlan): void;
+  change(plan: RunPlan): void;
+  end(at: number): void | Promise<void>;
 }
 
 /** The standard rates, plus the source's native rate when it has one outside them. */
@@ -108,20 +76,77 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
   private readonly rates: readonly EegSamplingFrequency[];
   /** The electrodes the source can deliver, as channels. */
   private readonly played: readonly DeviceChannel[];
-  private run: Run | undefined;
+  /** The electrodes of the run going on. */
+  private electrodes: readonly Electrode[] | undefined;
+  private readonly production: Production;
+  private readonly thread: DeviceThread | undefined;
 
   constructor(
     private readonly clock: DeviceClock,
     private readonly source: EegSignalSource,
-    private readonly hooks: AcquisitionHooks,
+    hooks: AcquisitionHooks,
+    /** The device's thread to produce the frames in; absent: on this thread. */
+    thread?: DeviceThreadOptions,
   ) {
     super(defaultsOf(source), hooks);
     this.rates = ratesOf(source);
     this.played = Object.freeze(electrodesOf(source).map((e) => voltageChannel(channelName(e), 'EEG')));
+    const onMarkers = (markers: readonly PlayedMarker[]): void => {
+      hooks.onMarkers?.(markers);
+    };
+    if (thread === undefined) {
+      const producer = new FrameProducer(
+        clock,
+        source,
+        (electrode) => hooks.impedance(electrode),
+        {
+          frame: (frame, rows) => {
+            this.deliver(frame, rows);
+          },
+          markers: onMarkers,
+          failed: (error) => {
+            this.failed(error instanceof Error ? error : new Error(String(error)));
+          },
+        },
+        () => this.nextSeq(),
+      );
+      this.production = {
+        begin: (plan) => {
+          producer.begin(plan);
+        },
+        change: (plan) => {
+          producer.end(plan.startedAt);
+          producer.begin(plan);
+        },
+        end: (at) => {
+          producer.end(at);
+        },
+      };
+    } else {
+      const deviceThread = new DeviceThread(thread, {
+        frame: (frame) => {
+          this.emit(frame);
+        },
+        markers: onMarkers,
+        failed: (error) => {
+          this.failed(error);
+        },
+      });
+      this.thread = deviceThread;
+      this.production = {
+        begin: (plan) => {
+          deviceThread.begin(plan, true);
+        },
+        change: (plan) => {
+          deviceThread.change(plan);
+        },
+        end: (at) => deviceThread.end(at),
+      };
+    }
   }
 
   acquiredChannels(): readonly Electrode[] {
-    return this.run?.electrodes ?? this.channelsOf(this.current);
+    return this.electrodes ?? this.channelsOf(this.current);
   }
 
   channels(): readonly DeviceChannel[] {
@@ -134,6 +159,28 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
 
   channelList(names: readonly string[], field = 'channels'): Electrode[] {
     return eegChannelListOrThrow(names, field);
+  }
+
+  override framePort(): FramePort {
+    return this.thread?.openPort() ?? super.framePort();
+  }
+
+  /** Tells the device's thread of a change of the model it copies (the motors, the wearer). */
+  updateThread(message: Parameters<DeviceThread['update']>[0]): void {
+    this.thread?.update(message);
+  }
+
+  override close(): void {
+    super.close();
+    this.thread?.close();
+  }
+
+  protected override framesWanted(wanted: boolean): void {
+    this.thread?.wantFrames(wanted);
+  }
+
+  protected override producedSamples(): number | undefined {
+    return this.thread?.samples();
   }
 
   protected validated(change: EegConfigChange): HeadsetEegConfig {
@@ -149,90 +196,28 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
   }
 
   protected begin(config: HeadsetEegConfig): void {
-    const channels = this.channelsOf(config);
-    this.source.begin(config.samplingFrequency, channels);
-    this.run = {
-      startedAt: this.clock.now(),
-      startedAtWall: this.clock.wallNow(),
-      config,
-      electrodes: Object.freeze([...channels]),
-      channelNames: Object.freeze(channels.map(channelName)),
-      rows: frameRows(config.samplingFrequency),
-      emitted: 0,
-      discontinuity: true,
-      timer: undefined,
-    };
-    this.schedule(this.run);
+    this.production.begin(this.plan(config));
   }
 
-  /** A configuration change while running: deliver what is due, then start a new run. */
+  /** A configuration change while running: what is due leaves, then a new run starts. */
   protected change(config: HeadsetEegConfig): void {
-    this.end();
-    this.begin(config);
+    this.production.change(this.plan(config));
   }
 
-  protected end(): void {
-    const run = this.run;
-    if (run === undefined) return;
-    this.emitDue(run);
-    if (run.timer !== undefined) this.clock.clearTimeout(run.timer);
-    this.run = undefined;
+  protected end(): void | Promise<void> {
+    this.electrodes = undefined;
+    return this.production.end(this.clock.now());
+  }
+
+  private plan(config: HeadsetEegConfig): RunPlan {
+    const electrodes = Object.freeze([...this.channelsOf(config)]);
+    this.electrodes = electrodes;
+    return { config, electrodes, startedAt: this.clock.now(), startedAtWall: this.clock.wallNow() };
   }
 
   /** A source may lack channels (a recording without them): those are absent from the frames. */
   private channelsOf(config: HeadsetEegConfig): readonly Electrode[] {
     const available = this.source.available;
     return available === undefined ? config.channels : config.channels.filter((e) => available.includes(e));
-  }
-
-  private schedule(run: Run): void {
-    const rate = run.config.samplingFrequency;
-    const nextDue = run.startedAt + ((run.emitted + run.rows) * 1000) / rate;
-    const wake = (): void => {
-      run.timer = undefined;
-      if (this.run !== run) return;
-      this.emitDue(run);
-      if (this.run === run) this.schedule(run);
-    };
-    run.timer =
-      this.clock.setDeadline === undefined
-        ? this.clock.setTimeout(wake, Math.max(0, Math.ceil(nextDue - this.clock.now())))
-        : this.clock.setDeadline(wake, nextDue);
-  }
-
-  private emitDue(run: Run): void {
-    const rate = run.config.samplingFrequency;
-    const due = Math.floor(((this.clock.now() - run.startedAt) * rate) / 1000 + 1e-9);
-    while (run.emitted + run.rows <= due && this.run === run) {
-      this.emitFrame(run);
-    }
-  }
-
-  private emitFrame(run: Run): void {
-    const { config, rows } = run;
-    const rate = config.samplingFrequency;
-    const data = new Float32Array(rows * run.channelNames.length);
-    const offsetMs = (run.emitted * 1000) / rate;
-    const gap = this.source.fill(data, rows, {
-      time: run.startedAt + offsetMs,
-      impedance: (electrode) => this.hooks.impedance(electrode),
-    });
-    // Recorded values (replay) are already what an ADC gave: the gain does not touch them.
-    if (this.source.recorded !== true) quantise(data, config.gain);
-    const discontinuity = run.discontinuity || gap;
-    run.discontinuity = false;
-    const frame: Frame = {
-      seq: this.nextSeq(),
-      timestamp: run.startedAtWall + offsetMs,
-      sampleRate: rate,
-      channels: run.channelNames,
-      data,
-      ...(discontinuity ? { discontinuity: true } : {}),
-      // A recorded source's values are what some other ADC gave: their bound is not known here.
-      ...(this.source.recorded === true ? {} : { range: adcFullScaleMicrovolts(config.gain) }),
-      createdAt: wallNowMs(),
-    };
-    run.emitted += rows;
-    this.deliver(frame, rows);
   }
 }

@@ -16,6 +16,7 @@
  */
 import type { ReplayRecordingInfo } from './replay/recording.js';
 import type { Frame } from '../core/frame.js';
+import type { FramePort } from '../core/node.js';
 import type { DeviceClock } from './clock.js';
 import { EEG_ELECTRODES, type Electrode, type ElectrodeMap } from '../core/electrodes.js';
 import type { DeviceEvent, Unsubscribe } from './events.js';
@@ -121,6 +122,12 @@ export interface EegAcquisition {
    * Frames are shared between listeners and must not be modified.
    */
   onFrame(listener: (frame: Frame) => void): Unsubscribe;
+  /**
+   * A port the thread that produces the frames writes every one of them to, until it is closed
+   * (core/node.ts `FramePort`): how a stream's worker reads the device without the frames passing
+   * through the main thread when they are produced elsewhere.
+   */
+  framePort(): FramePort;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,6 +28,11 @@ export interface DeviceOpenContext {
    * import); a kind that needs one and is not handed one cannot open.
    */
   readonly openSerialLink?: SerialLinkOpener;
+  /**
+   * The entry module of the device's thread (device/production/thread-entry.ts), where a device
+   * that makes its samples in software produces its frames; absent: on the main thread.
+   */
+  readonly deviceThread?: URL;
 }
 
 export interface DeviceKind {

@@ -5,6 +5,7 @@
  */
 import type { Electrode } from '../core/electrodes.js';
 import type { UnplayedChannel } from './channels.js';
+import type { ReplayMarker } from './replay/replay-marker.js';
 
 export interface SignalContext {
   /** Monotonic time (ms) of the block's first sample. */
@@ -42,4 +43,15 @@ export interface EegSignalSource {
    * one (a replay that looped to its start).
    */
   fill(out: Float32Array, count: number, context: SignalContext): boolean;
+  /**
+   * The markers the last `fill` passed (a replayed file's annotations and trigger codes), each with
+   * its row in that block; each is taken once.
+   */
+  takeMarkers?(): readonly SourceMarker[];
+}
+
+/** A marker a block of samples passed, at its row in the block. */
+export interface SourceMarker {
+  readonly row: number;
+  readonly marker: ReplayMarker;
 }

@@ -29,13 +29,19 @@ import { createRequire } from 'node:module';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
 
-/** Set by the build: the bundle this module runs, './headsetd.cjs' or './stream-host.cjs'. */
+/** Set by the build: the bundle this module runs, './headsetd.cjs', './stream-host.cjs' or './device-thread.cjs'. */
 declare const HEADSETD_LOADER_RUNS: string | undefined;
 const ENTRY_BUNDLE = typeof HEADSETD_LOADER_RUNS === 'string' ? HEADSETD_LOADER_RUNS : './headsetd.cjs';
 
 /** The bundles, beside this module, by the specifier the command's bundle imports the other by. */
-const BUNDLES = new Set(['./headsetd.cjs', './headsetd-service.cjs', './stream-host.cjs']);
+const BUNDLES = new Set([
+  './headsetd.cjs',
+  './headsetd-service.cjs',
+  './stream-host.cjs',
+  './device-thread.cjs',
+]);
 const writeCacheOf = new Set(
   (process.env.HEADSETD_WRITE_CODE_CACHE ?? '')
     .split(',')
@@ -68,9 +74,10 @@ function runBundle(specifier: string): Record<string, unknown> {
     const write = (): void => {
       writeFileSync(cacheFile, script.createCachedData());
     };
-    // After the whole run: the cache then holds every function it compiled. A worker's, after its
-    // boot (the built-ins' warm-up is promise jobs, run before an immediate).
-    if (specifier === './stream-host.cjs') setImmediate(write);
+    // After the whole run: the cache then holds every function it compiled. A worker thread's, after
+    // its boot (a terminated worker runs no exit handler; a stream worker's warm-up of the built-ins
+    // is promise jobs, run before an immediate).
+    if (!isMainThread) setImmediate(write);
     else process.once('exit', write);
   }
   const main = script.runInThisContext() as (...args: unknown[]) => void;

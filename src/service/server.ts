@@ -29,6 +29,7 @@ import {
 } from './discovery.js';
 import { tooBroad, trustedNetworks } from '../platform/security/trusted-networks.js';
 import { openDevice } from '../device/kinds.js';
+import { DEVICE_THREAD_ENTRY } from '../device/production/thread-entry.js';
 import { openSerialLink } from './serial-link.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from '../recordings/index.js';
 import { WorkerRuntime } from '../streams/runtime/worker-runtime.js';
@@ -195,6 +196,7 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       },
       lsl: settings.lsl,
       openSerialLink,
+      ...(DEVICE_THREAD_ENTRY === undefined ? {} : { deviceThread: DEVICE_THREAD_ENTRY }),
     }));
   // A headset keeps executing its last command: after a service was killed during a move, its
   // motors may still be driving. None may move without a client that asked for it: stop them first.

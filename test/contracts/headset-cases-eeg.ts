@@ -5,6 +5,8 @@
  */
 import { expect } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
+import type { DeviceFrameMessage } from '../../src/core/frame-wire.js';
+import { eventually } from '../support/wait.js';
 import { sameChannelName } from '../../src/device/channels.js';
 import { DeviceArgumentError, DeviceBusyError } from '../../src/device/errors.js';
 import { deviceFrameName } from '../../src/device/sources/frame-source.js';
@@ -97,6 +99,41 @@ export const EEG_CASES: readonly HeadsetCase[] = [
       expect(total).toBeGreaterThanOrEqual(495);
       expect(total).toBeLessThanOrEqual(500);
       expect(device.eeg.state().samples).toBe(total);
+    },
+  },
+  {
+    title:
+      "a frame port carries every frame the device's listeners get, in order, with its samples and channel names; nothing after it is closed",
+    covers: ['eeg.framePort', 'eeg.start', 'eeg.stop', 'eeg.onFrame'],
+    async run({ device, clock, frames }) {
+      const framePort = device.eeg.framePort();
+      const carried: DeviceFrameMessage[] = [];
+      framePort.port.on('message', (message: DeviceFrameMessage) => carried.push(message));
+      await device.eeg.start('client');
+      clock.advance(200);
+      await device.eeg.stop('client');
+      const sent = frames.length;
+      expect(sent).toBeGreaterThan(5);
+      await eventually(() => carried.length >= sent, 5_000, 'the frames on the port');
+      let channels: readonly string[] = [];
+      carried.slice(0, sent).forEach(({ frame }, k) => {
+        if (frame.channels !== undefined) channels = frame.channels;
+        const heard = frames[k] as Frame;
+        expect([frame.seq, channels, Array.from(frame.data)]).toEqual([
+          heard.seq,
+          [...heard.channels],
+          Array.from(heard.data),
+        ]);
+      });
+      // The names cross with the first frame, then only when they change.
+      expect(carried[0]?.frame.channels).toBeDefined();
+      expect(carried[1]?.frame.channels).toBeUndefined();
+      framePort.close();
+      await device.eeg.start('client');
+      clock.advance(100);
+      await device.eeg.stop('client');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(carried).toHaveLength(sent);
     },
   },
   {

@@ -4,7 +4,7 @@
  * codes at gain 24 (each value a whole number of steps), one sample period apart.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { adcLsbMicrovolts } from '../../src/device/acquisition.js';
+import { adcLsbMicrovolts } from '../../src/device/adc.js';
 import { runGuarantee } from '../support/device-guarantee.js';
 import { liblslOf, liblslVersions } from '../support/liblsl.js';
 import { type Service, startService, tempDataDir } from '../support/service.js';

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { adcFullScaleMicrovolts } from '../../src/device/acquisition.js';
+import { adcFullScaleMicrovolts } from '../../src/device/adc.js';
 import { designFilter } from '../../src/dsp/design.js';
 import { resamplerL1, sosL1Norm } from '../../src/streams/executables/frame-range.js';
 import { tidyUp } from '../../src/streams/executables/recorder-range.js';

@@ -13,7 +13,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import type { SystemEvent } from '../../src/device/events.js';
-import { frameRows } from '../../src/device/acquisition.js';
+import { frameRows } from '../../src/device/adc.js';
 import { type LiveHeadset, openLiveHeadset } from '../../src/device/live/live-headset.js';
 import { AHEAD_TOLERANCE_MS } from '../../src/device/live/rate-guard.js';
 import { createLslDriver, type LslDriver } from '../../src/device/lsl/index.js';

@@ -23,3 +23,6 @@ export const TEST_NODES_SOURCE = path.join(ROOT, 'test', 'runtime', 'fixtures', 
 
 /** The runtime tests' executables (`extraExecutableModules`), compiled to JavaScript. */
 export const TEST_NODES_MODULE: string = pathToFileURL(TEST_NODES_FILE).href;
+
+/** The device's thread's entry, as the service runs it (device/production/thread-entry.ts). */
+export const DEVICE_THREAD: URL = pathToFileURL(path.join(ROOT, 'dist', 'device-thread.mjs'));

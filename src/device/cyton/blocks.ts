@@ -7,7 +7,7 @@
  *
  * While a tap is set (the lead-off measurement), rows go to it instead, unstamped.
  */
-import { frameRows } from '../acquisition.js';
+import { frameRows } from '../adc.js';
 import type { LiveSamples } from '../live/driver.js';
 import type { CytonPacket } from './protocol.js';
 import { SampleClock, type SampleClockOptions } from './sample-clock.js';

@@ -13,7 +13,7 @@
  * the file (`Frame.annotation`).
  */
 import type { Frame } from '../../core/frame.js';
-import { frameRows } from '../acquisition.js';
+import { frameRows } from '../adc.js';
 import type { LiveSamples } from './driver.js';
 import { wallNowMs } from '../../core/wall-clock.js';
 

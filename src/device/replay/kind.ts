@@ -8,8 +8,11 @@ export const REPLAY_KIND: DeviceKind = {
   missingArgument:
     'names no file: give the EDF/BDF file to replay, replay:FILE, e.g. replay:/data/session.bdf',
   live: false,
-  async open(argument, { seed }) {
+  async open(argument, { seed, deviceThread }) {
     const { createReplayHeadset } = await import('./replay-headset.js');
-    return createReplayHeadset(argument, seed === undefined ? {} : { seed });
+    return createReplayHeadset(argument, {
+      ...(seed === undefined ? {} : { seed }),
+      ...(deviceThread === undefined ? {} : { deviceThread }),
+    });
   },
 };

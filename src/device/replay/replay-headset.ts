@@ -14,14 +14,17 @@
  * - the file's annotations are announced as `marker` events (`onEvent`) when playback reaches them,
  *   each at the time of its sample in the frames.
  */
-import type { Frame } from '../../core/frame.js';
+import type { PlayedMarker } from '../production/producer.js';
 import { type DeviceEvent, ListenerSet, type Unsubscribe } from '../events.js';
 import { type SimulatedHeadsetOptions, SimulatedHeadset } from '../simulated/simulated-headset.js';
 import { openRecording, type ReplayRecordingInfo } from './recording.js';
 import { ReplaySource } from './replay-source.js';
 
 /** Options of the replay device: those of the simulated headset, except its EEG and identity. */
-export type ReplayHeadsetOptions = Omit<SimulatedHeadsetOptions, 'signalSource' | 'info' | 'mainsFrequency'>;
+export type ReplayHeadsetOptions = Omit<
+  SimulatedHeadsetOptions,
+  'signalSource' | 'threadSource' | 'info' | 'mainsFrequency'
+>;
 
 /** The replay device: a `Headset` (with the simulation's controls) that also describes its file. */
 export class ReplayHeadset extends SimulatedHeadset {
@@ -37,6 +40,7 @@ export class ReplayHeadset extends SimulatedHeadset {
       initialMotorPosition: 'scalp',
       ...options,
       signalSource: source,
+      threadSource: { kind: 'replay', file: recording.path },
       info: {
         kind: 'replay',
         hardware: `HS-21 replay of ${recording.fileName}`,
@@ -47,10 +51,6 @@ export class ReplayHeadset extends SimulatedHeadset {
     });
     this.replaySource = source;
     this.recording = recording;
-    // Registered before any client: the markers a frame's fill passed are announced with it.
-    this.eeg.onFrame((frame) => {
-      this.announceMarkers(frame);
-    });
   }
 
   override onEvent(listener: (event: DeviceEvent) => void): Unsubscribe {
@@ -62,11 +62,12 @@ export class ReplayHeadset extends SimulatedHeadset {
     };
   }
 
-  private announceMarkers(frame: Frame): void {
-    for (const { row, marker } of this.replaySource.takeMarkers()) {
+  /** The file's markers the samples passed, each announced at the time of its sample. */
+  protected override onMarkers(markers: readonly PlayedMarker[]): void {
+    for (const { timestamp, marker } of markers) {
       this.markerListeners.emit({
         type: 'marker',
-        timestamp: frame.timestamp + (row * 1000) / frame.sampleRate,
+        timestamp,
         data: {
           text: marker.text,
           onset: marker.onset,

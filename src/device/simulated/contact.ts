@@ -29,7 +29,7 @@ const AIR_IMPEDANCE_MAX = 40_000_000;
 const SETTLE_TIME_CONSTANT = 180_000;
 const DRY_TIME_CONSTANT = 120_000;
 
-interface ElectrodeContact {
+export interface ElectrodeContact {
   readonly contactPosition: number;
   /** Floor when first pressed and when fully settled (Ω). */
   readonly floorFresh: number;
@@ -40,10 +40,18 @@ interface ElectrodeContact {
   updatedAt: number;
 }
 
+/** A contact model's state (`ContactModel.snapshot`), as data a thread can be sent. */
+export type ContactSnapshot = readonly (readonly [Electrode, ElectrodeContact])[];
+
 export class ContactModel {
   private readonly contacts = new Map<Electrode, ElectrodeContact>();
 
-  constructor(random: Random, now: number) {
+  /** The model of the seeded `random`, or a copy of the one a snapshot was made of. */
+  constructor(random: Random | ContactSnapshot, now: number) {
+    if (!('uniform' in random)) {
+      for (const [electrode, contact] of random) this.contacts.set(electrode, { ...contact });
+      return;
+    }
     for (const electrode of ELECTRODES) {
       this.contacts.set(electrode, {
         contactPosition:
@@ -55,6 +63,11 @@ export class ContactModel {
         updatedAt: now,
       });
     }
+  }
+
+  /** Its state now: a model made of it answers as this one does, from the same calls. */
+  snapshot(): ContactSnapshot {
+    return [...this.contacts].map(([electrode, contact]) => [electrode, { ...contact }] as const);
   }
 
   private contact(electrode: Electrode): ElectrodeContact {

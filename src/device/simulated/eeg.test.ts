@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { adcLsbMicrovolts } from '../acquisition.js';
+import { adcLsbMicrovolts } from '../adc.js';
 import { channelName, EEG_ELECTRODES } from '../../core/electrodes.js';
 import type { SimulatedHeadset } from './index.js';
 import type { Frame } from '../../core/frame.js';

@@ -9,9 +9,12 @@ export const SIMULATED_KIND: DeviceKind = {
     { value: 'simulated:seated', says: 'worn, every electrode pressed onto the scalp' },
   ],
   live: false,
-  async open(argument, { seed }) {
+  async open(argument, { seed, deviceThread }) {
     const { createSimulatedHeadset } = await import('./simulated-headset.js');
-    const seeded = seed === undefined ? {} : { seed };
+    const seeded = {
+      ...(seed === undefined ? {} : { seed }),
+      ...(deviceThread === undefined ? {} : { deviceThread }),
+    };
     return createSimulatedHeadset(
       argument === 'seated' ? { ...seeded, initialMotorPosition: 'scalp' } : seeded,
     );

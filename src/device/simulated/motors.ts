@@ -56,6 +56,24 @@ export interface MoveTimeout {
   readonly allowedMs: number;
 }
 
+/** A motor's move: from `origin` at `since` (ms) toward `target` at `speed` steps/s; at rest, speed 0. */
+export interface MotorMotion {
+  readonly origin: number;
+  readonly since: number;
+  readonly target: number;
+  readonly speed: number;
+}
+
+/** Every motor's move, as data a thread can be sent. */
+export type MotorMotions = readonly (readonly [Electrode, MotorMotion])[];
+
+/** The position (steps) of a motor in `motion` at `now` (ms). */
+export function positionAt(motion: MotorMotion, now: number): number {
+  const travelled = (motion.speed * Math.max(0, now - motion.since)) / 1000;
+  const distance = motion.target - motion.origin;
+  return Math.abs(distance) <= travelled ? motion.target : motion.origin + Math.sign(distance) * travelled;
+}
+
 export interface MotorArrayHooks {
   /** The motor stopped at the force limit (N) at `position` (steps). */
   onStall(electrode: Electrode, position: number, force: number): void;
@@ -104,11 +122,19 @@ export class MotorArray {
 
   /** Exact position in steps at this instant. */
   position(electrode: Electrode): number {
-    const motor = this.motor(electrode);
-    if (motor.state !== MOTOR_STATE.moving) return motor.origin;
-    const travelled = (motor.speed * Math.max(0, this.clock.now() - motor.since)) / 1000;
-    const distance = motor.target - motor.origin;
-    return Math.abs(distance) <= travelled ? motor.target : motor.origin + Math.sign(distance) * travelled;
+    return positionAt(this.motion(electrode), this.clock.now());
+  }
+
+  /** Each motor's present move (or rest), from which its position at any instant follows. */
+  motions(): MotorMotions {
+    return ELECTRODES.map((electrode) => [electrode, this.motion(electrode)] as const);
+  }
+
+  private motion(electrode: Electrode): MotorMotion {
+    const { origin, since, target, speed, state } = this.motor(electrode);
+    return state === MOTOR_STATE.moving
+      ? { origin, since, target, speed }
+      : { origin, since, target: origin, speed: 0 };
   }
 
   state(electrode: Electrode): MotorStateCode {

@@ -39,7 +39,9 @@ import { SimulatedMotorController } from './motor-controller.js';
 import { type BatteryOptions, SimulatedPower } from './power.js';
 import { Random } from './random.js';
 import { signalQuality } from './quality.js';
-import { type SimulatedWearer, WearerModel } from './wearer.js';
+import { type SimulatedWearer, WearerModel, type WearerState } from './wearer.js';
+import type { PlayedMarker } from '../production/producer.js';
+import type { ThreadSource } from '../production/thread-protocol.js';
 import {
   FirstOrderTemperature,
   PROCESSOR_TIME_CONSTANT_MS,
@@ -68,6 +70,13 @@ export interface SimulatedHeadsetOptions {
   readonly battery?: BatteryOptions;
   /** Replaces the simulated EEG (the replay device). */
   readonly signalSource?: EegSignalSource;
+  /**
+   * The entry module of the device's thread (production/thread-entry.ts), where the EEG frames are
+   * then produced; absent: on the headset's own thread.
+   */
+  readonly deviceThread?: URL;
+  /** With `signalSource`: what the device's thread makes the same samples of (the replayed file). */
+  readonly threadSource?: ThreadSource;
   /** Overrides the identity answered by `info()` (the replay device says `replay`). */
   readonly info?: Partial<DeviceInfo>;
   /** Where errors thrown by frame and event listeners go (default: a process warning). */
@@ -150,6 +159,7 @@ export class SimulatedHeadset implements Headset {
         },
         onChange: () => {
           this.power.update(clock.now());
+          this.eeg.updateThread({ kind: 'motions', motions: this.motorArray.motions() });
         },
       },
       initialPosition,
@@ -163,29 +173,60 @@ export class SimulatedHeadset implements Headset {
       },
     });
     let source = options.signalSource;
+    let threadSource: (() => ThreadSource) | undefined =
+      options.threadSource === undefined ? undefined : () => options.threadSource as ThreadSource;
     if (source === undefined) {
       const wearer = new WearerModel(random.fork('wearer'), () => clock.now());
-      this.wearer = wearer;
-      source = new SimulatedEegSource(random.fork('eeg'), { ...this.eegOptions(options), wearer });
+      const eegOptions = this.eegOptions(options);
+      this.wearer = this.toldToThread(wearer);
+      source = new SimulatedEegSource(random.fork('eeg'), { ...eegOptions, wearer });
+      threadSource = () => ({
+        kind: 'simulated',
+        seed,
+        ...eegOptions,
+        contact: this.contact.snapshot(),
+        motions: this.motorArray.motions(),
+        wearer: wearer.snapshot(),
+      });
     }
-    this.eeg = new AcquisitionEngine(clock, source, {
-      impedance: (e) => this.trueImpedance(e),
-      measuringImpedance: () => this.impedance.measuring(),
-      impedanceHolder: () => this.impedance.measuringFor(),
-      onStarted: (config) => {
-        this.power.update(clock.now());
-        this.system(
-          'acquisition_started',
-          'info',
-          `EEG acquisition started: ${config.channels.length} channels at ${config.samplingFrequency} Hz, gain ${config.gain}.`,
-        );
+    const thread =
+      options.deviceThread === undefined || threadSource === undefined
+        ? undefined
+        : { entry: options.deviceThread, source: threadSource };
+    this.eeg = new AcquisitionEngine(
+      clock,
+      source,
+      {
+        impedance: (e) => this.trueImpedance(e),
+        measuringImpedance: () => this.impedance.measuring(),
+        impedanceHolder: () => this.impedance.measuringFor(),
+        onStarted: (config) => {
+          this.power.update(clock.now());
+          this.system(
+            'acquisition_started',
+            'info',
+            `EEG acquisition started: ${config.channels.length} channels at ${config.samplingFrequency} Hz, gain ${config.gain}.`,
+          );
+        },
+        onStopped: (samples) => {
+          this.power.update(clock.now());
+          this.system('acquisition_stopped', 'info', `EEG acquisition stopped after ${samples} samples.`);
+        },
+        onFailed: (samples, error) => {
+          this.power.update(clock.now());
+          this.system(
+            'acquisition_stopped',
+            'error',
+            `EEG acquisition failed and stopped after ${samples} samples: ${error.message}`,
+          );
+        },
+        onMarkers: (markers) => {
+          this.onMarkers(markers);
+        },
+        ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
       },
-      onStopped: (samples) => {
-        this.power.update(clock.now());
-        this.system('acquisition_stopped', 'info', `EEG acquisition stopped after ${samples} samples.`);
-      },
-      ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
-    });
+      thread,
+    );
     this.leds = new SimulatedLeds(clock);
     this.imu = new SimulatedImu(clock, random.fork('imu'));
     const powerRandom = random.fork('power');
@@ -278,6 +319,24 @@ export class SimulatedHeadset implements Headset {
 
   onEvent(listener: (event: DeviceEvent) => void): Unsubscribe {
     return this.events.add(listener);
+  }
+
+  /** Markers the EEG's samples passed (a replayed file's); the simulated EEG has none. */
+  protected onMarkers(_markers: readonly PlayedMarker[]): void {
+    // The simulated EEG passes no marker.
+  }
+
+  /** The wearer's controls, each change told to the device's thread's copy of the wearer. */
+  private toldToThread(wearer: WearerModel): SimulatedWearer {
+    const told = (state: WearerState): WearerState => {
+      this.eeg.updateThread({ kind: 'wearer', wearer: wearer.snapshot() });
+      return state;
+    };
+    return {
+      lookAt: (request) => told(wearer.lookAt(request)),
+      setEyes: (eyes) => told(wearer.setEyes(eyes)),
+      state: () => wearer.state(),
+    };
   }
 
   status(): DeviceStatus {

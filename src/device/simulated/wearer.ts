@@ -59,6 +59,14 @@ export interface WearerState {
   readonly latencyMs: number;
 }
 
+/** A wearer model's responses at an instant (`WearerModel.snapshot`), as data a thread can be sent. */
+export interface WearerSnapshot {
+  readonly current: Flicker | undefined;
+  readonly fading: Flicker | undefined;
+  readonly alpha: Ramp;
+  readonly eyes: 'open' | 'closed';
+}
+
 /** The simulated wearer's controls (present on the simulated headset only). */
 export interface SimulatedWearer {
   /** Looks at a flicker (or at none) from now on. */
@@ -69,7 +77,7 @@ export interface SimulatedWearer {
 }
 
 /** A response that ramps from `from` to `to` over `rampMs`, starting at `startMs`. */
-interface Ramp {
+export interface Ramp {
   startMs: number;
   rampMs: number;
   from: number;
@@ -83,7 +91,7 @@ function rampAt(ramp: Ramp, t: number): number {
   return ramp.from + (ramp.to - ramp.from) * 0.5 * (1 - Math.cos(Math.PI * x));
 }
 
-interface Flicker {
+export interface Flicker {
   frequency: number;
   amplitude: number;
   /** Envelope 0..1. */
@@ -137,6 +145,24 @@ export class WearerModel implements SimulatedWearer {
     };
     this.eyes = eyes;
     return this.state();
+  }
+
+  /** What the wearer's responses depend on besides the seed, for a copy in another thread. */
+  snapshot(): WearerSnapshot {
+    return structuredClone({
+      current: this.current,
+      fading: this.fading,
+      alpha: this.alpha,
+      eyes: this.eyes,
+    });
+  }
+
+  /** Takes the responses of the wearer `snapshot` was made of (a model of the same seed). */
+  restore(snapshot: WearerSnapshot): void {
+    this.current = snapshot.current;
+    this.fading = snapshot.fading;
+    this.alpha = snapshot.alpha;
+    this.eyes = snapshot.eyes;
   }
 
   state(): WearerState {

@@ -147,6 +147,7 @@ export function headsetFrameSource(headset: Headset): DeviceFeed & DeviceFrameSo
       };
     },
     onFrame: (listener) => headset.eeg.onFrame(listener),
+    framePort: () => headset.eeg.framePort(),
   };
   return { ...feed, ...frameSourceOf(feed) };
 }

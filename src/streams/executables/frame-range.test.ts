@@ -10,7 +10,7 @@ import { createFilter } from './filter.js';
 import { generatorRange, resamplerL1, sosL1Norm } from './frame-range.js';
 import { Resampler } from '../../dsp/resample.js';
 import { createSignalGenerator } from './signal-generator.js';
-import { adcFullScaleMicrovolts, adcLsbMicrovolts } from '../../device/acquisition.js';
+import { adcFullScaleMicrovolts, adcLsbMicrovolts } from '../../device/adc.js';
 import type { Frame } from '../../core/frame.js';
 import { recordingContext } from '../../../test/sdk/fake-node-context.js';
 import { eventually } from '../../../test/support/wait.js';

@@ -8,6 +8,7 @@ import { advance, fakeTimeHeadset } from '../../../test/support/device.js';
 import { DeviceForwarder, DeviceProxy } from './device-bridge.js';
 import type { RuntimeEvent } from './stream-runtime.js';
 import type { FromHost, ToHost } from './thread-messages.js';
+import type { DeviceFrameMessage } from '../../core/frame-wire.js';
 
 const NAMES = Object.freeze(Array.from({ length: 21 }, (_, c) => `E${c}`));
 
@@ -21,16 +22,36 @@ function frame(seq: number, channels: readonly string[] = NAMES): Frame {
   };
 }
 
+/** The event loop's own immediate, for the tests that fake the timers (it moves port messages). */
+const realImmediate = setImmediate;
+
+/** Lets the frame ports deliver what was written to them (messages move on the event loop). */
+async function flushPorts(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => realImmediate(resolve));
+}
+
+/** Device time moves by `ms`, and the frames it made reach the worker's side. */
+async function settle(ms: number): Promise<void> {
+  await advance(ms);
+  await flushPorts();
+}
+
 /**
  * A forwarder and a proxy joined as the main thread and a worker are, messages cloned as
- * postMessage does; `wire` keeps what the main thread posted, `events` the nodes' events.
+ * postMessage does; `wire` keeps what reached the worker (the device's frames as they came on its
+ * frame port), `events` the nodes' events.
  */
 function joined(device: DeviceFeed) {
-  const wire: ToHost[] = [];
+  const wire: (ToHost | DeviceFrameMessage)[] = [];
   const events: RuntimeEvent[] = [];
   const forwarder = new DeviceForwarder(
     device,
     (message) => {
+      if (message.kind === 'device-port') {
+        message.port.on('message', (frame: DeviceFrameMessage) => wire.push(structuredClone(frame)));
+        proxy.handle(message);
+        return;
+      }
       wire.push(structuredClone(message));
       proxy.handle(structuredClone(message));
     },
@@ -71,7 +92,8 @@ describe('device frames across the thread boundary', () => {
     const other = Object.freeze(['E0', 'E1']);
     push(frame(4, other));
     push(frame(5, other));
-    const frames = wire.filter((m) => m.kind === 'device-frame');
+    await flushPorts();
+    const frames = wire.filter((m): m is DeviceFrameMessage => m.kind === 'device-frame');
     expect(frames.map((m) => m.frame.channels?.length)).toEqual([
       21,
       undefined,
@@ -95,6 +117,7 @@ describe('device frames across the thread boundary', () => {
     await proxy.subscribe({ channels: ['E1', 'E0'] }, (f) => received.push(f));
     push(frame(0));
     push(frame(1, Object.freeze(['E0', 'E1'])));
+    await flushPorts();
     expect(received.map((f) => f.channels)).toEqual([
       ['E1', 'E0'],
       ['E1', 'E0'],
@@ -133,7 +156,7 @@ describe('the device’s frames go to a worker once, each subscription takes its
     wire.length = 0;
     deviceFrames.length = 0;
     received.forEach((r) => (r.length = 0));
-    await advance(200);
+    await settle(200);
     expect(deviceFrames.length).toBeGreaterThan(5);
     expect(wire.filter((m) => m.kind === 'device-frame')).toHaveLength(deviceFrames.length);
     for (const r of received) expect(r).toHaveLength(deviceFrames.length);
@@ -156,7 +179,7 @@ describe('the device’s frames go to a worker once, each subscription takes its
       }
     });
     for (const stop of stops) stop();
-    await advance(20);
+    await settle(20);
     expect(h.eeg.state().streaming).toBe(false);
   });
 
@@ -178,11 +201,11 @@ describe('the device’s frames go to a worker once, each subscription takes its
       (f) => joinedFrames.push(f),
     );
     deviceFrames.length = 0;
-    await advance(100);
+    await settle(100);
     await h.eeg.configure({ channels: ['PZ', 'O1'] });
     const before = held.length;
     const joinedBefore = joinedFrames.length;
-    await advance(150);
+    await settle(150);
     expect(held).toHaveLength(before);
     expect(events.map((e) => [e.type, 'nodeId' in e ? e.nodeId : ''])).toEqual([
       ['node_degraded', 'held'],
@@ -196,7 +219,7 @@ describe('the device’s frames go to a worker once, each subscription takes its
     expect(joinedFrames.length).toBeGreaterThan(0);
     expect(rowsOf(joinedFrames)).toBe(rowsOf(deviceFrames.filter((f) => f.channels.includes('O2'))));
     await h.eeg.configure({ channels: ['O2', 'O1', 'PZ'] });
-    await advance(150);
+    await settle(150);
     expect(held[before]).toMatchObject({ channels: ['O2', 'Pz'], discontinuity: true });
     expect(joinedFrames[joinedBefore]).toMatchObject({ channels: ['O2'], discontinuity: true });
     expect(
@@ -224,10 +247,10 @@ describe('the device’s frames go to a worker once, each subscription takes its
           frames[i]?.push(f),
         ),
       );
-    await advance(50);
+    await settle(50);
     await h.eeg.reset({ force: true });
     const before = frames.map((f) => f.length);
-    await advance(100);
+    await settle(100);
     expect(events.map((e) => e.type)).toEqual([
       'node_degraded',
       'node_degraded',
@@ -248,7 +271,7 @@ describe('the device’s frames go to a worker once, each subscription takes its
       code: 'channels_unavailable',
       details: { channels: ['CZ'], field: 'channels/1' },
     });
-    await advance(50);
+    await settle(50);
     expect(wire.filter((m) => m.kind === 'device-frame')).toHaveLength(0);
     expect(h.eeg.state().streaming).toBe(false);
   });

@@ -1,13 +1,13 @@
 /**
- * The device across the thread boundary. The device layer lives on the main thread; an eeg-source
- * in a stream's worker subscribes through {@link DeviceProxy}, and {@link DeviceForwarder} on the
- * main thread opens the subscription on the device (its refusal, the acquisition hold, the rate and
- * gain: control) and posts each of the device's frames to the worker once, however many of the
- * worker's nodes subscribe. The device's frame may be shared by other listeners on the main
- * thread, so its samples are copied once per worker and the copy's buffer is transferred
- * (docs/architecture.md §Data plane: copies only at thread boundaries). The channel names cross
- * only when they change: the worker keeps the last list (frozen, so the runtime seals its frames
- * without copying it).
+ * The device across the thread boundary. The device's control lives on the main thread; an
+ * eeg-source in a stream's worker subscribes through {@link DeviceProxy}, and {@link DeviceForwarder}
+ * on the main thread opens the subscription on the device (its refusal, the acquisition hold, the
+ * rate and gain: control). The frames do not pass through the main thread's hands: while the
+ * worker has a subscription, the forwarder asks the device for a frame port (`DeviceFeed.framePort`)
+ * and hands its end to the worker, and whichever thread produces the device's frames (the device's
+ * own thread for the simulated and replay devices, the main thread for a live amplifier) writes
+ * each frame to it once, however many of the worker's nodes subscribe: one copy of the samples, the
+ * buffer transferred, the channel names only when they change (core/frame-wire.ts).
  *
  * In the worker each subscription takes its part of the frame (core/frame-subscription.ts): its
  * channels, held back while the device lacks one of them, joined into frames of its `frameMs`.
@@ -16,8 +16,16 @@
  */
 import type { Frame } from '../../core/frame.js';
 import { FrameSubscription } from '../../core/frame-subscription.js';
-import { type FromHost, type NodeRef, type ToHost, samplesToWire } from './thread-messages.js';
-import type { DeviceFeed, DeviceFrameSource, DeviceRequest, OpenSubscription } from '../../core/node.js';
+import type { MessagePort } from 'node:worker_threads';
+import { type DeviceFrameMessage, framePortOf } from '../../core/frame-wire.js';
+import type { FromHost, NodeRef, ToHost } from './thread-messages.js';
+import type {
+  DeviceFeed,
+  DeviceFrameSource,
+  DeviceRequest,
+  FramePort,
+  OpenSubscription,
+} from '../../core/node.js';
 import { type ErrorCode, ERROR_CATALOG, HeadsetdError } from '../../core/errors.js';
 import type { RuntimeEvent } from './stream-runtime.js';
 
@@ -86,15 +94,9 @@ export class DeviceProxy implements DeviceFrameSource {
         waiter.resolve();
         return true;
       }
-      case 'device-frame': {
-        const { frame } = message;
-        if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
-        // The deserialized object is this thread's own: it takes the device's channels, and every
-        // subscription reads it (none alters it: a selection or a join is a frame of its own).
-        (frame as { channels: readonly string[] }).channels = this.channels;
-        for (const subscription of this.open.values()) subscription.push(frame as Frame);
+      case 'device-port':
+        this.listen(message.port);
         return true;
-      }
       case 'device-hold':
         (this.open.get(message.subscription) ?? this.pending.get(message.subscription)?.subscription)?.hold(
           message.reason,
@@ -104,9 +106,26 @@ export class DeviceProxy implements DeviceFrameSource {
         return false;
     }
   }
+  /** The device's frames from now on come on `port`, until its writer closes it. */
+  private listen(port: MessagePort): void {
+    port.on('message', (message: DeviceFrameMessage) => {
+      this.frame(message);
+    });
+    port.on('close', () => {
+      port.removeAllListeners();
+    });
+  }
+
+  private frame({ frame }: DeviceFrameMessage): void {
+    if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
+    // The deserialized object is this thread's own: it takes the device's channels, and every
+    // subscription reads it (none alters it: a selection or a join is a frame of its own).
+    (frame as { channels: readonly string[] }).channels = this.channels;
+    for (const subscription of this.open.values()) subscription.push(frame as Frame);
+  }
 }
 
-/** Main side: serves one worker's device subscriptions, and the device's frames once to it. */
+/** Main side: serves one worker's device subscriptions, and a port of the device's frames to it. */
 export class DeviceForwarder {
   private readonly subscriptions = new Map<
     number,
@@ -114,14 +133,13 @@ export class DeviceForwarder {
   >();
   /** Subscriptions open on the device: the worker gets the device's frames while there is one. */
   private opened = 0;
-  private stopFrames: (() => void) | undefined;
-  /** The channels the worker holds (the last ones sent). */
-  private sent: readonly string[] | undefined;
+  /** The port the device writes its frames to for this worker, while a subscription is open. */
+  private port: FramePort | undefined;
   private closed = false;
 
   constructor(
     private readonly device: DeviceFeed | undefined,
-    private readonly post: (message: ToHost, transfer?: ArrayBuffer[]) => void,
+    private readonly post: (message: ToHost, transfer?: MessagePort[]) => void,
     /** A subscription's condition (frames held back, or flowing again), as its node's event. */
     private readonly onEvent?: (event: RuntimeEvent) => void,
   ) {}
@@ -188,9 +206,10 @@ export class DeviceForwarder {
           ...(opened.channels === undefined ? {} : { channels: [...opened.channels] }),
         });
         this.opened++;
-        this.stopFrames ??= device.onFrame((frame) => {
-          this.forward(frame);
-        });
+        if (this.port === undefined) {
+          this.port = device.framePort?.() ?? framePortOf((listener) => device.onFrame(listener));
+          this.post({ kind: 'device-port', port: this.port.port }, [this.port.port]);
+        }
         return opened;
       },
       (error: unknown) => {
@@ -207,16 +226,6 @@ export class DeviceForwarder {
       },
     );
     this.subscriptions.set(subscription, { opening, owner });
-  }
-
-  /** The device's frame to the worker: one copy of its samples, whatever the subscriptions. */
-  private forward(frame: Frame): void {
-    const wire = samplesToWire(frame);
-    const same = this.sent !== undefined && sameNames(this.sent, frame.channels);
-    if (!same) this.sent = frame.channels;
-    this.post({ kind: 'device-frame', frame: same ? wire : { ...wire, channels: [...frame.channels] } }, [
-      wire.data.buffer as ArrayBuffer,
-    ]);
   }
 
   private condition(subscription: number, problem: string | undefined): void {
@@ -237,17 +246,9 @@ export class DeviceForwarder {
     opened.close();
     this.opened--;
     if (this.opened > 0) return;
-    this.stopFrames?.();
-    this.stopFrames = undefined;
+    this.port?.close();
+    this.port = undefined;
   }
-}
-
-/** True when two channel lists are the same names in the same order (most often the same array). */
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The device's refusal as the worker rethrows it: with its catalog code when it had one. */

@@ -6,7 +6,7 @@
  */
 import type { Frame } from '../../core/frame.js';
 import type { MainThreadLink } from '../../core/node.js';
-import { toWire, type WireFrame } from './thread-messages.js';
+import { toWire, type WireFrame } from '../../core/frame-wire.js';
 
 export type TapFramePost = (
   message: { kind: 'tap-frame'; streamId: string; nodeId: string; frame: WireFrame },

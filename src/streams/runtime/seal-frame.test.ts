@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Frame } from '../../core/frame.js';
 import { PortSequencer } from './seal-frame.js';
-import { toWire } from './thread-messages.js';
+import { toWire } from '../../core/frame-wire.js';
 
 describe('frame fields across the runtime', () => {
   test('lostSamples (rows a device lost before the frame) survives sealing and the thread boundary, like range', () => {

@@ -24,8 +24,8 @@ import {
   type NodeRef,
   type StatusPush,
   type ToHost,
-  toWire,
 } from './thread-messages.js';
+import { toWire } from '../../core/frame-wire.js';
 import type { DeviceFeed } from '../../core/node.js';
 import { NodeFailureError, type RuntimeEvent } from './stream-runtime.js';
 import { wallClockOffsetMs } from '../../core/wall-clock.js';

@@ -6,7 +6,8 @@
 import type { AccessPolicy } from '../../core/access-policy.js';
 import type { StreamDefinition } from '../../core/stream-model.js';
 import type { NodeFailure, RuntimeEvent, RuntimeStreamStatus } from './stream-runtime.js';
-import type { Frame, FrameMarker } from '../../core/frame.js';
+import type { MessagePort } from 'node:worker_threads';
+import type { WireFrame } from '../../core/frame-wire.js';
 import type { NodeLogLine } from '../../core/node.js';
 
 /** What every worker is started with (`workerData`), before it runs any stream. */
@@ -50,56 +51,6 @@ export type HostCommand =
   | { op: 'update'; definition: StreamDefinition }
   | { op: 'signal'; nodeId: string; signal: string; payload: Record<string, unknown> };
 
-/** A frame as it crosses the thread boundary (samples in a transferred buffer). */
-export interface WireFrame {
-  seq: number;
-  timestamp: number;
-  sampleRate: number;
-  channels: string[];
-  data: Float32Array;
-  units?: string[];
-  discontinuity?: boolean;
-  range?: number;
-  highpass?: number;
-  lostSamples?: number;
-  annotation?: string;
-  marker?: FrameMarker;
-  createdAt?: number;
-}
-
-/**
- * A device frame on the wire (device-bridge.ts), once per worker: `channels` only when they differ
- * from the previous frame sent to that worker, which they almost never do, so that 21 names are
- * not cloned with every frame.
- */
-export type DeviceWireFrame = Omit<WireFrame, 'channels'> & { channels?: string[] };
-
-/**
- * A frame's copy for the thread boundary: the samples are copied once (the frame may be shared
- * with other consumers on this side) and the copy's buffer is what the caller transfers.
- */
-export function toWire(frame: Frame): WireFrame {
-  return { ...samplesToWire(frame), channels: [...frame.channels] };
-}
-
-/** {@link toWire} without the channel names (a device frame whose channels did not change). */
-export function samplesToWire(frame: Frame): Omit<WireFrame, 'channels'> {
-  return {
-    seq: frame.seq,
-    timestamp: frame.timestamp,
-    sampleRate: frame.sampleRate,
-    data: frame.data.slice(),
-    ...(frame.units === undefined ? {} : { units: [...frame.units] }),
-    ...(frame.discontinuity === true ? { discontinuity: true } : {}),
-    ...(frame.range === undefined ? {} : { range: frame.range }),
-    ...(frame.highpass === undefined ? {} : { highpass: frame.highpass }),
-    ...(frame.lostSamples === undefined ? {} : { lostSamples: frame.lostSamples }),
-    ...(frame.annotation === undefined ? {} : { annotation: frame.annotation }),
-    ...(frame.marker === undefined ? {} : { marker: { ...frame.marker } }),
-    ...(frame.createdAt === undefined ? {} : { createdAt: frame.createdAt }),
-  };
-}
-
 export type ToHost =
   | { kind: 'init'; init: HostInit }
   | { kind: 'command'; id: number; streamId: string; command: HostCommand }
@@ -114,7 +65,8 @@ export type ToHost =
       details?: Record<string, unknown>;
     }
   /** The device's frame, for every subscription of the worker (each takes its part there). */
-  | { kind: 'device-frame'; frame: DeviceWireFrame }
+  /** The port on which the device's frames come from now on (device-bridge.ts). */
+  | { kind: 'device-port'; port: MessagePort }
   /** The device holds a subscription's frames back (a forced reset) until one flows again. */
   | { kind: 'device-hold'; subscription: number; reason: string }
   /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */

@@ -1,0 +1,160 @@
+/**
+ * The device's frames produced in its own thread, as the service produces them: the same frames as
+ * produced on the acquisition's thread, sample for sample; the thread follows what the main thread
+ * changes (the motors); the main thread receives no frame unless a listener there wants them; and
+ * the count the acquisition reports is the thread's.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Frame } from '../../core/frame.js';
+import type { DeviceFrameMessage } from '../../core/frame-wire.js';
+import type { Headset } from '../headset.js';
+import { createReplayHeadset } from '../replay/index.js';
+import { createSimulatedHeadset } from '../simulated/index.js';
+import { DEVICE_THREAD } from '../../../test/support/stream-host.js';
+import { fixture } from '../../../test/formats/fixtures.js';
+import { DeviceThread } from './device-thread.js';
+
+const opened: Headset[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((h) => h.close()));
+  vi.restoreAllMocks();
+});
+
+function keep<H extends Headset>(headset: H): H {
+  opened.push(headset);
+  return headset;
+}
+
+/** Reads the device's frames as a stream's worker does: from a frame port. */
+function readPort(headset: Headset) {
+  const framePort = headset.eeg.framePort();
+  const frames: Frame[] = [];
+  let channels: readonly string[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  framePort.port.on('message', ({ frame }: DeviceFrameMessage) => {
+    if (frame.channels !== undefined) channels = frame.channels;
+    frames.push({ ...frame, channels });
+    for (const waiter of waiters.splice(0)) {
+      if (frames.length >= waiter.count) waiter.resolve();
+      else waiters.push(waiter);
+    }
+  });
+  return {
+    frames,
+    /** Resolves once `count` frames came. */
+    atLeast: (count: number) =>
+      frames.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            waiters.push({ count, resolve });
+          }),
+    close: () => {
+      framePort.close();
+    },
+  };
+}
+
+/** The first `count` frames of a run of `headset`, read from a frame port. */
+async function firstFrames(headset: Headset, count: number): Promise<Frame[]> {
+  const reader = readPort(headset);
+  await headset.eeg.start('client');
+  await reader.atLeast(count);
+  await headset.eeg.stop('client');
+  reader.close();
+  return reader.frames.slice(0, count);
+}
+
+/** What of a frame must be the same wherever it was produced (not its times). */
+function content(frame: Frame) {
+  return {
+    seq: frame.seq,
+    channels: [...frame.channels],
+    sampleRate: frame.sampleRate,
+    discontinuity: frame.discontinuity === true,
+    range: frame.range,
+    data: Array.from(frame.data),
+  };
+}
+
+describe('frames produced in the device’s thread', () => {
+  it('are the simulated headset’s frames produced on its own thread, sample for sample', async () => {
+    // Electrodes retracted: the impedance is the air's, the same whenever it is read, so the
+    // samples depend on the seed alone.
+    const here = keep(createSimulatedHeadset({ seed: 7 }));
+    const there = keep(createSimulatedHeadset({ seed: 7, deviceThread: DEVICE_THREAD }));
+    const [mine, theirs] = await Promise.all([firstFrames(here, 40), firstFrames(there, 40)]);
+    expect(theirs.map(content)).toEqual(mine.map(content));
+  });
+
+  it('are the replay device’s frames produced on its own thread, sample for sample', async () => {
+    const here = keep(createReplayHeadset(fixture('S002R01.edf')));
+    const there = keep(createReplayHeadset(fixture('S002R01.edf'), { deviceThread: DEVICE_THREAD }));
+    const [mine, theirs] = await Promise.all([firstFrames(here, 40), firstFrames(there, 40)]);
+    expect(theirs.map(content)).toEqual(mine.map(content));
+  });
+
+  it('follow the motors: an electrode lifted off the scalp shows the floating input’s mains', async () => {
+    const headset = keep(
+      createSimulatedHeadset({ seed: 3, initialMotorPosition: 'scalp', deviceThread: DEVICE_THREAD }),
+    );
+    await headset.eeg.configure({ channels: ['O1'] });
+    const reader = readPort(headset);
+    await headset.eeg.start('client');
+    await reader.atLeast(25);
+    const rms = (frames: readonly Frame[]) =>
+      Math.sqrt(
+        frames.reduce((sum, f) => sum + f.data.reduce((s, v) => s + v * v, 0), 0) /
+          frames.reduce((n, f) => n + f.data.length, 0),
+      );
+    const pressed = rms(reader.frames.slice(0, 25));
+    // 20 steps back from 15 past contact: 5 steps off the scalp, about 2.75 MΩ.
+    await headset.motors.move([{ electrode: 'O1', movement: 'RETRACT', displacement: 20 }]);
+    await headset.motors.waitUntilComplete(['O1']);
+    const from = reader.frames.length;
+    await reader.atLeast(from + 25);
+    const lifted = rms(reader.frames.slice(from, from + 25));
+    reader.close();
+    expect(pressed).toBeLessThan(100);
+    expect(lifted).toBeGreaterThan(4 * pressed);
+  });
+
+  it('reach the main thread only while a listener there wants them; the count is the thread’s', async () => {
+    const headset = keep(createSimulatedHeadset({ seed: 2, deviceThread: DEVICE_THREAD }));
+    const received = vi.spyOn(
+      DeviceThread.prototype as unknown as { receive(m: { kind: string }): void },
+      'receive',
+    );
+    const framesToMain = () => received.mock.calls.filter(([m]) => m.kind === 'device-frame').length;
+    const reader = readPort(headset);
+    await headset.eeg.start('client');
+    await reader.atLeast(20);
+    expect(framesToMain()).toBe(0);
+    const heard: Frame[] = [];
+    const unsubscribe = headset.eeg.onFrame((frame) => heard.push(frame));
+    const from = reader.frames.length;
+    await reader.atLeast(from + 20);
+    await vi.waitFor(() => {
+      expect(heard.length).toBeGreaterThan(5);
+    });
+    // What the main thread heard is what the port carried, frame for frame.
+    const first = heard[0] as Frame;
+    const same = reader.frames.find((f) => f.seq === first.seq) as Frame;
+    expect(content(first)).toEqual(content(same));
+    unsubscribe();
+    const atUnsubscribe = framesToMain();
+    const later = reader.frames.length;
+    await reader.atLeast(later + 20);
+    // Only what was already on its way when the listener left (the thread hears it next).
+    expect(framesToMain() - atUnsubscribe).toBeLessThan(5);
+    const state = await headset.eeg.stop('client');
+    expect(state.streaming).toBe(false);
+    // Every row the port carried is counted, and nothing else (the port's last frames may still be
+    // on their way when the stop answers).
+    const rows = () => reader.frames.reduce((n, f) => n + f.data.length / f.channels.length, 0);
+    await vi.waitFor(() => {
+      expect(rows()).toBe(state.samples);
+    });
+    reader.close();
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * A device's thread, seen from the main thread: the thread that produces the device's frames
+ * (thread-main.ts) while the acquisition's control stays here (owners, configuration, when a run
+ * begins and ends: acquisition-core.ts). The thread starts with the first run and lives as long as
+ * the device; it writes each frame to the ports the main thread opens for the stream workers, and
+ * sends it here only while a listener here wants frames, so the main thread (the API's event loop)
+ * is woken by no frame it does not use. The run's sample count and the next `seq` are two cells of
+ * shared memory, read here without a message.
+ *
+ * A run whose source throws (a file that can no longer be read) ends there: the acquisition hears
+ * `failed`. A thread that dies (out of memory) ends its run the same way, and its ports close
+ * under their readers; the next run starts a new thread.
+ */
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import type { Frame } from '../../core/frame.js';
+import type { DeviceFrameMessage } from '../../core/frame-wire.js';
+import type { FramePort } from '../../core/node.js';
+import { monotonicMs, wallClockOffsetMs } from '../../core/wall-clock.js';
+import type { PlayedMarker, RunPlan } from './producer.js';
+import type { FromDeviceThread, ThreadSource, ToDeviceThread } from './thread-protocol.js';
+
+export interface DeviceThreadOptions {
+  /** The thread's entry module (thread-entry.ts: the built thread-main). */
+  readonly entry: URL;
+  /** What the thread makes its samples of, as it is when the thread starts. */
+  readonly source: () => ThreadSource;
+}
+
+export interface DeviceThreadHooks {
+  /** A frame the main thread wanted (see {@link DeviceThread.wantFrames}). */
+  frame(frame: Frame): void;
+  markers(markers: readonly PlayedMarker[]): void;
+  /** The run failed (its source threw) or the thread died with it: the run is over. */
+  failed(error: Error): void;
+}
+
+/** A small heap: the thread holds one source and the frames in flight. */
+const THREAD_HEAP_LIMIT_MB = 64;
+
+export class DeviceThread {
+  private worker: Worker | undefined;
+  private readonly counters = new SharedArrayBuffer(16);
+  private readonly cells = new BigInt64Array(this.counters);
+  private nextId = 1;
+  private readonly ending = new Map<number, () => void>();
+  private readonly ports = new Map<number, MessagePort>();
+  private wanted = false;
+  /** The channel names of the last frame the thread sent here. */
+  private channels: readonly string[] = Object.freeze([]);
+  private closed = false;
+
+  constructor(
+    private readonly options: DeviceThreadOptions,
+    private readonly hooks: DeviceThreadHooks,
+  ) {}
+
+  /** A run begins (`fresh`) or goes on in a new configuration. */
+  begin(plan: RunPlan, fresh: boolean): void {
+    this.send({ kind: 'begin', plan, fresh });
+  }
+
+  /** The run ends with the frames due by `at`; resolves once they are written. */
+  end(at: number): Promise<void> {
+    const worker = this.worker;
+    if (worker === undefined) return Promise.resolve();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.ending.set(id, resolve);
+      worker.postMessage({ kind: 'end', at, id } satisfies ToDeviceThread);
+    });
+  }
+
+  /** Ends a run and goes on at once with another (a configuration change): no answer awaited. */
+  change(plan: RunPlan): void {
+    this.send({ kind: 'end', at: plan.startedAt });
+    this.send({ kind: 'begin', plan, fresh: false });
+  }
+
+  /** Whether the main thread wants the frames (a listener here). */
+  wantFrames(wanted: boolean): void {
+    this.wanted = wanted;
+    if (this.worker !== undefined) this.send({ kind: 'main', wanted });
+  }
+
+  /** The samples of the present (or last) run. */
+  samples(): number {
+    return Number(Atomics.load(this.cells, 0));
+  }
+
+  /** A port the thread writes every frame to, from now until it is closed. */
+  openPort(): FramePort {
+    const { port1, port2 } = new MessageChannel();
+    const id = this.nextId++;
+    this.ports.set(id, port1);
+    if (this.worker !== undefined) this.worker.postMessage({ kind: 'port', id, port: port1 }, [port1]);
+    return {
+      port: port2,
+      close: () => {
+        if (!this.ports.delete(id)) return;
+        if (this.worker !== undefined) this.send({ kind: 'unport', id });
+        else port1.close();
+      },
+    };
+  }
+
+  /** Tells the thread, if one runs, of a change of the model it copies (motors, wearer). */
+  update(message: Extract<ToDeviceThread, { kind: 'motions' | 'wearer' }>): void {
+    if (this.worker !== undefined) this.send(message);
+  }
+
+  /** Ends the thread: no frame after this. */
+  close(): void {
+    this.closed = true;
+    for (const port of this.ports.values()) port.close();
+    this.ports.clear();
+    void this.worker?.terminate();
+    this.worker = undefined;
+    this.settle();
+  }
+
+  private send(message: ToDeviceThread): void {
+    this.started().postMessage(message);
+  }
+
+  private started(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    if (this.closed) throw new Error('the device thread is closed');
+    const worker = new Worker(this.options.entry, {
+      workerData: {
+        source: this.options.source(),
+        wallClockOffsetMs: wallClockOffsetMs(),
+        performanceMinusMonotonicMs: performance.now() - monotonicMs(),
+        counters: this.counters,
+      },
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 2 },
+    });
+    // The device alone never keeps the process alive (as its timers do not).
+    worker.unref();
+    this.worker = worker;
+    worker.on('message', (message: FromDeviceThread) => {
+      this.receive(message);
+    });
+    worker.on('error', (error) => {
+      this.died(worker, error);
+    });
+    worker.on('exit', (code) => {
+      this.died(worker, new Error(`the device's thread exited (code ${code})`));
+    });
+    if (this.wanted) worker.postMessage({ kind: 'main', wanted: true } satisfies ToDeviceThread);
+    // Ports opened before the thread: handed to it now.
+    for (const [id, port] of this.ports) {
+      worker.postMessage({ kind: 'port', id, port } satisfies ToDeviceThread, [port]);
+    }
+    return worker;
+  }
+
+  private receive(message: FromDeviceThread): void {
+    switch (message.kind) {
+      case 'device-frame':
+        this.frame(message);
+        return;
+      case 'ended':
+        this.ending.get(message.id)?.();
+        this.ending.delete(message.id);
+        return;
+      case 'markers':
+        this.hooks.markers(message.markers);
+        return;
+      case 'failed':
+        this.hooks.failed(new Error(message.message));
+        return;
+    }
+  }
+
+  private frame({ frame }: DeviceFrameMessage): void {
+    if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
+    // The deserialized object is this thread's own: it takes the channels it was last sent.
+    (frame as { channels: readonly string[] }).channels = this.channels;
+    if (this.wanted) this.hooks.frame(frame as Frame);
+  }
+
+  private died(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    // Its ports went with it: the readers see them close.
+    this.ports.clear();
+    this.settle();
+    if (!this.closed) this.hooks.failed(error);
+  }
+
+  /** Every `end` waiting is answered: no thread will write its frames any more. */
+  private settle(): void {
+    for (const resolve of this.ending.values()) resolve();
+    this.ending.clear();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The entry module of a device's thread: it produces the device's frames (producer.ts, over the
+ * thread's copy of the signal, thread-source.ts) and writes each one straight to the ports of the
+ * threads that read it (the stream workers), and to the main thread only while a listener there
+ * wants frames. The main thread keeps the acquisition's control (device-thread.ts) and is woken by
+ * no frame it does not want.
+ */
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { DeviceFrameWriter } from '../../core/frame-wire.js';
+import { preciseTimeout, type PreciseTimer } from '../../core/precise-timer.js';
+import { adoptWallClockOffset, monotonicMs, wallNowMs } from '../../core/wall-clock.js';
+import type { DeviceClock } from '../clock.js';
+import { FrameProducer } from './producer.js';
+import type { FromDeviceThread, ThreadBoot, ToDeviceThread } from './thread-protocol.js';
+import { openThreadSignal } from './thread-source.js';
+
+if (parentPort === null)
+  throw new Error('thread-main.ts runs only as a device thread (see device-thread.ts)');
+const main = parentPort;
+const boot = workerData as ThreadBoot;
+adoptWallClockOffset(boot.wallClockOffsetMs);
+
+/**
+ * The main thread's time line: the run plans say when a run began in the main thread's
+ * `performance.now()`, which counts from that thread's start; this thread's counts from its own.
+ * Both are the one monotonic clock plus a constant.
+ */
+const shift = boot.performanceMinusMonotonicMs - (performance.now() - monotonicMs());
+const clock: DeviceClock = {
+  now: () => performance.now() + shift,
+  wallNow: wallNowMs,
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  setDeadline: (callback, dueAt) => preciseTimeout(callback, dueAt - shift),
+  clearTimeout: (handle) => {
+    if (typeof handle === 'object' && 'cancel' in handle) (handle as PreciseTimer).cancel();
+    else clearTimeout(handle as NodeJS.Timeout);
+  },
+};
+
+const counters = new BigInt64Array(boot.counters);
+const post = (message: FromDeviceThread, transfer?: ArrayBuffer[]): void => {
+  main.postMessage(message, transfer);
+};
+const toMain = new DeviceFrameWriter(post);
+let mainWants = false;
+const ports = new Map<number, { port: MessagePort; writer: DeviceFrameWriter }>();
+let samples = 0;
+
+const signal = openThreadSignal(boot.source, clock);
+const producer = new FrameProducer(
+  clock,
+  signal.source,
+  (electrode) => signal.impedance(electrode),
+  {
+    frame: (frame, rows) => {
+      samples += rows;
+      Atomics.store(counters, 0, BigInt(samples));
+      for (const { writer } of ports.values()) writer.write(frame);
+      if (mainWants) toMain.write(frame);
+    },
+    markers: (markers) => {
+      post({ kind: 'markers', markers });
+    },
+    failed: (error) => {
+      post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+    },
+  },
+  () => Number(Atomics.add(counters, 1, 1n)),
+);
+
+main.on('message', (message: ToDeviceThread) => {
+  switch (message.kind) {
+    case 'begin':
+      if (message.fresh) {
+        samples = 0;
+        Atomics.store(counters, 0, 0n);
+      }
+      producer.begin(message.plan);
+      return;
+    case 'end':
+      producer.end(message.at);
+      if (message.id !== undefined) post({ kind: 'ended', id: message.id });
+      return;
+    case 'main':
+      mainWants = message.wanted;
+      return;
+    case 'port': {
+      const { port } = message;
+      ports.set(message.id, {
+        port,
+        writer: new DeviceFrameWriter((frame, transfer) => {
+          port.postMessage(frame, transfer);
+        }),
+      });
+      return;
+    }
+    case 'unport':
+      ports.get(message.id)?.port.close();
+      ports.delete(message.id);
+      return;
+    case 'motions':
+      signal.moved(message.motions);
+      return;
+    case 'wearer':
+      signal.wearerChanged(message.wearer);
+      return;
+  }
+});
