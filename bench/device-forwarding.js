@@ -46,8 +46,12 @@ function mainThreadCpuSeconds() {
   return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
 }
 
-/** A headset as the adapter reads it: every channel acquired, frames from a timer while held. */
-function standInHeadset() {
+/**
+ * A headset as the adapter reads it: every channel acquired, frames from a timer while held, on
+ * this (the main) thread, as a live amplifier's; `framePortOf` (core/frame-wire.js) is the build's
+ * writer of frame ports from listeners, absent in builds before frame ports.
+ */
+function standInHeadset(framePortOf) {
   const frameListeners = new Set();
   let timer;
   let seq = 0;
@@ -72,6 +76,7 @@ function standInHeadset() {
         frameListeners.add(listener);
         return () => frameListeners.delete(listener);
       },
+      ...(framePortOf === undefined ? {} : { framePort: () => framePortOf((l) => headset.eeg.onFrame(l)) }),
       start(owner) {
         owners.add(owner);
         if (!values.burst) timer ??= setInterval(emit, FRAME_MS);
@@ -108,7 +113,8 @@ async function measure(root, streams) {
   const { WorkerRuntime } = await import(dist('streams/runtime/worker-runtime.js'));
   const { STREAM_HOST_ENTRY } = await import(dist('streams/executables/stream-host-entry.js'));
   const { headsetFrameSource } = await import(dist('device/sources/frame-source.js'));
-  const { headset, frames, emit } = standInHeadset();
+  const { framePortOf } = await import(dist('core/frame-wire.js')).catch(() => ({}));
+  const { headset, frames, emit } = standInHeadset(framePortOf);
   const dataDir = mkdtempSync(join(tmpdir(), 'headsetd-bench-forwarding-'));
   const runtime = new WorkerRuntime({
     workerEntry: STREAM_HOST_ENTRY,
