@@ -4,9 +4,9 @@
  * and its output seen: WebSocket frames, a recording listed and downloadable, the Python node's
  * frames, OSC datagrams sent (to nobody), a quick stream's buffer and WebSocket.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { parse } from 'yaml';
 import { json, ROOT, type Service, startService } from '../support/service.js';
@@ -21,15 +21,16 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await service.stop('SIGKILL');
-});
-
-/** Streams created and not yet removed: a test that failed half-way leaves none to the next. */
+/**
+ * Streams created and not yet removed. The examples run at once, each on its own stream (a user runs
+ * several on one service too): a stream a test left, having failed half-way or never removing it,
+ * is deleted once all have run, before the service stops.
+ */
 const streams = new Set<string>();
-afterEach(async () => {
+afterAll(async () => {
   for (const id of streams) await fetch(`${service.url}/stream/streams/${id}`, { method: 'DELETE' });
   streams.clear();
+  await service.stop('SIGKILL');
 });
 
 interface JsonFrame {
@@ -103,7 +104,18 @@ async function remove(id: string): Promise<void> {
   expect((await json(`${service.url}/stream/streams/${id}`, { method: 'DELETE' })).status).toBe(200);
 }
 
-describe('examples/streams', () => {
+test('every example stream has an id of its own: a user creates several on one service', () => {
+  const byId = new Map<string, string[]>();
+  for (const name of readdirSync(EXAMPLES).filter((n) => n.endsWith('.yaml') && n !== 'quick-eeg.yaml')) {
+    const { id } = example(name);
+    byId.set(id, [...(byId.get(id) ?? []), name]);
+  }
+  expect([...byId.values()].filter((names) => names.length > 1)).toEqual([]);
+});
+
+// Concurrently: most of each test is waiting on the device's time (an SSVEP window of 4 s, band
+// powers every 0.5 s, a marker's epoch), which the examples can wait out together.
+describe.concurrent('examples/streams', () => {
   test('eeg-filter-websocket.yaml serves filtered EEG frames', async () => {
     const { id, ws } = await createAndStart('eeg-filter-websocket.yaml');
     const received = await frames(ws, 3);
