@@ -170,12 +170,16 @@ export abstract class AcquisitionCore<C extends EegConfig> implements EegAcquisi
     return framePortOf((listener) => this.onFrame(listener));
   }
 
-  /** Stops for good: what is held back leaves, then no frame after this. */
-  close(): void {
+  /**
+   * Stops for good: what is held back leaves, then no frame after this; resolves once the run's end
+   * is reported.
+   */
+  close(): Promise<void> {
     this.owners.close();
-    void this.finish();
+    const ended = this.finish();
     this.listeners.clear();
     this.framesWanted(false);
+    return ended ?? Promise.resolve();
   }
 
   // --- for the sources ------------------------------------------------------------------------

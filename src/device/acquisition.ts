@@ -170,9 +170,10 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
     this.thread?.update(message);
   }
 
-  override close(): void {
-    super.close();
+  override close(): Promise<void> {
+    const ended = super.close();
     this.thread?.close();
+    return ended;
   }
 
   protected override framesWanted(wanted: boolean): void {

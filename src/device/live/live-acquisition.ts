@@ -139,9 +139,10 @@ export class LiveAcquisition extends AcquisitionCore<EegConfig> {
   }
 
   /** Stops for good: no frame after this (the driver is closed by the headset). */
-  override close(): void {
-    super.close();
+  override close(): Promise<void> {
+    const ended = super.close();
     this.unsubscribe();
+    return ended;
   }
 
   protected override initial(change: EegConfigChange): EegConfig {

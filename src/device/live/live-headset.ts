@@ -180,9 +180,10 @@ export class LiveHeadset implements Headset {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.eeg.close();
+    const ended = this.eeg.close();
     this.meter?.close();
     this.unsubscribeLink();
+    await ended;
     this.events.clear();
     await this.driver.close();
   }

@@ -157,4 +157,28 @@ describe('frames produced in the device’s thread', () => {
     });
     reader.close();
   });
+
+  it('a device closed while acquiring lets its thread write the run’s last frames first', async () => {
+    const headset = createSimulatedHeadset({ seed: 4, deviceThread: DEVICE_THREAD });
+    const framePort = headset.eeg.framePort();
+    let rows = 0;
+    framePort.port.on('message', ({ frame }: DeviceFrameMessage) => {
+      rows += frame.data.length / 19;
+    });
+    const portClosed = new Promise((resolve) => framePort.port.once('close', resolve));
+    const stopped = new Promise<string>((resolve) =>
+      headset.onEvent((event) => {
+        if (event.type === 'system' && event.eventType === 'acquisition_stopped') resolve(event.message);
+      }),
+    );
+    await headset.eeg.start('client');
+    await vi.waitFor(() => {
+      expect(rows).toBeGreaterThan(30);
+    });
+    await headset.close();
+    const message = await stopped;
+    await portClosed;
+    // The count the stop reports is every row the port carried, the last ones included.
+    expect(message).toBe(`EEG acquisition stopped after ${rows} samples.`);
+  });
 });

@@ -34,6 +34,9 @@ export interface DeviceThreadHooks {
   failed(error: Error): void;
 }
 
+/** How long a closing device waits for its thread to write a run's last frames. */
+const CLOSE_GRACE_MS = 1_000;
+
 /** A small heap: the thread holds one source and the frames in flight. */
 const THREAD_HEAP_LIMIT_MB = 64;
 
@@ -43,6 +46,8 @@ export class DeviceThread {
   private readonly cells = new BigInt64Array(this.counters);
   private nextId = 1;
   private readonly ending = new Map<number, () => void>();
+  /** The last run's end, which a close lets finish. */
+  private lastEnd: Promise<void> = Promise.resolve();
   private readonly ports = new Map<number, MessagePort>();
   private wanted = false;
   /** The channel names of the last frame the thread sent here. */
@@ -64,10 +69,11 @@ export class DeviceThread {
     const worker = this.worker;
     if (worker === undefined) return Promise.resolve();
     const id = this.nextId++;
-    return new Promise((resolve) => {
+    this.lastEnd = new Promise((resolve) => {
       this.ending.set(id, resolve);
       worker.postMessage({ kind: 'end', at, id } satisfies ToDeviceThread);
     });
+    return this.lastEnd;
   }
 
   /** Ends a run and goes on at once with another (a configuration change): no answer awaited. */
@@ -108,14 +114,22 @@ export class DeviceThread {
     if (this.worker !== undefined) this.send(message);
   }
 
-  /** Ends the thread: no frame after this. */
+  /**
+   * Ends the thread once the run it was told to end has written its last frames (at most
+   * {@link CLOSE_GRACE_MS} later); nothing starts on it any more.
+   */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
-    for (const port of this.ports.values()) port.close();
-    this.ports.clear();
-    void this.worker?.terminate();
-    this.worker = undefined;
-    this.settle();
+    const worker = this.worker;
+    if (worker === undefined) return;
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
+    void Promise.race([this.lastEnd, grace]).then(() => {
+      this.worker = undefined;
+      this.ports.clear();
+      this.settle();
+      return worker.terminate();
+    });
   }
 
   private send(message: ToDeviceThread): void {

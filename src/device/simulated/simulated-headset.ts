@@ -388,17 +388,17 @@ export class SimulatedHeadset implements Headset {
     }
   }
 
-  close(): Promise<void> {
-    if (!this.closed) {
-      this.closed = true;
-      this.eeg.close();
-      this.impedance.close();
-      this.motorArray.stopAll();
-      if (this.housekeeping !== undefined) this.clock.clearTimeout(this.housekeeping);
-      this.housekeeping = undefined;
-      this.events.clear();
-    }
-    return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // The end of a run produced in the device's thread is reported once its last frames left.
+    const ended = this.eeg.close();
+    this.impedance.close();
+    this.motorArray.stopAll();
+    if (this.housekeeping !== undefined) this.clock.clearTimeout(this.housekeeping);
+    this.housekeeping = undefined;
+    await ended;
+    this.events.clear();
   }
 
   private eegOptions(options: SimulatedHeadsetOptions): { mainsFrequency?: number } {
