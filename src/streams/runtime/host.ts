@@ -34,6 +34,7 @@ import type {
 import type { NodeDef } from '../../core/stream-model.js';
 import type { NodeFactory } from '../../core/node.js';
 import { MainThreadChannel } from './main-thread-channel.js';
+import { StatusBoard } from './status-board.js';
 import { errorMessage } from '../../core/error-message.js';
 import { adoptWallClockOffset } from '../../core/wall-clock.js';
 
@@ -54,6 +55,10 @@ export interface StreamHostPlugins {
 interface HostedStream {
   readonly graph: RunningGraph;
   readonly channel: MainThreadChannel;
+  /** Where the snapshot period's status goes without a message (status-board.ts). */
+  readonly board: StatusBoard;
+  /** The number of the stream's last snapshot, posted or written. */
+  snapshots: number;
   /** Its commands, one at a time: a stop never interleaves with a start still in progress. */
   queue: Promise<void>;
 }
@@ -78,6 +83,8 @@ class StreamHost {
   private readonly nodeIndex = new Map<string, number>();
   private readonly device: DeviceProxy | undefined;
   private readonly pushQueued = new Set<string>();
+  /** How many of `nodeOrder` the main thread was last posted. */
+  private orderPosted = 0;
 
   constructor(
     private readonly port: MessagePort,
@@ -93,7 +100,7 @@ class StreamHost {
     Atomics.add(this.busy, 1, 1); // alive
     setInterval(() => {
       Atomics.add(this.busy, 1, 1);
-      for (const streamId of this.streams.keys()) this.push(streamId);
+      for (const streamId of this.streams.keys()) this.refresh(streamId);
     }, boot.snapshotIntervalMs);
     // Warm up: load every built-in's code now, while no stream waits for it.
     plugins.warmUp();
@@ -116,16 +123,40 @@ class StreamHost {
     return index;
   }
 
-  private snapshot(streamId: string, graph: RunningGraph): StatusPush {
-    const status = graph.status();
+  private snapshot(streamId: string, stream: HostedStream): StatusPush {
+    const status = stream.graph.status();
     for (const id of Object.keys(status.nodes)) this.indexOf(streamId, id);
-    return { status, nodeOrder: [...this.nodeOrder], logs: graph.collectLogs() };
+    this.orderPosted = this.nodeOrder.length;
+    return {
+      seq: ++stream.snapshots,
+      status,
+      nodeOrder: [...this.nodeOrder],
+      logs: stream.graph.collectLogs(),
+    };
   }
 
   private push(streamId: string): void {
     const stream = this.streams.get(streamId);
-    if (stream !== undefined)
-      this.post({ kind: 'snapshot', streamId, push: this.snapshot(streamId, stream.graph) });
+    if (stream !== undefined) this.post({ kind: 'snapshot', streamId, push: this.snapshot(streamId, stream) });
+  }
+
+  /**
+   * The snapshot period's status: on the stream's board, read by the main thread when asked,
+   * unless something must arrive (log lines, nodes the main thread does not know yet, a status
+   * too large for the board): then posted.
+   */
+  private refresh(streamId: string): void {
+    const stream = this.streams.get(streamId);
+    if (stream === undefined) return;
+    const status = stream.graph.status();
+    const known = Object.keys(status.nodes).every((id) => this.nodeIndex.has(`${streamId}\u0000${id}`));
+    if (known && this.orderPosted === this.nodeOrder.length && !stream.graph.hasLogs()) {
+      if (stream.board.write({ seq: stream.snapshots + 1, status })) {
+        stream.snapshots++;
+        return;
+      }
+    }
+    this.push(streamId);
   }
 
   private schedulePush(streamId: string): void {
@@ -169,7 +200,7 @@ class StreamHost {
         Atomics.store(this.busy, 0, nodeId === undefined ? 0 : this.indexOf(streamId, nodeId) + 1);
       },
     });
-    return { graph, channel, queue: Promise.resolve() };
+    return { graph, channel, board: new StatusBoard(init.board), snapshots: 0, queue: Promise.resolve() };
   }
 
   private onMessage(message: ToHost): void {
@@ -193,7 +224,7 @@ class StreamHost {
             streamId: message.streamId,
             ok: false,
             error,
-            push: { status: { nodes: {}, pipes: {} }, nodeOrder: [...this.nodeOrder], logs: [] },
+            push: { seq: 0, status: { nodes: {}, pipes: {} }, nodeOrder: [...this.nodeOrder], logs: [] },
           });
           return;
         }
@@ -234,7 +265,7 @@ class StreamHost {
       ok = false;
       failure = error;
     }
-    const push = this.snapshot(streamId, stream.graph);
+    const push = this.snapshot(streamId, stream);
     // A stopped stream, or one that failed to start (its nodes are stopped again), leaves the worker.
     if (command.op === 'stop' || (command.op === 'start' && !ok)) this.streams.delete(streamId);
     if (ok) this.post({ kind: 'reply', id, streamId, ok: true, push });

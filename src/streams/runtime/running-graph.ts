@@ -230,6 +230,12 @@ export class RunningGraph {
   }
 
   /** Log lines written since the last call, per node. */
+  /** Whether any node logged since the last `collectLogs`. */
+  hasLogs(): boolean {
+    for (const runner of this.runners.values()) if (runner.newLogs.size > 0) return true;
+    return false;
+  }
+
   collectLogs(): { nodeId: string; lines: NodeLogLine[] }[] {
     const out: { nodeId: string; lines: NodeLogLine[] }[] = [];
     for (const [nodeId, runner] of this.runners) {

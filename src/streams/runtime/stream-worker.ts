@@ -58,6 +58,8 @@ export interface StreamBinding {
   extraModules: readonly string[];
   /** The rules the stream's sockets apply (websocket nodes). */
   access: AccessPolicy;
+  /** The memory of the stream's status board (status-board.ts), which the worker writes. */
+  board: SharedArrayBuffer;
   onPush(push: StatusPush): void;
   onEvent(event: RuntimeEvent): void;
   /**
@@ -185,6 +187,7 @@ export class StreamWorker {
         executablesDirs: [...binding.executablesDirs],
         extraModules: [...binding.extraModules],
         access: binding.access,
+        board: binding.board,
       },
     };
     this.worker.postMessage(message);

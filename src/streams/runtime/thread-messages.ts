@@ -41,6 +41,8 @@ export interface HostInit {
   extraModules: string[];
   /** The rules the stream's sockets apply (websocket nodes). */
   access: AccessPolicy;
+  /** The memory of the stream's status board (status-board.ts). */
+  board: SharedArrayBuffer;
 }
 
 export type HostCommand =
@@ -82,6 +84,8 @@ export interface SerializedError {
 
 /** One stream's status and new log lines, with the worker's node order. */
 export interface StatusPush {
+  /** The stream's snapshots are numbered: the status board's and the posted ones share the count. */
+  seq: number;
   status: RuntimeStreamStatus;
   /** The worker's nodes (of all its streams) in the order of the `busy` indices. */
   nodeOrder: NodeRef[];

@@ -29,6 +29,7 @@ import {
 } from './stream-runtime.js';
 import type { Frame } from '../../core/frame.js';
 import { LogRing } from './log-ring.js';
+import { StatusBoard } from './status-board.js';
 import type { NodeRef, StatusPush } from './thread-messages.js';
 import type { DeviceFeed, NodeLogLine } from '../../core/node.js';
 import type { StreamWorker } from './stream-worker.js';
@@ -100,6 +101,9 @@ interface RunningStream {
   stopping: boolean;
   /** Why it was restarted on another worker, shown as its nodes' lastError until they have one. */
   restartedBecause?: string;
+  /** The status board its worker writes each snapshot period, and the last snapshot taken in. */
+  board?: StatusBoard;
+  seq?: number;
 }
 
 export class WorkerRuntime implements StreamRuntime {
@@ -177,8 +181,12 @@ export class WorkerRuntime implements StreamRuntime {
   /** Binds the stream to its worker and starts it there. */
   private async run(entry: RunningStream, stream: StreamDefinition): Promise<void> {
     const streamId = stream.id;
+    const board = StatusBoard.memory();
+    entry.board = new StatusBoard(board);
+    entry.seq = 0;
     entry.worker.bind({
       streamId,
+      board,
       dataDir: this.options.dataDir,
       executablesDirs: this.options.executablesDirs,
       extraModules: this.options.extraExecutableModules ?? [],
@@ -264,7 +272,15 @@ export class WorkerRuntime implements StreamRuntime {
   }
 
   status(streamId: string): RuntimeStreamStatus | undefined {
-    return this.streams.get(streamId)?.status ?? this.failed.get(streamId);
+    const entry = this.streams.get(streamId);
+    return entry === undefined ? this.failed.get(streamId) : this.latest(entry);
+  }
+
+  /** The stream's latest status: the last posted, or its board's when that is newer. */
+  private latest(entry: RunningStream): RuntimeStreamStatus | undefined {
+    const written = entry.board?.read() as Pick<StatusPush, 'seq' | 'status'> | undefined;
+    if (written !== undefined && written.seq > (entry.seq ?? 0)) this.take(entry, written);
+    return entry.status;
   }
 
   logs(streamId: string, nodeId: string): readonly NodeLogLine[] {
@@ -335,9 +351,15 @@ export class WorkerRuntime implements StreamRuntime {
     return entry;
   }
 
+  /** A snapshot of the stream's status, posted or read from its board, when it is newer. */
+  private take(entry: RunningStream, { seq, status }: Pick<StatusPush, 'seq' | 'status'>): void {
+    if (seq < (entry.seq ?? 0)) return;
+    entry.seq = seq;
+    entry.status = entry.restartedBecause === undefined ? status : withReason(status, entry.restartedBecause);
+  }
+
   private accept(streamId: string, entry: RunningStream, push: StatusPush): void {
-    entry.status =
-      entry.restartedBecause === undefined ? push.status : withReason(push.status, entry.restartedBecause);
+    this.take(entry, push);
     const rings = this.logRings.get(streamId);
     if (rings === undefined) return;
     for (const { nodeId, lines } of push.logs) {
@@ -412,7 +434,7 @@ export class WorkerRuntime implements StreamRuntime {
   private fail(streamId: string, entry: RunningStream, message: string, nodeId: string | undefined): void {
     this.streams.delete(streamId);
     const text = `stream ${streamId} failed: ${message}`;
-    this.failed.set(streamId, postMortem(entry.status, nodeId, text));
+    this.failed.set(streamId, postMortem(this.latest(entry), nodeId, text));
     this.logToNodes(streamId, nodeId === undefined ? Object.keys(entry.status?.nodes ?? {}) : [nodeId], text);
     this.options.logger?.error({ streamId, nodeId }, text);
     try {
