@@ -11,8 +11,8 @@
  * ends (`end`: what is due or held back leaves first), and hands its frames to `deliver`. A source
  * whose frames are produced in another thread (production/device-thread.ts) hands here only those
  * a listener on this thread wants (`emit`, told by `framesWanted`), keeps the count in that thread
- * (`refreshCount`), writes the frames to the stream workers' ports itself (`framePort`) and may end
- * a run asynchronously.
+ * (`producedSamples`), writes the frames to the stream workers' ports itself (`framePort`) and may
+ * end a run asynchronously.
  */
 import type { Frame } from '../core/frame.js';
 import { framePortOf } from '../core/frame-wire.js';
@@ -200,7 +200,7 @@ export abstract class AcquisitionCore<C extends EegConfig> implements EegAcquisi
     this.listeners.emit(frame);
   }
 
-  /** Hands a frame to every listener, its samples counted elsewhere (see `refreshCount`). */
+  /** Hands a frame to every listener, its samples counted elsewhere (see `producedSamples`). */
   protected emit(frame: Frame): void {
     this.listeners.emit(frame);
   }

@@ -80,6 +80,8 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
   private electrodes: readonly Electrode[] | undefined;
   private readonly production: Production;
   private readonly thread: DeviceThread | undefined;
+  /** The id of the last run planned (RunPlan.id). */
+  private runId = 0;
 
   constructor(
     private readonly clock: DeviceClock,
@@ -104,8 +106,8 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
             this.deliver(frame, rows);
           },
           markers: onMarkers,
-          failed: (error) => {
-            this.failed(error instanceof Error ? error : new Error(String(error)));
+          failed: (error, plan) => {
+            this.runFailed(error instanceof Error ? error : new Error(String(error)), plan.id);
           },
         },
         () => this.nextSeq(),
@@ -128,8 +130,8 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
           this.emit(frame);
         },
         markers: onMarkers,
-        failed: (error) => {
-          this.failed(error);
+        failed: (error, run) => {
+          this.runFailed(error, run);
         },
       });
       this.thread = deviceThread;
@@ -213,7 +215,21 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
   private plan(config: HeadsetEegConfig): RunPlan {
     const electrodes = Object.freeze([...this.channelsOf(config)]);
     this.electrodes = electrodes;
-    return { config, electrodes, startedAt: this.clock.now(), startedAtWall: this.clock.wallNow() };
+    this.runId++;
+    return {
+      id: this.runId,
+      config,
+      electrodes,
+      startedAt: this.clock.now(),
+      startedAtWall: this.clock.wallNow(),
+    };
+  }
+
+  /** The run `run` failed (undefined: the one going on, whose thread died); a later run goes on. */
+  private runFailed(error: Error, run: number | undefined): void {
+    if (run !== undefined && run !== this.runId) return;
+    this.electrodes = undefined;
+    this.failed(error);
   }
 
   /** A source may lack channels (a recording without them): those are absent from the frames. */

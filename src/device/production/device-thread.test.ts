@@ -4,6 +4,9 @@
  * changes (the motors); the main thread receives no frame unless a listener there wants them; and
  * the count the acquisition reports is the thread's.
  */
+import { copyFileSync, mkdtempSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../core/frame.js';
 import type { DeviceFrameMessage } from '../../core/frame-wire.js';
@@ -181,4 +184,36 @@ describe('frames produced in the device’s thread', () => {
     // The count the stop reports is every row the port carried, the last ones included.
     expect(message).toBe(`EEG acquisition stopped after ${rows} samples.`);
   });
+
+  for (const where of ['its own thread', 'the acquisition’s thread'] as const) {
+    it(`a recording cut short while it plays ends the run as a failure, said in the stop (${where})`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-cut-short-'));
+      const file = path.join(dir, 'cut.edf');
+      copyFileSync(fixture('S002R01.edf'), file);
+      const headset = keep(
+        createReplayHeadset(file, where === 'its own thread' ? { deviceThread: DEVICE_THREAD } : {}),
+      );
+      const stops: { level: string; message: string }[] = [];
+      headset.onEvent((event) => {
+        if (event.type === 'system' && event.eventType === 'acquisition_stopped') stops.push(event);
+      });
+      const reader = readPort(headset);
+      await headset.eeg.start('client');
+      await reader.atLeast(5);
+      // Only the header and a few records are left: the next record to read is gone.
+      truncateSync(file, 6_000);
+      await vi.waitFor(
+        () => {
+          expect(stops).toHaveLength(1);
+        },
+        { timeout: 20_000 },
+      );
+      reader.close();
+      expect(stops[0]?.level).toBe('error');
+      expect(stops[0]?.message).toMatch(
+        /^EEG acquisition failed and stopped after \d+ samples: The recording .* was cut short/,
+      );
+      expect(headset.eeg.state()).toMatchObject({ streaming: false, owners: [] });
+    });
+  }
 });

@@ -30,8 +30,8 @@ export interface DeviceThreadHooks {
   /** A frame the main thread wanted (see {@link DeviceThread.wantFrames}). */
   frame(frame: Frame): void;
   markers(markers: readonly PlayedMarker[]): void;
-  /** The run failed (its source threw) or the thread died with it: the run is over. */
-  failed(error: Error): void;
+  /** The run `run` failed (its source threw), or the thread died with the run going on. */
+  failed(error: Error, run?: number): void;
 }
 
 /** How long a closing device waits for its thread to write a run's last frames. */
@@ -181,7 +181,7 @@ export class DeviceThread {
         this.hooks.markers(message.markers);
         return;
       case 'failed':
-        this.hooks.failed(new Error(message.message));
+        this.hooks.failed(new Error(message.message), message.run);
         return;
     }
   }

@@ -21,6 +21,8 @@ import type { EegSignalSource } from '../signal-source.js';
 
 /** A run as the acquisition begins it: on the acquisition's clock, which the producer's reads too. */
 export interface RunPlan {
+  /** Which run of the device this is (a failure names the run it ended). */
+  readonly id: number;
   readonly config: EegConfig;
   /** The electrodes acquired (configured ones the source has), in column order. */
   readonly electrodes: readonly Electrode[];
@@ -40,8 +42,8 @@ export interface ProducerOutput {
   frame(frame: Frame, rows: number): void;
   /** Markers the frame's samples passed, before the frame itself. */
   markers(markers: readonly PlayedMarker[]): void;
-  /** The source threw while the run went on (a file that can no longer be read): the run is over. */
-  failed(error: unknown): void;
+  /** The source threw while the run `plan` went on (a file that can no longer be read): it is over. */
+  failed(error: unknown, plan: RunPlan): void;
 }
 
 interface Run {
@@ -88,7 +90,7 @@ export class FrameProducer {
     try {
       this.emitDue(run, at);
     } catch (error) {
-      this.output.failed(error);
+      this.output.failed(error, run.plan);
     }
     this.run = undefined;
   }
@@ -103,7 +105,7 @@ export class FrameProducer {
         this.emitDue(run, this.clock.now());
       } catch (error) {
         this.run = undefined;
-        this.output.failed(error);
+        this.output.failed(error, run.plan);
         return;
       }
       if (this.run === run) this.schedule(run);

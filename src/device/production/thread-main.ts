@@ -61,8 +61,8 @@ const producer = new FrameProducer(
     markers: (markers) => {
       post({ kind: 'markers', markers });
     },
-    failed: (error) => {
-      post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+    failed: (error, plan) => {
+      post({ kind: 'failed', run: plan.id, message: error instanceof Error ? error.message : String(error) });
     },
   },
   () => Number(Atomics.add(counters, 1, 1n)),

@@ -59,5 +59,5 @@ export type FromDeviceThread =
   /** The run of an `end` with an `id` ended, with its last frames written. */
   | { readonly kind: 'ended'; readonly id: number }
   | { readonly kind: 'markers'; readonly markers: readonly PlayedMarker[] }
-  /** The run ended because its source threw; the thread waits for the next run. */
-  | { readonly kind: 'failed'; readonly message: string };
+  /** The run `run` ended because its source threw; the thread waits for the next run. */
+  | { readonly kind: 'failed'; readonly run: number; readonly message: string };
