@@ -29,6 +29,7 @@ import { toWire } from '../../core/frame-wire.js';
 import type { DeviceFeed } from '../../core/node.js';
 import { NodeFailureError, type RuntimeEvent } from './stream-runtime.js';
 import { wallClockOffsetMs } from '../../core/wall-clock.js';
+import { ListenerSet } from '../../core/listener-set.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
@@ -72,6 +73,36 @@ export interface StreamBinding {
 }
 
 /**
+ * The watchdog's rounds: one timer per period for every worker of the process, so that the main
+ * thread (the API's) is woken by the supervision of its workers a few times a second whatever their
+ * number. A round reads each worker's heartbeat in shared memory.
+ */
+const rounds = new Map<number, { timer: NodeJS.Timeout; checks: ListenerSet<undefined> }>();
+
+/** Runs `check` every `period` ms in that period's round; answers the end of its turn. */
+function watch(period: number, check: () => void): () => void {
+  let round = rounds.get(period);
+  if (round === undefined) {
+    const checks = new ListenerSet<undefined>();
+    const timer = setInterval(() => {
+      checks.emit(undefined);
+    }, period);
+    // The watchdog never keeps the process alive by itself (a worker running a stream does).
+    timer.unref();
+    round = { timer, checks };
+    rounds.set(period, round);
+  }
+  const { checks, timer } = round;
+  const leave = checks.add(check);
+  return () => {
+    leave();
+    if (checks.size > 0) return;
+    clearInterval(timer);
+    rounds.delete(period);
+  };
+}
+
+/**
  * Starts the worker's entry module (a module calling host.ts's runStreamHost): as it is when
  * compiled, or, for TypeScript sources (tests, `tsx`), through tsx's loader, registered inside the
  * worker because Node 20 does not apply `--import` from a worker's execArgv.
@@ -106,7 +137,8 @@ export class StreamWorker {
   /** Last heartbeat count seen, and when it was seen to change (performance.now(), ms). */
   private lastBeat = 0;
   private lastBeatChange = 0;
-  private readonly watchdog: NodeJS.Timeout;
+  /** Ends this worker's turn in the watchdog's rounds. */
+  private readonly unwatch: () => void;
   private readonly forwarder: DeviceForwarder;
   private readonly busy = new SharedArrayBuffer(8);
   private nodeOrder: NodeRef[] = [];
@@ -143,11 +175,10 @@ export class StreamWorker {
       this.die(`its worker exited unexpectedly (code ${code})`);
     });
     const period = Math.max(50, Math.min(500, options.heartbeatTimeoutMs / 4));
-    this.watchdog = setInterval(() => {
+    this.unwatch = watch(period, () => {
       this.checkHeartbeat();
-    }, period);
+    });
     // A worker without streams never keeps the process alive; one running a stream does (see bind).
-    this.watchdog.unref();
     this.worker.unref();
   }
 
@@ -347,7 +378,7 @@ export class StreamWorker {
       untrackGroup(pgid);
     }
     this.processGroups.clear();
-    clearInterval(this.watchdog);
+    this.unwatch();
     void this.forwarder.close();
     for (const waiter of this.pending.values()) {
       clearTimeout(waiter.timer);
