@@ -3,7 +3,7 @@
  * headsetd benchmarks: `npm run bench` (builds, then runs this file).
  *
  * Usage: node bench/run.js [--check] [--quick]
- *                          [--only dsp,runtime,codecs,formats,api,service,latency,external,startup,apistatus,storesoak,cpu]
+ *                          [--only dsp,runtime,codecs,formats,api,service,latency,external,startup,apistatus,storesoak,cpu,wakeups]
  *                          [--json FILE] [--write-baseline]
  *   --check   exit 1 when a benchmark misses its threshold (default: report only, exit 0);
  *             advisory benchmarks (contention-sensitive, see docs/performance.md) never fail it
@@ -39,6 +39,7 @@ import { runStartup } from './suites/startup.js';
 import { runApiStatus } from './suites/api-status.js';
 import { runStoreSoak } from './suites/store-soak.js';
 import { runCpu } from './suites/cpu.js';
+import { runWakeups } from './suites/wakeups.js';
 
 const SUITES = {
   dsp: runDsp,
@@ -53,6 +54,7 @@ const SUITES = {
   apistatus: runApiStatus,
   storesoak: runStoreSoak,
   cpu: runCpu,
+  wakeups: runWakeups,
 };
 
 /** The suites of `--quick`: in-process, CPU-bound, seconds each. */

@@ -1,9 +1,8 @@
 /**
  * The replay device's markers into recordings and epochs (docs/device.md §Replay device): each
- * `marker` event of the device becomes an `annotate` signal to every recorder that writes and
- * every `epoch` node, in a running
- * stream reading the device (one with an eeg-source node), with the marker's text, its time in the
- * frames as `onset` and its duration. A replayed file recorded again so keeps its annotations,
+ * `marker` event of the device becomes an `annotate` signal to every live recorder and every
+ * `epoch` node, in a running stream reading the device (one with an eeg-source node), with the
+ * marker's text, its time in the frames as `onset` and its duration. A replayed file recorded again so keeps its annotations,
  * each at its sample. Wired by server.ts; nothing else knows of it.
  */
 import type { Logger } from 'pino';
@@ -24,8 +23,8 @@ function builtinOf(executable: string): string | undefined {
 }
 
 /**
- * The (stream, node) of every live recorder, and every live epoch node (which cuts its epochs
- * around markers), of a running stream with an eeg-source.
+ * The (stream, node) of every live recorder and every live epoch node (which cuts its epochs
+ * around markers) of a running stream with an eeg-source.
  */
 function markedNodesOfTheDevice(manager: StreamManager): { streamId: string; nodeId: string }[] {
   const found: { streamId: string; nodeId: string }[] = [];
@@ -33,13 +32,17 @@ function markedNodesOfTheDevice(manager: StreamManager): { streamId: string; nod
     const definition = entry.definition;
     if (!definition.nodes.some((n) => builtinOf(n.executable) === 'eeg-source')) continue;
     if (!manager.isLive(entry)) continue;
-    const epochNodes = new Set(
-      definition.nodes.filter((n) => builtinOf(n.executable) === 'epoch').map((n) => n.id),
+    // A recorder takes a marker from its start on, before its first frame too (it places it when
+    // its file opens): the device's thread may pass a marker before the worker has written a frame.
+    const markedNodes = new Set(
+      definition.nodes
+        .filter((n) => ['epoch', 'recorder'].includes(builtinOf(n.executable) ?? ''))
+        .map((n) => n.id),
     );
     const status = manager.runtimeStatus(entry);
     for (const [nodeId, node] of Object.entries(status?.nodes ?? {})) {
-      const takesMarkers = typeof node.info?.recording === 'string' || epochNodes.has(nodeId);
-      if (takesMarkers && LIVE_STATES.has(node.state)) found.push({ streamId: definition.id, nodeId });
+      if (markedNodes.has(nodeId) && LIVE_STATES.has(node.state))
+        found.push({ streamId: definition.id, nodeId });
     }
   }
   return found;
