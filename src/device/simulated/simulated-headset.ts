@@ -72,7 +72,8 @@ export interface SimulatedHeadsetOptions {
   readonly signalSource?: EegSignalSource;
   /**
    * The entry module of the device's thread (production/thread-entry.ts), where the EEG frames are
-   * then produced; absent: on the headset's own thread.
+   * then produced on the system's clock; absent, or with a `clock` of the caller's: on the
+   * headset's own thread.
    */
   readonly deviceThread?: URL;
   /** With `signalSource`: what the device's thread makes the same samples of (the replayed file). */
@@ -189,8 +190,10 @@ export class SimulatedHeadset implements Headset {
         wearer: wearer.snapshot(),
       });
     }
+    // The device's thread keeps the system's time: a clock of the caller's (moved by hand in a
+    // test) keeps the production on this thread, on that clock.
     const thread =
-      options.deviceThread === undefined || threadSource === undefined
+      options.deviceThread === undefined || threadSource === undefined || options.clock !== undefined
         ? undefined
         : { entry: options.deviceThread, source: threadSource };
     this.eeg = new AcquisitionEngine(
