@@ -3,11 +3,11 @@
  * eeg (config, start, watch from the live EEG socket, stop), impedance, motors and seat (with
  * the cancellation of Ctrl-C).
  *
- * Three services, side by side: one for acquisition and impedance, one for moving the motors,
- * one for seating, whose jobs move electrodes on the device's own time (seconds each) and hold
- * the impedance meter that acquisition excludes and the motors that a move or a reset takes. The
- * tests of each run one after another; commands whose answers do not depend on each other run at
- * once.
+ * Two services, side by side: one for acquisition and impedance, one for the motors and seating,
+ * whose jobs move electrodes on the device's own time (seconds each) and hold the impedance meter
+ * that acquisition excludes. The tests of each run one after another (a seating starts where the
+ * move before left the electrodes, as on one headset: from retracted it would take twice as long);
+ * commands whose answers do not depend on each other run at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { followCli, runCli } from '../support/client-cli.js';
@@ -16,18 +16,16 @@ import { eventually } from '../support/wait.js';
 
 let service: Service;
 let motorService: Service;
-let seatService: Service;
 
 beforeAll(async () => {
-  [service, motorService, seatService] = await Promise.all([
-    startService({ args: ['--seed', '7'] }),
+  [service, motorService] = await Promise.all([
     startService({ args: ['--seed', '7'] }),
     startService({ args: ['--seed', '7'] }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([service.stop(), motorService.stop(), seatService.stop()]);
+  await Promise.all([service.stop(), motorService.stop()]);
 });
 
 function cli(...args: string[]) {
@@ -36,10 +34,6 @@ function cli(...args: string[]) {
 
 function motorCli(...args: string[]) {
   return runCli(['--url', motorService.url, ...args]);
-}
-
-function seatCli(...args: string[]) {
-  return runCli(['--url', seatService.url, ...args]);
 }
 
 describe.concurrent('acquisition and impedance', () => {
@@ -160,8 +154,8 @@ describe.concurrent('acquisition and impedance', () => {
   });
 });
 
-describe.concurrent('motors', () => {
-  describe('headsetd motors', { concurrent: false }, () => {
+describe.concurrent('motors and seating', () => {
+  describe('headsetd motors and seat', { concurrent: false }, () => {
     test('move follows the motors to their end; get reads them; a bad displacement is the API error', async () => {
       // The refused move moves nothing: it runs beside the first.
       const [movedRun, refused] = await Promise.all([
@@ -177,20 +171,10 @@ describe.concurrent('motors', () => {
       expect(refused.stderr).toMatch(/\n {2}at \/configuration\/0\/displacement\n/);
     });
 
-    test('reset brings every motor back to an end', async () => {
-      const reset = JSON.parse((await motorCli('motors', 'reset', '--json')).stdout);
-      expect(Object.keys(reset.positions)).toHaveLength(21);
-      expect(Object.values(reset.positions).every((p) => p === 0)).toBe(true);
-    });
-  });
-});
-
-describe.concurrent('seating', () => {
-  describe('headsetd seat', { concurrent: false }, () => {
     test('seat runs the job to its end and prints each electrode as it is done, then the results', async () => {
       // The refused strategy starts no job: it runs beside the first seating.
       const [seated, refused] = await Promise.all([
-        seatCli(
+        motorCli(
           'seat',
           '--channels',
           'O1',
@@ -201,14 +185,14 @@ describe.concurrent('seating', () => {
           '--target',
           '1000',
         ),
-        seatCli('seat', '--strategy', 'reckless'),
+        motorCli('seat', '--strategy', 'reckless'),
       ]);
       expect(seated.status).toBe(0);
       expect(seated.stdout).toMatch(
         /^O1 done: [\d.]+ kΩ \(target_reached\)\n\nstrategy aggressive, target 1000 kΩ\n/,
       );
       expect(seated.stdout).toMatch(/\nO1\s+[\d.]+ kΩ\s+[\d.]+ kΩ\s+\d+\s+[\d.]+\s+yes\s+target_reached\n$/);
-      const scripted = await seatCli(
+      const scripted = await motorCli(
         'seat',
         '--channels',
         'O1',
@@ -230,11 +214,11 @@ describe.concurrent('seating', () => {
 
     test('seat exits 4 when an electrode does not reach the target (it exited 0 with 19 of 21 missed)', async () => {
       const args = ['seat', '--channels', 'O1,O2', '--strategy', 'aggressive', '--max-attempts', '1'];
-      const missed = await seatCli(...args, '--target', '0.001');
+      const missed = await motorCli(...args, '--target', '0.001');
       expect(missed.status).toBe(4);
       expect(missed.stdout).toMatch(/\nO1\s+[\d.]+ kΩ\s+[\d.]+ kΩ\s+\d+\s+[\d.]+\s+no\s+\w+\n/);
       expect(missed.stderr).toBe('headsetd: 2 of 2 electrode(s) did not reach 0.001 kΩ: O1, O2\n');
-      const scripted = await seatCli(...args, '--target', '0.001', '--json');
+      const scripted = await motorCli(...args, '--target', '0.001', '--json');
       expect(scripted.status).toBe(4);
       expect(JSON.parse(scripted.stdout)).toMatchObject({
         success: false,
@@ -243,16 +227,22 @@ describe.concurrent('seating', () => {
     });
 
     test('Ctrl-C cancels the seating job: exit 130, the job cancelled', async () => {
-      const seat = followCli(['--url', seatService.url, 'seat', '--channels', 'O2']);
+      const seat = followCli(['--url', motorService.url, 'seat', '--channels', 'O2']);
       const job = await eventually(async () => {
-        const { body } = await json(`${seatService.url}/system/jobs`);
+        const { body } = await json(`${motorService.url}/system/jobs`);
         return body.jobs.find((j: { status: string; operation: string }) => j.status === 'running');
       });
       seat.child.kill('SIGINT');
       expect(await seat.exited).toBe(130);
       expect(seat.stderr()).toContain('seating cancelled');
-      const { body } = await json(`${seatService.url}/system/jobs/${job.id}`);
+      const { body } = await json(`${motorService.url}/system/jobs/${job.id}`);
       expect(body.job.status).toBe('cancelled');
+    });
+
+    test('reset brings every motor back to an end', async () => {
+      const reset = JSON.parse((await motorCli('motors', 'reset', '--json')).stdout);
+      expect(Object.keys(reset.positions)).toHaveLength(21);
+      expect(Object.values(reset.positions).every((p) => p === 0)).toBe(true);
     });
   });
 });
