@@ -2,11 +2,6 @@
  * The client commands of `headsetd` against a real service (dist/headsetd.mjs on port 0): streams
  * from apply to export, recordings, events, and how failures read and exit (1 for the service's
  * refusals with its message and pointer, 2 for usage, 3 when nothing answers).
- *
- * The tests on the service's streams, recordings and events run one after another (each expects
- * the streams and acquisition the one before left); beside them run the usage and connection
- * failures (no service state) and the token's tests (a service of their own). Inside a test,
- * commands whose answers do not depend on each other run at once.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -58,213 +53,117 @@ function file(name: string, text: string): string {
   return target;
 }
 
-describe.concurrent("the service's streams, recordings and events", () => {
-  describe('headsetd streams', { concurrent: false }, () => {
-    test('apply creates, then updates; list, get, start, status, logs and export read it back', async () => {
-      const source = file('stream.yaml', STREAM);
-      const created = await cli('streams', 'apply', '-f', source);
-      expect(created).toMatchObject({ status: 0, stdout: `stream ${ID} created\n` });
-      const updated = await cli('streams', 'apply', '-f', source, '--json');
-      expect(updated.status).toBe(0);
-      expect(JSON.parse(updated.stdout)).toEqual({ id: ID, action: 'updated', success: true });
+describe('headsetd streams', () => {
+  test('apply creates, then updates; list, get, start, status, logs and export read it back', async () => {
+    const source = file('stream.yaml', STREAM);
+    const created = await cli('streams', 'apply', '-f', source);
+    expect(created).toMatchObject({ status: 0, stdout: `stream ${ID} created\n` });
+    const updated = await cli('streams', 'apply', '-f', source, '--json');
+    expect(updated.status).toBe(0);
+    expect(JSON.parse(updated.stdout)).toEqual({ id: ID, action: 'updated', success: true });
 
-      const [list, listedRun] = await Promise.all([cli('streams', 'list'), cli('streams', 'list', '--json')]);
-      expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+STATE\s+TAGS$/);
-      expect(list.stdout).toMatch(new RegExp(`${ID}\\s+Generator\\s+created\\s+demo`));
-      const listed = JSON.parse(listedRun.stdout);
-      expect(listed.streams).toEqual([
-        { id: ID, meta: expect.objectContaining({ name: 'Generator' }), state: 'created' },
-      ]);
+    const list = await cli('streams', 'list');
+    expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+STATE\s+TAGS$/);
+    expect(list.stdout).toMatch(new RegExp(`${ID}\\s+Generator\\s+created\\s+demo`));
+    const listed = JSON.parse((await cli('streams', 'list', '--json')).stdout);
+    expect(listed.streams).toEqual([
+      { id: ID, meta: expect.objectContaining({ name: 'Generator' }), state: 'created' },
+    ]);
 
-      const started = await cli('streams', 'start', ID);
-      expect(started).toMatchObject({ status: 0, stdout: `stream ${ID} running\n` });
-      const [statusRun, human, readRun] = await Promise.all([
-        cli('streams', 'status', ID, '--json'),
-        cli('streams', 'status', ID),
-        cli('streams', 'get', ID, '--json'),
-      ]);
-      const status = JSON.parse(statusRun.stdout);
-      expect(status.status.state).toBe('running');
-      expect(status.status.nodes.map((n: { id: string }) => n.id)).toEqual(['gen', 'log']);
-      expect(human.stdout).toMatch(/^state running\n/);
-      expect(human.stdout).toMatch(/\nlog\s+running\s+\d+\s+0\s+0\s+0/);
+    const started = await cli('streams', 'start', ID);
+    expect(started).toMatchObject({ status: 0, stdout: `stream ${ID} running\n` });
+    const status = JSON.parse((await cli('streams', 'status', ID, '--json')).stdout);
+    expect(status.status.state).toBe('running');
+    expect(status.status.nodes.map((n: { id: string }) => n.id)).toEqual(['gen', 'log']);
+    const human = await cli('streams', 'status', ID);
+    expect(human.stdout).toMatch(/^state running\n/);
+    expect(human.stdout).toMatch(/\nlog\s+running\s+\d+\s+0\s+0\s+0/);
 
-      const read = JSON.parse(readRun.stdout);
-      expect(read.stream.nodes.map((n: { executable: string }) => n.executable)).toEqual([
-        'signal-generator',
-        'logger',
-      ]);
+    const read = JSON.parse((await cli('streams', 'get', ID, '--json')).stdout);
+    expect(read.stream.nodes.map((n: { executable: string }) => n.executable)).toEqual([
+      'signal-generator',
+      'logger',
+    ]);
 
-      const logs = await eventually(async () => {
-        const result = await cli('streams', 'logs', ID, 'log');
-        return result.stdout.includes('in: seq=') ? result : undefined;
-      });
-      expect(logs.status).toBe(0);
-      expect(logs.stdout.split('\n')[0]).toMatch(
-        /^\d{4}-\d\d-\d\dT\S+Z \[event\] in: seq=\d+ samples=\d+ channels=1 sampleRate=100$/,
-      );
-
-      const exported = await cli('streams', 'export', ID);
-      const definition = parseYaml(exported.stdout) as { id: string; nodes: unknown[]; pipes: unknown[] };
-      expect(definition).toMatchObject({ id: ID, pipes: [{ id: 'p', source: 'gen', destination: 'log' }] });
-      expect(definition.nodes).toHaveLength(2);
-      const reapplied = await cli('streams', 'apply', '-f', file('exported.yaml', exported.stdout));
-      expect(reapplied.stdout).toBe(`stream ${ID} updated\n`);
-      const exportedJson = JSON.parse((await cli('streams', 'export', ID, '--json')).stdout);
-      expect(exportedJson).toMatchObject({ id: ID, nodes: [{ id: 'gen' }, { id: 'log' }] });
-      expect(exportedJson.status).toBeUndefined();
-
-      // Follow: new lines only, as NDJSON, until Ctrl-C, which ends a follow with 0.
-      const follow = followCli(['--url', service.url, 'streams', 'logs', ID, '-f', '--json']);
-      const first = JSON.parse(await follow.nextLine());
-      let next = JSON.parse(await follow.nextLine());
-      while (next.timestamp === first.timestamp && next.line === first.line)
-        next = JSON.parse(await follow.nextLine());
-      expect(first).toMatchObject({ node: 'log', stream: 'event', line: expect.stringMatching(/^in: seq=/) });
-      expect(next.timestamp).toBeGreaterThanOrEqual(first.timestamp);
-      follow.child.kill('SIGINT');
-      expect(await follow.exited).toBe(0);
-
-      expect((await cli('streams', 'pause', ID)).stdout).toBe(`stream ${ID} paused\n`);
-      expect((await cli('streams', 'resume', ID)).stdout).toBe(`stream ${ID} running\n`);
-      expect((await cli('streams', 'stop', ID)).stdout).toBe(`stream ${ID} stopped\n`);
-      expect((await cli('streams', 'delete', ID)).stdout).toBe(`stream ${ID} deleted\n`);
-      expect(JSON.parse((await cli('streams', 'list', '--json')).stdout).streams).toEqual([]);
-      // Twenty programs started one after the other: a deadline for a stuck run on a busy machine.
-    }, 120_000);
-
-    test("a refused document exits 1 with the service's message and pointer; --json prints the envelope", async () => {
-      const bad = file('bad.yaml', STREAM.replace('sampleRate: 100', 'sampleRate: 0'));
-      // Each refused, so none changes what the others see: all at once.
-      const [human, scripted, missing, malformed] = await Promise.all([
-        cli('streams', 'apply', '-f', bad),
-        cli('streams', 'apply', '-f', bad, '--json'),
-        cli('streams', 'start', 'c1c1c1c1-0000-4000-8000-00000000ffff'),
-        cli('streams', 'apply', '-f', file('malformed.yaml', 'id: x\n  nodes: [')),
-      ]);
-      expect(human.status).toBe(1);
-      expect(human.stdout).toBe('');
-      expect(human.stderr).toMatch(
-        /^headsetd: The stream at \/nodes\/0\/config\/sampleRate: .*\(validation_failed, HTTP 422\)\n/,
-      );
-      expect(human.stderr).toContain('  at /nodes/0/config/sampleRate\n');
-      expect(scripted.status).toBe(1);
-      expect(JSON.parse(scripted.stdout)).toMatchObject({
-        success: false,
-        error: { code: 'validation_failed', details: { path: '/nodes/0/config/sampleRate' } },
-      });
-      expect(missing.status).toBe(1);
-      expect(missing.stderr).toContain('stream_not_found, HTTP 404');
-      expect(malformed.status).toBe(1);
-      expect(malformed.stderr).toMatch(/line 1, column \d+/);
+    // The logger's first line, waited for on the API (a client command per poll costs 0.2 s of
+    // CPU), then read once with the CLI.
+    await eventually(async () => {
+      const { body } = await json(`${service.url}/stream/streams/${ID}/nodes/log/logs`);
+      return body.logs.some((l: { line: string }) => l.line.startsWith('in: seq=')) ? true : undefined;
     });
+    const logs = await cli('streams', 'logs', ID, 'log');
+    expect(logs.status).toBe(0);
+    expect(logs.stdout.split('\n')[0]).toMatch(
+      /^\d{4}-\d\d-\d\dT\S+Z \[event\] in: seq=\d+ samples=\d+ channels=1 sampleRate=100$/,
+    );
 
-    test('a signal impossible in the state is invalid_state, exit 1', async () => {
-      await cli(
-        'streams',
-        'apply',
-        '-f',
-        file('idle.yaml', STREAM.replace(ID, 'c1c1c1c1-0000-4000-8000-000000000002')),
-      );
-      const result = await cli('streams', 'pause', 'c1c1c1c1-0000-4000-8000-000000000002');
-      expect(result.status).toBe(1);
-      expect(result.stderr).toContain('invalid_state, HTTP 409');
-      await cli('streams', 'delete', 'c1c1c1c1-0000-4000-8000-000000000002');
+    const exported = await cli('streams', 'export', ID);
+    const definition = parseYaml(exported.stdout) as { id: string; nodes: unknown[]; pipes: unknown[] };
+    expect(definition).toMatchObject({ id: ID, pipes: [{ id: 'p', source: 'gen', destination: 'log' }] });
+    expect(definition.nodes).toHaveLength(2);
+    const reapplied = await cli('streams', 'apply', '-f', file('exported.yaml', exported.stdout));
+    expect(reapplied.stdout).toBe(`stream ${ID} updated\n`);
+    const exportedJson = JSON.parse((await cli('streams', 'export', ID, '--json')).stdout);
+    expect(exportedJson).toMatchObject({ id: ID, nodes: [{ id: 'gen' }, { id: 'log' }] });
+    expect(exportedJson.status).toBeUndefined();
+
+    // Follow: new lines only, as NDJSON, until Ctrl-C, which ends a follow with 0.
+    const follow = followCli(['--url', service.url, 'streams', 'logs', ID, '-f', '--json']);
+    const first = JSON.parse(await follow.nextLine());
+    let next = JSON.parse(await follow.nextLine());
+    while (next.timestamp === first.timestamp && next.line === first.line)
+      next = JSON.parse(await follow.nextLine());
+    expect(first).toMatchObject({ node: 'log', stream: 'event', line: expect.stringMatching(/^in: seq=/) });
+    expect(next.timestamp).toBeGreaterThanOrEqual(first.timestamp);
+    follow.child.kill('SIGINT');
+    expect(await follow.exited).toBe(0);
+
+    expect((await cli('streams', 'pause', ID)).stdout).toBe(`stream ${ID} paused\n`);
+    expect((await cli('streams', 'resume', ID)).stdout).toBe(`stream ${ID} running\n`);
+    expect((await cli('streams', 'stop', ID)).stdout).toBe(`stream ${ID} stopped\n`);
+    expect((await cli('streams', 'delete', ID)).stdout).toBe(`stream ${ID} deleted\n`);
+    expect(JSON.parse((await cli('streams', 'list', '--json')).stdout).streams).toEqual([]);
+    // Twenty programs started one after the other: a deadline for a stuck run on a busy machine.
+  }, 120_000);
+
+  test("a refused document exits 1 with the service's message and pointer; --json prints the envelope", async () => {
+    const bad = file('bad.yaml', STREAM.replace('sampleRate: 100', 'sampleRate: 0'));
+    const human = await cli('streams', 'apply', '-f', bad);
+    expect(human.status).toBe(1);
+    expect(human.stdout).toBe('');
+    expect(human.stderr).toMatch(
+      /^headsetd: The stream at \/nodes\/0\/config\/sampleRate: .*\(validation_failed, HTTP 422\)\n/,
+    );
+    expect(human.stderr).toContain('  at /nodes/0/config/sampleRate\n');
+    const scripted = await cli('streams', 'apply', '-f', bad, '--json');
+    expect(scripted.status).toBe(1);
+    expect(JSON.parse(scripted.stdout)).toMatchObject({
+      success: false,
+      error: { code: 'validation_failed', details: { path: '/nodes/0/config/sampleRate' } },
     });
+    const missing = await cli('streams', 'start', 'c1c1c1c1-0000-4000-8000-00000000ffff');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('stream_not_found, HTTP 404');
+    const malformed = await cli('streams', 'apply', '-f', file('malformed.yaml', 'id: x\n  nodes: ['));
+    expect(malformed.status).toBe(1);
+    expect(malformed.stderr).toMatch(/line 1, column \d+/);
   });
 
-  describe('headsetd record and recordings', { concurrent: false }, () => {
-    test('record start, mark and stop write a file that recordings list, download and delete', async () => {
-      const started = await cli('record', 'start', '--name', 'cli-session', '--channels', 'O1,O2', '--json');
-      expect(started.status).toBe(0);
-      const { streamId, filename } = JSON.parse(started.stdout);
-      expect(filename).toBe('cli-session.bdf');
-      await eventually(async () => {
-        const { body } = await json(`${service.url}/stream/streams/${streamId}/status`);
-        return body.status.nodes[0].metrics.itemsProcessed > 0 ? true : undefined;
-      });
-      const marked = await cli('record', 'mark', 'eyes closed');
-      expect(marked).toMatchObject({ status: 0, stdout: 'marked "eyes closed" in cli-session.bdf\n' });
-      const stopped = await cli('record', 'stop', '--json');
-      expect(stopped.status).toBe(0);
-      const files = JSON.parse(stopped.stdout).recordings;
-      expect(files).toEqual([
-        expect.objectContaining({ name: 'cli-session.bdf', channels: ['O1', 'O2'], complete: true }),
-      ]);
-      // Once stopped, at once: the streams left, a second stop (refused), the files.
-      const [streams, none, list] = await Promise.all([
-        cli('streams', 'list', '--json'),
-        cli('record', 'stop'),
-        cli('recordings', 'list'),
-      ]);
-      expect(JSON.parse(streams.stdout).streams).toEqual([]);
-      expect(none.status).toBe(1);
-      expect(none.stderr).toContain('record start');
-
-      expect(list.stdout).toMatch(/^NAME\s+SIZE\s+DURATION\s+RATE\s+CHANNELS\s+CREATED\s+COMPLETE\n/);
-      expect(list.stdout).toMatch(/cli-session\.bdf\s+[\d.]+ KiB\s+[\d.]+ s\s+250 Hz\s+2\s+\S+\s+yes/);
-      const target = path.join(service.dataDir, 'copy.bdf');
-      const download = await cli('recordings', 'download', 'cli-session.bdf', '-o', target, '--json');
-      expect(download.status).toBe(0);
-      const bytes = readFileSync(target);
-      expect(JSON.parse(download.stdout)).toEqual({
-        success: true,
-        name: 'cli-session.bdf',
-        file: target,
-        bytes: bytes.length,
-      });
-      expect(bytes.length).toBe(files[0].bytes);
-      expect(bytes.subarray(1, 8).toString('latin1')).toBe('BIOSEMI');
-      // The EDF+ annotations hold the marker.
-      expect(bytes.toString('latin1')).toContain('eyes closed');
-      const again = await cli('recordings', 'download', 'cli-session.bdf', '-o', target);
-      expect(again.status).toBe(2);
-      expect(again.stderr).toContain('--force');
-      expect((await cli('recordings', 'delete', 'cli-session.bdf')).stdout).toBe(
-        'recording cli-session.bdf deleted\n',
-      );
-      const gone = await cli('recordings', 'download', 'cli-session.bdf', '-o', '-');
-      expect(gone.status).toBe(1);
-      expect(gone.stderr).toContain('recording_not_found');
-    });
-  });
-
-  describe('headsetd events', { concurrent: false }, () => {
-    test('prints each event as a line, or NDJSON with --json, filtered by --type', async () => {
-      const human = followCli(['--url', service.url, 'events', '--type', 'system', '--count', '2']);
-      const scripted = followCli([
-        '--url',
-        service.url,
-        'events',
-        '--type',
-        'system',
-        '--count',
-        '2',
-        '--json',
-      ]);
-      await eventually(async () =>
-        human.stderr().includes('following') && scripted.stderr().includes('following') ? true : undefined,
-      );
-      await json(`${service.url}/system/sensors/eeg/stream`, { method: 'POST' });
-      await json(`${service.url}/system/sensors/eeg/stream`, { method: 'DELETE' });
-      expect(await human.nextLine()).toMatch(/^\S+Z system\s+acquisition_started: /);
-      expect(await human.nextLine()).toMatch(/^\S+Z system\s+acquisition_stopped: /);
-      expect(JSON.parse(await scripted.nextLine())).toMatchObject({
-        type: 'system',
-        eventType: 'acquisition_started',
-        level: 'info',
-      });
-      expect(JSON.parse(await scripted.nextLine())).toMatchObject({
-        type: 'system',
-        eventType: 'acquisition_stopped',
-      });
-      expect(await human.exited).toBe(0);
-      expect(await scripted.exited).toBe(0);
-    });
+  test('a signal impossible in the state is invalid_state, exit 1', async () => {
+    await cli(
+      'streams',
+      'apply',
+      '-f',
+      file('idle.yaml', STREAM.replace(ID, 'c1c1c1c1-0000-4000-8000-000000000002')),
+    );
+    const result = await cli('streams', 'pause', 'c1c1c1c1-0000-4000-8000-000000000002');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('invalid_state, HTTP 409');
+    await cli('streams', 'delete', 'c1c1c1c1-0000-4000-8000-000000000002');
   });
 });
 
-describe.concurrent('usage and connection failures', () => {
+describe('usage and connection failures', () => {
   test('usage errors exit 2 with what is wrong and where to read the usage', async () => {
     const cases: [string[], RegExp][] = [
       [['streams', 'frob'], /unknown command 'streams frob'/],
@@ -288,11 +187,7 @@ describe.concurrent('usage and connection failures', () => {
   });
 
   test('--help of a group and of a command exit 0 with the usage and the global options', async () => {
-    const [group, command, top] = await Promise.all([
-      runCli(['streams', '--help']),
-      runCli(['seat', '--help']),
-      runCli(['--help']),
-    ]);
+    const group = await runCli(['streams', '--help']);
     expect(group.status).toBe(0);
     for (const word of [
       'streams list',
@@ -302,8 +197,10 @@ describe.concurrent('usage and connection failures', () => {
       'Exit codes',
     ])
       expect(group.stdout).toContain(word);
+    const command = await runCli(['seat', '--help']);
     expect(command.stdout).toMatch(/^Usage: headsetd seat /);
     expect(command.stdout).toContain('--strategy NAME');
+    const top = await runCli(['--help']);
     for (const word of [
       'headsetd streams list|get|apply',
       'headsetd eeg start|stop|config|watch',
@@ -321,36 +218,33 @@ describe.concurrent('usage and connection failures', () => {
         });
       });
     });
-    const [result, events, viaEnv] = await Promise.all([
-      runCli(['--url', `http://127.0.0.1:${String(port)}`, 'streams', 'list']),
-      runCli(['--url', `http://127.0.0.1:${String(port)}`, 'events']),
-      runCli(['streams', 'list', '--json'], { env: { HEADSETD_URL: service.url } }),
-    ]);
+    const result = await runCli(['--url', `http://127.0.0.1:${String(port)}`, 'streams', 'list']);
     expect(result.status).toBe(3);
     expect(result.stderr).toContain(`cannot reach http://127.0.0.1:${String(port)}: connection refused`);
+    const events = await runCli(['--url', `http://127.0.0.1:${String(port)}`, 'events']);
     expect(events.status).toBe(3);
+    const viaEnv = await runCli(['streams', 'list', '--json'], { env: { HEADSETD_URL: service.url } });
     expect(viaEnv.status).toBe(0);
   });
 });
 
-describe.concurrent('the token', () => {
+describe('the token', () => {
   test("is read from the service's data directory, or given with --token or HEADSETD_TOKEN", async () => {
     const token = readFileSync(path.join(withToken.dataDir, 'token'), 'utf8').trim();
     // The same socket by its IPv4 address: a Host the service accepts.
     const url = ['--url', `http://127.0.0.1:${String(withToken.port)}`];
-    // Reads only: all at once.
-    const [none, fromDataDir, fromFlag, fromEnv, wrong] = await Promise.all([
-      runCli([...url, 'streams', 'list', '--data-dir', service.dataDir]),
-      runCli([...url, 'streams', 'list', '--data-dir', withToken.dataDir]),
-      runCli([...url, 'streams', 'list', '--data-dir', service.dataDir, '--token', token]),
-      runCli([...url, 'streams', 'list'], { env: { HEADSETD_TOKEN: token } }),
-      runCli([...url, 'streams', 'list', '--token', 'wrong']),
-    ]);
+    const none = await runCli([...url, 'streams', 'list', '--data-dir', service.dataDir]);
     expect(none.status).toBe(1);
     expect(none.stderr).toContain('authentication_required, HTTP 401');
     // Each with what the CLI printed, should it fail.
-    for (const result of [fromDataDir, fromFlag, fromEnv]) expect(result.status, result.stderr).toBe(0);
-    expect(wrong.status).toBe(1);
+    const ok = async (run: Promise<{ status: number | null; stderr: string }>): Promise<void> => {
+      const result = await run;
+      expect(result.status, result.stderr).toBe(0);
+    };
+    await ok(runCli([...url, 'streams', 'list', '--data-dir', withToken.dataDir]));
+    await ok(runCli([...url, 'streams', 'list', '--data-dir', service.dataDir, '--token', token]));
+    await ok(runCli([...url, 'streams', 'list'], { env: { HEADSETD_TOKEN: token } }));
+    expect((await runCli([...url, 'streams', 'list', '--token', 'wrong'])).status).toBe(1);
     // The WebSocket routes take it as well.
     const events = followCli([...url, 'events', '--json', '--data-dir', withToken.dataDir, '--count', '1']);
     await eventually(async () => (events.stderr().includes('following') ? true : undefined));
@@ -363,5 +257,91 @@ describe.concurrent('the token', () => {
       eventType: 'acquisition_started',
     });
     expect(await events.exited).toBe(0);
+  });
+});
+
+describe('headsetd record and recordings', () => {
+  test('record start, mark and stop write a file that recordings list, download and delete', async () => {
+    const started = await cli('record', 'start', '--name', 'cli-session', '--channels', 'O1,O2', '--json');
+    expect(started.status).toBe(0);
+    const { streamId, filename } = JSON.parse(started.stdout);
+    expect(filename).toBe('cli-session.bdf');
+    await eventually(async () => {
+      const { body } = await json(`${service.url}/stream/streams/${streamId}/status`);
+      return body.status.nodes[0].metrics.itemsProcessed > 0 ? true : undefined;
+    });
+    const marked = await cli('record', 'mark', 'eyes closed');
+    expect(marked).toMatchObject({ status: 0, stdout: 'marked "eyes closed" in cli-session.bdf\n' });
+    const stopped = await cli('record', 'stop', '--json');
+    expect(stopped.status).toBe(0);
+    const files = JSON.parse(stopped.stdout).recordings;
+    expect(files).toEqual([
+      expect.objectContaining({ name: 'cli-session.bdf', channels: ['O1', 'O2'], complete: true }),
+    ]);
+    expect(JSON.parse((await cli('streams', 'list', '--json')).stdout).streams).toEqual([]);
+    const none = await cli('record', 'stop');
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('record start');
+
+    const list = await cli('recordings', 'list');
+    expect(list.stdout).toMatch(/^NAME\s+SIZE\s+DURATION\s+RATE\s+CHANNELS\s+CREATED\s+COMPLETE\n/);
+    expect(list.stdout).toMatch(/cli-session\.bdf\s+[\d.]+ KiB\s+[\d.]+ s\s+250 Hz\s+2\s+\S+\s+yes/);
+    const target = path.join(service.dataDir, 'copy.bdf');
+    const download = await cli('recordings', 'download', 'cli-session.bdf', '-o', target, '--json');
+    expect(download.status).toBe(0);
+    const bytes = readFileSync(target);
+    expect(JSON.parse(download.stdout)).toEqual({
+      success: true,
+      name: 'cli-session.bdf',
+      file: target,
+      bytes: bytes.length,
+    });
+    expect(bytes.length).toBe(files[0].bytes);
+    expect(bytes.subarray(1, 8).toString('latin1')).toBe('BIOSEMI');
+    // The EDF+ annotations hold the marker.
+    expect(bytes.toString('latin1')).toContain('eyes closed');
+    const again = await cli('recordings', 'download', 'cli-session.bdf', '-o', target);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('--force');
+    expect((await cli('recordings', 'delete', 'cli-session.bdf')).stdout).toBe(
+      'recording cli-session.bdf deleted\n',
+    );
+    const gone = await cli('recordings', 'download', 'cli-session.bdf', '-o', '-');
+    expect(gone.status).toBe(1);
+    expect(gone.stderr).toContain('recording_not_found');
+  });
+});
+
+describe('headsetd events', () => {
+  test('prints each event as a line, or NDJSON with --json, filtered by --type', async () => {
+    const human = followCli(['--url', service.url, 'events', '--type', 'system', '--count', '2']);
+    const scripted = followCli([
+      '--url',
+      service.url,
+      'events',
+      '--type',
+      'system',
+      '--count',
+      '2',
+      '--json',
+    ]);
+    await eventually(async () =>
+      human.stderr().includes('following') && scripted.stderr().includes('following') ? true : undefined,
+    );
+    await json(`${service.url}/system/sensors/eeg/stream`, { method: 'POST' });
+    await json(`${service.url}/system/sensors/eeg/stream`, { method: 'DELETE' });
+    expect(await human.nextLine()).toMatch(/^\S+Z system\s+acquisition_started: /);
+    expect(await human.nextLine()).toMatch(/^\S+Z system\s+acquisition_stopped: /);
+    expect(JSON.parse(await scripted.nextLine())).toMatchObject({
+      type: 'system',
+      eventType: 'acquisition_started',
+      level: 'info',
+    });
+    expect(JSON.parse(await scripted.nextLine())).toMatchObject({
+      type: 'system',
+      eventType: 'acquisition_stopped',
+    });
+    expect(await human.exited).toBe(0);
+    expect(await scripted.exited).toBe(0);
   });
 });
