@@ -4,7 +4,15 @@
  * every failure into a message and an exit code (failures.ts).
  */
 import { parseArgs } from 'node:util';
-import { type Command, commandHelp, GLOBAL_OPTIONS, type Group, groupHelp, stringOption } from './command.js';
+import {
+  type Command,
+  commandHelp,
+  GLOBAL_OPTIONS,
+  type Group,
+  groupHelp,
+  type Options,
+  stringOption,
+} from './command.js';
 import { resolveConnection } from './connection.js';
 import { ApiError, ConnectionError, describeApiError, EXIT, UsageError } from './failures.js';
 import { ApiClient } from './http.js';
@@ -96,6 +104,31 @@ function findCommand(
   return { command, args: rest.filter((_, i) => i !== actionIndex) };
 }
 
+/**
+ * `--token VALUE` passed to the parser as `--token=VALUE`: a token is opaque, and one in 64 of the
+ * service's (base64url) begins with '-', which the parser refuses as ambiguous in the separate form
+ * (as it would be a forgotten value before the next option). A word that is an option of the
+ * command is left to the parser, which then reports the missing value.
+ */
+function joinTokenValue(args: readonly string[], options: Options): string[] {
+  const isOption = (word: string): boolean =>
+    word.startsWith('--')
+      ? Object.hasOwn(options, word.slice(2).split('=')[0] ?? '')
+      : Object.values(options).some((option) => 'short' in option && word === `-${option.short}`);
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] ?? '';
+    // After `--` every word is a positional.
+    if (word === '--') return [...joined, ...args.slice(i)];
+    const next = args[i + 1];
+    if (word === '--token' && next !== undefined && !isOption(next)) {
+      joined.push(`--token=${next}`);
+      i++;
+    } else joined.push(word);
+  }
+  return joined;
+}
+
 async function run(
   group: Group,
   argv: readonly string[],
@@ -110,9 +143,10 @@ async function run(
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
+    const options = { ...GLOBAL_OPTIONS, ...command.options };
     parsed = parseArgs({
-      args,
-      options: { ...GLOBAL_OPTIONS, ...command.options },
+      args: joinTokenValue(args, options),
+      options,
       allowPositionals: true,
       strict: true,
     });

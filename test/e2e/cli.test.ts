@@ -9,9 +9,22 @@ import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/service/data-dir-lock.js';
 import { announceCreatedToken } from '../../src/platform/security/token.js';
+import { runCli } from '../support/client-cli.js';
 import { CLI, json, type Service, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
+// One service for the tests that need one running and change nothing of it (a stream one creates
+// it deletes at once): its listening line and API, a port in use, a data directory in use, and
+// validate's comparisons with the API.
+let shared: Service;
+beforeAll(async () => {
+  shared = await startService();
+});
+afterAll(async () => {
+  await shared.stop('SIGKILL');
+});
+
+// The services a test starts for itself, killed after it.
 const running: Service[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
@@ -21,10 +34,6 @@ async function start(options?: Parameters<typeof startService>[0]): Promise<Serv
   const service = await startService(options);
   running.push(service);
   return service;
-}
-
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 }
 
 const GENERATOR_TO_LOGGER = (id: string) => `
@@ -39,11 +48,10 @@ pipes:
 
 describe('headsetd serve', () => {
   test('prints exactly one line to stdout when ready, and serves the API there', async () => {
-    const service = await start();
-    const { status, body } = await json(`${service.url}/stream/streams`);
+    const { status, body } = await json(`${shared.url}/stream/streams`);
     expect(status).toBe(200);
     expect(body).toEqual({ success: true, streams: [] });
-    expect(service.stdout).toEqual([]);
+    expect(shared.stdout).toEqual([]);
   });
 
   test('SIGTERM stops the service with exit code 0', async () => {
@@ -96,11 +104,10 @@ describe('headsetd serve', () => {
     expect(idle.body.status.state).toBe('created');
   });
 
-  test('a port in use is a clear error, not a crash trace', async () => {
-    const first = await start();
+  test('a port in use is a clear error, not a crash trace', () => {
     const result = spawnSync(
       process.execPath,
-      [CLI, 'serve', '--port', String(first.port), '--data-dir', tempDataDir(), '--log-level', 'silent'],
+      [CLI, 'serve', '--port', String(shared.port), '--data-dir', tempDataDir(), '--log-level', 'silent'],
       {
         encoding: 'utf8',
         timeout: 15_000,
@@ -114,7 +121,7 @@ describe('headsetd serve', () => {
 
 describe('one service per data directory', () => {
   test("a second serve on the same data directory exits 1 naming the first one's pid (it ran alongside)", async () => {
-    const first = await start();
+    const first = shared;
     const lockFile = path.join(first.dataDir, LOCK_FILE);
     const lockBefore = readFileSync(lockFile, 'utf8');
     const second = spawnSync(
@@ -254,38 +261,38 @@ nodes:
     tooDeepYaml: `id: bbbbbbbb-0000-4000-8000-000000000006\nmeta:\n  x: ${'['.repeat(800)}${']'.repeat(800)}\n`,
   };
 
-  // One service for the comparisons: each document has an id of its own, or one the API refuses.
-  let service: Service;
-  beforeAll(async () => {
-    service = await startService();
-  });
-  afterAll(async () => {
-    await service.stop('SIGKILL');
-  });
-
-  test.each(Object.keys(documents))('gives the same answer as the API for the %s document', async (name) => {
-    const file = path.join(service.dataDir, `${name}.yaml`);
-    writeFileSync(file, documents[name] ?? '');
-    const offline = cli('validate', file, '--data-dir', service.dataDir);
-    const online = await json(`${service.url}/stream/streams/yaml`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/yaml' },
-      body: documents[name] ?? '',
-    });
-    expect(JSON.parse(offline.stdout)).toEqual(online.body);
-    expect(offline.status).toBe(online.status === 200 ? 0 : 1);
-  });
+  // On the shared service, all at once: each document has an id of its own, or one the API refuses.
+  test.concurrent.for(Object.keys(documents))(
+    'gives the same answer as the API for the %s document',
+    async (name, { expect }) => {
+      const file = path.join(shared.dataDir, `${name}.yaml`);
+      writeFileSync(file, documents[name] ?? '');
+      const [offline, online] = await Promise.all([
+        runCli(['validate', file, '--data-dir', shared.dataDir]),
+        json(`${shared.url}/stream/streams/yaml`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/yaml' },
+          body: documents[name] ?? '',
+        }),
+      ]);
+      // The shared service keeps no stream.
+      if (online.status === 200)
+        await json(`${shared.url}/stream/streams/${online.body.id}`, { method: 'DELETE' });
+      expect(JSON.parse(offline.stdout)).toEqual(online.body);
+      expect(offline.status).toBe(online.status === 200 ? 0 : 1);
+    },
+  );
 });
 
-describe('headsetd --help and --version', () => {
-  test('--version prints the package version', () => {
-    const result = cli('--version');
+describe.concurrent('headsetd --help and --version', () => {
+  test('--version prints the package version', async ({ expect }) => {
+    const result = await runCli(['--version']);
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  test('--help lists the commands and every flag', () => {
-    const result = cli('--help');
+  test('--help lists the commands and every flag', async ({ expect }) => {
+    const result = await runCli(['--help']);
     expect(result.status).toBe(0);
     for (const word of [
       'serve',
@@ -303,8 +310,8 @@ describe('headsetd --help and --version', () => {
     }
   });
 
-  test('an unknown flag exits 2 with a hint', () => {
-    const result = cli('serve', '--prot', '1');
+  test('an unknown flag exits 2 with a hint', async ({ expect }) => {
+    const result = await runCli(['serve', '--prot', '1']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--help');
   });
