@@ -29,6 +29,9 @@ import type {
 import { type ErrorCode, ERROR_CATALOG, HeadsetdError } from '../../core/errors.js';
 import type { RuntimeEvent } from './stream-runtime.js';
 
+const PORT_GONE =
+  "the device's frames stopped: the thread that produced them ended; stop and start the stream to read the device again";
+
 /** Worker side: a DeviceFrameSource whose subscriptions are opened by the main thread. */
 export class DeviceProxy implements DeviceFrameSource {
   private nextId = 1;
@@ -113,6 +116,9 @@ export class DeviceProxy implements DeviceFrameSource {
     });
     port.on('close', () => {
       port.removeAllListeners();
+      // Closed under open subscriptions: the thread that wrote it ended (it ran out of memory);
+      // none of them gets a frame again, and each says so rather than wait in silence.
+      for (const subscription of this.open.values()) subscription.hold(PORT_GONE);
     });
   }
 

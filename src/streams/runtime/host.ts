@@ -137,7 +137,8 @@ class StreamHost {
 
   private push(streamId: string): void {
     const stream = this.streams.get(streamId);
-    if (stream !== undefined) this.post({ kind: 'snapshot', streamId, push: this.snapshot(streamId, stream) });
+    if (stream !== undefined)
+      this.post({ kind: 'snapshot', streamId, push: this.snapshot(streamId, stream) });
   }
 
   /**
