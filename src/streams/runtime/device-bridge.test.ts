@@ -1,3 +1,4 @@
+import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../core/frame.js';
 import { ListenerSet } from '../../core/listener-set.js';
@@ -274,5 +275,28 @@ describe('the device’s frames go to a worker once, each subscription takes its
     await settle(50);
     expect(wire.filter((m) => m.kind === 'device-frame')).toHaveLength(0);
     expect(h.eeg.state().streaming).toBe(false);
+  });
+});
+
+describe('a frame port that closes under open subscriptions', () => {
+  it('holds each of them, saying the device’s frames stopped, and tells the main thread', async () => {
+    const posted: FromHost[] = [];
+    const proxy = new DeviceProxy((message) => posted.push(message));
+    const conditions: (string | undefined)[] = [];
+    const opening = proxy.subscribe(
+      { channels: [] },
+      () => undefined,
+      (problem) => conditions.push(problem),
+    );
+    proxy.handle({ kind: 'device-subscribed', subscription: 1 });
+    await opening;
+    const { port1, port2 } = new MessageChannel();
+    proxy.handle({ kind: 'device-port', port: port2 });
+    port1.close();
+    await vi.waitFor(() => {
+      expect(conditions).toHaveLength(1);
+    });
+    expect(conditions[0]).toMatch(/^the device's frames stopped: the thread that produced them ended/);
+    expect(posted.at(-1)).toMatchObject({ kind: 'device-condition', subscription: 1 });
   });
 });
