@@ -63,6 +63,11 @@ interface HostedStream {
   queue: Promise<void>;
 }
 
+/** A node's key among the worker's nodes of all its streams. */
+function nodeKey(streamId: string, nodeId: string): string {
+  return `${streamId}\u0000${nodeId}`;
+}
+
 function serialize(error: unknown): SerializedError {
   if (isHeadsetdError(error)) {
     return {
@@ -114,7 +119,7 @@ class StreamHost {
   }
 
   private indexOf(streamId: string, nodeId: string): number {
-    const key = `${streamId}\u0000${nodeId}`;
+    const key = nodeKey(streamId, nodeId);
     let index = this.nodeIndex.get(key);
     if (index === undefined) {
       index = this.nodeOrder.push({ streamId, nodeId }) - 1;
@@ -150,7 +155,7 @@ class StreamHost {
     const stream = this.streams.get(streamId);
     if (stream === undefined) return;
     const status = stream.graph.status();
-    const known = Object.keys(status.nodes).every((id) => this.nodeIndex.has(`${streamId}\u0000${id}`));
+    const known = Object.keys(status.nodes).every((id) => this.nodeIndex.has(nodeKey(streamId, id)));
     if (known && this.orderPosted === this.nodeOrder.length && !stream.graph.hasLogs()) {
       if (stream.board.write({ seq: stream.snapshots + 1, status })) {
         stream.snapshots++;
