@@ -85,22 +85,6 @@ export class DeviceFrameWriter {
   }
 }
 
-/**
- * Reads the device's frames a {@link DeviceFrameWriter} wrote: each message's frame, with the
- * channel names it was last sent (frozen, shared by the frames until they change).
- */
-export class DeviceFrameReader {
-  private channels: readonly string[] = Object.freeze([]);
-
-  read({ frame }: DeviceFrameMessage): Frame {
-    if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
-    // The deserialized object is this thread's own: it takes the channels, and every reader of
-    // it reads it (none alters it: a selection or a join is a frame of its own).
-    (frame as { channels: readonly string[] }).channels = this.channels;
-    return frame as Frame;
-  }
-}
-
 /** True when two channel lists are the same names in the same order (most often the same array). */
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a === b) return true;

@@ -13,7 +13,7 @@
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Frame } from '../../core/frame.js';
-import { type DeviceFrameMessage, DeviceFrameReader } from '../../core/frame-wire.js';
+import type { DeviceFrameMessage } from '../../core/frame-wire.js';
 import type { FramePort } from '../../core/node.js';
 import { monotonicMs, wallClockOffsetMs } from '../../core/wall-clock.js';
 import type { PlayedMarker, RunPlan } from './producer.js';
@@ -50,7 +50,8 @@ export class DeviceThread {
   private lastEnd: Promise<void> = Promise.resolve();
   private readonly ports = new Map<number, MessagePort>();
   private wanted = false;
-  private readonly reader = new DeviceFrameReader();
+  /** The channel names of the last frame the thread sent here. */
+  private channels: readonly string[] = Object.freeze([]);
   private closed = false;
 
   constructor(
@@ -185,9 +186,11 @@ export class DeviceThread {
     }
   }
 
-  private frame(message: DeviceFrameMessage): void {
-    const frame = this.reader.read(message);
-    if (this.wanted) this.hooks.frame(frame);
+  private frame({ frame }: DeviceFrameMessage): void {
+    if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
+    // The deserialized object is this thread's own: it takes the channels it was last sent.
+    (frame as { channels: readonly string[] }).channels = this.channels;
+    if (this.wanted) this.hooks.frame(frame as Frame);
   }
 
   private died(worker: Worker, error: Error): void {

@@ -7,9 +7,9 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { DeviceFrameWriter } from '../../core/frame-wire.js';
-import { preciseTimeout } from '../../core/precise-timer.js';
-import { adoptWallClockOffset, monotonicMs } from '../../core/wall-clock.js';
-import { type DeviceClock, systemClock } from '../clock.js';
+import { preciseTimeout, type PreciseTimer } from '../../core/precise-timer.js';
+import { adoptWallClockOffset, monotonicMs, wallNowMs } from '../../core/wall-clock.js';
+import type { DeviceClock } from '../clock.js';
 import { FrameProducer } from './producer.js';
 import type { FromDeviceThread, ThreadBoot, ToDeviceThread } from './thread-protocol.js';
 import { openThreadSignal } from './thread-source.js';
@@ -25,11 +25,16 @@ adoptWallClockOffset(boot.wallClockOffsetMs);
  * `performance.now()`, which counts from that thread's start; this thread's counts from its own.
  * Both are the one monotonic clock plus a constant.
  */
-const shift = boot.performanceMinusMonotonicMs - (systemClock.now() - monotonicMs());
+const shift = boot.performanceMinusMonotonicMs - (performance.now() - monotonicMs());
 const clock: DeviceClock = {
-  ...systemClock,
-  now: () => systemClock.now() + shift,
-  setDeadline: (callback, dueAt) => preciseTimeout(callback, dueAt - shift, { unref: true }),
+  now: () => performance.now() + shift,
+  wallNow: wallNowMs,
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  setDeadline: (callback, dueAt) => preciseTimeout(callback, dueAt - shift),
+  clearTimeout: (handle) => {
+    if (typeof handle === 'object' && 'cancel' in handle) (handle as PreciseTimer).cancel();
+    else clearTimeout(handle as NodeJS.Timeout);
+  },
 };
 
 const counters = new BigInt64Array(boot.counters);

@@ -17,7 +17,7 @@
 import type { Frame } from '../../core/frame.js';
 import { FrameSubscription } from '../../core/frame-subscription.js';
 import type { MessagePort } from 'node:worker_threads';
-import { type DeviceFrameMessage, DeviceFrameReader, framePortOf } from '../../core/frame-wire.js';
+import { type DeviceFrameMessage, framePortOf } from '../../core/frame-wire.js';
 import type { FromHost, NodeRef, ToHost } from './thread-messages.js';
 import type {
   DeviceFeed,
@@ -41,7 +41,8 @@ export class DeviceProxy implements DeviceFrameSource {
   >();
   /** The subscriptions the device accepted: each takes its part of every frame. */
   private readonly open = new Map<number, FrameSubscription>();
-  private readonly reader = new DeviceFrameReader();
+  /** The device's channel names as last sent, shared by the frames until they change. */
+  private channels: readonly string[] = Object.freeze([]);
 
   constructor(private readonly post: (message: FromHost) => void) {}
 
@@ -121,9 +122,12 @@ export class DeviceProxy implements DeviceFrameSource {
     });
   }
 
-  private frame(message: DeviceFrameMessage): void {
-    const frame = this.reader.read(message);
-    for (const subscription of this.open.values()) subscription.push(frame);
+  private frame({ frame }: DeviceFrameMessage): void {
+    if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
+    // The deserialized object is this thread's own: it takes the device's channels, and every
+    // subscription reads it (none alters it: a selection or a join is a frame of its own).
+    (frame as { channels: readonly string[] }).channels = this.channels;
+    for (const subscription of this.open.values()) subscription.push(frame as Frame);
   }
 }
 

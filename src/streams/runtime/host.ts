@@ -63,11 +63,6 @@ interface HostedStream {
   queue: Promise<void>;
 }
 
-/** A node's key among the worker's nodes of all its streams. */
-function nodeKey(streamId: string, nodeId: string): string {
-  return `${streamId}\u0000${nodeId}`;
-}
-
 function serialize(error: unknown): SerializedError {
   if (isHeadsetdError(error)) {
     return {
@@ -119,7 +114,7 @@ class StreamHost {
   }
 
   private indexOf(streamId: string, nodeId: string): number {
-    const key = nodeKey(streamId, nodeId);
+    const key = `${streamId}\u0000${nodeId}`;
     let index = this.nodeIndex.get(key);
     if (index === undefined) {
       index = this.nodeOrder.push({ streamId, nodeId }) - 1;
@@ -155,7 +150,7 @@ class StreamHost {
     const stream = this.streams.get(streamId);
     if (stream === undefined) return;
     const status = stream.graph.status();
-    const known = Object.keys(status.nodes).every((id) => this.nodeIndex.has(nodeKey(streamId, id)));
+    const known = Object.keys(status.nodes).every((id) => this.nodeIndex.has(`${streamId}\u0000${id}`));
     if (known && this.orderPosted === this.nodeOrder.length && !stream.graph.hasLogs()) {
       if (stream.board.write({ seq: stream.snapshots + 1, status })) {
         stream.snapshots++;
