@@ -7,7 +7,9 @@
  * build, this file and the client are one small bundle, dist/headsetd.cjs, and the service's
  * commands another, dist/headsetd-service.cjs: scripts/bundle.mjs).
  */
+import { readFileSync } from 'node:fs';
 import { clientGroup, runClient } from './client/index.js';
+import { reportFailure } from './client/failures.js';
 import { defaultDataDir } from './service/data-dir.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -16,6 +18,8 @@ async function main(argv: string[]): Promise<number> {
       env: process.env,
       stdout: process.stdout,
       stderr: process.stderr,
+      readStdin: () => readFileSync(0, 'utf8'),
+      cwd: process.cwd(),
       defaultDataDir: defaultDataDir(),
     });
   }
@@ -28,15 +32,6 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message =
-      code === 'EADDRINUSE'
-        ? `the address is already in use (${(error as Error).message.replace(/^.*EADDRINUSE: /, '')}); choose another with --port`
-        : // The catalogue's errors too (HeadsetdError is an Error).
-          error instanceof Error
-          ? error.message
-          : String(error);
-    process.stderr.write(`headsetd: ${message}\n`);
-    process.exitCode = 1;
+    process.exitCode = reportFailure(error, process.stderr);
   },
 );

@@ -13,10 +13,11 @@ import { LiveView, progressBar } from './live.js';
 import { Output } from './output.js';
 import { table } from './table.js';
 import { RmsWindow } from './commands/eeg-watch.js';
+import { TextSink } from '../../test/support/text-sink.js';
 
 function sink(isTTY: boolean) {
   const written: string[] = [];
-  return { stream: { isTTY, write: (text: string) => written.push(text) }, written };
+  return { stream: new TextSink(isTTY, (text) => written.push(text)), written };
 }
 
 describe('output', () => {
@@ -78,7 +79,7 @@ describe('RMS window', () => {
 describe('connection', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-client-'));
   writeFileSync(path.join(dataDir, 'token'), 'file-token\n');
-  const base = { env: {}, defaultDataDir: dataDir };
+  const base = { env: {}, defaultDataDir: dataDir, cwd: tmpdir() };
 
   test('reads the data directory token for a local service only, and a given token wins', () => {
     expect(resolveConnection(base)).toEqual({ url: 'http://127.0.0.1:42069', token: 'file-token' });
@@ -92,6 +93,11 @@ describe('connection', () => {
       token: 'env',
     });
     expect(resolveConnection({ ...base, dataDir: path.join(dataDir, 'none') }).token).toBeUndefined();
+  });
+
+  test("a relative data directory is in the working directory given, not the process's", () => {
+    const relative = { ...base, cwd: path.dirname(dataDir), dataDir: path.basename(dataDir) };
+    expect(resolveConnection(relative).token).toBe('file-token');
   });
 
   test('refuses a URL that is not http', () => {

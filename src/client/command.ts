@@ -36,6 +36,10 @@ export interface Invocation {
   out: Output;
   /** Aborted at the first Ctrl-C: follow and watch modes end there, long operations are cancelled. */
   signal: AbortSignal;
+  /** The absolute path of a file named on the command line, relative to the working directory. */
+  resolvePath: (name: string) => string;
+  /** All of standard input (a file named `-`). */
+  readStdin: () => string;
 }
 
 export interface Command {

@@ -23,6 +23,8 @@ export interface ConnectionInputs {
   env: NodeJS.ProcessEnv;
   /** Where `headsetd serve` keeps its data when no --data-dir is given. */
   defaultDataDir: string;
+  /** The working directory, which a relative data directory is in. */
+  cwd: string;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -64,6 +66,10 @@ export function resolveConnection(inputs: ConnectionInputs): Connection {
   const given = inputs.token ?? inputs.env.HEADSETD_TOKEN;
   const dataDir = inputs.dataDir ?? inputs.env.HEADSETD_DATA_DIR ?? inputs.defaultDataDir;
   const token =
-    given !== undefined && given !== '' ? given : isLocal(url) ? tokenFromDataDir(dataDir) : undefined;
+    given !== undefined && given !== ''
+      ? given
+      : isLocal(url)
+        ? tokenFromDataDir(path.resolve(inputs.cwd, dataDir))
+        : undefined;
   return { url: url.href.replace(/\/+$/, ''), token };
 }

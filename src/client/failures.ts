@@ -3,6 +3,7 @@
  * codes): scripts tell a mistake in the command line from a refusal of the service and from a
  * service that cannot be reached, without parsing messages.
  */
+import type { Stream } from './output.js';
 
 export const EXIT = {
   /** Done. */
@@ -103,4 +104,23 @@ export function describeApiError(error: ApiError): string[] {
     }
   }
   return lines;
+}
+
+/**
+ * The last word of the `headsetd` command on an error that no command turned into an exit code
+ * (a defect, or a service command's failure such as a port in use): `headsetd: MESSAGE` on stderr;
+ * returns the exit code, 1. The process (src/cli.ts) ends with it, and so do the tests that run a
+ * client command in their own process, so they see what a user sees.
+ */
+export function reportFailure(error: unknown, stderr: Stream): number {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message =
+    code === 'EADDRINUSE'
+      ? `the address is already in use (${(error as Error).message.replace(/^.*EADDRINUSE: /, '')}); choose another with --port`
+      : // The catalogue's errors too (HeadsetdError is an Error).
+        error instanceof Error
+        ? error.message
+        : String(error);
+  stderr.write(`headsetd: ${message}\n`);
+  return EXIT.api;
 }

@@ -73,15 +73,28 @@ function timedOut(): Error {
 }
 
 /** One request and its answer's head; the body is left to read. */
-async function exchange(outgoing: Outgoing, timeouts: Timeouts, signal: AbortSignal | undefined) {
+async function exchange(
+  outgoing: Outgoing,
+  timeouts: Timeouts,
+  signal: AbortSignal | undefined,
+  agents: Map<string, http.Agent>,
+) {
+  const protocol = outgoing.url.protocol;
   // https only for an https:// --url: loading TLS is not free.
-  const transport = outgoing.url.protocol === 'https:' ? await import('node:https') : http;
+  const transport = protocol === 'https:' ? await import('node:https') : http;
+  let agent = agents.get(protocol);
+  if (agent === undefined) {
+    // As Node's global agent, which the client used before it had its own.
+    agent = new transport.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
+    agents.set(protocol, agent);
+  }
   return new Promise<IncomingMessage>((resolve, reject) => {
     const headers: Record<string, string | number> = { ...outgoing.headers };
     if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
     const request = transport.request(outgoing.url, {
       method: outgoing.method,
       headers,
+      agent,
       ...(signal === undefined ? {} : { signal }),
     });
     request.setTimeout(timeouts.connectMs, () => request.destroy(timedOut()));
@@ -120,10 +133,23 @@ export async function answerText(answer: IncomingMessage): Promise<string> {
 }
 
 export class ApiClient {
+  /**
+   * The command's own connections (one agent per protocol), kept alive between its requests and
+   * closed by {@link close}: a command run in a longer-lived process (a test's) leaves no socket
+   * behind and shares none with the next command, as a command in a process of its own.
+   */
+  private readonly agents = new Map<string, http.Agent>();
+
   constructor(
     readonly connection: Connection,
     private readonly timeouts: Timeouts = TIMEOUTS,
   ) {}
+
+  /** Closes the command's connections. */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
 
   /** The absolute URL of a path with its query (arrays as comma lists, which every route takes). */
   url(path: string, query: RequestOptions['query'] = {}): URL {
@@ -171,7 +197,7 @@ export class ApiClient {
     for (let redirects = 0; ; redirects++) {
       let answer: IncomingMessage;
       try {
-        answer = await exchange(outgoing, this.timeouts, options.signal);
+        answer = await exchange(outgoing, this.timeouts, options.signal, this.agents);
         const status = answer.statusCode ?? 0;
         const location = answer.headers.location;
         if (REDIRECTS.has(status) && location !== undefined) {

@@ -3,6 +3,7 @@
  * `runClient` finds the command in the arguments, parses its options, connects, runs it and turns
  * every failure into a message and an exit code (failures.ts).
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type Command,
@@ -76,11 +77,28 @@ export function clientGroup(argv: readonly string[]): Group | undefined {
   return index < 0 ? undefined : GROUPS.find((group) => group.name === argv[index]);
 }
 
+/**
+ * What a client command reads of the process it runs in, handed in (src/cli.ts hands the
+ * process's own): nothing in the client reads `process` for these, so a command also runs inside
+ * another process (the tests') exactly as a user's does.
+ */
 export interface ClientEnvironment {
   env: NodeJS.ProcessEnv;
   stdout: Stream;
   stderr: Stream;
+  /** All of standard input, read when a command is given `-` as its file (`streams apply -f -`). */
+  readStdin: () => string;
+  /** The working directory, which relative file names are in (`-f FILE`, `-o FILE`, `--data-dir`). */
+  cwd: string;
+  /** Where `headsetd serve` keeps its data when no --data-dir is given. */
   defaultDataDir: string;
+  /**
+   * What Ctrl-C does, for a caller that runs commands in its own process: once aborted, the command
+   * ends as at a first Ctrl-C (a follow or a watch ends with 0, a long operation is cancelled and
+   * the command exits 130). When it is given, the process's SIGINT is left to the caller; without
+   * it, runClient listens for SIGINT while the command runs (and a second Ctrl-C exits at once).
+   */
+  signal?: AbortSignal;
 }
 
 function usageError(message: string, help: string): UsageError {
@@ -169,27 +187,38 @@ async function run(
       `headsetd ${command.name}: unexpected argument '${positionals[range.max] ?? ''}'.`,
       `headsetd ${command.name}`,
     );
+  const { cwd } = environment;
   const connection = resolveConnection({
     url: stringOption(values, 'url'),
     token: stringOption(values, 'token'),
     dataDir: stringOption(values, 'data-dir'),
     env: environment.env,
     defaultDataDir: environment.defaultDataDir,
+    cwd,
   });
   const out = new Output(environment.stdout, environment.stderr, values.json === true, environment.env);
-  const code = await command.run({
-    values,
-    positionals,
-    client: new ApiClient(connection),
-    out,
-    signal: controller.signal,
-  });
-  return code ?? EXIT.ok;
+  const client = new ApiClient(connection);
+  try {
+    const code = await command.run({
+      values,
+      positionals,
+      client,
+      out,
+      signal: controller.signal,
+      resolvePath: (name) => path.resolve(cwd, name),
+      readStdin: environment.readStdin,
+    });
+    return code ?? EXIT.ok;
+  } finally {
+    client.close();
+  }
 }
 
 /**
- * Runs a client command; resolves with the exit code. The first Ctrl-C aborts the command's
- * signal (a follow ends, a long operation is cancelled); a second one exits at once.
+ * Runs a client command; resolves with the exit code. The first Ctrl-C (SIGINT, or the abort of
+ * the environment's signal) aborts the command's signal (a follow ends, a long operation is
+ * cancelled); a second SIGINT exits at once. Its SIGINT listener is removed when it returns.
+ * Errors no command turns into an exit code are thrown: reportFailure (failures.ts) reports them.
  */
 export async function runClient(argv: readonly string[], environment: ClientEnvironment): Promise<number> {
   const group = clientGroup(argv);
@@ -199,7 +228,13 @@ export async function runClient(argv: readonly string[], environment: ClientEnvi
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
     controller.abort();
   };
-  process.on('SIGINT', onInterrupt);
+  const interrupt = (): void => {
+    controller.abort();
+  };
+  const external = environment.signal;
+  if (external === undefined) process.on('SIGINT', onInterrupt);
+  else if (external.aborted) controller.abort();
+  else external.addEventListener('abort', interrupt, { once: true });
   const jsonMode = argv.includes('--json');
   try {
     return await run(group, argv, environment, controller);
@@ -224,5 +259,6 @@ export async function runClient(argv: readonly string[], environment: ClientEnvi
     throw error;
   } finally {
     process.off('SIGINT', onInterrupt);
+    external?.removeEventListener('abort', interrupt);
   }
 }

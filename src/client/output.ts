@@ -8,8 +8,11 @@ import { styleText } from 'node:util';
 export type Style = Parameters<typeof styleText>[0];
 type StyleText = (format: Style, text: string, options?: { validateStream?: boolean }) => string;
 
-export interface Stream {
-  write(text: string): unknown;
+/**
+ * stdout or stderr: a writable stream (a download to `-o -` is piped into stdout), a terminal
+ * when `isTTY` is true.
+ */
+export interface Stream extends NodeJS.WritableStream {
   isTTY?: boolean;
   columns?: number;
 }

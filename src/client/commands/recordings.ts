@@ -84,7 +84,7 @@ An existing file is not overwritten unless --force is given. A progress bar show
 With --json: {success, name, file, bytes}.`,
   options: { output: { type: 'string', short: 'o' }, force: { type: 'boolean' } },
   positionals: { min: 1, max: 1 },
-  async run({ client, out, values, positionals, signal }) {
+  async run({ client, out, values, positionals, signal, resolvePath }) {
     const name = positionals[0] ?? '';
     const output = stringOption(values, 'output') ?? path.basename(name);
     const answer = await client.send('GET', recordingPath(name), { signal });
@@ -99,9 +99,9 @@ With --json: {success, name, file, bytes}.`,
         callback(null, chunk);
       },
     });
-    let sink: NodeJS.WritableStream = process.stdout;
+    let sink: NodeJS.WritableStream = out.stdout;
     if (output !== '-') {
-      const file = createWriteStream(output, { flags: values.force === true ? 'w' : 'wx' });
+      const file = createWriteStream(resolvePath(output), { flags: values.force === true ? 'w' : 'wx' });
       try {
         await once(file, 'open');
       } catch (error) {
@@ -116,7 +116,7 @@ With --json: {success, name, file, bytes}.`,
     await pipeline(answer, counter, sink, { end: output !== '-' });
     if (showProgress) out.stderr.write('\n');
     if (output === '-') return 0;
-    if (out.json) out.document({ success: true, name, file: path.resolve(output), bytes: received });
+    if (out.json) out.document({ success: true, name, file: resolvePath(output), bytes: received });
     else out.line(`${name} → ${output} (${size(received)})`);
     return 0;
   },

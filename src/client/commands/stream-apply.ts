@@ -6,16 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from '../command.js';
+import type { Command, Invocation } from '../command.js';
 import { stringOption } from '../command.js';
 import { ApiError, UsageError } from '../failures.js';
 import type { ApiClient } from '../http.js';
 import { streamPath } from './stream-path.js';
 import { errorMessage } from '../../core/error-message.js';
 
-function readSource(file: string): string {
+function readSource(file: string, { readStdin, resolvePath }: Invocation): string {
   try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
+    return file === '-' ? readStdin() : readFileSync(resolvePath(file), 'utf8');
   } catch (error) {
     throw new UsageError(`cannot read ${file === '-' ? 'standard input' : file}: ${errorMessage(error)}`);
   }
@@ -55,11 +55,12 @@ Prints 'stream ID created' or 'stream ID updated' (a running stream is edited li
 nodes keep running). With --json: {id, action: "created" or "updated", success: true}.
 An invalid document fails with the service's message and the pointer to the field (exit 1).`,
   options: { file: { type: 'string', short: 'f' } },
-  async run({ client, out, values }) {
+  async run(invocation) {
+    const { client, out, values } = invocation;
     const file = stringOption(values, 'file');
     if (file === undefined)
       throw new UsageError("streams apply needs -f FILE. Run 'headsetd streams apply --help' for usage.");
-    const text = readSource(file);
+    const text = readSource(file, invocation);
     const contentType = path.extname(file).toLowerCase() === '.json' ? 'application/json' : 'text/yaml';
     const id = await documentId(text);
     const update = id !== undefined && (await exists(client, id));
