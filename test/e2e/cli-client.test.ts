@@ -2,13 +2,17 @@
  * The client commands of `headsetd` against a real service (dist/headsetd.mjs on port 0): streams
  * from apply to export, recordings, events, and how failures read and exit (1 for the service's
  * refusals with its message and pointer, 2 for usage, 3 when nothing answers).
+ *
+ * The commands run in the test's process (test/support/client-cli.ts), but for those about the
+ * program itself, started from dist/headsetd.mjs: the Ctrl-C that ends a follow, `headsetd --help`,
+ * and the exit code 3 the shell sees when nothing answers.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseYaml } from '../../src/core/yaml.js';
-import { followCli, runCli } from '../support/client-cli.js';
+import { followCli, runCli, spawnCli, spawnFollowCli } from '../support/client-cli.js';
 import { json, type Service, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
@@ -107,15 +111,16 @@ describe('headsetd streams', () => {
     expect(exportedJson).toMatchObject({ id: ID, nodes: [{ id: 'gen' }, { id: 'log' }] });
     expect(exportedJson.status).toBeUndefined();
 
-    // Follow: new lines only, as NDJSON, until Ctrl-C, which ends a follow with 0.
-    const follow = followCli(['--url', service.url, 'streams', 'logs', ID, '-f', '--json']);
+    // Follow: new lines only, as NDJSON, until Ctrl-C, which ends a follow with 0: the program,
+    // sent SIGINT.
+    const follow = spawnFollowCli(['--url', service.url, 'streams', 'logs', ID, '-f', '--json']);
     const first = JSON.parse(await follow.nextLine());
     let next = JSON.parse(await follow.nextLine());
     while (next.timestamp === first.timestamp && next.line === first.line)
       next = JSON.parse(await follow.nextLine());
     expect(first).toMatchObject({ node: 'log', stream: 'event', line: expect.stringMatching(/^in: seq=/) });
     expect(next.timestamp).toBeGreaterThanOrEqual(first.timestamp);
-    follow.child.kill('SIGINT');
+    follow.interrupt();
     expect(await follow.exited).toBe(0);
 
     expect((await cli('streams', 'pause', ID)).stdout).toBe(`stream ${ID} paused\n`);
@@ -123,7 +128,7 @@ describe('headsetd streams', () => {
     expect((await cli('streams', 'stop', ID)).stdout).toBe(`stream ${ID} stopped\n`);
     expect((await cli('streams', 'delete', ID)).stdout).toBe(`stream ${ID} deleted\n`);
     expect(JSON.parse((await cli('streams', 'list', '--json')).stdout).streams).toEqual([]);
-    // Twenty programs started one after the other: a deadline for a stuck run on a busy machine.
+    // Twenty commands one after the other: a deadline for a stuck run on a busy machine.
   }, 120_000);
 
   test("a refused document exits 1 with the service's message and pointer; --json prints the envelope", async () => {
@@ -177,7 +182,7 @@ describe('usage and connection failures', () => {
       // A forgotten token before another option stays a usage error.
       [['streams', 'list', '--token', '--json'], /'--token' argument is ambiguous/],
     ];
-    // In parallel: each is a process of its own.
+    // In parallel: each is independent of the others.
     const results = await Promise.all(cases.map(([args]) => cli(...args)));
     results.forEach((result, i) => {
       const [args, message] = cases[i] as [string[], RegExp];
@@ -200,7 +205,8 @@ describe('usage and connection failures', () => {
     const command = await runCli(['seat', '--help']);
     expect(command.stdout).toMatch(/^Usage: headsetd seat /);
     expect(command.stdout).toContain('--strategy NAME');
-    const top = await runCli(['--help']);
+    // Not a client command: the program's own help.
+    const top = await spawnCli(['--help']);
     for (const word of [
       'headsetd streams list|get|apply',
       'headsetd eeg start|stop|config|watch',
@@ -218,7 +224,8 @@ describe('usage and connection failures', () => {
         });
       });
     });
-    const result = await runCli(['--url', `http://127.0.0.1:${String(port)}`, 'streams', 'list']);
+    // The exit code as the shell sees it: the program, started.
+    const result = await spawnCli(['--url', `http://127.0.0.1:${String(port)}`, 'streams', 'list']);
     expect(result.status).toBe(3);
     expect(result.stderr).toContain(`cannot reach http://127.0.0.1:${String(port)}: connection refused`);
     const events = await runCli(['--url', `http://127.0.0.1:${String(port)}`, 'events']);

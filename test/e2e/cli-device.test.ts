@@ -8,9 +8,12 @@
  * that acquisition excludes. The tests of each run one after another (a seating starts where the
  * move before left the electrodes, as on one headset: from retracted it would take twice as long);
  * commands whose answers do not depend on each other run at once.
+ *
+ * The commands run in the test's process (test/support/client-cli.ts), but for the Ctrl-C of a
+ * seating, sent as SIGINT to dist/headsetd.mjs started as a process: the built program, end to end.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { followCli, runCli } from '../support/client-cli.js';
+import { runCli, spawnFollowCli } from '../support/client-cli.js';
 import { json, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
@@ -227,12 +230,12 @@ describe.concurrent('motors and seating', () => {
     });
 
     test('Ctrl-C cancels the seating job: exit 130, the job cancelled', async () => {
-      const seat = followCli(['--url', motorService.url, 'seat', '--channels', 'O2']);
+      const seat = spawnFollowCli(['--url', motorService.url, 'seat', '--channels', 'O2']);
       const job = await eventually(async () => {
         const { body } = await json(`${motorService.url}/system/jobs`);
         return body.jobs.find((j: { status: string; operation: string }) => j.status === 'running');
       });
-      seat.child.kill('SIGINT');
+      seat.interrupt();
       expect(await seat.exited).toBe(130);
       expect(seat.stderr()).toContain('seating cancelled');
       const { body } = await json(`${motorService.url}/system/jobs/${job.id}`);

@@ -13,14 +13,18 @@
  * seating example drives the electrodes from retracted to the scalp on the device's own time
  * (some 24 s), while nothing else of the page touches the motors, and their jobs would hold the
  * impedance meter the rest of the page uses. Each part runs its examples in the page's order.
+ *
+ * The commands run in the test's process (test/support/client-cli.ts), but for those whose exit
+ * code the page shows (`$ echo $?` after them): what the shell sees is the program's, so they
+ * start dist/headsetd.mjs, the built program end to end.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runCli } from '../support/client-cli.js';
-import { CLI, ROOT, type Service, startService } from '../support/service.js';
+import { followCli, runCli, spawnCli } from '../support/client-cli.js';
+import { json, ROOT, type Service, startService } from '../support/service.js';
+import { eventually } from '../support/wait.js';
 
 interface Example {
   /** The command line after `$ `. */
@@ -125,36 +129,15 @@ async function follow(
   wanted: number,
   during: () => Promise<void>,
 ): Promise<{ stdout: string; stderr: string }> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const enough = new Promise<void>((resolve) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (lines(stdout).length >= wanted) resolve();
-    });
-  });
-  const started = new Promise<void>((resolve) => {
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      resolve();
-    });
-    child.stdout?.once('data', () => {
-      resolve();
-    });
-  });
-  const exited = new Promise((resolve) => child.once('close', resolve));
-  await started;
+  const follower = followCli(args, { cwd: dir });
+  // Started: its first output, on either stream.
+  await follower.until(() => follower.stdout() !== '' || follower.stderr() !== '');
   await during();
   // The lines wanted, or the command ending by itself with fewer (which the comparison then shows).
-  await Promise.race([enough, exited]);
-  child.kill('SIGINT');
-  await exited;
-  return { stdout: lines(stdout).slice(0, wanted).join('\n'), stderr };
+  await Promise.race([follower.until(() => lines(follower.stdout()).length >= wanted), follower.exited]);
+  follower.interrupt();
+  await follower.exited;
+  return { stdout: lines(follower.stdout()).slice(0, wanted).join('\n'), stderr: follower.stderr() };
 }
 
 /** What must happen on the service (its URL) while a follower runs for it to print what the page shows. */
@@ -164,6 +147,21 @@ const DURING: Record<string, (url: string) => Promise<void>> = {
     await runCli(['--url', url, 'eeg', 'stop']);
   },
 };
+
+/**
+ * What must have happened on the service before a command that does not follow prints what the
+ * page shows: `streams logs ID NODE` shows the lines the node has logged, waited for on the API
+ * (a command started as a process was slow enough to start that they were there; one run in the
+ * test's process reads the log at once).
+ */
+async function ready(args: readonly string[], shown: number, url: string): Promise<void> {
+  const [group, action, id, node] = args;
+  if (group !== 'streams' || action !== 'logs' || id === undefined || node === undefined) return;
+  await eventually(async () => {
+    const { body } = await json(`${url}/stream/streams/${id}/nodes/${node}/logs`);
+    return (body?.logs?.length ?? 0) >= shown;
+  });
+}
 
 function isFollower(args: readonly string[]): boolean {
   return (
@@ -176,7 +174,7 @@ function isFollower(args: readonly string[]): boolean {
 /** Runs `examples` one after the other against the service at `url`, each compared with the page. */
 async function runExamples(examples: readonly Example[], url: string): Promise<void> {
   let status: number | null = null;
-  for (const example of examples) {
+  for (const [index, example] of examples.entries()) {
     const where = `docs/cli.md:${example.line} $ ${example.command}`;
     if (example.command === 'echo $?') {
       expect(String(status), where).toBe(example.output[0]);
@@ -195,7 +193,10 @@ async function runExamples(examples: readonly Example[], url: string): Promise<v
       );
       status = 0;
     } else {
-      const ran = await runCli(args, { cwd: dir });
+      await ready(rest, example.output.filter((l) => l.trim() !== '…').length, url);
+      // The exit code the page shows is the program's: started as a process.
+      const shell = examples[index + 1]?.command === 'echo $?';
+      const ran = await (shell ? spawnCli : runCli)(args, { cwd: dir });
       result = ran;
       status = ran.status;
       if (redirect !== undefined) {

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../src/service/data-dir-lock.js';
 import { announceCreatedToken } from '../../src/platform/security/token.js';
-import { runCli } from '../support/client-cli.js';
+import { spawnCli } from '../support/client-cli.js';
 import { CLI, json, type Service, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
@@ -268,7 +268,7 @@ nodes:
       const file = path.join(shared.dataDir, `${name}.yaml`);
       writeFileSync(file, documents[name] ?? '');
       const [offline, online] = await Promise.all([
-        runCli(['validate', file, '--data-dir', shared.dataDir]),
+        spawnCli(['validate', file, '--data-dir', shared.dataDir]),
         json(`${shared.url}/stream/streams/yaml`, {
           method: 'POST',
           headers: { 'content-type': 'text/yaml' },
@@ -286,13 +286,13 @@ nodes:
 
 describe.concurrent('headsetd --help and --version', () => {
   test('--version prints the package version', async ({ expect }) => {
-    const result = await runCli(['--version']);
+    const result = await spawnCli(['--version']);
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   test('--help lists the commands and every flag', async ({ expect }) => {
-    const result = await runCli(['--help']);
+    const result = await spawnCli(['--help']);
     expect(result.status).toBe(0);
     for (const word of [
       'serve',
@@ -311,7 +311,7 @@ describe.concurrent('headsetd --help and --version', () => {
   });
 
   test('an unknown flag exits 2 with a hint', async ({ expect }) => {
-    const result = await runCli(['serve', '--prot', '1']);
+    const result = await spawnCli(['serve', '--prot', '1']);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--help');
   });
