@@ -18,7 +18,7 @@ const WINDOWS = [2, 5, 10, 20, 30];
 const SPECTRUM_EVERY_MS = 250;
 /**
  * The traces are redrawn 30 times a second at most: scrolling stays smooth, and a display faster
- * than that (60 Hz and up) no longer spends every one of its frames on 21 lanes of paths (in
+ * than that (60 Hz and up) no longer spends every one of its frames on 19 lanes of paths (in
  * Chromium without a GPU, the panel's cost while EEG comes fell from about 70 % of a core to 50 %;
  * docs/performance.md). A draw is due 4 ms before 1/30 s is up, so that display frames a little
  * early (60 Hz frames come every 16.7 ms, give or take) still give every second frame rather than
