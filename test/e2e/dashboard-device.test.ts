@@ -3,7 +3,8 @@
  * Device panel reads the headset, the Impedance panel runs a continuous check (the head map is
  * fetched again with each reading) and an optimisation whose electrodes change colour on the map
  * as their impedance drops, and the Signals panel draws the EEG as it comes (the traces canvas
- * changes from one screenshot to the next, and is not painted while no EEG comes).
+ * changes from one screenshot to the next, is not painted while no EEG comes, and is painted 30
+ * times a second at most while it comes).
  * docs/dashboard.md describes the panels.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -131,6 +132,30 @@ describe.skipIf(!haveChromium)('dashboard: device, signals, impedance (headless 
       10_000,
       'the traces to move',
     );
+    // While EEG comes (83 frames a second, more than the display's 60), the traces are drawn 30
+    // times a second at most: no two draws within 25 ms of each other by the page's frame clock
+    // (they were drawn in every animation frame, 16.7 ms apart). A slower machine only spaces
+    // them further. Drawn at all: the traces moved above, and at least twice over these frames.
+    const drawnAt = await page.evaluate<number[]>(`new Promise((resolve) => {
+      const g = document.querySelector('[data-testid=traces]').getContext('2d');
+      const fillRect = g.fillRect.bind(g);
+      const times = [];
+      g.fillRect = (...rect) => {
+        // Each draw starts by clearing the whole canvas from its corner.
+        if (rect[0] === 0 && rect[1] === 0) times.push(document.timeline.currentTime);
+        fillRect(...rect);
+      };
+      let frames = 0;
+      const tick = () => {
+        if (++frames < 60) return requestAnimationFrame(tick);
+        g.fillRect = fillRect;
+        resolve(times);
+      };
+      requestAnimationFrame(tick);
+    })`);
+    expect(drawnAt.length).toBeGreaterThanOrEqual(2);
+    const gaps = drawnAt.slice(1).map((t, i) => t - (drawnAt[i] as number));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(25);
     // Two seconds of signal give the spectrum its first block; then the panel is shown as it runs.
     await eventually(
       async () =>

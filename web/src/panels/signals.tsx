@@ -4,7 +4,8 @@
  * power spectrum of one channel with the alpha band marked. Frames go straight into TraceBuffer;
  * the canvases are redrawn in requestAnimationFrame, never by a render of the component, and only
  * when there is something new to draw (frames, a setting, a quality, the canvas's size): a page
- * left open without new frames does no drawing at all.
+ * left open without new frames does no drawing at all, and a hidden tab none either (browsers run
+ * no animation frames there). The traces at most 30 times a second, the spectrum four.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
@@ -15,6 +16,16 @@ import { connectEeg, TraceBuffer } from '../traces';
 const WINDOWS = [2, 5, 10, 20, 30];
 /** The spectrum changes slowly: four times a second is enough, and keeps the FFT off most frames. */
 const SPECTRUM_EVERY_MS = 250;
+/**
+ * The traces are redrawn 30 times a second at most: scrolling stays smooth, and a display faster
+ * than that (60 Hz and up) no longer spends every one of its frames on 19 lanes of paths (in
+ * Chromium without a GPU, the panel's cost while EEG comes fell from about 70 % of a core to 50 %;
+ * docs/performance.md). A draw is due 4 ms before 1/30 s is up, so that display frames a little
+ * early (60 Hz frames come every 16.7 ms, give or take) still give every second frame rather than
+ * every third.
+ */
+const TRACES_EVERY_MS = 1000 / 30;
+const FRAME_JITTER_MS = 4;
 const SCALES = [10, 20, 50, 100, 200, 500, 1000];
 
 export function SignalsPanel() {
@@ -69,6 +80,7 @@ export function SignalsPanel() {
     let frame = 0;
     let tracesStale = true;
     let spectrumStale = true;
+    let lastTraces = Number.NEGATIVE_INFINITY;
     let lastSpectrum = Number.NEGATIVE_INFINITY;
     let spectrumDue: ReturnType<typeof setTimeout> | undefined;
     let knownChannels = '';
@@ -84,8 +96,12 @@ export function SignalsPanel() {
         setChannels([...b.channels]);
       }
       const v = view.current;
-      if (tracesStale && traces.current !== null) {
+      if (tracesStale && traces.current !== null && now - lastTraces < TRACES_EVERY_MS - FRAME_JITTER_MS) {
+        // Too soon after the last: drawn in a later display frame, with whatever came meanwhile.
+        schedule();
+      } else if (tracesStale && traces.current !== null) {
         tracesStale = false;
+        lastTraces = now;
         drawTraces(traces.current, b, {
           shown: b.channels.map((_, i) => i).filter((i) => !v.hidden.has(b.channels[i] ?? '')),
           windowSeconds: v.windowSeconds,
