@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { descendantCount } from './service-metrics.js';
 
@@ -18,6 +21,8 @@ describe('descendantCount', () => {
   });
 
   it('answers null without a /proc to read', () => {
-    expect(descendantCount(process.pid, '/nonexistent')).toBeNull();
+    // A directory of its own that is not there (a fixed path such as /nonexistent may exist).
+    const missing = path.join(mkdtempSync(path.join(tmpdir(), 'headsetd-proc-')), 'proc');
+    expect(descendantCount(process.pid, missing)).toBeNull();
   });
 });
