@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isValidHostname } from '../../src/platform/store/settings-store.js';
 import { CLI, type Service, startService } from '../support/service.js';
+import { testScript } from '../support/test-scripts.js';
 
 let service: Service | undefined;
 
@@ -126,7 +127,7 @@ describe('the address the service listens on', () => {
       const probe = path.join(import.meta.dirname, 'host-rule-probe.ts');
       const output = execFileSync(
         'unshare',
-        ['-rn', 'sh', '-c', setup, 'sh', process.execPath, '--import', 'tsx', probe, CLI],
+        ['-rn', 'sh', '-c', setup, 'sh', process.execPath, ...testScript(probe), CLI],
         { encoding: 'utf8', timeout: 60_000 },
       );
       expect(JSON.parse(output.trim().split('\n').pop() ?? '{}')).toEqual({

@@ -9,6 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from 'vitest';
+import { testScript } from '../support/test-scripts.js';
 
 const SETUP = [
   'ip link set lo up',
@@ -30,7 +31,7 @@ test.skipIf(!namespacesWork())(
     const child = path.join(import.meta.dirname, 'instinct-discovery-child.ts');
     const output = execFileSync(
       'unshare',
-      ['-rn', 'sh', '-c', SETUP, 'sh', process.execPath, '--import', 'tsx', child],
+      ['-rn', 'sh', '-c', SETUP, 'sh', process.execPath, ...testScript(child)],
       {
         encoding: 'utf8',
         timeout: 90_000,

@@ -1,7 +1,7 @@
 /**
  * Child process of the recorder kill -9 test: a WorkerRuntime running generator → recorders (EDF,
  * BDF, CSV) into DATA_DIR, printing every 50 ms how many samples each recorder has taken in.
- * usage: node --import tsx recorder-crash-child.ts DATA_DIR
+ * usage (compiled by test/support/test-scripts.ts): node --enable-source-maps recorder-crash-child.mjs DATA_DIR
  */
 import { randomUUID } from 'node:crypto';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';

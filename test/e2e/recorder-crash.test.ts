@@ -12,6 +12,7 @@ import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { listRecordings, repairRecordings } from '../../src/recordings/index.js';
 import { generatorSample, readEdf, readJson, tempDataDir } from '../recordings/support.js';
 import { edflibCheck } from '../support/edf-check.js';
+import { testScript } from '../support/test-scripts.js';
 
 const dataDir = tempDataDir('headsetd-recorder-crash');
 const RATE = 500;
@@ -21,7 +22,7 @@ const expected = (k: number) => generatorSample(k, RATE, [200, 40], [7, 31]);
 async function recordAndKill(dataDir: string, seconds: number): Promise<Record<string, number>> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(import.meta.dirname, 'recorder-crash-child.ts'), dataDir],
+    [...testScript(path.join(import.meta.dirname, 'recorder-crash-child.ts')), dataDir],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

@@ -7,7 +7,7 @@
  * given (the capacity of the block pipe into the recorder), until that pipe refused frames. The
  * test's own timeout bounds the wait. Prints
  * `{rec, events, repairs}` as JSON (the recorder's status, the runtime's events, the repairs) and exits.
- * usage: node --import tsx recorder-full-disk-child.ts DATA_DIR FORMAT [CAPACITY]
+ * usage (compiled by test/support/test-scripts.ts): node --enable-source-maps recorder-full-disk-child.mjs DATA_DIR FORMAT [CAPACITY]
  * (8 channels at 4 kHz for EDF, 500 Hz for CSV: either fills 100 KiB in two or three seconds).
  */
 import { recordingsDir, repairRecordings } from '../../src/recordings/index.js';

@@ -15,6 +15,7 @@ import type { RuntimeEvent, RuntimeNodeStatus } from '../../src/streams/runtime/
 import { readJson, tempDataDir } from '../recordings/support.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
+import { testScript } from '../support/test-scripts.js';
 
 const LIMIT_KIB = 100;
 
@@ -34,9 +35,9 @@ function recordUntilFull(
     'bash',
     [
       '-c',
-      `ulimit -f ${options.limitKiB ?? LIMIT_KIB} && exec "$0" --import tsx "$1" "$2" "$3" $4`,
+      `ulimit -f ${options.limitKiB ?? LIMIT_KIB} && exec "$0" "$1" "$2" "$3" "$4" $5`,
       process.execPath,
-      child,
+      ...testScript(child),
       dataDir,
       format,
       options.capacity === undefined ? '' : String(options.capacity),

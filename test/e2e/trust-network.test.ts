@@ -13,6 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startService } from '../support/service.js';
+import { testScript } from '../support/test-scripts.js';
 
 const SETUP = [
   'ip link set lo up',
@@ -53,7 +54,7 @@ describe('headsetd serve --trust-network', () => {
       const child = path.join(import.meta.dirname, 'trust-network-child.ts');
       const output = execFileSync(
         'unshare',
-        ['-rn', 'sh', '-c', SETUP, 'sh', process.execPath, '--import', 'tsx', child],
+        ['-rn', 'sh', '-c', SETUP, 'sh', process.execPath, ...testScript(child)],
         { encoding: 'utf8', timeout: 90_000 },
       );
       const report = JSON.parse(output.trim().split('\n').pop() ?? '{}') as Record<

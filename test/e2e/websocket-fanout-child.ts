@@ -5,7 +5,7 @@
  * clients that read every frame and one that never reads; waits until the node skips frames for
  * the stalled client and the others have each received 50 frames more; prints what each client
  * got and the node's status as JSON, then stops the service.
- * usage: node --import tsx websocket-fanout-child.ts DATA_DIR
+ * usage (compiled by test/support/test-scripts.ts): node --enable-source-maps websocket-fanout-child.mjs DATA_DIR
  */
 import { WebSocket } from 'ws';
 import { FrameClient } from '../runtime/helpers.js';

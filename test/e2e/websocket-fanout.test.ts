@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { seqGaps } from '../runtime/helpers.js';
 import { tempDataDir } from '../support/service.js';
+import { testScript } from '../support/test-scripts.js';
 
 /** Brings loopback up and makes TCP buffers small, then runs the command given. */
 const NETNS = [
@@ -37,7 +38,7 @@ describe.skipIf(!canUseNetns())('one websocket node, 200 clients and one that ne
     const child = path.join(import.meta.dirname, 'websocket-fanout-child.ts');
     const out = execFileSync(
       'unshare',
-      ['-rn', 'sh', '-c', NETNS, 'sh', process.execPath, '--import', 'tsx', child, tempDataDir()],
+      ['-rn', 'sh', '-c', NETNS, 'sh', process.execPath, ...testScript(child), tempDataDir()],
       { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
     );
     const report = JSON.parse(out) as Report;

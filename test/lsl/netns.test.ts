@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { liblslOf, skipWithout } from '../support/liblsl.js';
+import { testScript } from '../support/test-scripts.js';
 
 function namespacesWork(): boolean {
   try {
@@ -38,7 +39,7 @@ test.skipIf(!namespacesWork())(
     const probe = path.join(import.meta.dirname, 'netns-probe.ts');
     const output = execFileSync(
       'unshare',
-      ['-rn', 'sh', '-c', SETUP, 'sh', process.execPath, '--import', 'tsx', probe, lib.tool, lib.lib],
+      ['-rn', 'sh', '-c', SETUP, 'sh', process.execPath, ...testScript(probe), lib.tool, lib.lib],
       { encoding: 'utf8', timeout: 60_000 },
     );
     expect(JSON.parse(output.trim().split('\n').pop() ?? '{}')).toEqual({

@@ -7,22 +7,22 @@
  * suite boots a worker in most runtime tests. The bundle is also what the service runs.
  *
  * The runtime tests' own executables (test/runtime/fixtures/test-nodes.ts) are compiled by the
- * global set-up into {@link TEST_NODES_MODULE}, for a worker without tsx cannot import TypeScript.
+ * global set-up into {@link TEST_NODES_MODULE} (test-scripts.ts), for a worker without tsx cannot
+ * import TypeScript.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { compiledTestScript } from './test-scripts.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The stream worker's entry, as the service runs it. */
 export const STREAM_HOST: URL = pathToFileURL(path.join(ROOT, 'dist', 'stream-host.mjs'));
 
-/** Where the global set-up compiles the runtime tests' executables. */
-export const TEST_NODES_FILE = path.join(ROOT, 'node_modules', '.cache', 'headsetd-tests', 'test-nodes.mjs');
-export const TEST_NODES_SOURCE = path.join(ROOT, 'test', 'runtime', 'fixtures', 'test-nodes.ts');
-
 /** The runtime tests' executables (`extraExecutableModules`), compiled to JavaScript. */
-export const TEST_NODES_MODULE: string = pathToFileURL(TEST_NODES_FILE).href;
+export const TEST_NODES_MODULE: string = pathToFileURL(
+  compiledTestScript('test/runtime/fixtures/test-nodes.ts'),
+).href;
 
 /** The device's thread's entry, as the service runs it (device/production/thread-entry.ts). */
 export const DEVICE_THREAD: URL = pathToFileURL(path.join(ROOT, 'dist', 'device-thread.mjs'));
