@@ -66,9 +66,14 @@ describe('generator → websocket', () => {
     const sample = client.frames[first]!.frame;
     expect(sample.channels).toEqual(['ch1', 'ch2']);
     expect(sample.sampleRate).toBe(250);
-    // About 10 ms per frame: 2 or 3 samples at 250 Hz.
-    expect(sample.data.length).toBeGreaterThanOrEqual(2);
-    expect(sample.data.length).toBeLessThanOrEqual(4);
+    // About 10 ms per frame: 2 or 3 samples at 250 Hz, and never more than a frame's worth. A
+    // wake-up that came late emits the samples then due as full frames and the rest in a shorter
+    // one (a frame of 1 sample after a hiccup of the machine), so the typical frame is the median.
+    const sizes = client.frames.map(({ frame }) => frame.data.length).sort((a, b) => a - b);
+    const median = sizes[Math.floor(sizes.length / 2)] ?? 0;
+    expect(median).toBeGreaterThanOrEqual(2);
+    expect(median).toBeLessThanOrEqual(3);
+    expect(sizes.at(-1)).toBeLessThanOrEqual(4);
     const status = rt.status(stream.id)!;
     expect(status.nodes.gen!.state).toBe('running');
     expect(status.nodes.ws!.metrics.itemsProcessed).toBeGreaterThan(100);
