@@ -235,6 +235,13 @@ export async function runClient(argv: readonly string[], environment: ClientEnvi
   if (external === undefined) process.on('SIGINT', onInterrupt);
   else if (external.aborted) controller.abort();
   else external.addEventListener('abort', interrupt, { once: true });
+  // A reader that went away (`headsetd streams logs ID NODE -f | head -3`) ends the command as
+  // Ctrl-C does, with no trace: what it would still write has no one to read it.
+  const onOutputError = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'EPIPE') throw error;
+    controller.abort();
+  };
+  environment.stdout.on('error', onOutputError);
   const jsonMode = argv.includes('--json');
   try {
     return await run(group, argv, environment, controller);
@@ -260,5 +267,6 @@ export async function runClient(argv: readonly string[], environment: ClientEnvi
   } finally {
     process.off('SIGINT', onInterrupt);
     external?.removeEventListener('abort', interrupt);
+    environment.stdout.off('error', onOutputError);
   }
 }

@@ -7,13 +7,15 @@
  * program itself, started from dist/headsetd.mjs: the Ctrl-C that ends a follow, `headsetd --help`,
  * and the exit code 3 the shell sees when nothing answers.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseYaml } from '../../src/core/yaml.js';
 import { followCli, runCli, spawnCli, spawnFollowCli } from '../support/client-cli.js';
-import { json, type Service, startService, tempDataDir } from '../support/service.js';
+import { CLI, json, type Service, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
 let service: Service;
@@ -122,6 +124,19 @@ describe('headsetd streams', () => {
     expect(next.timestamp).toBeGreaterThanOrEqual(first.timestamp);
     follow.interrupt();
     expect(await follow.exited).toBe(0);
+    // A reader that goes away (`| head -1`): the follow ends as by Ctrl-C, 0, with nothing on
+    // stderr (it crashed on the write's EPIPE with a stack trace).
+    const piped = spawn(process.execPath, [CLI, '--url', service.url, 'streams', 'logs', ID, '-f'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('HEADSETD_'))),
+    });
+    let pipedStderr = '';
+    piped.stderr.on('data', (chunk: Buffer) => (pipedStderr += chunk.toString()));
+    const pipedClosed = once(piped, 'close');
+    await once(piped.stdout, 'data');
+    piped.stdout.destroy();
+    const [pipedCode] = await pipedClosed;
+    expect({ code: pipedCode, stderr: pipedStderr }).toEqual({ code: 0, stderr: '' });
 
     expect((await cli('streams', 'pause', ID)).stdout).toBe(`stream ${ID} paused\n`);
     expect((await cli('streams', 'resume', ID)).stdout).toBe(`stream ${ID} running\n`);
