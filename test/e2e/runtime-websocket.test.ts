@@ -83,13 +83,15 @@ describe('generator → websocket', () => {
 
   test('a stalled client loses frames while a second client gets all of them', async () => {
     const rt = newRuntime();
-    // About 3 MB/s of JSON: enough to fill a stalled client's socket buffers within seconds.
+    // About 1.5 MB/s of JSON: enough to fill a stalled client's socket buffers within seconds, and
+    // little enough that the reading client (in this process, beside a CPU hog) stays within its
+    // send limit: at 3 MB/s a pause of a third of a second of this process made it a stalled one too.
     const stream = definition(
       [
         {
           id: 'gen',
           executable: 'signal-generator',
-          config: { sampleRate: 8000, amplitudes: [1], frequencies: [10], channels: 16, noise: 0.1, seed: 1 },
+          config: { sampleRate: 4000, amplitudes: [1], frequencies: [10], channels: 16, noise: 0.1, seed: 1 },
         },
         { id: 'ws', executable: 'websocket', config: { port: 0 } },
       ],
