@@ -115,7 +115,8 @@ describe('closed-loop electrode paths', () => {
     );
     const seated = seat.electrodes as Record<string, { position: number; state: number; impedance: number }>;
     expect(Object.keys(seated)).toEqual(['P3', 'P4']);
-    for (const e of Object.values(seated)) expect(e.impedance).toBeLessThan(200);
+    // The whole answer in the message: positions and motor states say why a value is off.
+    for (const e of Object.values(seated)) expect(e.impedance, JSON.stringify(seat)).toBeLessThan(200);
     const retract = json(
       await s.app.inject({
         method: 'POST',
