@@ -34,11 +34,13 @@ describe('closed-loop electrode paths', () => {
     expect(body).toMatchObject({ success: true, strategy: 'aggressive', targetImpedance: 20 });
     const results = body.results as Results;
     expect(Object.keys(results).sort()).toEqual(['Cz', 'Fp1', 'O1']);
+    // The whole answer in the messages: each electrode's positions, attempts and reason say why.
+    const answer = JSON.stringify(results);
     for (const [name, r] of Object.entries(results)) {
-      expect(r.before, name).toBeGreaterThan(1000);
-      expect(r.reached, name).toBe(true);
-      expect(r.after, name).toBeLessThan(20);
-      expect(r.reason).toBe('target_reached');
+      expect(r.before, `${name}: ${answer}`).toBeGreaterThan(1000);
+      expect(r.reached, `${name}: ${answer}`).toBe(true);
+      expect(r.after, `${name}: ${answer}`).toBeLessThan(20);
+      expect(r.reason, `${name}: ${answer}`).toBe('target_reached');
     }
     // The motors really moved there.
     const positions = s.device.motors.positions(['O1', 'CZ', 'FP1']);
