@@ -5,11 +5,23 @@
  * (`dist/headsetd.mjs`, simulated headset at 250 Hz, default logging, a fresh data directory).
  *
  * Method: the main thread's run count (the third field of /proc/PID/task/PID/schedstat: the times
- * the scheduler put it on a CPU, so every wake-up) over WINDOW_MS, after SETTLE_MS, in three
- * phases: the idle service, acquisition alone (held by `POST /system/sensors/eeg/stream`), and the
- * 10 streams. ratio = wake-ups per second with the streams ÷ idle; budget ≤ 1 (the streams' frames
- * and statuses wake the API's thread not at all). Each phase also gives the device's and the
- * workers' threads, for context.
+ * the scheduler put it on a CPU), after SETTLE_MS, in three phases: the idle service, acquisition
+ * alone (held by `POST /system/sensors/eeg/stream`), and the 10 streams. A wake-up is a run less
+ * those that were the thread's return after a preemption (`nonvoluntary_ctxt_switches` of
+ * /proc/PID/task/PID/status): a preempted thread was not woken, it waited for a CPU, and on a
+ * loaded 2-core machine its preemptions grow with whatever else runs (the streams' own threads
+ * among it) while saying nothing of what wakes it.
+ *
+ * Each phase is SLICES consecutive slices of SLICE_MS, and the ratio compares the phases' typical
+ * slice: the median of the main thread's wake-ups per slice, with the streams ÷ idle; budget ≤ 1
+ * (the streams' frames, statuses and supervision add no periodic wake-up of the API's thread). The
+ * median is what wakes the thread in most slices (its timers, and anything a stream makes periodic
+ * at a period up to SLICE_MS). What comes now and then in either phase would otherwise decide a
+ * comparison of ~2 wake-ups a second whose alike phases differ by one wake-up in 10 s: a V8 task
+ * or a garbage collection joining its helper threads (a few a minute, more in the seconds after
+ * the start), and two timers of one period that fall due in the same millisecond for a while and
+ * wake the thread once between them. The mean rates over each whole phase, the runs and the
+ * preemptions are given beside, and each phase's device and worker threads, for context.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -19,16 +31,23 @@ import { requestJson } from '../lib/http-load.js';
 import { result } from '../lib/result.js';
 import { startService, startStream } from '../lib/service.js';
 
-const WINDOW_MS = 10_000;
+const SLICE_MS = 3_000;
+const SLICES = 5;
 const SETTLE_MS = 3_000;
 
-/** Each thread's run count and CPU ns, by thread id. */
+/** A thread's preemptions so far: `nonvoluntary_ctxt_switches` of its /proc status. */
+function preemptions(pid, tid) {
+  const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+  return Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? Number.NaN);
+}
+
+/** Each thread's run count, preemptions and CPU ns, by thread id. */
 function threads(pid) {
   const out = new Map();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const [ns, , runs] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ');
-      out.set(Number(tid), { runs: Number(runs), ns: Number(ns) });
+      out.set(Number(tid), { runs: Number(runs), preempted: preemptions(pid, tid), ns: Number(ns) });
     } catch {
       // The thread ended between the listing and the read.
     }
@@ -36,25 +55,50 @@ function threads(pid) {
   return out;
 }
 
-/** Wake-ups per second of the main thread and of the busiest other threads over a window. */
+/** A thread's wake-ups so far: its runs less its preemptions. */
+function wakeups(pid, tid) {
+  const runs = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ')[2]);
+  return runs - preemptions(pid, tid);
+}
+
+/**
+ * One phase: the main thread's wake-ups in each of SLICES slices of SLICE_MS (an odd number: the
+ * median is one of them), and the mean rates
+ * of the main thread and of the busiest other threads over the whole phase.
+ */
 async function window(pid) {
   const before = threads(pid);
   const started = performance.now();
-  await sleep(WINDOW_MS);
+  const slices = [];
+  let last = wakeups(pid, pid);
+  for (let i = 0; i < SLICES; i++) {
+    await sleep(SLICE_MS);
+    const now = wakeups(pid, pid);
+    slices.push(now - last);
+    last = now;
+  }
   const after = threads(pid);
   const seconds = (performance.now() - started) / 1000;
   const rates = [...after]
     .filter(([tid]) => before.has(tid))
-    .map(([tid, { runs, ns }]) => ({
-      tid,
-      perSecond: (runs - before.get(tid).runs) / seconds,
-      cpuPercent: ((ns - before.get(tid).ns) / 1e9 / seconds) * 100,
-    }));
+    .map(([tid, { runs, preempted, ns }]) => {
+      const was = before.get(tid);
+      const runsPerSecond = (runs - was.runs) / seconds;
+      const preemptedPerSecond = (preempted - was.preempted) / seconds;
+      return {
+        tid,
+        runsPerSecond,
+        preemptedPerSecond,
+        perSecond: runsPerSecond - preemptedPerSecond,
+        cpuPercent: ((ns - was.ns) / 1e9 / seconds) * 100,
+      };
+    });
   const main = rates.find((r) => r.tid === pid);
   const others = rates
     .filter((r) => r.tid !== pid && r.perSecond >= 1)
     .sort((a, b) => b.perSecond - a.perSecond);
-  return { main, others };
+  const sorted = [...slices].sort((a, b) => a - b);
+  return { main, others, slices, medianPerSecond: sorted[Math.floor(SLICES / 2)] / (SLICE_MS / 1000) };
 }
 
 function deviceStream() {
@@ -96,14 +140,22 @@ export async function runWakeups(report) {
     const r = result({
       id: 'api.thread-wakeups.ten-streams',
       title: "The API thread's wake-ups per second with 10 streams of the device's EEG vs an idle service",
-      ratio: streams.main.perSecond / idle.main.perSecond,
-      ratioOf:
-        "main thread's runs per second (schedstat) with 10 eeg-source → filter → websocket streams ÷ idle",
+      ratio: streams.medianPerSecond / idle.medianPerSecond,
+      ratioOf: `main thread's wake-ups per second (schedstat's runs less preemptions), the median of ${SLICES} slices of ${SLICE_MS / 1000} s, with 10 eeg-source → filter → websocket streams ÷ idle`,
       max: 1,
       absolute: {
+        idleMedianPerSecond: idle.medianPerSecond,
+        acquisitionAloneMedianPerSecond: acquiring.medianPerSecond,
+        tenStreamsMedianPerSecond: streams.medianPerSecond,
+        idleSlices: idle.slices.join(' '),
+        tenStreamsSlices: streams.slices.join(' '),
         idlePerSecond: idle.main.perSecond,
         acquisitionAlonePerSecond: acquiring.main.perSecond,
         tenStreamsPerSecond: streams.main.perSecond,
+        idleRunsPerSecond: idle.main.runsPerSecond,
+        tenStreamsRunsPerSecond: streams.main.runsPerSecond,
+        idlePreemptedPerSecond: idle.main.preemptedPerSecond,
+        tenStreamsPreemptedPerSecond: streams.main.preemptedPerSecond,
         idleMainCpuPercent: idle.main.cpuPercent,
         tenStreamsMainCpuPercent: streams.main.cpuPercent,
         tenStreamsOtherThreads: others(streams),

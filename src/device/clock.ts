@@ -5,6 +5,7 @@
  * can share the same pacing code.
  */
 import { type PreciseTimer, preciseTimeout } from '../core/precise-timer.js';
+import { joinRound } from '../core/shared-rounds.js';
 import { wallNowMs } from '../core/wall-clock.js';
 
 /** An opaque handle returned by `setTimeout` (a Node timer object, or a number elsewhere). */
@@ -24,6 +25,37 @@ export interface DeviceClock {
    */
   setDeadline?(callback: () => void, dueAt: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
+  /**
+   * Runs `callback` every `ms` in the thread's round of that period (core/shared-rounds.ts), with
+   * the thread's other periodic work of that period; answers the end. Clocks without it repeat a
+   * `setTimeout` (see `repeat`).
+   */
+  every?(callback: () => void, ms: number): () => void;
+}
+
+/**
+ * Runs `callback` every `ms` on `clock` until the answered function is called: in the thread's
+ * shared round when the clock has one, so that the device's periodic work adds no wake-up of its
+ * own to the thread's; else by a `setTimeout` set again after each call (fake and manual clocks).
+ */
+export function repeat(clock: DeviceClock, callback: () => void, ms: number): () => void {
+  if (clock.every !== undefined) return clock.every(callback, ms);
+  let handle: TimerHandle | undefined;
+  let stopped = false;
+  const next = (): void => {
+    // Stopped meanwhile, by the callback itself included: set nothing again.
+    if (stopped) return;
+    handle = clock.setTimeout(() => {
+      callback();
+      next();
+    }, ms);
+  };
+  next();
+  return () => {
+    stopped = true;
+    if (handle !== undefined) clock.clearTimeout(handle);
+    handle = undefined;
+  };
 }
 
 /**
@@ -44,6 +76,7 @@ export const systemClock: DeviceClock = {
     if (typeof handle === 'object' && 'cancel' in handle) (handle as PreciseTimer).cancel();
     else clearTimeout(handle as NodeJS.Timeout);
   },
+  every: (callback, ms) => joinRound(ms, callback),
 };
 
 /**

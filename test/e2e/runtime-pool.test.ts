@@ -72,7 +72,7 @@ describe('worker pool', () => {
     const { rt } = newRuntime(2, 1000, undefined, 0.75);
     await rt.start(definition([{ id: 'busy', executable: 'test-busy' }], []));
     expect(rt.workerLoads()).toEqual([1]);
-    // The watchdog measures each worker's busy share every quarter heartbeat (250 ms here).
+    // The watchdog measures each worker's busy share every third of the heartbeat timeout (333 ms here).
     await eventually(() => (rt.workerUtilizations()[0] ?? 0) > 0.75, 10_000, 'the worker to read busy');
     const next = definition([generator, logger], [pipe('p', 'gen', 'log')]);
     await rt.start(next);

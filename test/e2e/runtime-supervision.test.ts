@@ -19,6 +19,7 @@ import {
   TEST_NODES_MODULE,
 } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
+import { activeRounds, ROUND_MS } from '../../src/core/shared-rounds.js';
 
 /** True while `pid` exists and is not a zombie. */
 function processRunning(pid: number): boolean {
@@ -189,6 +190,33 @@ describe('supervision', () => {
 
     await rt.stop(doomed.id);
     expect(rt.status(doomed.id)).toBeUndefined();
+  }, 30_000);
+
+  test("with the default timeout the watchdog is a job of the thread's one round, and still tells a node that never yields", async () => {
+    const periodsBefore = new Set(activeRounds().keys());
+    const jobsBefore = activeRounds().get(ROUND_MS) ?? 0;
+    const { rt, events, atFailure } = newRuntime();
+    const doomed = definition(
+      [generator, { id: 'spin', executable: 'test-loop' }],
+      [pipe('p1', 'gen', 'spin')],
+    );
+    await rt.start(doomed);
+    // The worker's watchdog joined the round the device's housekeeping runs in (core/shared-rounds.ts),
+    // and started no timer of a period of its own: supervising adds no wake-up of the main thread.
+    expect(rt.workerLoads()).toEqual([1]);
+    expect(activeRounds().get(ROUND_MS)).toBe(jobsBefore + 1);
+    expect([...activeRounds().keys()].filter((p) => !periodsBefore.has(p) && p !== ROUND_MS)).toEqual([]);
+
+    const failed = await eventually(
+      () => events.find((e) => e.type === 'stream_failed' && e.streamId === doomed.id),
+      20_000,
+      'stream_failed',
+    );
+    expect(failed.message).toContain('node spin');
+    expect(failed.message).toContain('terminated');
+    expect(atFailure.get(doomed.id)!.nodes.spin!.metrics.lastError).toContain('stopped responding');
+    // The dead worker's watchdog left the round.
+    expect(activeRounds().get(ROUND_MS) ?? 0).toBe(jobsBefore);
   }, 30_000);
 
   test('a main thread too busy to read messages never mistakes a healthy worker for a hung one', async () => {

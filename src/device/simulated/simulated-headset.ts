@@ -8,7 +8,7 @@
  */
 import { DeviceArgumentError } from '../errors.js';
 import { AcquisitionEngine } from '../acquisition.js';
-import { type DeviceClock, systemClock, type TimerHandle } from '../clock.js';
+import { type DeviceClock, repeat, systemClock } from '../clock.js';
 import { type Electrode, electrodesAmong, isEegElectrode } from '../../core/electrodes.js';
 import {
   type DeviceEvent,
@@ -42,6 +42,7 @@ import { signalQuality } from './quality.js';
 import { type SimulatedWearer, WearerModel, type WearerState } from './wearer.js';
 import type { PlayedMarker } from '../production/producer.js';
 import type { ThreadSource } from '../production/thread-protocol.js';
+import { ROUND_MS } from '../../core/shared-rounds.js';
 import {
   FirstOrderTemperature,
   PROCESSOR_TIME_CONSTANT_MS,
@@ -49,8 +50,12 @@ import {
   roundCelsius,
 } from './thermal.js';
 
-/** Housekeeping period (ms): battery integration, low-battery check, quality events. */
-const HOUSEKEEPING_MS = 1000;
+/**
+ * Housekeeping period (ms): battery integration, low-battery check, quality events. The API
+ * thread's round, so that the housekeeping shares its wake-up with the service's other periodic
+ * work (core/shared-rounds.ts).
+ */
+const HOUSEKEEPING_MS = ROUND_MS;
 /** Steps past contact of `initialMotorPosition: 'scalp'`. */
 const SCALP_DEPTH = 15;
 
@@ -118,7 +123,7 @@ export class SimulatedHeadset implements Headset {
   private readonly motorArray: MotorArray;
   private readonly events: ListenerSet<DeviceEvent>;
   private readonly identity: DeviceInfo;
-  private housekeeping: TimerHandle | undefined;
+  private stopHousekeeping: (() => void) | undefined;
   private closed = false;
   /** False while the simulated link to the headset is down (SimulationControls.setConnected). */
   private connected = true;
@@ -398,8 +403,8 @@ export class SimulatedHeadset implements Headset {
     const ended = this.eeg.close();
     this.impedance.close();
     this.motorArray.stopAll();
-    if (this.housekeeping !== undefined) this.clock.clearTimeout(this.housekeeping);
-    this.housekeeping = undefined;
+    this.stopHousekeeping?.();
+    this.stopHousekeeping = undefined;
     await ended;
     this.events.clear();
   }
@@ -429,20 +434,23 @@ export class SimulatedHeadset implements Headset {
   }
 
   private scheduleHousekeeping(): void {
-    this.housekeeping = this.clock.setTimeout(() => {
-      if (this.closed) return;
-      this.power.update(this.clock.now());
-      const eeg = this.eeg.state();
-      if (eeg.streaming) {
-        const channels = electrodesAmong(eeg.config.channels).filter(isEegElectrode);
-        this.events.emit({
-          type: 'quality',
-          timestamp: this.clock.wallNow(),
-          data: signalQuality(channels, (e) => this.trueImpedance(e)),
-        });
-      }
-      this.scheduleHousekeeping();
-    }, HOUSEKEEPING_MS);
+    this.stopHousekeeping = repeat(
+      this.clock,
+      () => {
+        if (this.closed) return;
+        this.power.update(this.clock.now());
+        const eeg = this.eeg.state();
+        if (eeg.streaming) {
+          const channels = electrodesAmong(eeg.config.channels).filter(isEegElectrode);
+          this.events.emit({
+            type: 'quality',
+            timestamp: this.clock.wallNow(),
+            data: signalQuality(channels, (e) => this.trueImpedance(e)),
+          });
+        }
+      },
+      HOUSEKEEPING_MS,
+    );
   }
 }
 

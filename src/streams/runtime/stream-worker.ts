@@ -29,15 +29,15 @@ import { toWire } from '../../core/frame-wire.js';
 import type { DeviceFeed } from '../../core/node.js';
 import { NodeFailureError, type RuntimeEvent } from './stream-runtime.js';
 import { wallClockOffsetMs } from '../../core/wall-clock.js';
-import { ListenerSet } from '../../core/listener-set.js';
+import { joinRound, ROUND_MS } from '../../core/shared-rounds.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
 /** Heap limit of a data-plane worker: a node that floods memory kills its worker's streams, not the service. */
 export const WORKER_HEAP_LIMIT_MB = 512;
 
-/** Watchdog periods over which a worker's busy share is read (4 × 0.5 s by default). */
-const UTILIZATION_WINDOW = 4;
+/** How long a worker's busy share is read over (in whole watchdog periods, at least one). */
+const UTILIZATION_WINDOW_MS = 2000;
 
 /** How a worker is spawned: the same for every worker of a runtime. */
 export interface WorkerSpawnOptions {
@@ -73,33 +73,13 @@ export interface StreamBinding {
 }
 
 /**
- * The watchdog's rounds: one timer per period for every worker of the process, so that the main
- * thread (the API's) is woken by the supervision of its workers a few times a second whatever their
- * number. A round reads each worker's heartbeat in shared memory.
+ * How often the watchdog reads a worker's heartbeat: a third of the timeout, at most ROUND_MS. With
+ * the default timeout (3 s) that is the API thread's round, which the device's housekeeping runs
+ * in already, so supervising workers adds no wake-up of the main thread (core/shared-rounds.ts);
+ * a hang is told within the timeout and one period. Shorter timeouts (tests) get a round of their own.
  */
-const rounds = new Map<number, { timer: NodeJS.Timeout; checks: ListenerSet<undefined> }>();
-
-/** Runs `check` every `period` ms in that period's round; answers the end of its turn. */
-function watch(period: number, check: () => void): () => void {
-  let round = rounds.get(period);
-  if (round === undefined) {
-    const checks = new ListenerSet<undefined>();
-    const timer = setInterval(() => {
-      checks.emit(undefined);
-    }, period);
-    // The watchdog never keeps the process alive by itself (a worker running a stream does).
-    timer.unref();
-    round = { timer, checks };
-    rounds.set(period, round);
-  }
-  const { checks, timer } = round;
-  const leave = checks.add(check);
-  return () => {
-    leave();
-    if (checks.size > 0) return;
-    clearInterval(timer);
-    rounds.delete(period);
-  };
+function watchdogPeriodMs(heartbeatTimeoutMs: number): number {
+  return Math.max(50, Math.min(ROUND_MS, Math.round(heartbeatTimeoutMs / 3)));
 }
 
 /**
@@ -148,6 +128,8 @@ export class StreamWorker {
   private readonly bindings = new Map<string, StreamBinding>();
   /** Event loop utilization read at each watchdog period since the first heartbeat, the last few. */
   private readonly eluSamples: EventLoopUtilization[] = [];
+  /** How many watchdog periods make UTILIZATION_WINDOW_MS. */
+  private readonly utilizationWindow: number;
 
   constructor(private readonly options: WorkerSpawnOptions) {
     this.worker = spawnHost(options.entry, {
@@ -174,8 +156,9 @@ export class StreamWorker {
     this.worker.on('exit', (code) => {
       this.die(`its worker exited unexpectedly (code ${code})`);
     });
-    const period = Math.max(50, Math.min(500, options.heartbeatTimeoutMs / 4));
-    this.unwatch = watch(period, () => {
+    const period = watchdogPeriodMs(options.heartbeatTimeoutMs);
+    this.utilizationWindow = Math.max(1, Math.round(UTILIZATION_WINDOW_MS / period));
+    this.unwatch = joinRound(period, () => {
       this.checkHeartbeat();
     });
     // A worker without streams never keeps the process alive; one running a stream does (see bind).
@@ -192,7 +175,7 @@ export class StreamWorker {
   }
 
   /**
-   * The share of the last UTILIZATION_WINDOW watchdog periods (2 s by default) its event loop was
+   * The share of the last UTILIZATION_WINDOW_MS (whole watchdog periods) its event loop was
    * busy, 0 to 1: the pool's measure of whether the worker has room for another stream. The boot
    * (loading the built-ins) is left out: it reads 0 until the worker's first heartbeat. Precise
    * sleeps count as busy (they block the loop), so a worker of many paced streams reads up to
@@ -338,7 +321,7 @@ export class StreamWorker {
     const beat = Atomics.load(new Int32Array(this.busy), 1);
     if (beat !== 0) {
       this.eluSamples.push(this.worker.performance.eventLoopUtilization());
-      if (this.eluSamples.length > UTILIZATION_WINDOW + 1) this.eluSamples.shift();
+      if (this.eluSamples.length > this.utilizationWindow + 1) this.eluSamples.shift();
     }
     if (beat !== this.lastBeat) {
       this.lastBeat = beat;
