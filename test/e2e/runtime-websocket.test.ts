@@ -51,7 +51,9 @@ describe('generator → websocket', () => {
         },
         { id: 'ws', executable: 'websocket', config: { port: 0 } },
       ],
-      [pipe('p1', 'gen', 'ws')],
+      // More than the generator emits at once after a stall of its thread (at most 1 s of catch-up,
+      // 84 frames; beyond that it skips, seq unbroken): a busy machine makes no seq gap here.
+      [pipe('p1', 'gen', 'ws', { capacity: 128 })],
     );
     await rt.start(stream);
     const client = await FrameClient.connect(boundPort(rt, stream.id, 'ws'));
