@@ -16,6 +16,8 @@ export type Subscribe<M> = (send: (message: M) => void) => () => void;
 export interface LiveSockets {
   /** Adds a client until its socket closes. */
   add(socket: ClientSocket): void;
+  /** Messages a client lost before the last one it was sent: the gaps it sees (SocketFanout.lostBy). */
+  lostBy(socket: ClientSocket): number;
   /** Unsubscribes from the source and closes every client (1001). */
   close(): void;
 }
@@ -42,6 +44,9 @@ export function liveSockets<M>(
   return {
     add(socket) {
       clients.add(socket);
+    },
+    lostBy(socket) {
+      return clients.lostBy(socket);
     },
     close() {
       unsubscribe?.();

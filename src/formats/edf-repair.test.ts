@@ -112,7 +112,11 @@ describe('repairEdf', () => {
   });
 });
 
-/** Runs the child recorder, kills it with SIGKILL after `ms`, returns the samples it had written. */
+/**
+ * Runs the child recorder, kills it with SIGKILL `ms` after it has reported more than 2 s of data
+ * written (a moment within its writing, whatever the machine's speed: a busy one had written only
+ * 300 samples 1130 ms after the first report), returns the samples it had written.
+ */
 function recordThenKill(path: string, format: 'edf' | 'bdf', ms: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -130,15 +134,14 @@ function recordThenKill(path: string, format: 'edf' | 'bdf', ms: number): Promis
     );
     let reported = 0;
     let errors = '';
+    let timer: NodeJS.Timeout | undefined;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       const last = /written (\d+)\n(?!.*written)/s.exec(chunk);
       if (last) reported = Number(last[1]);
+      if (timer === undefined && reported > CRASH_RATE * 2)
+        timer = setTimeout(() => child.kill('SIGKILL'), ms);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.once('data', () => {
-      timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    });
     child.on('exit', (_code, signal) => {
       clearTimeout(timer);
       if (signal === 'SIGKILL') resolve(reported);

@@ -91,6 +91,9 @@ async function inject(method: string, url: string, payload?: unknown) {
   });
 }
 
+/** Frames the guard's pipe holds: above the generator's catch-up after a stall (MAX_BACKLOG_MS). */
+const GUARD_PIPE_CAPACITY = 128;
+
 function streamDoc(id: string, withSocket: boolean) {
   return {
     id,
@@ -105,7 +108,17 @@ function streamDoc(id: string, withSocket: boolean) {
         ? { id: 'ws', executable: 'websocket', config: { port: 0 } }
         : { id: 'log', executable: 'logger', config: {} },
     ],
-    pipes: [{ id: 'p1', source: 'gen', destination: withSocket ? 'ws' : 'log' }],
+    // The guard's pipe holds more than the generator emits at once after a stall of its thread (it
+    // catches up at most 1 s, 84 frames at 250 Hz, and skips the rest, seq unbroken), so that a busy
+    // machine never makes the pipe drop a frame: a gap in seq is then the service's fault.
+    pipes: [
+      {
+        id: 'p1',
+        source: 'gen',
+        destination: withSocket ? 'ws' : 'log',
+        ...(withSocket ? { capacity: GUARD_PIPE_CAPACITY } : {}),
+      },
+    ],
   };
 }
 

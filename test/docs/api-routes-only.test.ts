@@ -17,6 +17,7 @@
  *   condition (`for (;;)`). A `for ... of` / `for ... in` over a finite collection, or a counted
  *   `for` with its condition, shapes an answer and is allowed.
  */
+import { CPU_BOUND_TIMEOUT_MS } from '../support/wait.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -136,7 +137,10 @@ function refusals(files: readonly string[], probes: Readonly<Record<string, stri
 }
 
 describe('src/api holds routes, schemas, OpenAPI and answer shaping only', () => {
-  test('no module of src/api builds a service, starts a timer or loops waiting', () => {
+  // Parses every module of src/api with the TypeScript compiler: bound by CPU (CPU_BOUND_TIMEOUT_MS).
+  test('no module of src/api builds a service, starts a timer or loops waiting', {
+    timeout: CPU_BOUND_TIMEOUT_MS,
+  }, () => {
     const files = apiModules();
     expect(files.length).toBeGreaterThan(50);
     expect(refusals(files)).toEqual([]);

@@ -5,6 +5,7 @@
  * A type-only import is erased by the compiler and orders no loading, but it ties the two files
  * all the same: a type both need lives in a file both import (import-graph.ts).
  */
+import { CPU_BOUND_TIMEOUT_MS } from '../support/wait.js';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cycles, importGraph, runtimeImports, sourceFiles } from './import-graph.js';
@@ -58,11 +59,16 @@ describe('import cycles between files', () => {
     expect(graph.get('panels/streams.tsx')).toContain('api.ts');
   });
 
-  it.each(['src', 'web/src'])('%s/ has none of run-time imports', (dir) => {
-    const root = resolve(ROOT, dir);
-    const found = cycles(importGraph(root, sourceFiles(root))).map((cycle) => cycle.join(' ↔ '));
-    expect(found).toEqual([]);
-  });
+  // Parses every module of the tree with the TypeScript compiler: bound by CPU (CPU_BOUND_TIMEOUT_MS).
+  it.each(['src', 'web/src'])(
+    '%s/ has none of run-time imports',
+    { timeout: CPU_BOUND_TIMEOUT_MS },
+    (dir) => {
+      const root = resolve(ROOT, dir);
+      const found = cycles(importGraph(root, sourceFiles(root))).map((cycle) => cycle.join(' ↔ '));
+      expect(found).toEqual([]);
+    },
+  );
 
   // There were five, all of types: the /system routes and their plugin (SystemContext), the
   // OpenAPI examples and their index, the replay recording and its triggers (ReplayMarker), the

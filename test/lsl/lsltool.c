@@ -6,7 +6,9 @@
  *                                                 resolve by PROP=VALUE, read the full info, pull COUNT samples;
  *                                                 FLAGS (default 0): liblsl's post-processing flags
  *                                                 (lsl_set_postprocessing; 15 = proc_ALL), each
- *                                                 stamp then printed as liblsl returns it
+ *                                                 stamp then printed as liblsl returns it; without
+ *                                                 them each stamp plus liblsl's clock correction,
+ *                                                 read again every 500 samples (CORRECTION lines)
  *   lsltool LIB outlet NAME CHANNELS RATE COUNT   publish COUNT samples (value i*CHANNELS+c) once an inlet is there
  *   lsltool LIB rounds NAME TYPE CHANNELS RATE COUNT ROUNDS
  *                                                 ROUNDS times: open an outlet (the same source id each time),
@@ -60,13 +62,37 @@ static void *sym(const char *name) {
 }
 #define FN(ret, name, args) ret(*name) args = (ret(*) args)sym(#name)
 
+/*
+ * liblsl's estimate of the outlet's clock offset, printed as CORRECTION OFFSET EC UNCERTAINTY: the
+ * uncertainty is the round trip of the probe the estimate came from (lsl_time_correction_ex, 1.16);
+ * liblsl 1.12 has no such call, and -1 is printed for it.
+ */
+typedef double (*correction_ex_fn)(handle, double *, double *, double, int32_t *);
+static double time_correction(handle in, double timeout) {
+	static correction_ex_fn ex;
+	static int looked;
+	if (!looked) {
+		ex = (correction_ex_fn)dlsym(lib, "lsl_time_correction_ex");
+		looked = 1;
+	}
+	int32_t ec = 0;
+	double remote = 0, uncertainty = -1, offset;
+	if (ex) offset = ex(in, &remote, &uncertainty, timeout, &ec);
+	else {
+		FN(double, lsl_time_correction, (handle, double, int32_t *));
+		offset = lsl_time_correction(in, timeout, &ec);
+	}
+	printf("CORRECTION %.9f %d %.9f\n", offset, ec, uncertainty);
+	fflush(stdout);
+	return offset;
+}
+
 static int inlet(int argc, char **argv) {
 	FN(int, lsl_resolve_byprop, (handle *, unsigned, const char *, const char *, int, double));
 	FN(handle, lsl_create_inlet, (handle, int32_t, int32_t, int32_t));
 	FN(handle, lsl_get_fullinfo, (handle, double, int32_t *));
 	FN(char *, lsl_get_xml, (handle));
 	FN(void, lsl_open_stream, (handle, double, int32_t *));
-	FN(double, lsl_time_correction, (handle, double, int32_t *));
 	FN(double, lsl_pull_sample_d, (handle, double *, int32_t, double, int32_t *));
 	FN(int32_t, lsl_get_channel_count, (handle));
 	FN(double, lsl_local_clock, (void));
@@ -100,9 +126,7 @@ static int inlet(int argc, char **argv) {
 	lsl_open_stream(in, 10.0, &ec);
 	printf("OPEN %d\n", ec);
 	fflush(stdout);
-	double correction = lsl_time_correction(in, 5.0, &ec);
-	printf("CORRECTION %.9f %d\n", correction, ec);
-	fflush(stdout);
+	double correction = time_correction(in, 5.0);
 	double *values = calloc(channels, sizeof(double));
 	for (long i = 0; i < count; i++) {
 		double ts = lsl_pull_sample_d(in, values, channels, timeout, &ec);
@@ -110,7 +134,7 @@ static int inlet(int argc, char **argv) {
 			printf("TIMEOUT %ld %d\n", i, ec);
 			return 1;
 		}
-		if (!flags && i % 500 == 0) correction = lsl_time_correction(in, 1.0, &ec);
+		if (!flags && i % 500 == 0) correction = time_correction(in, 1.0);
 		printf("S %.9f", flags ? ts : ts + correction);
 		for (int c = 0; c < channels; c++) printf(" %.17g", values[c]);
 		printf("\n");

@@ -101,7 +101,36 @@ export class FrameClient {
 
   /** Stops reading from the socket: the server's send buffer fills, as with a stalled client. */
   stall(): void {
-    (this.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    this.connection().pause();
+  }
+
+  /** Reads from the socket again after {@link stall}. */
+  resume(): void {
+    this.connection().resume();
+  }
+
+  /** This end's address and port, as the server names the client (IPv4). */
+  name(): string {
+    const connection = this.connection();
+    return `${connection.localAddress}:${connection.localPort}`;
+  }
+
+  /**
+   * Resolves once every message the server sent before it answered a ping has arrived: the pong
+   * comes on the same connection behind them.
+   */
+  async drained(): Promise<void> {
+    const pong = new Promise<void>((resolve) =>
+      this.socket.once('pong', () => {
+        resolve();
+      }),
+    );
+    this.socket.ping();
+    await pong;
+  }
+
+  private connection(): { pause(): void; resume(): void; localAddress: string; localPort: number } {
+    return (this.socket as unknown as { _socket: ReturnType<FrameClient['connection']> })._socket;
   }
 
   close(): void {

@@ -159,14 +159,16 @@ export async function runGuarantee(options: GuaranteeOptions): Promise<Delivered
       samples.map((s) => s.values),
     );
     expect(at, 'the LSL samples are a run of the recorded rows').toBeGreaterThanOrEqual(0);
-    // Each stamp is its row's time: the same offset for every sample to 0.1 ms, and that offset (the
-    // inlet's own time correction, measured over loopback) within 5 ms even on a busy machine.
-    const offsets = samples.map(
-      (sample, i) => sample.timestamp - ((delivered.times[at + i] as number) - clock.offsetMs) / 1000,
-    );
-    const offset = offsets[0] as number;
-    for (const o of offsets) expect(Math.abs(o - offset)).toBeLessThan(0.0001);
-    expect(Math.abs(offset)).toBeLessThan(0.005);
+    // Each stamp is its row's time on the service's LSL clock as sent, to 0.1 ms. With the inlet's
+    // clock correction added (an estimate of the offset between two programs on one clock) it lies
+    // within half the round trip liblsl reports for that estimate (1.16; 1.12 reports none): on a
+    // busy machine that round trip, not a fixed bound, is what the estimate can show.
+    reader.stamps().forEach(({ sent, correction, uncertainty }, i) => {
+      const due = ((delivered.times[at + i] as number) - clock.offsetMs) / 1000;
+      expect(Math.abs(sent - due)).toBeLessThan(0.0001);
+      if (!Number.isNaN(uncertainty))
+        expect(Math.abs(sent + correction - due)).toBeLessThan(uncertainty / 2 + 0.0001);
+    });
   }
   return delivered;
 }

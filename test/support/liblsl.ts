@@ -272,6 +272,29 @@ export class LslTool {
       });
   }
 
+  /**
+   * The samples of an inlet without post-processing flags with the clock correction each was
+   * printed with: `sent`, the stamp as the outlet sent it (the printed one less the correction);
+   * `correction`, liblsl's estimate of the outlet's clock offset; `uncertainty`, the round trip of
+   * the probe that estimate came from (NaN where the library tells none: 1.12). For two programs on
+   * one clock the true offset is 0, so liblsl's estimate lies within half that round trip of it.
+   */
+  stamps(): { sent: number; correction: number; uncertainty: number }[] {
+    const stamps: { sent: number; correction: number; uncertainty: number }[] = [];
+    let correction = Number.NaN;
+    let uncertainty = Number.NaN;
+    for (const line of this.lines) {
+      if (line.startsWith('CORRECTION ')) {
+        const [, offset, , rtt] = line.split(' ');
+        correction = Number(offset);
+        uncertainty = Number(rtt) < 0 ? Number.NaN : Number(rtt);
+      } else if (line.startsWith('S ')) {
+        stamps.push({ sent: Number(line.split(' ')[1]) - correction, correction, uncertainty });
+      }
+    }
+    return stamps;
+  }
+
   /** Writes a line to the tool's stdin. */
   send(line: string): void {
     this.child.stdin?.write(`${line}\n`);

@@ -28,3 +28,10 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
+
+/**
+ * The deadline of a test bound by CPU alone (parsing every module, simulating minutes of a device
+ * on fake time): seconds on a quiet machine, past the default 30 s where the cores are busy (CI
+ * with coverage, beside other runs). A deadline for a stuck test, never a duration asserted.
+ */
+export const CPU_BOUND_TIMEOUT_MS = 180_000;

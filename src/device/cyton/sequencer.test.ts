@@ -70,6 +70,35 @@ describe('Sequencer (Cyton)', () => {
     expect(seq.lostRows).toBe(0);
   });
 
+  test('a 1 s stall whose backlog then comes a few packets a read (the counter going on by 1) is not a loss of 256', () => {
+    const seq = new Sequencer(false);
+    const out = feed(seq, 0, 50);
+    // Nothing arrives for 1.1 s (the source stalled); then packets 51..325, produced meanwhile and
+    // since, come 5 per read, 1 ms apart, until they have caught up with the clock.
+    const stallEnd = 50 * 4 + 1100;
+    for (let first = 51; first <= 325; first += 5) {
+      const at = stallEnd + (first - 51) / 5;
+      for (let n = first; n < first + 5; n++) out.push(...seq.push(packet(n), at, first + 4 - n));
+    }
+    const got = rows(out);
+    expect(got).toHaveLength(326);
+    expect(got.map((r) => r.index)).toEqual(Array.from({ length: 326 }, (_, i) => i));
+    expect(seq.lostRows).toBe(0);
+  });
+
+  test('a loss of exactly one turn (256 packets) is counted once the packets after it come at the board pace', () => {
+    const seq = new Sequencer(false);
+    // Packets 101..356 are lost: the counter shows no gap (357 ≡ 101 mod 256), only the time does.
+    const out = feed(seq, 0, 600, (n) => n > 100 && n <= 356);
+    const got = rows(out);
+    expect(got.find((r) => r.lostBefore > 0)?.lostBefore).toBe(256);
+    expect(got.map((r) => r.index)).toEqual([
+      ...Array.from({ length: 101 }, (_, i) => i),
+      ...Array.from({ length: 244 }, (_, i) => 357 + i),
+    ]);
+    expect(seq.lostRows).toBe(256);
+  });
+
   test('a counter that jumps while no time passed is a restart, not a loss', () => {
     const seq = new Sequencer(false);
     const out = [...feed(seq, 0, 50)];

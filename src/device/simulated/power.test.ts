@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SimulatedHeadset } from './index.js';
 import { advance, collectEvents, fakeTimeHeadset } from '../../../test/support/device.js';
+import { CPU_BOUND_TIMEOUT_MS } from '../../../test/support/wait.js';
 
 let headset: SimulatedHeadset | undefined;
 
@@ -18,7 +19,10 @@ function lowBatteryEvents(events: ReturnType<typeof collectEvents>): number {
 }
 
 describe('thermal model', () => {
-  it('warms the battery with the load, and more while charging, as a first-order lag', async () => {
+  // Forty minutes of the device on fake time, EEG included: bound by CPU (CPU_BOUND_TIMEOUT_MS).
+  it('warms the battery with the load, and more while charging, as a first-order lag', {
+    timeout: CPU_BOUND_TIMEOUT_MS,
+  }, async () => {
     headset = fakeTimeHeadset({ battery: { initialPercent: 40 } });
     const idle = headset.power.battery().temperature ?? 0;
     expect(idle).toBeCloseTo(25.4, 1);

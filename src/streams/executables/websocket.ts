@@ -12,8 +12,12 @@
  * (bytes accepted by `send` but not yet written to the socket): while a client is over it, frames
  * are skipped for that client only and counted in the node's `framesDropped` (one per client and
  * frame), and the client is counted in the status info's `slowClients`. The stream and the
- * other clients never wait for a slow client, and the memory a client holds is bounded by it. Clients are not expected to send anything; a message
- * of theirs is ignored (and a large one closes their connection).
+ * other clients never wait for a slow client, and the memory a client holds is bounded by it.
+ * When such a client is sent a frame again, the status info's `droppedByClient` (its address and
+ * port as key) gives the frames it has lost so far: the gaps in `seq` it finds in what it reads,
+ * so a client can tell the frames skipped for it from any lost otherwise (there are none). Clients
+ * are not expected to send anything; a message of theirs is ignored (and a large one closes their
+ * connection).
  *
  * The port applies the API's rules to every request (platform/security/access.ts, docs/security.md): a
  * foreign Host or Origin, a browser's request from another site, or a missing token is answered
@@ -77,6 +81,13 @@ export function listenError(error: NodeJS.ErrnoException, host: string, port: nu
   return aboutHost ? new NodeConfigError(message, 'host') : new NodeConfigError(message, 'port', port);
 }
 
+/** A client's address and port as its key in `droppedByClient` (an IPv6 address in brackets). */
+function clientName(request: IncomingMessage): string {
+  const address = request.socket.remoteAddress ?? 'unknown';
+  const port = request.socket.remotePort ?? 0;
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
 /** Closes every client with 1001 and a reason; those that do not answer in time are cut off. */
 async function closeClients(clients: readonly WebSocket[]): Promise<void> {
   await Promise.all(
@@ -110,6 +121,10 @@ class WebSocketOutput implements NodeInstance {
   private readonly bufferLimit: number;
   /** Clients over the limit at the last frame: reported only when it changes (status info). */
   private slowClients = 0;
+  /** Each client's address and port, the key of its count in `droppedByClient`. */
+  private readonly names = new Map<WebSocket, string>();
+  /** Frames lost by each client that lost any, as of the last frame it was sent (status info). */
+  private droppedByClient: Record<string, number> = {};
   private boundPort = 0;
 
   constructor(
@@ -119,7 +134,15 @@ class WebSocketOutput implements NodeInstance {
     this.host = config.host ?? DEFAULT_WEBSOCKET_HOST;
     this.binary = config.format === 'binary';
     this.bufferLimit = config.clientBufferBytes ?? CLIENT_BUFFER_LIMIT_BYTES;
-    this.clients = new SocketFanout({ limitBytes: this.bufferLimit });
+    this.clients = new SocketFanout<WebSocket>({
+      limitBytes: this.bufferLimit,
+      onCaughtUp: (socket, lost) => {
+        const name = this.names.get(socket);
+        if (name === undefined) return;
+        this.droppedByClient = { ...this.droppedByClient, [name]: lost };
+        this.context.setInfo({ droppedByClient: this.droppedByClient });
+      },
+    });
   }
 
   /** The service's rules; beyond loopback the node requires the token even if the service does not. */
@@ -151,7 +174,7 @@ class WebSocketOutput implements NodeInstance {
         return;
       }
       sockets.handleUpgrade(request, socket, head, (client) => {
-        this.onConnection(client);
+        this.onConnection(client, clientName(request));
       });
     });
     await new Promise<void>((resolve, reject) => {
@@ -182,6 +205,7 @@ class WebSocketOutput implements NodeInstance {
       clients: 0,
       clientBufferBytes: this.bufferLimit,
       slowClients: 0,
+      droppedByClient: {},
     });
     const token = policy.token === undefined ? '' : ' (token required)';
     this.context.log(`listening on ws://${this.host}:${this.boundPort}/${token}`);
@@ -198,12 +222,18 @@ class WebSocketOutput implements NodeInstance {
     sendErrorResponse(response, refusal);
   }
 
-  private onConnection(socket: WebSocket): void {
+  private onConnection(socket: WebSocket, name: string): void {
     this.clients.add(socket);
+    this.names.set(socket, name);
     this.context.log(`client connected (${this.clients.size} now)`);
     this.context.setInfo({ clients: this.clients.size });
     socket.on('close', () => {
-      this.context.setInfo({ clients: this.clients.size });
+      this.names.delete(socket);
+      if (name in this.droppedByClient) {
+        const { [name]: _gone, ...rest } = this.droppedByClient;
+        this.droppedByClient = rest;
+        this.context.setInfo({ clients: this.clients.size, droppedByClient: rest });
+      } else this.context.setInfo({ clients: this.clients.size });
     });
     socket.on('error', () => {
       socket.terminate();

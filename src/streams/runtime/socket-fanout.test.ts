@@ -35,6 +35,39 @@ describe('SocketFanout', () => {
     expect(fanout.slowClients).toBe(0);
   });
 
+  it("counts each client's lost messages when it is sent one again: the gaps it will see", () => {
+    const caughtUp: [FakeSocket, number][] = [];
+    const fanout = new SocketFanout<FakeSocket>({
+      limitBytes: 100,
+      onCaughtUp: (socket, lost) => caughtUp.push([socket, lost]),
+    });
+    const fast = new FakeSocket();
+    const slow = new FakeSocket();
+    fanout.add(fast);
+    fanout.add(slow);
+    for (let i = 0; i < 10; i++) {
+      // The slow client is over its limit for messages 2-4 and 7-8.
+      slow.bufferedAmount = [2, 3, 4, 7, 8].includes(i) ? 1000 : 0;
+      fanout.send(i);
+    }
+    expect(slow.sent).toEqual(['0', '1', '5', '6', '9']);
+    expect(caughtUp).toEqual([
+      [slow, 3],
+      [slow, 5],
+    ]);
+    expect(fanout.lostBy(slow)).toBe(5);
+    expect(fanout.lostBy(fast)).toBe(0);
+    // Skips not yet followed by a message are in `dropped` only: the client cannot see them yet.
+    slow.bufferedAmount = 1000;
+    fanout.sendText(() => 'x');
+    expect(fanout.lostBy(slow)).toBe(5);
+    expect(fanout.dropped).toBe(6);
+    slow.bufferedAmount = 0;
+    fanout.sendText(() => 'y');
+    expect(fanout.lostBy(slow)).toBe(6);
+    expect(caughtUp.at(-1)).toEqual([slow, 6]);
+  });
+
   it('reports when the first client arrives and the last leaves', () => {
     const changes: boolean[] = [];
     const fanout = new SocketFanout({ limitBytes: 100, onActive: (active) => changes.push(active) });

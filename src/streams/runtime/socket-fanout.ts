@@ -9,7 +9,8 @@
  * `dropped`, one per client and message) and never slows the source or the other clients, and
  * the memory it holds stays bounded. The payload is made once per message, and only when at least
  * one client takes it. What the callers choose: the bound, the payload (JSON text or binary) and
- * being told when the first client arrives and the last leaves.
+ * being told when the first client arrives and the last leaves, and when a client that skipped
+ * messages is sent one again (how many it has lost then: the gaps it will find in what it reads).
  */
 
 import { Buffer } from 'node:buffer';
@@ -75,25 +76,38 @@ function rawConnection(socket: ClientSocket): { write(data: Uint8Array): unknown
   return connection as { write(data: Uint8Array): unknown };
 }
 
-export interface SocketFanoutOptions {
+export interface SocketFanoutOptions<S extends ClientSocket = ClientSocket> {
   /** Unsent bytes above which a client skips messages (default {@link CLIENT_SEND_LIMIT_BYTES}). */
   limitBytes?: number | undefined;
   /** Called when the first client arrives and when the last leaves (start or stop the source). */
   onActive?: (active: boolean) => void;
+  /**
+   * Called when a client that skipped messages is sent one again, with the messages it has lost
+   * since it joined: all of them lie before this one, so they are the gaps the client will see.
+   */
+  onCaughtUp?: (socket: S, lost: number) => void;
+}
+
+/** A client's losses: the skips of its current run over the limit, and those before its last message. */
+interface Losses {
+  skipping: number;
+  lost: number;
 }
 
 export class SocketFanout<S extends ClientSocket = ClientSocket> {
-  private readonly clients = new Set<S>();
+  private readonly clients = new Map<S, Losses>();
   private readonly limitBytes: number;
   private readonly onActive: (active: boolean) => void;
+  private readonly onCaughtUp: ((socket: S, lost: number) => void) | undefined;
   /** Messages skipped for a client over its limit, all clients together. */
   dropped = 0;
   /** Clients that skipped the last message. */
   slowClients = 0;
 
-  constructor(options: SocketFanoutOptions = {}) {
+  constructor(options: SocketFanoutOptions<S> = {}) {
     this.limitBytes = options.limitBytes ?? CLIENT_SEND_LIMIT_BYTES;
     this.onActive = options.onActive ?? (() => undefined);
+    this.onCaughtUp = options.onCaughtUp;
   }
 
   get size(): number {
@@ -102,12 +116,17 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
 
   /** The clients now, for a caller that ends them its own way. */
   sockets(): S[] {
-    return [...this.clients];
+    return [...this.clients.keys()];
+  }
+
+  /** Messages a client lost before the last one it was sent (0 for one that lost none, or is gone). */
+  lostBy(socket: S): number {
+    return this.clients.get(socket)?.lost ?? 0;
   }
 
   /** Adds a client until its socket closes or fails; messages from clients are ignored. */
   add(socket: S): void {
-    this.clients.add(socket);
+    this.clients.set(socket, { skipping: 0, lost: 0 });
     if (this.clients.size === 1) this.onActive(true);
     const remove = (): void => {
       this.remove(socket);
@@ -134,12 +153,14 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
     if (this.clients.size === 0) return 0;
     let payload: string | Uint8Array | undefined;
     let skipped = 0;
-    for (const socket of this.clients) {
+    for (const [socket, losses] of this.clients) {
       if (socket.readyState !== OPEN) continue;
       if (socket.bufferedAmount > this.limitBytes) {
         skipped++;
+        losses.skipping++;
         continue;
       }
+      if (losses.skipping > 0) this.caughtUp(socket, losses);
       payload ??= encode();
       if (options === undefined) socket.send(payload);
       else socket.send(payload, options);
@@ -161,12 +182,14 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
     let bytes: Buffer | undefined;
     let framed: Buffer | undefined;
     let skipped = 0;
-    for (const socket of this.clients) {
+    for (const [socket, losses] of this.clients) {
       if (socket.readyState !== OPEN) continue;
       if (socket.bufferedAmount > this.limitBytes) {
         skipped++;
+        losses.skipping++;
         continue;
       }
+      if (losses.skipping > 0) this.caughtUp(socket, losses);
       bytes ??= Buffer.from(encode(), 'utf8');
       const connection = rawConnection(socket);
       if (connection === undefined) socket.send(bytes, AS_TEXT);
@@ -179,7 +202,14 @@ export class SocketFanout<S extends ClientSocket = ClientSocket> {
 
   /** Closes every client (service shutdown) with 1001 going away. */
   closeAll(reason = 'The service is shutting down.'): void {
-    for (const socket of this.clients) socket.close(GOING_AWAY, reason);
+    for (const socket of this.clients.keys()) socket.close(GOING_AWAY, reason);
     this.clients.clear();
+  }
+
+  /** A client that skipped messages is about to be sent one: its run of skips becomes lost messages. */
+  private caughtUp(socket: S, losses: Losses): void {
+    losses.lost += losses.skipping;
+    losses.skipping = 0;
+    this.onCaughtUp?.(socket, losses.lost);
   }
 }

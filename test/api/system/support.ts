@@ -2,6 +2,7 @@
  * Builds a Fastify app the way src/api/app.ts does (parsers, validation, error envelope, OpenAPI,
  * WebSocket) with the /system and guide plugins on a simulated headset and a temporary data dir.
  */
+import type { LiveSockets } from '../../../src/events/live-sockets.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { SettingsStore } from '../../../src/platform/store/settings-store.js';
 import { EventHub } from '../../../src/events/hub.js';
@@ -34,6 +35,8 @@ export interface SystemApp {
   device: SimulatedHeadset;
   /** The device's event hub, as the plugins have it. */
   events: EventHub;
+  /** The live socket of the device's frames (GET /system/sensors/eeg/stream), as the plugin has it. */
+  eegSockets: LiveSockets;
   db: Db;
   dataDir: string;
   /** Listens on 127.0.0.1:0 and answers the ws:// base URL. */
@@ -107,6 +110,7 @@ export async function systemApp(
     app,
     device,
     events,
+    eegSockets: services.system.eegSockets,
     db,
     dataDir,
     async listen() {
