@@ -6,6 +6,7 @@
 import type { LslNetwork } from '../lsl/network.js';
 import type { SerialLinkOpener } from './cyton/link.js';
 import type { Headset } from './headset.js';
+import type { LiveEegDriver } from './live/driver.js';
 
 /** One way to write the setting, as messages and the setting's description show it. */
 export interface DeviceForm {
@@ -35,6 +36,14 @@ export interface DeviceOpenContext {
   readonly deviceThread?: URL;
 }
 
+/** What a live driver is handed where it is made (the device's thread, or the main thread). */
+export interface LiveDriverContext {
+  /** Where LSL may look for streams; default: this machine only. */
+  readonly lsl?: LslNetwork;
+  /** Where the driver says what a person should see. */
+  readonly log: (message: string) => void;
+}
+
 export interface DeviceKind {
   /** The setting's text before the colon (`cyton`), or all of it for a kind without argument. */
   readonly name: string;
@@ -47,4 +56,11 @@ export interface DeviceKind {
   readonly live: boolean;
   /** Opens the headset; `argument` is the text after `<name>:` ('' when there is none). */
   open(argument: string, context: DeviceOpenContext): Promise<Headset>;
+  /**
+   * A live kind whose driver the device's thread can hold: the driver for `argument`, not yet
+   * open, made from plain data, so that the thread makes it (production/thread-live.ts) and reads
+   * the amplifier there. Absent: the driver is read on the main thread (the Cyton: see
+   * docs/architecture.md §Why the device's thread).
+   */
+  readonly driver?: (argument: string, context: LiveDriverContext) => Promise<LiveEegDriver>;
 }

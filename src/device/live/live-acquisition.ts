@@ -45,6 +45,8 @@ export interface LiveRunsHooks {
   rowsLost(rows: number): void;
   /** The rate guard's verdict changed. */
   rate(verdict: RateVerdict): void;
+  /** The frames' maker is gone (its thread died): a run going on ends as a failure. */
+  failed(error: Error): void;
 }
 
 /**
@@ -163,6 +165,9 @@ export class LiveAcquisition extends AcquisitionCore<EegConfig> {
         },
         rate: (verdict) => {
           hooks.onRate(verdict);
+        },
+        failed: (error) => {
+          this.failed(error);
         },
       });
     }

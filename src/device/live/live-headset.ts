@@ -35,7 +35,7 @@ import type {
   ImpedanceMeter,
   PowerSupply,
 } from '../headset.js';
-import type { LiveEegDriver } from './driver.js';
+import { type LiveEegDriver, liveDeviceName } from './driver.js';
 import { LiveAcquisition, type LiveRuns, type LiveRunsHooks } from './live-acquisition.js';
 import { LiveImpedanceMeter } from './live-impedance.js';
 
@@ -51,11 +51,7 @@ export interface LiveHeadsetOptions {
   readonly runs?: (hooks: LiveRunsHooks) => LiveRuns;
 }
 
-/** The device in words, for messages (`The OpenBCI Cyton (/dev/ttyUSB0)`): capabilities.ts's `deviceName`. */
-export function liveDeviceName(driver: LiveEegDriver): string {
-  const { model, source } = driver.info();
-  return `The ${model} (${source})`;
-}
+export { liveDeviceName } from './driver.js';
 
 /** A battery the driver reads, with the threshold of the low-battery rule. */
 function livePower(read: () => BatteryStatus): PowerSupply {
