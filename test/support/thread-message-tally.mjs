@@ -5,6 +5,7 @@
  * gets SIGUSR2. So a test reads what reached the main thread, not how long anything took.
  */
 import { renameSync, writeFileSync } from 'node:fs';
+import process from 'node:process';
 import { isMainThread, Worker } from 'node:worker_threads';
 
 if (isMainThread && process.env.HEADSETD_TALLY !== undefined) {
