@@ -130,6 +130,14 @@ export class LiveHeadset implements Headset {
         onStopped: (samples) => {
           this.system('acquisition_stopped', 'info', `EEG acquisition stopped after ${samples} samples.`);
         },
+        // Only where the frames are made in the device's thread, and that thread died.
+        onFailed: (samples, error) => {
+          this.system(
+            'acquisition_stopped',
+            'error',
+            `EEG acquisition failed and stopped after ${samples} samples: ${error.message}`,
+          );
+        },
         onRowsLost: (rows) => {
           this.rowsLost(rows, 'before the next block that arrived');
         },
