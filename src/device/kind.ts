@@ -31,7 +31,8 @@ export interface DeviceOpenContext {
   readonly openSerialLink?: SerialLinkOpener;
   /**
    * The entry module of the device's thread (device/production/thread-entry.ts), where a device
-   * that makes its samples in software produces its frames; absent: on the main thread.
+   * that makes its samples in software produces its frames, and a live kind with a `driver` reads
+   * and frames its amplifier; absent: on the main thread.
    */
   readonly deviceThread?: URL;
 }

@@ -1,8 +1,8 @@
 /**
  * A device's thread, seen from the main thread: the thread that produces the device's frames
  * (thread-main.ts) while the acquisition's control stays here (owners, configuration, when a run
- * begins and ends: acquisition-core.ts). The thread starts with the first run and lives as long as
- * the device; it writes each frame to the ports the main thread opens for the stream workers, and
+ * begins and ends: acquisition-core.ts). The thread starts with the first run (a live driver's:
+ * with its opening) and lives as long as the device; it writes each frame to the ports the main thread opens for the stream workers, and
  * sends it here only while a listener here wants frames, so the main thread (the API's event loop)
  * is woken by no frame it does not use. The run's sample count and the next `seq` are two cells of
  * shared memory, read here without a message.
