@@ -167,6 +167,7 @@ export class LiveAcquisition extends AcquisitionCore<EegConfig> {
           hooks.onRate(verdict);
         },
         failed: (error) => {
+          this.channelsOfRun = undefined;
           this.failed(error);
         },
       });
