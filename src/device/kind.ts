@@ -6,6 +6,7 @@
 import type { LslNetwork } from '../lsl/network.js';
 import type { SerialLinkOpener } from './cyton/link.js';
 import type { Headset } from './headset.js';
+import type { LiveEegDriver } from './live/driver.js';
 
 /** One way to write the setting, as messages and the setting's description show it. */
 export interface DeviceForm {
@@ -30,9 +31,18 @@ export interface DeviceOpenContext {
   readonly openSerialLink?: SerialLinkOpener;
   /**
    * The entry module of the device's thread (device/production/thread-entry.ts), where a device
-   * that makes its samples in software produces its frames; absent: on the main thread.
+   * that makes its samples in software produces its frames, and a live kind with a `driver` reads
+   * and frames its amplifier; absent: on the main thread.
    */
   readonly deviceThread?: URL;
+}
+
+/** What a live driver is handed where it is made (the device's thread, or the main thread). */
+export interface LiveDriverContext {
+  /** Where LSL may look for streams; default: this machine only. */
+  readonly lsl?: LslNetwork;
+  /** Where the driver says what a person should see. */
+  readonly log: (message: string) => void;
 }
 
 export interface DeviceKind {
@@ -47,4 +57,11 @@ export interface DeviceKind {
   readonly live: boolean;
   /** Opens the headset; `argument` is the text after `<name>:` ('' when there is none). */
   open(argument: string, context: DeviceOpenContext): Promise<Headset>;
+  /**
+   * A live kind whose driver the device's thread can hold: the driver for `argument`, not yet
+   * open, made from plain data, so that the thread makes it (production/thread-live.ts) and reads
+   * the amplifier there. Absent: the driver is read on the main thread (the Cyton: see
+   * docs/architecture.md §Why the device's thread).
+   */
+  readonly driver?: (argument: string, context: LiveDriverContext) => Promise<LiveEegDriver>;
 }

@@ -26,6 +26,24 @@ describe('headsetd serve --device on a live amplifier', () => {
     expect(result.stderr).toMatch(/needs the cyton driver|cannot be opened/);
   });
 
+  test('an LSL stream that is not there exits 1 with the driver’s reason, from the device’s thread', () => {
+    const result = serve('lsl:name=Nobody Here?wait=1');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^headsetd: The device 'lsl:name=Nobody Here\?wait=1' cannot be opened: No LSL stream matches name=Nobody Here \(LSL query/,
+    );
+  });
+
+  test('an LSL argument the driver refuses exits 1 saying why, from the device’s thread', () => {
+    const result = serve('lsl:type=EEG?wait=soon');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^headsetd: The device 'lsl:type=EEG\?wait=soon' cannot be opened: .*wait must be seconds/,
+    );
+  });
+
   test('--device with an unknown prefix exits with the forms there are', () => {
     const result = serve('serial:/dev/ttyUSB0');
     expect(result.status).not.toBe(0);

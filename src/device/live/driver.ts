@@ -151,3 +151,9 @@ export interface LiveEegDriver {
   /** Stops and releases the wire. Safe to call twice. */
   close(): Promise<void>;
 }
+
+/** The device in words, for messages (`The OpenBCI Cyton (/dev/ttyUSB0)`): capabilities.ts's `deviceName`. */
+export function liveDeviceName(driver: LiveEegDriver): string {
+  const { model, source } = driver.info();
+  return `The ${model} (${source})`;
+}

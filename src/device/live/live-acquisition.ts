@@ -14,19 +14,59 @@
  * faster or slower than it declares is reported (`onRate`), the next frame says so in its
  * `annotation`, and frame times are held between the previous frame's and the block's arrival
  * plus the guard's tolerance, for the device's whole life.
+ *
+ * The frames are made beside the driver (live-production.ts), in one of two places:
+ * - in the device's own thread (production/device-thread.ts), where the service opens the
+ *   driver: this thread keeps the control, tells that one when a run begins, changes and ends,
+ *   and is woken by no frame unless a listener here wants them (`LiveRuns`, given by the headset's
+ *   options);
+ * - on this thread, on the driver it is given (the tests, a device run from the TypeScript
+ *   sources, and the Cyton, whose serial port cannot be read from a worker thread:
+ *   docs/architecture.md §Why the device's thread).
  */
 import type { Electrode } from '../../core/electrodes.js';
-import { MICROVOLT, unitsOrNone } from '../../core/frame.js';
+import { type Frame, MICROVOLT, unitsOrNone } from '../../core/frame.js';
+import type { FramePort } from '../../core/node.js';
 import { channelListOrThrow, oneOfOrThrow } from '../arguments.js';
 import { type DeviceChannel, type UnplayedChannel, voltageChannel } from '../channels.js';
 import { AcquisitionCore, type AcquisitionCoreHooks } from '../acquisition-core.js';
 import { DeviceArgumentError } from '../errors.js';
-import type { Unsubscribe } from '../events.js';
 import { type EegConfig, type EegConfigChange } from '../headset.js';
 import { EEG_GAINS, type EegGain, type EegSamplingFrequency } from '../../core/hardware.js';
-import { type LiveEegDriver, type LiveSamples, liveChannelElectrode } from './driver.js';
-import { LiveFramer } from './live-framer.js';
-import { RateGuard, type RateVerdict } from './rate-guard.js';
+import { type LiveEegDriver, liveChannelElectrode } from './driver.js';
+import { LiveProduction, type LiveRunPlan } from './live-production.js';
+import type { RateVerdict } from './rate-guard.js';
+
+/** What the frames' maker tells the acquisition, from wherever it runs. */
+export interface LiveRunsHooks {
+  /** A frame a listener on this thread wants (see `LiveRuns.framesWanted`). */
+  frame(frame: Frame): void;
+  /** A block said rows were lost before it (never filled in). */
+  rowsLost(rows: number): void;
+  /** The rate guard's verdict changed. */
+  rate(verdict: RateVerdict): void;
+  /** The frames' maker is gone (its thread died): a run going on ends as a failure. */
+  failed(error: Error): void;
+}
+
+/**
+ * Where the runs' frames are made when not on this thread: the device's thread, which holds the
+ * driver (production/live-thread-driver.ts).
+ */
+export interface LiveRuns {
+  /** A run begins (`fresh`: its sample count starts at 0), or goes on in a new configuration. */
+  begin(plan: LiveRunPlan, fresh: boolean): void;
+  /** The run ends; resolves once its last frames are written. */
+  end(): Promise<void>;
+  /** Why the source's rate is reported now, or undefined. */
+  rateProblem(): string | undefined;
+  /** A port the frames are written to, from now until it is closed. */
+  framePort(): FramePort;
+  /** Whether a listener on this thread wants the frames. */
+  framesWanted(wanted: boolean): void;
+  /** The samples of the present (or last) run. */
+  samples(): number;
+}
 
 export interface LiveAcquisitionHooks extends AcquisitionCoreHooks {
   /** The device in words, for messages (`The Cyton board on /dev/ttyUSB0`). */
@@ -37,12 +77,6 @@ export interface LiveAcquisitionHooks extends AcquisitionCoreHooks {
   onRate(verdict: RateVerdict): void;
   /** Wall-clock ms now: when a block arrived. */
   wallNow(): number;
-}
-
-interface Run {
-  readonly config: EegConfig;
-  readonly channels: readonly string[];
-  framer: LiveFramer;
 }
 
 /** What the amplifier's channels make of the acquisition: what it plays, and its defaults. */
@@ -92,21 +126,52 @@ function layoutOf(driver: LiveEegDriver, deviceName: string): Layout {
 
 export class LiveAcquisition extends AcquisitionCore<EegConfig> {
   private readonly layout: Layout;
-  private run: Run | undefined;
-  private readonly unsubscribe: Unsubscribe;
-  private readonly guard: RateGuard;
+  /** The channels of the run going on. */
+  private channelsOfRun: readonly string[] | undefined;
+  /** The frames made on this thread, beside the driver; undefined when they are made `elsewhere`. */
+  private readonly local: LiveProduction | undefined;
+  private readonly elsewhere: LiveRuns | undefined;
 
   constructor(
     private readonly driver: LiveEegDriver,
     private readonly hooks: LiveAcquisitionHooks,
+    /** Where the frames are made, when not on this thread (the device's thread). */
+    runs?: (hooks: LiveRunsHooks) => LiveRuns,
   ) {
     const layout = layoutOf(driver, hooks.deviceName);
     super(layout.defaults, hooks);
     this.layout = layout;
-    this.guard = new RateGuard(this.defaults.samplingFrequency, hooks.deviceName);
-    this.unsubscribe = driver.onSamples((block) => {
-      this.take(block);
-    });
+    if (runs === undefined) {
+      this.local = new LiveProduction(driver, hooks.deviceName, {
+        frame: (frame, rows) => {
+          this.deliver(frame, rows);
+        },
+        rowsLost: (rows) => {
+          hooks.onRowsLost(rows);
+        },
+        rate: (verdict) => {
+          hooks.onRate(verdict);
+        },
+        nextSeq: () => this.nextSeq(),
+        wallNow: () => hooks.wallNow(),
+      });
+    } else {
+      this.elsewhere = runs({
+        frame: (frame) => {
+          this.emit(frame);
+        },
+        rowsLost: (rows) => {
+          hooks.onRowsLost(rows);
+        },
+        rate: (verdict) => {
+          hooks.onRate(verdict);
+        },
+        failed: (error) => {
+          this.channelsOfRun = undefined;
+          this.failed(error);
+        },
+      });
+    }
   }
 
   /** The headset electrodes the played channels are named for, in column order (impedance). */
@@ -119,11 +184,11 @@ export class LiveAcquisition extends AcquisitionCore<EegConfig> {
 
   /** Why the source's rate is reported now (rate-guard.ts), or undefined. */
   rateMismatch(): string | undefined {
-    return this.guard.problem();
+    return (this.local ?? this.elsewhere)?.rateProblem();
   }
 
   acquiredChannels(): readonly string[] {
-    return this.run?.channels ?? this.current.channels;
+    return this.channelsOfRun ?? this.current.channels;
   }
 
   channels(): readonly DeviceChannel[] {
@@ -141,8 +206,20 @@ export class LiveAcquisition extends AcquisitionCore<EegConfig> {
   /** Stops for good: no frame after this (the driver is closed by the headset). */
   override close(): Promise<void> {
     const ended = super.close();
-    this.unsubscribe();
+    this.local?.close();
     return ended;
+  }
+
+  override framePort(): FramePort {
+    return this.elsewhere?.framePort() ?? super.framePort();
+  }
+
+  protected override framesWanted(wanted: boolean): void {
+    this.elsewhere?.framesWanted(wanted);
+  }
+
+  protected override producedSamples(): number | undefined {
+    return this.elsewhere?.samples();
   }
 
   protected override initial(change: EegConfigChange): EegConfig {
@@ -168,61 +245,41 @@ export class LiveAcquisition extends AcquisitionCore<EegConfig> {
   }
 
   protected begin(config: EegConfig): void {
-    this.guard.restart(config.samplingFrequency);
-    this.run = this.newRun(config);
+    const plan = this.plan(config);
+    if (this.elsewhere === undefined) this.local?.begin(plan);
+    else this.elsewhere.begin(plan, true);
   }
 
   /** The frames change from here on; the next one says `discontinuity`. */
   protected change(config: EegConfig): void {
-    this.run?.framer.flush();
-    this.run = this.newRun(config);
+    const plan = this.plan(config);
+    if (this.elsewhere === undefined) this.local?.change(plan);
+    else this.elsewhere.begin(plan, false);
   }
 
-  protected end(): void {
-    const run = this.run;
-    if (run === undefined) return;
-    run.framer.flush();
-    this.run = undefined;
-    this.guard.restart(this.current.samplingFrequency);
+  protected end(): void | Promise<void> {
+    this.channelsOfRun = undefined;
+    if (this.elsewhere !== undefined) return this.elsewhere.end();
+    this.local?.end();
   }
 
-  private newRun(config: EegConfig): Run {
+  /** A run of `config`, as the frames' maker needs it. */
+  private plan(config: EegConfig): LiveRunPlan {
     const channels = Object.freeze([...config.channels]);
+    this.channelsOfRun = channels;
     const { columns } = this.layout;
+    const units = unitsOrNone(Object.freeze(channels.map((name) => this.unitOf(name))));
     return {
-      config,
+      rate: config.samplingFrequency,
+      columns: channels.map((name) => columns.get(name) as number),
       channels,
-      framer: new LiveFramer({
-        rate: config.samplingFrequency,
-        columns: channels.map((name) => columns.get(name) as number),
-        channelNames: channels,
-        units: unitsOrNone(Object.freeze(channels.map((name) => this.unitOf(name)))),
-        width: this.driver.channels().length,
-        range: () => this.driver.range(),
-        nextSeq: () => this.nextSeq(),
-        stamp: (proposed) => this.guard.stamp(proposed),
-        emit: (frame) => {
-          this.deliver(frame, frame.data.length / frame.channels.length);
-        },
-      }),
+      ...(units === undefined ? {} : { units }),
     };
   }
 
   /** The unit of a played channel in frames (core/frame.ts `units`). */
   private unitOf(name: string): string {
     return this.layout.played.find((channel) => channel.name === name)?.unit ?? MICROVOLT;
-  }
-
-  private take(block: LiveSamples): void {
-    const run = this.run;
-    if (run === undefined) return;
-    if (block.lost > 0) this.hooks.onRowsLost(block.lost);
-    const verdict = this.guard.observe(block, this.hooks.wallNow());
-    if (verdict !== undefined) {
-      run.framer.annotate(verdict.message);
-      this.hooks.onRate(verdict);
-    }
-    run.framer.push(block);
   }
 
   protected validated(change: EegConfigChange): EegConfig {

@@ -35,8 +35,8 @@ import type {
   ImpedanceMeter,
   PowerSupply,
 } from '../headset.js';
-import type { LiveEegDriver } from './driver.js';
-import { LiveAcquisition } from './live-acquisition.js';
+import { type LiveEegDriver, liveDeviceName } from './driver.js';
+import { LiveAcquisition, type LiveRuns, type LiveRunsHooks } from './live-acquisition.js';
 import { LiveImpedanceMeter } from './live-impedance.js';
 
 export interface LiveHeadsetOptions {
@@ -44,13 +44,14 @@ export interface LiveHeadsetOptions {
   readonly clock?: DeviceClock;
   /** Where errors thrown by frame and event listeners go (default: a process warning). */
   readonly onListenerError?: (error: unknown) => void;
+  /**
+   * Where the frames are made when the driver is held by another thread (the device's thread,
+   * production/live-thread-driver.ts); absent: on this thread, from the driver's blocks.
+   */
+  readonly runs?: (hooks: LiveRunsHooks) => LiveRuns;
 }
 
-/** The device in words, for messages (`The OpenBCI Cyton (/dev/ttyUSB0)`): capabilities.ts's `deviceName`. */
-export function liveDeviceName(driver: LiveEegDriver): string {
-  const { model, source } = driver.info();
-  return `The ${model} (${source})`;
-}
+export { liveDeviceName } from './driver.js';
 
 /** A battery the driver reads, with the threshold of the low-battery rule. */
 function livePower(read: () => BatteryStatus): PowerSupply {
@@ -113,30 +114,42 @@ export class LiveHeadset implements Headset {
             },
           });
     if (this.meter !== undefined) this.impedance = this.meter;
-    this.eeg = new LiveAcquisition(driver, {
-      deviceName: this.name,
-      measuringImpedance: () => this.meter?.measuring() ?? false,
-      impedanceHolder: () => this.meter?.measuringFor(),
-      onStarted: (config) => {
-        this.system(
-          'acquisition_started',
-          'info',
-          `EEG acquisition started: ${config.channels.length} channels at ${config.samplingFrequency} Hz, gain ${config.gain}.`,
-        );
+    this.eeg = new LiveAcquisition(
+      driver,
+      {
+        deviceName: this.name,
+        measuringImpedance: () => this.meter?.measuring() ?? false,
+        impedanceHolder: () => this.meter?.measuringFor(),
+        onStarted: (config) => {
+          this.system(
+            'acquisition_started',
+            'info',
+            `EEG acquisition started: ${config.channels.length} channels at ${config.samplingFrequency} Hz, gain ${config.gain}.`,
+          );
+        },
+        onStopped: (samples) => {
+          this.system('acquisition_stopped', 'info', `EEG acquisition stopped after ${samples} samples.`);
+        },
+        // Only where the frames are made in the device's thread, and that thread died.
+        onFailed: (samples, error) => {
+          this.system(
+            'acquisition_stopped',
+            'error',
+            `EEG acquisition failed and stopped after ${samples} samples: ${error.message}`,
+          );
+        },
+        onRowsLost: (rows) => {
+          this.rowsLost(rows, 'before the next block that arrived');
+        },
+        onRate: (verdict) => {
+          if (verdict.kind === 'mismatch') this.system('rate_mismatch', 'warning', verdict.message);
+          else this.system('rate_recovered', 'info', verdict.message);
+        },
+        wallNow: () => this.clock.wallNow(),
+        ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
       },
-      onStopped: (samples) => {
-        this.system('acquisition_stopped', 'info', `EEG acquisition stopped after ${samples} samples.`);
-      },
-      onRowsLost: (rows) => {
-        this.rowsLost(rows, 'before the next block that arrived');
-      },
-      onRate: (verdict) => {
-        if (verdict.kind === 'mismatch') this.system('rate_mismatch', 'warning', verdict.message);
-        else this.system('rate_recovered', 'info', verdict.message);
-      },
-      wallNow: () => this.clock.wallNow(),
-      ...(options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError }),
-    });
+      options.runs,
+    );
     const battery = driver.battery?.bind(driver);
     if (battery !== undefined) this.power = livePower(battery);
     this.unsubscribeLink = driver.onLink((event) => {

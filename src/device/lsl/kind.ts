@@ -1,5 +1,11 @@
 /** `--device lsl:QUERY`: a stream of any Lab Streaming Layer outlet (docs/devices.md). */
-import type { DeviceKind } from '../kind.js';
+import type { DeviceKind, LiveDriverContext } from '../kind.js';
+
+/** The driver, from plain data: the device's thread makes it too (production/thread-live.ts). */
+async function driver(argument: string, { lsl, log }: LiveDriverContext) {
+  const { createLslDriver } = await import('./lsl-driver.js');
+  return createLslDriver(argument, { ...(lsl === undefined ? {} : { network: lsl }), log });
+}
 
 export const LSL_KIND: DeviceKind = {
   name: 'lsl',
@@ -7,13 +13,9 @@ export const LSL_KIND: DeviceKind = {
   pattern: 'lsl(:.*)?',
   forms: [{ value: 'lsl:QUERY', says: 'an LSL stream, e.g. lsl:type=EEG; lsl alone is lsl:type=EEG' }],
   live: true,
-  async open(argument, { lsl, log }) {
-    const [{ openLiveHeadset }, { createLslDriver }] = await Promise.all([
-      import('../live/live-headset.js'),
-      import('./lsl-driver.js'),
-    ]);
-    return openLiveHeadset(
-      createLslDriver(argument, { ...(lsl === undefined ? {} : { network: lsl }), log }),
-    );
+  driver,
+  async open(argument, context) {
+    const { openLiveDevice } = await import('../live/open-live-device.js');
+    return openLiveDevice({ name: 'lsl', driver }, argument, context);
   },
 };

@@ -1,23 +1,38 @@
 /**
  * A device's thread, seen from the main thread: the thread that produces the device's frames
  * (thread-main.ts) while the acquisition's control stays here (owners, configuration, when a run
- * begins and ends: acquisition-core.ts). The thread starts with the first run and lives as long as
- * the device; it writes each frame to the ports the main thread opens for the stream workers, and
+ * begins and ends: acquisition-core.ts). The thread starts with the first run (a live driver's:
+ * with its opening) and lives as long as the device; it writes each frame to the ports the main thread opens for the stream workers, and
  * sends it here only while a listener here wants frames, so the main thread (the API's event loop)
  * is woken by no frame it does not use. The run's sample count and the next `seq` are two cells of
  * shared memory, read here without a message.
  *
+ * The thread makes its frames of one of two kinds of source: the simulated or replayed EEG, pulled
+ * by the thread's own pacing (producer.ts), or a live amplifier's driver, which the thread opens
+ * and holds and whose blocks it frames as they come (thread-live.ts; the main side is
+ * live-thread-driver.ts). The driver is asked to act by `request`, answered with its result or its
+ * error; what it tells (link lost and back, rows lost, the rate guard's verdicts, its state) comes
+ * back as `live` events.
+ *
  * A run whose source throws (a file that can no longer be read) ends there: the acquisition hears
  * `failed`. A thread that dies (out of memory) ends its run the same way, and its ports close
- * under their readers; the next run starts a new thread.
+ * under their readers; the next run of a pulled source starts a new thread.
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Frame } from '../../core/frame.js';
 import type { DeviceFrameMessage } from '../../core/frame-wire.js';
 import type { FramePort } from '../../core/node.js';
 import { monotonicMs, wallClockOffsetMs } from '../../core/wall-clock.js';
+import type { LiveRunPlan } from '../live/live-production.js';
 import type { PlayedMarker, RunPlan } from './producer.js';
-import type { FromDeviceThread, ThreadSource, ToDeviceThread } from './thread-protocol.js';
+import { errorFromWire } from './thread-errors.js';
+import type {
+  FromDeviceThread,
+  LiveRequest,
+  LiveThreadEvent,
+  ThreadSource,
+  ToDeviceThread,
+} from './thread-protocol.js';
 
 export interface DeviceThreadOptions {
   /** The thread's entry module (thread-entry.ts: the built thread-main). */
@@ -32,6 +47,8 @@ export interface DeviceThreadHooks {
   markers(markers: readonly PlayedMarker[]): void;
   /** The run `run` failed (its source threw), or the thread died with the run going on. */
   failed(error: Error, run?: number): void;
+  /** What a live driver in the thread tells. */
+  live?: (event: LiveThreadEvent) => void;
 }
 
 /** How long a closing device waits for its thread to write a run's last frames. */
@@ -53,6 +70,11 @@ export class DeviceThread {
   /** The channel names of the last frame the thread sent here. */
   private channels: readonly string[] = Object.freeze([]);
   private closed = false;
+  /** Requests waiting for their answer, by id. */
+  private readonly requests = new Map<
+    number,
+    { resolve(value: unknown): void; reject(error: Error): void }
+  >();
 
   constructor(
     private readonly options: DeviceThreadOptions,
@@ -74,6 +96,33 @@ export class DeviceThread {
       worker.postMessage({ kind: 'end', at, id } satisfies ToDeviceThread);
     });
     return this.lastEnd;
+  }
+
+  /** A live run begins (`fresh`) or goes on in a new configuration. */
+  beginLive(plan: LiveRunPlan, fresh: boolean): void {
+    this.send({ kind: 'live-begin', plan, fresh });
+  }
+
+  /**
+   * Asks the live driver in the thread (starting the thread); resolves with its answer, rejects
+   * with its error as the same catalogue error, or when the thread ends before answering. An
+   * aborted `signal` tells the thread the answer is no longer wanted.
+   */
+  request<T>(request: LiveRequest, signal?: AbortSignal): Promise<T> {
+    const id = this.nextId++;
+    const worker = this.started();
+    return new Promise<T>((resolve, reject) => {
+      this.requests.set(id, { resolve, reject });
+      worker.postMessage({ kind: 'request', id, request } satisfies ToDeviceThread);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (this.requests.has(id) && this.worker === worker)
+            worker.postMessage({ kind: 'abort', id } satisfies ToDeviceThread);
+        },
+        { once: true },
+      );
+    });
   }
 
   /** Ends a run and goes on at once with another (a configuration change): no answer awaited. */
@@ -183,6 +232,16 @@ export class DeviceThread {
       case 'failed':
         this.hooks.failed(new Error(message.message), message.run);
         return;
+      case 'answer': {
+        const waiting = this.requests.get(message.id);
+        this.requests.delete(message.id);
+        if (message.error === undefined) waiting?.resolve(message.value);
+        else waiting?.reject(errorFromWire(message.error));
+        return;
+      }
+      case 'live':
+        this.hooks.live?.(message.event);
+        return;
     }
   }
 
@@ -199,6 +258,8 @@ export class DeviceThread {
     // Its ports went with it: the readers see them close.
     this.ports.clear();
     this.settle();
+    for (const waiting of this.requests.values()) waiting.reject(error);
+    this.requests.clear();
     if (!this.closed) this.hooks.failed(error);
   }
 

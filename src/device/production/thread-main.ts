@@ -1,9 +1,13 @@
 /**
- * The entry module of a device's thread: it produces the device's frames (producer.ts, over the
- * thread's copy of the signal, thread-source.ts) and writes each one straight to the ports of the
- * threads that read it (the stream workers), and to the main thread only while a listener there
- * wants frames. The main thread keeps the acquisition's control (device-thread.ts) and is woken by
- * no frame it does not want.
+ * The entry module of a device's thread: it produces the device's frames and writes each one
+ * straight to the ports of the threads that read it (the stream workers), and to the main thread
+ * only while a listener there wants frames. The main thread keeps the acquisition's control
+ * (device-thread.ts) and is woken by no frame it does not want. The frames are made of one of two
+ * kinds of source:
+ * - pulled (simulated, replay): producer.ts paces them over the thread's copy of the signal
+ *   (thread-source.ts);
+ * - live: the amplifier's driver, opened and held here, pushes its blocks and thread-live.ts frames
+ *   them as they come.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { DeviceFrameWriter } from '../../core/frame-wire.js';
@@ -11,8 +15,10 @@ import { preciseTimeout, type PreciseTimer } from '../../core/precise-timer.js';
 import { adoptWallClockOffset, monotonicMs, wallNowMs } from '../../core/wall-clock.js';
 import type { DeviceClock } from '../clock.js';
 import { FrameProducer } from './producer.js';
-import type { FromDeviceThread, ThreadBoot, ToDeviceThread } from './thread-protocol.js';
+import type { Frame } from '../../core/frame.js';
+import type { FromDeviceThread, PulledThreadSource, ThreadBoot, ToDeviceThread } from './thread-protocol.js';
 import { openThreadSignal } from './thread-source.js';
+import { LiveThreadWork } from './thread-live.js';
 
 if (parentPort === null)
   throw new Error('thread-main.ts runs only as a device thread (see device-thread.ts)');
@@ -46,41 +52,79 @@ let mainWants = false;
 const ports = new Map<number, { port: MessagePort; writer: DeviceFrameWriter }>();
 let samples = 0;
 
-const signal = openThreadSignal(boot.source, clock);
-const producer = new FrameProducer(
-  clock,
-  signal.source,
-  (electrode) => signal.impedance(electrode),
-  {
-    frame: (frame, rows) => {
-      samples += rows;
-      Atomics.store(counters, 0, BigInt(samples));
-      for (const { writer } of ports.values()) writer.write(frame);
-      if (mainWants) toMain.write(frame);
+/** A frame of the run, of `rows` samples per channel: counted, and written to every reader. */
+function write(frame: Frame, rows: number): void {
+  samples += rows;
+  Atomics.store(counters, 0, BigInt(samples));
+  for (const { writer } of ports.values()) writer.write(frame);
+  if (mainWants) toMain.write(frame);
+}
+
+/** A new run: its sample count starts at 0. */
+function fresh(): void {
+  samples = 0;
+  Atomics.store(counters, 0, 0n);
+}
+
+const nextSeq = (): number => Number(Atomics.add(counters, 1, 1n));
+
+/** What the thread does with the messages of its kind of source. */
+interface Work {
+  handle(message: ToDeviceThread): void;
+}
+
+function pulled(source: PulledThreadSource): Work {
+  const signal = openThreadSignal(source, clock);
+  const producer = new FrameProducer(
+    clock,
+    signal.source,
+    (electrode) => signal.impedance(electrode),
+    {
+      frame: write,
+      markers: (markers) => {
+        post({ kind: 'markers', markers });
+      },
+      failed: (error, plan) => {
+        post({
+          kind: 'failed',
+          run: plan.id,
+          message: error instanceof Error ? error.message : String(error),
+        });
+      },
     },
-    markers: (markers) => {
-      post({ kind: 'markers', markers });
+    nextSeq,
+  );
+  return {
+    handle: (message) => {
+      switch (message.kind) {
+        case 'begin':
+          if (message.fresh) fresh();
+          producer.begin(message.plan);
+          return;
+        case 'end':
+          producer.end(message.at);
+          if (message.id !== undefined) post({ kind: 'ended', id: message.id });
+          return;
+        case 'motions':
+          signal.moved(message.motions);
+          return;
+        case 'wearer':
+          signal.wearerChanged(message.wearer);
+          return;
+        default:
+          return;
+      }
     },
-    failed: (error, plan) => {
-      post({ kind: 'failed', run: plan.id, message: error instanceof Error ? error.message : String(error) });
-    },
-  },
-  () => Number(Atomics.add(counters, 1, 1n)),
-);
+  };
+}
+
+const work: Work =
+  boot.source.kind === 'live'
+    ? new LiveThreadWork(boot.source, { write, fresh, nextSeq, post, wallNow: wallNowMs })
+    : pulled(boot.source);
 
 main.on('message', (message: ToDeviceThread) => {
   switch (message.kind) {
-    case 'begin':
-      if (message.fresh) {
-        samples = 0;
-        Atomics.store(counters, 0, 0n);
-      }
-      producer.begin(message.plan);
-      return;
-    case 'end':
-      producer.end(message.at);
-      if (message.id !== undefined) post({ kind: 'ended', id: message.id });
-      return;
     case 'main':
       mainWants = message.wanted;
       return;
@@ -98,11 +142,7 @@ main.on('message', (message: ToDeviceThread) => {
       ports.get(message.id)?.port.close();
       ports.delete(message.id);
       return;
-    case 'motions':
-      signal.moved(message.motions);
-      return;
-    case 'wearer':
-      signal.wearerChanged(message.wearer);
-      return;
+    default:
+      work.handle(message);
   }
 });

@@ -16,7 +16,7 @@ import { SimulatedEegSource } from '../simulated/eeg.js';
 import { type MotorMotion, type MotorMotions, positionAt } from '../simulated/motors.js';
 import { Random } from '../simulated/random.js';
 import { type WearerSnapshot, WearerModel } from '../simulated/wearer.js';
-import type { ThreadSource } from './thread-protocol.js';
+import type { PulledThreadSource } from './thread-protocol.js';
 
 export interface ThreadSignal {
   readonly source: EegSignalSource;
@@ -29,7 +29,7 @@ export interface ThreadSignal {
   close(): void;
 }
 
-export function openThreadSignal(spec: ThreadSource, clock: DeviceClock): ThreadSignal {
+export function openThreadSignal(spec: PulledThreadSource, clock: DeviceClock): ThreadSignal {
   if (spec.kind === 'replay') {
     const source = new ReplaySource(openRecording(spec.file));
     return {
