@@ -11,7 +11,7 @@
  *             against the committed ratios of bench/results/quick-baseline.json (lib/guard.js):
  *             exit 1 when one got more than 30 % worse in this run and in two more, each in a
  *             fresh process (CI runs this)
- *   --write-baseline  with --quick: write the committed baseline, each ratio the median of
+ *   --write-baseline  with --quick: write the committed baseline, each ratio the worst of
  *             --runs N processes (default 5: this one and N − 1 fresh ones)
  *   --only    run only the named suites
  *   --json    write the results (with machine, date, node version) to FILE
@@ -200,8 +200,8 @@ function idsOf(found) {
 }
 
 /**
- * `--quick`: compare with the committed ratios, or write them (`--write-baseline`: the median of
- * `--runs` processes, this one and fresh ones, so that one process's luck is not the baseline).
+ * `--quick`: compare with the committed ratios, or write them (`--write-baseline`: the worst of
+ * `--runs` processes, this one and fresh ones, so that a healthy build's unlucky process passes).
  */
 async function guard(args, results, machine) {
   if (args.writeBaseline) {
@@ -211,7 +211,7 @@ async function guard(args, results, machine) {
       runs.push(runInFreshProcess(QUICK_SUITES));
     }
     writeBaseline(QUICK_BASELINE, runs, machine);
-    console.log(`baseline (median of ${runs.length} processes) written to ${QUICK_BASELINE}`);
+    console.log(`baseline (the worst of ${runs.length} processes) written to ${QUICK_BASELINE}`);
     return;
   }
   // Ratios of unlike work (JSON text against typed arrays, a model against its random draws) move

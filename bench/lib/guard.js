@@ -3,28 +3,27 @@
  * its committed value (bench/results/quick-baseline.json) and fails when it got more than
  * `TOLERANCE` worse, in the direction its threshold says is worse (higher for `≤` thresholds, lower
  * for `≥`). Only ratios are compared, never times: both sides of a ratio ran in the same process.
- * The committed value is the median of several processes' runs (`--write-baseline --runs N`), and
- * bench/run.js calls a ratio regressed only when it is worse in three processes.
+ * The committed value is the worst of several processes' runs (`--write-baseline --runs N`): a
+ * ratio of one build moves between processes by up to half its value (bimodal for some), so the
+ * median would be crossed by a healthy build's unlucky processes; and bench/run.js calls a ratio
+ * regressed only when it is worse in three processes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { median } from './measure.js';
 
 export const TOLERANCE = 0.3;
 
 /**
  * The baseline written from runs (each a list of results, from separate processes): id →
- * { ratio: the median of the runs, better: 'lower' | 'higher', runs: each run's ratio }.
+ * { ratio: the worst of the runs, better: 'lower' | 'higher', runs: each run's ratio }.
  */
 export function baselineOf(runs) {
   const entries = {};
   for (const r of runs[0]) {
     if (r.advisory || !Number.isFinite(r.ratio)) continue;
     const ratios = runs.map((run) => run.find((o) => o.id === r.id)?.ratio).filter(Number.isFinite);
-    entries[r.id] = {
-      ratio: Number(median(ratios).toPrecision(3)),
-      better: r.threshold.startsWith('≥') ? 'higher' : 'lower',
-      runs: ratios,
-    };
+    const better = r.threshold.startsWith('≥') ? 'higher' : 'lower';
+    const worst = better === 'higher' ? Math.min(...ratios) : Math.max(...ratios);
+    entries[r.id] = { ratio: Number(worst.toPrecision(3)), better, runs: ratios };
   }
   return entries;
 }
