@@ -11,7 +11,7 @@ import { frameRows } from '../adc.js';
 import type { LiveSamples } from '../live/driver.js';
 import type { CytonPacket } from './protocol.js';
 import { SampleClock, type SampleClockOptions } from './sample-clock.js';
-import { type SequencedRow, Sequencer } from './sequencer.js';
+import { type SequencedRow, Sequencer, type SequencerOutput } from './sequencer.js';
 
 /** The largest relative error of any step between two samples' times that the docs promise. */
 export const MAX_STEP_ERROR = 1e-3;
@@ -71,7 +71,18 @@ export class BlockMaker {
 
   /** One packet of a delivery that arrived at `at`, with `after` more packets after it in it. */
   push(packet: CytonPacket, at: number, after: number): void {
-    for (const out of this.sequencer.push(packet, at, after)) {
+    this.take(this.sequencer.push(packet, at, after));
+    this.lastAt = at;
+  }
+
+  /** The stream stops: the rows the sequencer still holds (a gap being judged) leave as a block. */
+  drain(): void {
+    this.take(this.sequencer.drain());
+    this.flush();
+  }
+
+  private take(outputs: readonly SequencerOutput[]): void {
+    for (const out of outputs) {
       if (out.kind === 'restart') {
         this.flush();
         this.clock.reanchor();
@@ -81,7 +92,6 @@ export class BlockMaker {
       if (out.row.lostBefore > 0) this.flush();
       this.rows.push(out.row);
     }
-    this.lastAt = at;
   }
 
   /** Emits the rows gathered so far as one block, stamped for the arrival of its last row. */

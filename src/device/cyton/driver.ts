@@ -159,6 +159,8 @@ export class CytonDriver implements LiveEegDriver {
   async stop(): Promise<void> {
     await this.serial(async () => {
       if (!this.streaming) return;
+      // Rows held after a gap being judged are real: they leave before the stream ends.
+      this.blocks.drain();
       this.streaming = false;
       if (this.linkUp) await this.write(STOP);
     });

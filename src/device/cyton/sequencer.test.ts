@@ -86,6 +86,19 @@ describe('Sequencer (Cyton)', () => {
     expect(seq.lostRows).toBe(0);
   });
 
+  test('packets held after a stall leave when the stream stops, none dropped', () => {
+    const seq = new Sequencer(false);
+    const out = feed(seq, 0, 50);
+    // 1.1 s without packets, then 51..55 in one read: held, since nothing after them tells yet.
+    const at = 50 * 4 + 1100;
+    for (let n = 51; n <= 55; n++) out.push(...seq.push(packet(n), at, 55 - n));
+    expect(rows(out)).toHaveLength(51);
+    const drained = seq.drain();
+    // Their own samples, in order (a packet's first count is ten times its number).
+    expect(rows(drained).map((r) => r.counts[0])).toEqual([510, 520, 530, 540, 550]);
+    expect(seq.drain()).toEqual([]);
+  });
+
   test('a loss of exactly one turn (256 packets) is counted once the packets after it come at the board pace', () => {
     const seq = new Sequencer(false);
     // Packets 101..356 are lost: the counter shows no gap (357 ≡ 101 mod 256), only the time does.

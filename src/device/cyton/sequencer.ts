@@ -114,6 +114,20 @@ export class Sequencer {
   }
 
   /**
+   * The packets held while a gap is judged, placed now with the gap read by the time alone, as
+   * before any packet is held (the stream stops: no packet after them will tell): answers their
+   * rows, so that a stop drops none of them.
+   */
+  drain(): SequencerOutput[] {
+    const held = this.held;
+    const out: SequencerOutput[] = [];
+    if (held === undefined) return out;
+    this.held = undefined;
+    for (const arrival of held) this.place(arrival, 'lost', out);
+    return out;
+  }
+
+  /**
    * Sequences one packet; `judge`: whether a gap the time reads as turns of the counter is judged
    * now (held when it is), taken as lost turns, or taken as a late delivery (no turn).
    */
