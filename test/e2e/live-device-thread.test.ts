@@ -13,7 +13,7 @@ import { afterEach, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { FrameClient } from '../runtime/helpers.js';
 import { liblslEnv, liblslOf, LslTool, skipWithout } from '../support/liblsl.js';
-import { signalStream } from '../support/live-e2e.js';
+import { signalStream, websocketPort } from '../support/live-e2e.js';
 import { json, ROOT, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
 
@@ -99,14 +99,7 @@ test('LSL frames go from the device’s thread to the stream’s worker; the mai
   });
   expect(created.status).toBe(200);
   await signalStream(service, STREAM, 'start');
-  const port = await eventually(
-    async () => {
-      const status = await json(`${service.url}/stream/streams/${STREAM}/status`);
-      return (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === 'ws')?.port;
-    },
-    20_000,
-    "the websocket node's port",
-  );
+  const port = await websocketPort(service, STREAM);
   const client = await FrameClient.connect(port);
   running.sockets.push(client.socket);
   await eventually(() => client.frames.length >= 100, 60_000, '100 frames at the websocket node');

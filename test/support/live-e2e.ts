@@ -82,7 +82,13 @@ export async function startRecordingStream(
   if (created.status !== 200) throw new Error(`stream not created: ${JSON.stringify(created.body)}`);
   // The websocket node's port is known once the stream runs; connect before any sample matters.
   await signalStream(service, id, 'start');
-  const port = await eventually(
+  const port = await websocketPort(service, id);
+  return FrameClient.connect(port);
+}
+
+/** The port of a running stream's websocket node `ws`, once the node has bound it. */
+export function websocketPort(service: Service, id: string): Promise<number> {
+  return eventually(
     async () => {
       const status = await json(`${service.url}/stream/streams/${id}/status`);
       return (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === 'ws')?.port;
@@ -90,7 +96,6 @@ export async function startRecordingStream(
     20_000,
     "the websocket node's port",
   );
-  return FrameClient.connect(port);
 }
 
 export async function signalStream(service: Service, id: string, signal: string): Promise<void> {
