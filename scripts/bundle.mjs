@@ -102,8 +102,8 @@ const common = {
     'xpath',
     // The transpiler of TypeScript nodes (streams/executables/typescript-node.ts): a native binary of its own.
     'esbuild',
-    // The Cyton's serial port (src/service/serial-link.ts): its native binding is found next to its package.
-    'serialport',
+    // Serial ports (src/platform/serial/serial-link.ts): the native binding is found next to its package.
+    '@serialport/bindings-cpp',
   ],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },

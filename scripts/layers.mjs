@@ -46,8 +46,9 @@ export const LAYERS = [
       'platform/schemas',
       'platform/metrics',
       'platform/jobs',
+      'platform/serial',
     ],
-    holds: 'socket rules and token, HTTP statuses, SQLite and its tables, schemas, metrics, jobs',
+    holds: 'socket rules and token, HTTP statuses, SQLite and its tables, schemas, metrics, jobs, serial ports',
   },
   {
     name: 'data plane',

@@ -4,7 +4,6 @@
  * once, in ./kinds.ts.
  */
 import type { LslNetwork } from '../lsl/network.js';
-import type { SerialLinkOpener } from './cyton/link.js';
 import type { Headset } from './headset.js';
 import type { LiveEegDriver } from './live/driver.js';
 
@@ -24,11 +23,6 @@ export interface DeviceOpenContext {
   readonly log: (message: string) => void;
   /** Where LSL may look for streams (the service's `lsl` settings); default: this machine only. */
   readonly lsl?: LslNetwork;
-  /**
-   * Opens a serial port (the composer's, with the `serialport` package, which device/ does not
-   * import); a kind that needs one and is not handed one cannot open.
-   */
-  readonly openSerialLink?: SerialLinkOpener;
   /**
    * The entry module of the device's thread (device/production/thread-entry.ts), where a device
    * that makes its samples in software produces its frames, and a live kind with a `driver` reads
@@ -60,8 +54,7 @@ export interface DeviceKind {
   /**
    * A live kind whose driver the device's thread can hold: the driver for `argument`, not yet
    * open, made from plain data, so that the thread makes it (production/thread-live.ts) and reads
-   * the amplifier there. Absent: the driver is read on the main thread (the Cyton: see
-   * docs/architecture.md §Why the device's thread).
+   * the amplifier there.
    */
   readonly driver?: (argument: string, context: LiveDriverContext) => Promise<LiveEegDriver>;
 }

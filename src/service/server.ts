@@ -30,7 +30,6 @@ import {
 import { tooBroad, trustedNetworks } from '../platform/security/trusted-networks.js';
 import { openDevice } from '../device/kinds.js';
 import { DEVICE_THREAD_ENTRY } from '../device/production/thread-entry.js';
-import { openSerialLink } from './serial-link.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from '../recordings/index.js';
 import { WorkerRuntime } from '../streams/runtime/worker-runtime.js';
 import { STREAM_HOST_ENTRY } from '../streams/executables/stream-host-entry.js';
@@ -195,7 +194,6 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
         logger.info(message);
       },
       lsl: settings.lsl,
-      openSerialLink,
       ...(DEVICE_THREAD_ENTRY === undefined ? {} : { deviceThread: DEVICE_THREAD_ENTRY }),
     }));
   // A headset keeps executing its last command: after a service was killed during a move, its

@@ -20,7 +20,7 @@ import vm from 'node:vm';
 import { afterEach, expect, test } from 'vitest';
 import { createCytonDriver } from '../../src/device/cyton/index.js';
 import { LiveHeadset } from '../../src/device/live/live-headset.js';
-import { openSerialLink } from '../../src/service/serial-link.js';
+import { openCytonPort } from '../../src/device/cyton/link.js';
 import { CytonEmulator, randomGarbage } from '../support/cyton-emulator.js';
 import { type PtyPair, ptyPair } from '../support/pty-pair.js';
 import { eventually } from '../support/wait.js';
@@ -46,14 +46,14 @@ afterEach(async () => {
 test('a 16 MiB garbage flood while streaming: the collected heap is back within 10 %, the retained state bounded', async () => {
   const pair: PtyPair = await ptyPair();
   cleanups.push(() => pair.kill());
-  const boardLink = await openSerialLink(pair.board);
+  const boardLink = await openCytonPort(pair.board);
   cleanups.push(() => boardLink.close());
   const emulator = new CytonEmulator(boardLink);
   cleanups.push(() => {
     emulator.stop();
     return Promise.resolve();
   });
-  const driver = createCytonDriver(`cyton:${pair.host}`, openSerialLink);
+  const driver = createCytonDriver(`cyton:${pair.host}`, openCytonPort);
   await driver.open();
   const headset = new LiveHeadset(driver);
   cleanups.push(() => headset.close());

@@ -10,7 +10,7 @@ import type { Frame } from '../../src/core/frame.js';
 import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
 import type { LiveSamples } from '../../src/device/live/driver.js';
 import { LiveHeadset } from '../../src/device/live/live-headset.js';
-import { openSerialLink } from '../../src/service/serial-link.js';
+import { openCytonPort } from '../../src/device/cyton/link.js';
 import { CytonEmulator, randomGarbage } from '../support/cyton-emulator.js';
 import { checkExact, closeRigs, rig, rowsOf } from '../support/cyton-rig.js';
 import { eventually } from '../support/wait.js';
@@ -189,7 +189,7 @@ describe('Cyton against hostile bytes and boards', () => {
     await eventually(() => r.events.some((e) => e.kind === 'lost'), 10_000, 'the lost event');
     await r.boardLink.close();
     await r.pair.restart();
-    r.boardLink = await openSerialLink(r.pair.board);
+    r.boardLink = await openCytonPort(r.pair.board);
     r.emulator = new CytonEmulator(r.boardLink, { daisy: true });
     await eventually(() => r.events.some((e) => /Daisy/.test(e.message)), 10_000, 'the Daisy named');
     expect(r.events.map((e) => e.kind)).toEqual(['lost', 'lost']);
@@ -203,7 +203,7 @@ describe('Cyton against hostile bytes and boards', () => {
     await r.pair.kill();
     await r.boardLink.close();
     await r.pair.restart();
-    r.boardLink = await openSerialLink(r.pair.board);
+    r.boardLink = await openCytonPort(r.pair.board);
     r.emulator = new CytonEmulator(r.boardLink);
     await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'restored');
     const mark = r.eventAt.at(-1) as number;

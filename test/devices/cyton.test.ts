@@ -1,12 +1,12 @@
 /**
  * The Cyton driver against the board emulator, over a real pseudo-terminal pair (socat) and the
- * real `serialport` package: what a Cyton on /dev/ttyUSB0 would go through, without the board.
+ * real serial link (platform/serial): what a Cyton on /dev/ttyUSB0 would go through, without the board.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { createCytonDriver } from '../../src/device/cyton/index.js';
 import { microvoltsPerCount, rangeMicrovolts } from '../../src/device/cyton/protocol.js';
 import type { LiveSamples } from '../../src/device/live/driver.js';
-import { openSerialLink } from '../../src/service/serial-link.js';
+import { openCytonPort } from '../../src/device/cyton/link.js';
 import { CytonEmulator } from '../support/cyton-emulator.js';
 import { checkExact, closeRigs, rig, rowsOf } from '../support/cyton-rig.js';
 import { ptyPair } from '../support/pty-pair.js';
@@ -245,7 +245,7 @@ describe('Cyton over a pseudo-terminal', () => {
       expect(r.events.find((e) => e.kind === 'lost')?.message).toContain(r.pair.host);
       await r.boardLink.close();
       await r.pair.restart();
-      r.boardLink = await openSerialLink(r.pair.board);
+      r.boardLink = await openCytonPort(r.pair.board);
       r.emulator = new CytonEmulator(r.boardLink);
       await eventually(() => r.events.some((e) => e.kind === 'restored'), 10_000, 'the restored event');
       const mark = r.eventAt[r.events.findIndex((e) => e.kind === 'restored')] as number;
@@ -328,9 +328,9 @@ describe('Cyton over a pseudo-terminal', () => {
 
   test('the dongle alone, its board off: open fails at once with the dongle’s answer and what to do', async () => {
     const pair = await ptyPair();
-    const boardLink = await openSerialLink(pair.board);
+    const boardLink = await openCytonPort(pair.board);
     const emulator = new CytonEmulator(boardLink, { boardOff: true });
-    const driver = createCytonDriver(`cyton:${pair.host}`, openSerialLink);
+    const driver = createCytonDriver(`cyton:${pair.host}`, openCytonPort);
     try {
       await expect(driver.open()).rejects.toMatchObject({
         code: 'device_unavailable',
@@ -346,14 +346,14 @@ describe('Cyton over a pseudo-terminal', () => {
 
   test('no board answering: open fails with device_unavailable naming the port', async () => {
     const pair = await ptyPair();
-    const driver = createCytonDriver(`cyton:${pair.host}`, openSerialLink, { resetTimeoutMs: 300 });
+    const driver = createCytonDriver(`cyton:${pair.host}`, openCytonPort, { resetTimeoutMs: 300 });
     try {
       await expect(driver.open()).rejects.toMatchObject({
         code: 'device_unavailable',
         message: expect.stringContaining(`The board on ${pair.host} did not answer the reset command (v)`),
       });
       await expect(
-        createCytonDriver('cyton:/dev/does-not-exist', openSerialLink).open(),
+        createCytonDriver('cyton:/dev/does-not-exist', openCytonPort).open(),
       ).rejects.toMatchObject({
         code: 'device_unavailable',
         message: expect.stringContaining("Cannot open the Cyton's serial port /dev/does-not-exist"),

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { MOST_NEGATIVE_COUNTS, microvoltsPerCount } from '../../src/device/cyton/protocol.js';
-import { openSerialLink } from '../../src/service/serial-link.js';
+import { openCytonPort } from '../../src/device/cyton/link.js';
 import { CytonEmulator, emulatorCounts } from '../support/cyton-emulator.js';
 import { runGuarantee } from '../support/device-guarantee.js';
 import { liblslOf, liblslVersions } from '../support/liblsl.js';
@@ -31,7 +31,7 @@ describe.for([
 
   beforeAll(async () => {
     pair = await ptyPair();
-    boardLink = await openSerialLink(pair.board);
+    boardLink = await openCytonPort(pair.board);
     const emulator = new CytonEmulator(boardLink, { daisy });
     for (const [channel, counts] of RAILED) emulator.rail(channel, counts);
     const dataDir = tempDataDir();

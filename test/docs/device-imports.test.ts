@@ -2,8 +2,8 @@
  * `src/device/` holds the Headset and its implementations (simulated, replay, live amplifiers),
  * their clock and physics, and nothing else: its modules import only the vocabulary and libraries
  * below it (core/, dsp/, formats/, and lsl/: the Lab Streaming Layer protocol and the one LSL
- * reader, a layer below device/ in scripts/layers.mjs, that the LSL device reads with), device/
- * itself and Node.js built-ins. The device services kept in the domain's folder (device/settings/,
+ * reader, a layer below device/ in scripts/layers.mjs, that the LSL device reads with), the serial
+ * port the Cyton reads (platform/serial/, alone of platform/), device/ itself and Node.js built-ins. The device services kept in the domain's folder (device/settings/,
  * device/sources/) are units of a higher layer and are not held to this. Types count too: a
  * metric, a job, a store or a route that the device needed to name would pull the service into it.
  */
@@ -18,6 +18,8 @@ const root = new URL('../../', import.meta.url).pathname;
 const src = resolve(root, 'src');
 /** lsl/: the LSL device (device/lsl/) reads its stream with the one LSL reader (lsl/reader.ts). */
 const ALLOWED = ['device', 'core', 'dsp', 'formats', 'lsl'];
+/** platform/serial/: the Cyton's dongle is a serial port (device/cyton/link.ts opens it). */
+const ALLOWED_UNITS = ['platform/serial'];
 
 /** Every module specifier a file names: imports, re-exports, `import()` and `import('...')` types. */
 function specifiers(source: string, fileName = 'x.ts'): string[] {
@@ -57,6 +59,7 @@ function deviceRefusal(file: string, specifier: string): string | undefined {
   const target = relative(src, resolve(dirname(file), specifier));
   const folder = target.split('/')[0] ?? '';
   if (target.startsWith('..') || !target.includes('/')) return `${specifier} (outside src/'s folders)`;
+  if (ALLOWED_UNITS.includes(unitOf(target) ?? '')) return undefined;
   return ALLOWED.includes(folder) ? undefined : `src/${target} (src/${folder}/)`;
 }
 

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
-import { openSerialLink } from '../../src/service/serial-link.js';
+import { openCytonPort } from '../../src/device/cyton/link.js';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import type { FrameClient } from '../runtime/helpers.js';
 import { CytonEmulator, emulatorCounts } from '../support/cyton-emulator.js';
@@ -69,7 +69,7 @@ function rig(): {
 
 beforeAll(async () => {
   pair = await ptyPair();
-  boardLink = await openSerialLink(pair.board);
+  boardLink = await openCytonPort(pair.board);
   emulator = new CytonEmulator(boardLink);
   service = await startService({ args: ['--device', `cyton:${pair.host}`] });
   events = await EventClient.connect(service);
@@ -343,7 +343,7 @@ describe('headsetd on an OpenBCI Cyton (emulated, over a pty)', () => {
     expect((await json(`${service.url}/system/status`)).body.status.lost).toBe(degraded.problems[0]);
     // Plugged back: the board answers on the same path.
     await pair.restart();
-    boardLink = await openSerialLink(pair.board);
+    boardLink = await openCytonPort(pair.board);
     emulator = new CytonEmulator(boardLink);
     await eventually(
       () => events.of('device_restored').length > restoredBefore,

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SerialLink } from '../../src/device/cyton/link.js';
-import { openSerialLink } from '../../src/service/serial-link.js';
+import { openCytonPort } from '../../src/device/cyton/link.js';
 import { type Browser, haveChromium, keepScreenshot, openBrowser } from '../support/browser.js';
 import { CytonEmulator } from '../support/cyton-emulator.js';
 import { type PtyPair, ptyPair } from '../support/pty-pair.js';
@@ -33,7 +33,7 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
 
   beforeAll(async () => {
     pair = await ptyPair();
-    boardLink = await openSerialLink(pair.board);
+    boardLink = await openCytonPort(pair.board);
     emulator = new CytonEmulator(boardLink);
     [service, browser] = await Promise.all([
       startService({ args: ['--device', `cyton:${pair.host}`] }),
@@ -136,7 +136,7 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
     await problem.waitFor();
     expect(await problem.textContent()).toContain('headsetd tries to reopen it every 1 s');
     await pair.restart();
-    boardLink = await openSerialLink(pair.board);
+    boardLink = await openCytonPort(pair.board);
     emulator = new CytonEmulator(boardLink);
     await page.getByText('healthy', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await page.locator('p.warning').count()).toBe(0);

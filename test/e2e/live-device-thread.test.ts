@@ -1,6 +1,7 @@
 /**
  * A live amplifier read in the device's thread, against the built service (`--device lsl:…`, a
- * liblsl 1.12 outlet pushing at its rate): while its samples stream into a stream's websocket
+ * liblsl 1.12 outlet pushing at its rate; `--device cyton:…`, the board emulator on a socat
+ * pseudo-terminal pair): while its samples stream into a stream's websocket
  * node, the main thread (the API's event loop) receives no frame from the device's thread, only
  * the driver's answers and state; a listener there (the live socket
  * /system/sensors/eeg/stream) makes the frames come to it. The messages are counted inside the
@@ -12,7 +13,11 @@ import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { FrameClient } from '../runtime/helpers.js';
+import { openCytonPort } from '../../src/device/cyton/link.js';
+import type { SerialLink } from '../../src/device/cyton/link.js';
+import { CytonEmulator } from '../support/cyton-emulator.js';
 import { liblslEnv, liblslOf, LslTool, skipWithout } from '../support/liblsl.js';
+import { type PtyPair, ptyPair } from '../support/pty-pair.js';
 import { signalStream, websocketPort } from '../support/live-e2e.js';
 import { json, ROOT, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
@@ -23,7 +28,12 @@ const LABELS = 'Fp1,Fp2,C3,C4';
 const STREAM = '7a3c9e15-2b4d-4f6a-8c1e-9d0f1a2b3c4d';
 const TALLY_HOOK = path.join(ROOT, 'test', 'support', 'thread-message-tally.mjs');
 
-const running: { tools: LslTool[]; service?: Service | undefined; sockets: WebSocket[] } = {
+const running: {
+  tools: LslTool[];
+  service?: Service | undefined;
+  sockets: WebSocket[];
+  board?: { pair: PtyPair; link: SerialLink; emulator: CytonEmulator } | undefined;
+} = {
   tools: [],
   sockets: [],
 };
@@ -33,6 +43,13 @@ afterEach(async () => {
   await running.service?.stop();
   running.service = undefined;
   for (const tool of running.tools.splice(0)) tool.kill();
+  const board = running.board;
+  running.board = undefined;
+  if (board !== undefined) {
+    board.emulator.stop();
+    await board.link.close();
+    await board.pair.kill();
+  }
 });
 
 /** The messages the service's main thread has received from its threads so far, by kind. */
@@ -77,10 +94,30 @@ test('LSL frames go from the device’s thread to the stream’s worker; the mai
   outlet.send('go');
 
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'headsetd-tally-')), 'tally.json');
+  await framesOffTheMainThread(['--device', `lsl:name=${name}`], file, { lsl: PORTS });
+});
+
+test('Cyton frames go from the device’s thread, which reads the serial port, to the stream’s worker', async () => {
+  const pair = await ptyPair();
+  const link = await openCytonPort(pair.board);
+  running.board = { pair, link, emulator: new CytonEmulator(link) };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'headsetd-tally-')), 'tally.json');
+  await framesOffTheMainThread(['--device', `cyton:${pair.host}`], file, {});
+});
+
+/**
+ * Starts the service on `args` with the tally hook, streams the device into a websocket node and
+ * checks that no frame reached the main thread until its own listener (the live socket) wanted them.
+ */
+async function framesOffTheMainThread(
+  args: string[],
+  file: string,
+  options: { lsl?: typeof PORTS },
+): Promise<void> {
   const service = await startService({
-    lsl: PORTS,
+    ...options,
     wrapper: ['env', `NODE_OPTIONS=--import=${TALLY_HOOK}`, `HEADSETD_TALLY=${file}`],
-    args: ['--device', `lsl:name=${name}`],
+    args,
   });
   running.service = service;
 
@@ -122,4 +159,4 @@ test('LSL frames go from the device’s thread to the stream’s worker; the mai
   expect(listening['device-frame'] ?? 0).toBeGreaterThanOrEqual(10);
 
   await signalStream(service, STREAM, 'stop');
-});
+}

@@ -1,6 +1,6 @@
 /**
  * The Cyton driver on the board emulator over a real pseudo-terminal pair (socat) and the real
- * `serialport` package, for the device tests (test/devices/cyton*.test.ts): `rig()` opens one,
+ * serial link (platform/serial), for the device tests (test/devices/cyton*.test.ts): `rig()` opens one,
  * `closeRigs()` (after each test) closes them all; `checkExact` checks every value of the blocks
  * against the emulator's signal.
  */
@@ -13,7 +13,7 @@ import {
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { microvoltsPerCount } from '../../src/device/cyton/protocol.js';
 import type { LiveLinkEvent, LiveSamples } from '../../src/device/live/driver.js';
-import { openSerialLink } from '../../src/service/serial-link.js';
+import { openCytonPort } from '../../src/device/cyton/link.js';
 import { CytonEmulator, type CytonEmulatorOptions, emulatorCounts } from './cyton-emulator.js';
 import { type PtyPair, ptyPair } from './pty-pair.js';
 
@@ -32,7 +32,7 @@ const rigs: Rig[] = [];
 
 /** A port whose end is never reported (as a loaded machine sometimes fails to report a pty's). */
 async function openWithoutCloses(path: string): Promise<SerialLink> {
-  const link = await openSerialLink(path);
+  const link = await openCytonPort(path);
   return {
     write: (bytes) => link.write(bytes),
     onData: (listener) => link.onData(listener),
@@ -51,9 +51,9 @@ export async function rig(
   } = {},
 ): Promise<Rig> {
   const pair = await ptyPair();
-  const boardLink = await openSerialLink(pair.board);
+  const boardLink = await openCytonPort(pair.board);
   const emulator = new CytonEmulator(boardLink, { daisy: options.daisy ?? false, ...options.emulator });
-  const opener = options.closeUnreported === true ? openWithoutCloses : openSerialLink;
+  const opener = options.closeUnreported === true ? openWithoutCloses : openCytonPort;
   const driver = createCytonDriver(`cyton:${pair.host}${options.argument ?? ''}`, opener, {
     reopenIntervalMs: 200,
     impedanceSettleMs: 100,

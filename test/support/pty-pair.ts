@@ -1,7 +1,7 @@
 /**
  * A pseudo-terminal pair made by `socat` (Debian package socat): two serial-port-like paths whose
  * bytes cross over, raw, without echo. The Cyton tests put the emulator on one end and the driver,
- * through the real `serialport` package, on the other. Killing socat is unplugging the dongle.
+ * through the real serial link (platform/serial), on the other. Killing socat is unplugging the dongle.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';

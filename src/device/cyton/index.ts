@@ -1,7 +1,7 @@
 /**
  * The OpenBCI Cyton device, for the composer: `createCytonDriver(argument, openLink)` makes the
- * live driver for `--device cyton:<serial path>[?channels=...&gain=...]`; the composer passes the
- * serial port opener (src/service/serial-link.ts `openSerialLink`), device/ imports no package.
+ * live driver for `--device cyton:<serial path>[?channels=...&gain=...]` over the links `openLink`
+ * opens (the dongle's port: ./link.ts `openCytonPort`; the tests' own).
  * `parseCytonArgument` checks the argument alone (at start-up, before any port is opened).
  */
 import { CytonDriver, type CytonDriverOptions } from './driver.js';

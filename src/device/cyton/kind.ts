@@ -1,21 +1,25 @@
 /** `--device cyton:SERIAL_PORT`: an OpenBCI Cyton board through its USB dongle (docs/devices.md). */
-import { HeadsetdError } from '../../core/errors.js';
 import type { DeviceKind } from '../kind.js';
+
+/** The driver, from plain data: the device's thread makes it (production/thread-live.ts) and reads the port there. */
+async function driver(argument: string) {
+  const [{ CytonDriver }, { openCytonPort }] = await Promise.all([
+    import('./driver.js'),
+    import('./link.js'),
+  ]);
+  return new CytonDriver(argument, openCytonPort);
+}
 
 export const CYTON_KIND: DeviceKind = {
   name: 'cyton',
   pattern: 'cyton:.+',
   forms: [{ value: 'cyton:SERIAL_PORT', says: 'an OpenBCI Cyton board, e.g. cyton:/dev/ttyUSB0' }],
   missingArgument:
-    "names no serial port: give the port of the Cyton's USB dongle, cyton:SERIAL_PORT, e.g. cyton:/dev/ttyUSB0 (Linux), cyton:/dev/tty.usbserial-XXXXXXXX (macOS) or cyton:COM3 (Windows)",
+    "names no serial port: give the port of the Cyton's USB dongle, cyton:SERIAL_PORT, e.g. cyton:/dev/ttyUSB0 (Linux) or cyton:/dev/cu.usbserial-XXXXXXXX (macOS)",
   live: true,
-  async open(argument, { openSerialLink }) {
-    if (openSerialLink === undefined)
-      throw new HeadsetdError('device_unavailable', 'this build of headsetd opens no serial port');
-    const [{ openLiveHeadset }, { CytonDriver }] = await Promise.all([
-      import('../live/live-headset.js'),
-      import('./driver.js'),
-    ]);
-    return openLiveHeadset(new CytonDriver(argument, openSerialLink));
+  driver,
+  async open(argument, context) {
+    const { openLiveDevice } = await import('../live/open-live-device.js');
+    return openLiveDevice({ name: 'cyton', driver }, argument, context);
   },
 };

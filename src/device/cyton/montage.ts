@@ -25,7 +25,7 @@ export const DAISY_MONTAGE = ['F7', 'F8', 'F3', 'F4', 'T7', 'T8', 'P3', 'P4'] as
 
 /** What `cyton:...` asks for. */
 export interface CytonArgument {
-  /** The serial port (`/dev/ttyUSB0`, `COM3`). */
+  /** The serial port (`/dev/ttyUSB0`, `/dev/cu.usbserial-DM00Q0QN`). */
   readonly path: string;
   /** The names of channels 1, 2, ... (`-` for none); undefined: the default montage. */
   readonly channels: readonly string[] | undefined;
@@ -54,7 +54,7 @@ export function parseCytonArgument(argument: string): CytonArgument {
   const path = (q < 0 ? body : body.slice(0, q)).trim();
   if (path === '') {
     refuse(
-      'Name the Cyton dongle\'s serial port after "cyton:", for example cyton:/dev/ttyUSB0 (Linux), cyton:/dev/cu.usbserial-DM00Q0QN (macOS) or cyton:COM3 (Windows).',
+      'Name the Cyton dongle\'s serial port after "cyton:", for example cyton:/dev/ttyUSB0 (Linux) or cyton:/dev/cu.usbserial-DM00Q0QN (macOS).',
       'device',
       argument,
     );
