@@ -16,7 +16,7 @@ import { FrameClient } from '../runtime/helpers.js';
 import { openCytonPort } from '../../src/device/cyton/link.js';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { CytonEmulator } from '../support/cyton-emulator.js';
-import { liblslEnv, liblslOf, LslTool, skipWithout } from '../support/liblsl.js';
+import { liblslEnv, liblslOf, LslTool, pacedOutletArgs, skipWithout } from '../support/liblsl.js';
 import { type PtyPair, ptyPair } from '../support/pty-pair.js';
 import { signalStream, websocketPort } from '../support/live-e2e.js';
 import { json, ROOT, type Service, startService } from '../support/service.js';
@@ -68,23 +68,16 @@ test('LSL frames go from the device’s thread to the stream’s worker; the mai
   // 4 channels at 250 Hz in real time, 5 samples a chunk, for two minutes (the test ends sooner).
   const outlet = new LslTool(
     tool,
-    [
-      lib,
-      'pace',
+    pacedOutletArgs(lib, {
       name,
-      'thread-eeg',
-      '4',
-      String(RATE),
-      String(RATE),
-      String(RATE * 120),
-      '5',
-      'push',
-      '0',
-      '-',
-      '-',
-      '0',
-      LABELS,
-    ],
+      source: 'thread-eeg',
+      channels: 4,
+      rate: RATE,
+      count: RATE * 120,
+      chunk: 5,
+      stamps: 'push',
+      labels: LABELS,
+    }),
     env,
     true,
   );

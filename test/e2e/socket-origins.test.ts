@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, type Service, startService } from '../support/service.js';
 import { nextMessage, tryUpgrade } from '../support/upgrade.js';
-import { eventually } from '../support/wait.js';
+import { websocketPort } from '../support/live-e2e.js';
 
 const STREAM = '5c0c8a4e-0d2f-4c3a-9b1e-2f3a4b5c6d7e';
 
@@ -42,15 +42,7 @@ beforeAll(async () => {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   await post(`${service.url}/stream/streams/${STREAM}/signal`, { signal: 'start' });
-  const port = await eventually(
-    async () => {
-      const status = await json(`${service.url}/stream/streams/${STREAM}/status`);
-      const node = (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === 'ws');
-      return node?.port;
-    },
-    20_000,
-    "the websocket node's port",
-  );
+  const port = await websocketPort(service, STREAM);
   sockets['websocket node'] = { url: `ws://127.0.0.1:${port}/`, port };
 
   const quick = await post(`${service.url}/stream/start`, { sampleRate: 250, channels: ['Cz'] });

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { type Service, sendJson, startService } from '../support/service.js';
+import { websocketPort } from '../support/live-e2e.js';
 import { eventually } from '../support/wait.js';
 
 interface FrameMessage {
@@ -48,14 +49,7 @@ test('the ssvep node detects the flicker the simulated wearer looks at, and rare
   expect((await sendJson('POST', `${s.url}/stream/streams/${id}/signal`, { signal: 'start' })).status).toBe(
     200,
   );
-  const port = await eventually(
-    async () => {
-      const status = await sendJson('GET', `${s.url}/stream/streams/${id}/status`);
-      return (status.body.status.nodes as { id: string; port?: number }[]).find((n) => n.id === 'ws')?.port;
-    },
-    20_000,
-    "the websocket node's port",
-  );
+  const port = await websocketPort(s, id);
   const frames: FrameMessage[] = [];
   socket = new WebSocket(`ws://127.0.0.1:${port}/`);
   socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as FrameMessage));

@@ -19,7 +19,14 @@ import { AHEAD_TOLERANCE_MS } from '../../src/device/live/rate-guard.js';
 import { createLslDriver, type LslDriver } from '../../src/device/lsl/index.js';
 import { lslToUnixMs } from '../../src/lsl/clock.js';
 import { LOOPBACK_NETWORK } from '../../src/lsl/network.js';
-import { type LiblslVersion, liblslEnv, liblslOf, LslTool, skipWithout } from '../support/liblsl.js';
+import {
+  type LiblslVersion,
+  liblslEnv,
+  liblslOf,
+  LslTool,
+  pacedOutletArgs,
+  skipWithout,
+} from '../support/liblsl.js';
 import { eventually } from '../support/wait.js';
 
 const RATE = 250;
@@ -104,23 +111,21 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
       const skipped = pace.skip ?? [];
       const outlet = new LslTool(
         tool,
-        [
-          lib,
-          'pace',
+        pacedOutletArgs(lib, {
           name,
-          `${name}-source`,
-          String(shape.channels),
-          String(shape.rate),
-          String(pace.actual ?? shape.rate),
-          String(pace.count),
-          String(pace.chunk),
-          pace.stamps,
-          String(pace.jitterMs ?? 0),
-          skipped.length === 0 ? '-' : skipped.join(','),
-          pace.stall ?? '-',
-          String(pace.lateMs ?? 0),
-          shape.labels,
-        ],
+          source: `${name}-source`,
+          channels: shape.channels,
+          rate: shape.rate,
+          ...(pace.actual === undefined ? {} : { actual: pace.actual }),
+          count: pace.count,
+          chunk: pace.chunk,
+          stamps: pace.stamps,
+          ...(pace.jitterMs === undefined ? {} : { jitterMs: pace.jitterMs }),
+          skip: skipped,
+          ...(pace.stall === undefined ? {} : { stall: pace.stall }),
+          ...(pace.lateMs === undefined ? {} : { lateMs: pace.lateMs }),
+          labels: shape.labels,
+        }),
         env,
         true,
       );

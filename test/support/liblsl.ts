@@ -228,6 +228,52 @@ export function liblslEnv(ports: LslPorts, extra = ''): NodeJS.ProcessEnv {
   return { ...process.env, HOME: home, LSLAPICFG: file };
 }
 
+/** A paced float32 outlet of lsltool (`lsltool LIB pace …`, test/lsl/lsltool.c says each field). */
+export interface PacedOutlet {
+  name: string;
+  /** The source id. */
+  source: string;
+  channels: number;
+  /** The rate the stream declares. */
+  rate: number;
+  /** The rate the samples are taken at (default: `rate`). */
+  actual?: number;
+  count: number;
+  chunk: number;
+  /** `push`: each sample of a chunk stamped with the push's time (OpenBCI GUI's way); `exact`, `due`: lsltool.c. */
+  stamps: 'push' | 'exact' | 'due';
+  jitterMs?: number;
+  /** Samples never pushed. */
+  skip?: readonly number[];
+  /** The sample where the program stalls `lateMs` (lsltool's STALL). */
+  stall?: string;
+  lateMs?: number;
+  /** label[:unit],… (`-` for no desc). */
+  labels: string;
+}
+
+/** lsltool's arguments for `outlet`, after the library's path. */
+export function pacedOutletArgs(lib: string, outlet: PacedOutlet): string[] {
+  const skip = outlet.skip ?? [];
+  return [
+    lib,
+    'pace',
+    outlet.name,
+    outlet.source,
+    String(outlet.channels),
+    String(outlet.rate),
+    String(outlet.actual ?? outlet.rate),
+    String(outlet.count),
+    String(outlet.chunk),
+    outlet.stamps,
+    String(outlet.jitterMs ?? 0),
+    skip.length === 0 ? '-' : skip.join(','),
+    outlet.stall ?? '-',
+    String(outlet.lateMs ?? 0),
+    outlet.labels,
+  ];
+}
+
 /** A running lsltool: its stdout as lines, waited on by content. */
 export class LslTool {
   readonly lines: string[] = [];

@@ -8,7 +8,7 @@
 import type { Worker } from 'node:worker_threads';
 import { afterEach, expect, test } from 'vitest';
 import type { DeviceFrameMessage } from '../../core/frame-wire.js';
-import { liblslEnv, liblslOf, LslTool, skipWithout } from '../../../test/support/liblsl.js';
+import { liblslEnv, liblslOf, LslTool, pacedOutletArgs, skipWithout } from '../../../test/support/liblsl.js';
 import { DEVICE_THREAD } from '../../../test/support/stream-host.js';
 import { eventually } from '../../../test/support/wait.js';
 import type { SystemEvent } from '../events.js';
@@ -36,23 +36,16 @@ test('an LSL device in its thread: frames on the port, none here without a liste
   const name = 'Thread Driver EEG';
   const outlet = new LslTool(
     tool,
-    [
-      lib,
-      'pace',
+    pacedOutletArgs(lib, {
       name,
-      'thread-driver',
-      '2',
-      '250',
-      '250',
-      String(250 * 120),
-      '5',
-      'push',
-      '0',
-      '-',
-      '-',
-      '0',
-      'Fp1,O2',
-    ],
+      source: 'thread-driver',
+      channels: 2,
+      rate: 250,
+      count: 250 * 120,
+      chunk: 5,
+      stamps: 'push',
+      labels: 'Fp1,O2',
+    }),
     liblslEnv(PORTS),
     true,
   );
