@@ -39,7 +39,7 @@ export function plainCascade(sos, channels) {
 
 /**
  * `frame()` does one frame of `rows` rows at `rate` and returns its JSON text; the BDF record goes
- * to the open file `fd`. `samplesOnly()` makes the samples and nothing else (what acquisition does).
+ * to the open file `fd`. `samplesOnly()` makes the samples and nothing else (what acquisition does) and returns them.
  */
 export function pipelineFloor(rate, rows, fd) {
   const filter = plainCascade(designFilter(FLOOR_SPEC, rate), FLOOR_CHANNELS);
@@ -52,6 +52,7 @@ export function pipelineFloor(rate, rows, fd) {
   const samplesOnly = () => {
     for (let k = 0; k < input.length; k++) input[k] = 30 * Math.sin((seq * rows + k) / 9);
     seq++;
+    return input;
   };
   const frame = () => {
     samplesOnly();

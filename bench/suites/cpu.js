@@ -25,6 +25,10 @@
  * Layer's own outlet spends handing frames of the same shape (21 float32 channels, the same rows
  * per frame and rate) to one inlet, above the same pacing without liblsl: the field's standard
  * transport alone, with no filter, encoding or recording, on the same machine in the same run.
+ * And the hand-off floor (bench/lib/paced-floor.mjs `handoff`): the same pacing handing each
+ * frame's samples to a Node.js worker thread that only reads them, above the pacing alone: what
+ * the service's shape (frames made in the device's thread, worked on in a stream's worker) costs
+ * before any work is done.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -184,13 +188,16 @@ async function pacedShare(mode, rate, rows, dir) {
 
 /**
  * The paced floor: what the pipeline's work adds per second in one plain thread woken every frame
- * period, a socket write per frame included (bench/lib/paced-floor.mjs): `full` − `pace`.
+ * period, a socket write per frame included (bench/lib/paced-floor.mjs): `full` − `pace`; and the
+ * hand-off floor: what handing each frame to a Node.js worker thread that only reads it adds,
+ * `handoff` − `pace` (the least the service's shape costs, before any work).
  */
 async function pacedFloorFigures(rate, dir, frameMs = 10) {
   const rows = Math.max(1, Math.round((rate * frameMs) / 1000));
   const pace = await pacedShare('pace', rate, rows, dir);
   const full = await pacedShare('full', rate, rows, dir);
-  return Math.max(full - pace, 1e-5);
+  const handoff = await pacedShare('handoff', rate, rows, dir);
+  return { paced: Math.max(full - pace, 1e-5), handOff: Math.max(handoff - pace, 0) };
 }
 
 /** liblsl's outlet above its pacing for the variant's frames, as `absolute` figures (none without liblsl). */
@@ -224,7 +231,7 @@ export async function runCpu(report) {
     for (const [rate, frameMs] of VARIANTS) {
       const service = await serviceFigures(rate, frameMs);
       const floor = await floorFigures(rate, dir, frameMs);
-      const paced = await pacedFloorFigures(rate, dir, frameMs);
+      const { paced, handOff } = await pacedFloorFigures(rate, dir, frameMs);
       const lslAnchor = await lslFigures(rate, frameMs);
       const above = service.withPipeline - service.alone;
       const frames = frameMs === undefined ? '' : `, eeg-source frameMs ${frameMs}`;
@@ -241,6 +248,7 @@ export async function runCpu(report) {
           acquisitionAloneCpuSecondsPerSecond: service.alone,
           withPipelineCpuSecondsPerSecond: service.withPipeline,
           pacedFloorCpuSecondsPerSecond: paced,
+          workerHandOffFloorCpuSecondsPerSecond: handOff,
           inProcessFloorCpuSecondsPerSecond: floor,
           framesReceived: service.received,
           ...lslAnchor,
