@@ -21,8 +21,7 @@
  *   and is woken by no frame unless a listener here wants them (`LiveRuns`, given by the headset's
  *   options);
  * - on this thread, on the driver it is given (the tests, a device run from the TypeScript
- *   sources, and the Cyton, whose serial port cannot be read from a worker thread:
- *   docs/architecture.md §Why the device's thread).
+ *   sources, where no thread can start).
  */
 import type { Electrode } from '../../core/electrodes.js';
 import { type Frame, MICROVOLT, unitsOrNone } from '../../core/frame.js';

@@ -1,6 +1,6 @@
 /**
  * A serial port as a byte link, read on the event loop of the thread that opens it (the device's
- * thread in the service; see docs/architecture.md §Why the device's thread).
+ * thread in the service: docs/architecture.md §Two walks through the code, the Cyton's serial port).
  *
  * The port is opened by `@serialport/bindings-cpp`'s native `open` (O_NONBLOCK, raw termios with
  * the line settings asked, an exclusive `flock` so that a second program cannot read the same
@@ -68,6 +68,8 @@ class TtyLink implements SerialLink {
   private closing = false;
   private ended = false;
   private lastError: Error | undefined;
+  /** The writes in order: each starts when the one before it has left the port. */
+  private writes: Promise<void> = Promise.resolve();
 
   /** `fd`: the descriptor the package opened (lock, writes); `readFd`: the one read. */
   constructor(
@@ -94,9 +96,6 @@ class TtyLink implements SerialLink {
     this.ended = true;
     if (!this.closing) this.closes.emit(this.lastError);
   }
-
-  /** The writes in order: each starts when the one before it has left the port. */
-  private writes: Promise<void> = Promise.resolve();
 
   write(bytes: Uint8Array | string): Promise<void> {
     const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : Buffer.from(bytes);
