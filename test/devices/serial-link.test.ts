@@ -75,10 +75,11 @@ test('the other side gone is reported once; a close of ours is not reported', as
   await board.close();
   await pair.kill();
   await eventually(() => hostEnds.length > 0, 10_000, 'the end reported');
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await expect(host.write('v')).rejects.toThrow(/closed/);
+  // Our own close after the end: it waits for the reader's last event, and reports nothing more.
+  await host.close();
   expect(hostEnds).toHaveLength(1);
   expect(boardEnds).toHaveLength(0);
-  await expect(host.write('v')).rejects.toThrow(/closed/);
 });
 
 test('a link opened in a worker thread is read on that thread’s loop', async () => {
