@@ -5,8 +5,9 @@
  * thread that produces the device's frames: the device's own thread in the service
  * (device-thread.ts), or the thread of the acquisition itself (tests on a moved clock).
  *
- * Pacing: at every tick the producer emits the frames whose last sample is due, counted from the
- * run's start on the monotonic clock, so the number of samples follows elapsed time exactly
+ * Pacing: at every tick the producer emits the frames whose last sample is due (sample k at the
+ * run's start + k / rate on the monotonic clock, the instant it is taken, as the signal-generator
+ * node paces its samples), so the number of samples follows elapsed time exactly
  * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
@@ -97,7 +98,8 @@ export class FrameProducer {
 
   private schedule(run: Run): void {
     const rate = run.plan.config.samplingFrequency;
-    const nextDue = run.plan.startedAt + ((run.emitted + run.rows) * 1000) / rate;
+    // The next frame is due at its last sample's instant.
+    const nextDue = run.plan.startedAt + ((run.emitted + run.rows - 1) * 1000) / rate;
     const wake = (): void => {
       run.timer = undefined;
       if (this.run !== run) return;
@@ -118,7 +120,9 @@ export class FrameProducer {
 
   private emitDue(run: Run, at: number): void {
     const rate = run.plan.config.samplingFrequency;
-    const due = Math.floor(((at - run.plan.startedAt) * rate) / 1000 + 1e-9);
+    // Sample k exists from its instant, startedAt + k / rate (as an ADC's does): the samples due
+    // at `at` are those of instants up to it.
+    const due = Math.floor(((at - run.plan.startedAt) * rate) / 1000 + 1e-9) + 1;
     while (run.emitted + run.rows <= due && this.run === run) {
       this.emitFrame(run);
     }

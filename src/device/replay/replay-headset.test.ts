@@ -334,7 +334,8 @@ describe('file structure', () => {
     await device.eeg.start('client');
     clock.advance(2500);
     const t3 = column(frames, 'T3');
-    expect(t3).toEqual(Array.from({ length: 250 }, (_, k) => stored(ramp(k % 200))));
+    // Samples 0 to 250, at 0 to 2500 ms: each exists from its instant.
+    expect(t3).toEqual(Array.from({ length: 251 }, (_, k) => stored(ramp(k % 200))));
   });
 });
 
