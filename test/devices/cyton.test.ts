@@ -363,4 +363,18 @@ describe('Cyton over a pseudo-terminal', () => {
       await pair.kill();
     }
   });
+
+  test('a port another program holds: open fails saying so and what to do', async () => {
+    const pair = await ptyPair();
+    const holder = await openCytonPort(pair.host);
+    try {
+      await expect(createCytonDriver(`cyton:${pair.host}`, openCytonPort).open()).rejects.toMatchObject({
+        code: 'device_unavailable',
+        message: `Cannot open the Cyton's serial port ${pair.host}: another program holds ${pair.host} (its lock is taken). Close the program that has it open (another headsetd, the OpenBCI GUI, a serial console), or name another port.`,
+      });
+    } finally {
+      await holder.close();
+      await pair.kill();
+    }
+  });
 });

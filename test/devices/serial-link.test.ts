@@ -57,7 +57,10 @@ test('bytes cross both ways, every one and in order, however the writes are issu
 
 test('a port already open is refused to a second opener (locked)', async () => {
   const { pair } = await pairOfLinks();
-  await expect(openSerialLink(pair.host, LINE)).rejects.toThrow(/Cannot lock port/);
+  await expect(openSerialLink(pair.host, LINE)).rejects.toMatchObject({
+    code: 'EBUSY',
+    message: `another program holds ${pair.host} (its lock is taken)`,
+  });
 });
 
 test('a port that does not exist is refused with the system’s reason', async () => {

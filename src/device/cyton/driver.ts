@@ -223,9 +223,13 @@ export class CytonDriver implements LiveEegDriver {
     try {
       link = await this.openLink(path);
     } catch (error) {
+      const advice =
+        (error as NodeJS.ErrnoException).code === 'EBUSY'
+          ? 'Close the program that has it open (another headsetd, the OpenBCI GUI, a serial console), or name another port.'
+          : 'Check that the dongle is plugged in, that the path is right and that this user may open it (on Linux, membership of the dialout group).';
       throw new DeviceUnavailableError(
         'disconnected',
-        `Cannot open the Cyton's serial port ${path}: ${errorMessage(error)}. Check that the dongle is plugged in, that the path is right and that this user may open it (on Linux, membership of the dialout group).`,
+        `Cannot open the Cyton's serial port ${path}: ${errorMessage(error)}. ${advice}`,
       );
     }
     this.attach(link);

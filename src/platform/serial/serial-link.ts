@@ -171,8 +171,17 @@ class TtyLink implements SerialLink {
 }
 
 /**
- * Opens `path` with `settings`; rejects with the system's reason (ENOENT, EACCES, `Cannot lock
- * port` when another program holds it).
+ * The native open's failure as a person reads it: a port another program holds (its lock taken)
+ * says so, with the code `EBUSY`; any other failure is the system's reason as the binding gives it.
+ */
+function openError(path: string, error: Error): Error {
+  if (!/Cannot lock port/.test(error.message)) return error;
+  return Object.assign(new Error(`another program holds ${path} (its lock is taken)`), { code: 'EBUSY' });
+}
+
+/**
+ * Opens `path` with `settings`; rejects with the system's reason (ENOENT, EACCES), or with the
+ * code `EBUSY` when another program holds the port.
  */
 export async function openSerialLink(path: string, settings: LineSettings): Promise<SerialLink> {
   if (process.platform === 'win32')
@@ -196,7 +205,7 @@ export async function openSerialLink(path: string, settings: LineSettings): Prom
         vtime: 0,
       },
       (error, opened) => {
-        if (error !== null) reject(error);
+        if (error !== null) reject(openError(path, error));
         else resolve(opened);
       },
     );
