@@ -15,7 +15,6 @@
  * stream restored, `restored`, a discontinuity.
  */
 import type { Electrode, ElectrodeMap } from '../../core/electrodes.js';
-import { errorMessage } from '../../core/error-message.js';
 import { ListenerSet, type Unsubscribe } from '../../core/listener-set.js';
 import { DeviceUnavailableError } from '../errors.js';
 import { oneOfOrThrow } from '../arguments.js';
@@ -28,7 +27,7 @@ import type {
 } from '../live/driver.js';
 import { BoardChangedError, checkSameBoard, resetBoard, sendChannelSettings } from './commands.js';
 import { measureLeadOff } from './lead-off.js';
-import type { SerialLink, SerialLinkOpener } from './link.js';
+import { portNotOpened, type SerialLink, type SerialLinkOpener } from './link.js';
 import { type CytonArgument, cytonChannels, parseCytonArgument } from './montage.js';
 import { type ParsedItem, PacketParser } from './parser.js';
 import { LinkReports } from './link-reports.js';
@@ -223,14 +222,7 @@ export class CytonDriver implements LiveEegDriver {
     try {
       link = await this.openLink(path);
     } catch (error) {
-      const advice =
-        (error as NodeJS.ErrnoException).code === 'EBUSY'
-          ? 'Close the program that has it open (another headsetd, the OpenBCI GUI, a serial console), or name another port.'
-          : 'Check that the dongle is plugged in, that the path is right and that this user may open it (on Linux, membership of the dialout group).';
-      throw new DeviceUnavailableError(
-        'disconnected',
-        `Cannot open the Cyton's serial port ${path}: ${errorMessage(error)}. ${advice}`,
-      );
+      throw portNotOpened(path, error);
     }
     this.attach(link);
     try {
