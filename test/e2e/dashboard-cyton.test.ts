@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SerialLink } from '../../src/device/cyton/link.js';
 import { openCytonPort } from '../../src/device/cyton/link.js';
-import { type Browser, haveChromium, keepScreenshot, openBrowser } from '../support/browser.js';
+import { type Browser, failedLoads, haveChromium, keepScreenshot, openBrowser } from '../support/browser.js';
 import { CytonEmulator } from '../support/cyton-emulator.js';
 import { type PtyPair, ptyPair } from '../support/pty-pair.js';
 import { json, type Service, startService } from '../support/service.js';
@@ -145,6 +145,6 @@ describe.skipIf(!haveChromium)('dashboard on an OpenBCI Cyton (emulated; headles
   test('nothing the board lacks was asked for: no not_supported answer, no page error', () => {
     const { browser } = rig();
     expect(browser.errors).toEqual([]);
-    expect(browser.consoleErrors.filter((e) => e.includes('409'))).toEqual([]);
+    expect(failedLoads(browser, 409)).toEqual([]);
   });
 });

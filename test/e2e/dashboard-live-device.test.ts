@@ -15,7 +15,7 @@ import { DEFAULTS } from '../../src/service/config.js';
 import { systemClock } from '../../src/device/clock.js';
 import { openLiveHeadset } from '../../src/device/live/live-headset.js';
 import { type RunningServer, startServer } from '../../src/service/server.js';
-import { type Browser, haveChromium, openBrowser } from '../support/browser.js';
+import { type Browser, failedLoads, haveChromium, openBrowser } from '../support/browser.js';
 import { FakeLiveDriver } from '../support/fake-live-driver.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
@@ -83,7 +83,7 @@ describe.skipIf(!haveChromium)(
 
     test('no part the device lacks was asked for: no not_supported answer, no page error', () => {
       expect(browser.errors).toEqual([]);
-      expect(browser.consoleErrors.filter((e) => e.includes('409'))).toEqual([]);
+      expect(failedLoads(browser, 409)).toEqual([]);
     });
   },
 );

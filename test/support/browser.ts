@@ -137,6 +137,16 @@ export async function openBrowser(): Promise<Browser> {
 }
 
 /**
+ * The console's failed loads answered with `status` (Chromium writes "Failed to load resource: the
+ * server responded with a status of 409 (Conflict) (URL)"): matched on the status, not on any
+ * "409" in the line, which a URL's port can hold.
+ */
+export function failedLoads(browser: Browser, status: number): string[] {
+  const said = new RegExp(`responded with a status of ${status}\\b`);
+  return browser.consoleErrors.filter((line) => said.test(line));
+}
+
+/**
  * Where the panels' screenshots go: `HEADSETD_SCREENSHOTS=docs/images` keeps them (the ones the
  * docs show); otherwise nothing is written.
  */
