@@ -14,6 +14,7 @@
 import type { Frame } from '../../core/frame.js';
 import { channelName, type Electrode } from '../../core/electrodes.js';
 import { wallNowMs } from '../../core/wall-clock.js';
+import { sampleInstant, samplesDue } from '../../core/sample-clock.js';
 import { adcFullScaleMicrovolts, frameRows, quantise } from '../adc.js';
 import type { DeviceClock, TimerHandle } from '../clock.js';
 import type { EegConfig } from '../headset.js';
@@ -97,9 +98,12 @@ export class FrameProducer {
   }
 
   private schedule(run: Run): void {
-    const rate = run.plan.config.samplingFrequency;
     // The next frame is due at its last sample's instant.
-    const nextDue = run.plan.startedAt + ((run.emitted + run.rows - 1) * 1000) / rate;
+    const nextDue = sampleInstant(
+      run.plan.startedAt,
+      run.emitted + run.rows - 1,
+      run.plan.config.samplingFrequency,
+    );
     const wake = (): void => {
       run.timer = undefined;
       if (this.run !== run) return;
@@ -119,10 +123,7 @@ export class FrameProducer {
   }
 
   private emitDue(run: Run, at: number): void {
-    const rate = run.plan.config.samplingFrequency;
-    // Sample k exists from its instant, startedAt + k / rate (as an ADC's does): the samples due
-    // at `at` are those of instants up to it.
-    const due = Math.floor(((at - run.plan.startedAt) * rate) / 1000 + 1e-9) + 1;
+    const due = samplesDue(run.plan.startedAt, at, run.plan.config.samplingFrequency);
     while (run.emitted + run.rows <= due && this.run === run) {
       this.emitFrame(run);
     }

@@ -16,6 +16,7 @@
 import type { Frame } from '../../core/frame.js';
 import type { NodeContext, NodeFactory, NodeInstance } from '../../core/node.js';
 import { type PreciseTimer, preciseTimeout } from '../../core/precise-timer.js';
+import { sampleInstant, samplesDue } from '../../core/sample-clock.js';
 import { generatorRange, NOISE_CLAMP_SIGMA } from './frame-range.js';
 import { wallNowMs } from '../../core/wall-clock.js';
 
@@ -132,16 +133,14 @@ class SignalGenerator implements NodeInstance {
   /** Wakes when the next full frame is due: at the time of its last sample. */
   private schedule(): void {
     if (!this.running) return;
-    const dueAt = this.epochMonotonic + ((this.emittedInEpoch + this.frameSamples - 1) * 1000) / this.rate;
+    const dueAt = sampleInstant(this.epochMonotonic, this.emittedInEpoch + this.frameSamples - 1, this.rate);
     this.timer = preciseTimeout(this.tick, dueAt);
   }
 
   private readonly tick = (): void => {
     this.timer = undefined;
     if (!this.running) return;
-    // Sample k is due at its own time, epoch + k / rate (as an ADC's sample exists once its instant
-    // has passed): a frame leaves when its last sample's time comes, not a sample period later.
-    const dueTotal = Math.floor(((performance.now() - this.epochMonotonic) * this.rate) / 1000) + 1;
+    const dueTotal = samplesDue(this.epochMonotonic, performance.now(), this.rate);
     let due = dueTotal - this.emittedInEpoch;
     if (due > this.maxBacklog) {
       // Stalled: skip to the present instead of flooding; timestamps stay exact.
