@@ -6,8 +6,8 @@
  * (device-thread.ts), or the thread of the acquisition itself (tests on a moved clock).
  *
  * Pacing: at every tick the producer emits the frames whose last sample is due (sample k at the
- * run's start + k / rate on the monotonic clock, the instant it is taken, as the signal-generator
- * node paces its samples), so the number of samples follows elapsed time exactly
+ * run's start + k / rate on the monotonic clock, the instant it is taken: core/sample-clock.ts,
+ * as the signal-generator node paces), so the number of samples follows elapsed time exactly
  * however late the timers fire (a late timer yields several frames at once). Frames have a fixed
  * number of rows per run (`frameRows`), which also makes the samples independent of timer jitter.
  */
