@@ -24,7 +24,8 @@ import { installSecurity, type SecurityOptions } from './security.js';
 import { streamsPlugin } from './streams.js';
 import type { LateFailureSink } from './stream-signal.js';
 import { installValidation } from './validation.js';
-import { appendHook, WriteEpoch } from './polled-answer.js';
+import { WriteEpoch } from './polled-answer.js';
+import { appendHook } from './route-hooks.js';
 import { headersTimeouts } from '../platform/security/http-timeouts.js';
 import { errorMessage } from '../core/error-message.js';
 

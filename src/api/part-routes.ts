@@ -7,7 +7,8 @@
  * (device/capabilities.ts): no table here to keep in step with it. test/api/live-device-paths.test.ts
  * checks what every route answers on a device without the parts against the document.
  */
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler, RouteOptions } from 'fastify';
+import { appendHook } from './route-hooks.js';
 import { requireParts } from '../device/capabilities.js';
 import type { DeviceCapability, Headset } from '../device/headset.js';
 
@@ -30,13 +31,28 @@ export function routeParts(route: Pick<RouteOptions, 'config'>): readonly Device
 
 /**
  * Refuses, in this plugin's scope, each request for a route that needs a part `device` lacks
- * (not_supported): after the request's schema is checked, before its handler.
+ * (not_supported): after the request's schema is checked, before its handler. A hook of each such
+ * route, added as the route is made, so that the routes that need nothing (GET /system/status,
+ * which apps poll) pass no hook for it.
  */
 export function refuseMissingParts(app: FastifyInstance, device: Headset): void {
-  app.addHook('preHandler', async (request) => {
-    const { needs, needsWhen } = request.routeOptions.config;
-    if (needs === undefined || needs.length === 0) return;
-    if (needsWhen !== undefined && !needsWhen(request)) return;
-    requireParts(device, ...needs);
+  app.addHook('onRoute', (route) => {
+    const needs = routeParts(route);
+    if (needs.length === 0) return;
+    const needsWhen = route.config?.needsWhen;
+    const refuse: preHandlerHookHandler = (request, _reply, done) => {
+      if (needsWhen !== undefined && !needsWhen(request)) {
+        done();
+        return;
+      }
+      try {
+        requireParts(device, ...needs);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
+    };
+    route.preHandler = appendHook(route.preHandler, refuse);
   });
 }

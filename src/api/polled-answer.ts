@@ -12,6 +12,7 @@
  * answered, so a client sees its own change at once.
  */
 import type { FastifyInstance, onRequestHookHandler, onSendHookHandler } from 'fastify';
+import { appendHook } from './route-hooks.js';
 
 /**
  * Counts the requests that may change state: bumped when such a request arrives and again when
@@ -52,12 +53,6 @@ export class WriteEpoch {
       route.onSend = appendHook(route.onSend, onSend);
     });
   }
-}
-
-/** `route.onSend` (or another route-level hook list) with `hook` added after the route's own. */
-export function appendHook<T>(own: T | T[] | undefined, hook: NoInfer<T>): T | T[] {
-  if (own === undefined) return hook;
-  return [...(Array.isArray(own) ? own : [own]), hook];
 }
 
 /** One path's answer text, made afresh when older than `maxAgeMs` or when a write intervened. */

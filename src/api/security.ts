@@ -62,17 +62,22 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
   // in the profile of GET /system/status under load (docs/performance-areas.md §The API's hot path).
   app.addHook('onRequest', (request, _reply, done) => {
     const policy = accessPolicy(options);
+    // Only where a token is asked for (beyond loopback) is there one to spare: the route is looked
+    // at then only (Fastify builds `routeOptions` afresh at each read).
+    const asksToken = policy.token !== undefined || policy.tokenFile !== undefined;
     // The dashboard's page and files (api/dashboard.ts) load without the token, so that the page
     // can ask for it; they hold no data of the device. Host, Origin and Sec-Fetch-Site still apply.
     // Both the token and the file it is read from are set aside: a policy that keeps `tokenFile`
     // still requires what the file holds (the service beyond loopback always has one).
-    const shell = request.routeOptions.config.dashboardShell === true;
     // A network the owner named trusted (docs/security.md) is spared the token only; Host and
     // Origin rules still apply.
-    const trusted = options.trusted?.includes(request.socket.remoteAddress) === true;
+    const spared =
+      asksToken &&
+      (options.trusted?.includes(request.socket.remoteAddress) === true ||
+        request.routeOptions.config.dashboardShell === true);
     const refusal = accessRefusal(
       { headers: request.headers, url: request.url, port: options.port() },
-      trusted || shell ? withoutToken(policy) : policy,
+      spared ? withoutToken(policy) : policy,
     );
     done(refusal);
   });

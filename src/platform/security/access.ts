@@ -30,7 +30,9 @@ export function isLoopbackName(name: string): boolean {
 /** The host name of a `Host` header, lower case, without its port. */
 export function hostName(hostHeader: string): string {
   if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
-  return (hostHeader.split(':')[0] ?? '').toLowerCase();
+  // Every request passes here: a slice rather than a split's array (a hot line under polling).
+  const colon = hostHeader.indexOf(':');
+  return (colon < 0 ? hostHeader : hostHeader.slice(0, colon)).toLowerCase();
 }
 
 /**
