@@ -2,7 +2,7 @@
 /**
  * End-to-end latency of frames, on the real service: a stream of generator 21 ch × 2 kHz →
  * filter (1–40 Hz band-pass + 50 Hz notch) → websocket (JSON frames of ~10 ms), read by 10
- * clients in this process for LISTEN_MS. For each frame a client receives: latency = receipt time
+ * clients in this process (ROUNDS rounds of ROUND_MS, below). For each frame a client receives: latency = receipt time
  * − the time of the frame's last sample (both wall-clock times of this machine, to a fraction of a
  * millisecond), and seq gaps are frames lost. A message is stamped when it arrives and parsed on
  * the next turn, after every message that arrived with it has been stamped, so that the clients'
@@ -17,6 +17,12 @@
  * Layer's own outlet → inlet latency for chunks of the same shape (21 float32 channels × 20 rows
  * every 10 ms, the last sample stamped when pushed), read by one inlet and by CLIENTS inlet
  * processes, the field's standard transport measured on the same machine in the same run.
+ *
+ * The service's stream and its anchors are measured in ROUNDS alternating rounds (the order swapped
+ * every round) while the service's stream and the bare sender both run throughout, and each one's
+ * latencies are pooled over its rounds: on a shared VM the machine's state drifts over a minute by
+ * more than the differences the budgets judge, and a figure measured a minute after the other
+ * compared the machine's moments rather than the senders.
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -32,7 +38,11 @@ import { requestJson } from '../lib/http-load.js';
 import { startService, startStream } from '../lib/service.js';
 
 const CLIENTS = 10;
+/** The device paths' listening time. */
 const LISTEN_MS = 10_000;
+/** The alternating rounds of the stream and its anchors, and each round's listening time. */
+const ROUNDS = 4;
+const ROUND_MS = 3000;
 /** Frames before this are not counted: connections settle, the JIT warms. */
 const WARMUP_MS = 2000;
 const BARE_WS = new URL('../lib/bare-ws.mjs', import.meta.url).pathname;
@@ -40,10 +50,10 @@ const BARE_WS = new URL('../lib/bare-ws.mjs', import.meta.url).pathname;
 const wallNow = () => performance.timeOrigin + performance.now();
 
 /**
- * Connects CLIENTS clients to `port` (or the WebSocket URL `port` is), listens for LISTEN_MS,
- * answers latencies (ms) and frames lost.
+ * Connects CLIENTS clients to `port` (or the WebSocket URL `port` is), listens for `listenMs`
+ * after WARMUP_MS, answers latencies (ms) and frames lost.
  */
-async function listen(port) {
+async function listen(port, listenMs = LISTEN_MS) {
   const latencies = [];
   let lost = 0;
   let frames = 0;
@@ -73,7 +83,7 @@ async function listen(port) {
     });
     sockets.push(socket);
   }
-  await sleep(LISTEN_MS + WARMUP_MS);
+  await sleep(listenMs + WARMUP_MS);
   for (const socket of sockets) socket.terminate();
   return { latencies, lost, frames };
 }
@@ -117,40 +127,29 @@ async function bareWs() {
 }
 
 /**
- * liblsl's outlet → inlet latency (ms) for the benchmark's frame shape, one inlet and CLIENTS
- * inlets, as `absolute` figures; none (and a line saying why) without a liblsl on the machine.
+ * liblsl's outlet → inlet latencies (ms) of one round for the benchmark's frame shape: read by one
+ * inlet, then by CLIENTS inlets.
  */
-async function lslAnchor() {
-  const found = liblslForBench();
-  if (found.lib === undefined) {
-    console.log(`   (the liblsl anchor is left out: ${found.missing})`);
-    return {};
-  }
+async function lslRound(lib) {
   const shape = {
-    lib: found.lib,
+    lib,
     channels: 21,
     rate: 2000,
     rows: 20,
-    seconds: LISTEN_MS / 1000,
+    seconds: ROUND_MS / 1000,
     warmup: WARMUP_MS / 1000,
   };
-  let one;
-  let many;
-  try {
-    one = await lslLatency({ ...shape, inlets: 1 });
-    many = await lslLatency({ ...shape, inlets: CLIENTS });
-  } catch (error) {
-    // An anchor that fails leaves headsetd's own figures standing, and says why it is missing.
-    console.log(`   (the liblsl anchor failed: ${error.message})`);
-    return { lslVersion: found.version, lslAnchorError: error.message };
-  }
   return {
-    lslVersion: found.version,
-    lslOneInletP50Ms: percentile(one, 0.5),
-    lslOneInletP99Ms: percentile(one, 0.99),
-    lslInletsP50Ms: percentile(many, 0.5),
-    lslInletsP99Ms: percentile(many, 0.99),
+    one: await lslLatency({ ...shape, inlets: 1 }),
+    many: await lslLatency({ ...shape, inlets: CLIENTS }),
   };
+}
+
+/** Adds one round's figures (of `listen`) to `into`. */
+function pool(into, round) {
+  for (const latency of round.latencies) into.latencies.push(latency);
+  into.lost += round.lost;
+  into.frames += round.frames;
 }
 
 /**
@@ -230,33 +229,68 @@ function devicePathResult(id, title, ours, anchor) {
 }
 
 export async function runLatency(report) {
+  const found = liblslForBench();
+  if (found.lib === undefined) console.log(`   (the liblsl anchor is left out: ${found.missing})`);
+  const ours = { latencies: [], lost: 0, frames: 0 };
+  const anchor = { latencies: [], lost: 0, frames: 0 };
+  const lslOne = [];
+  const lslMany = [];
+  let lslError;
   const service = await startService();
-  let ours;
+  const bare = await bareWs();
   try {
     const { id } = await startStream(service, generatorFilterWebsocket());
-    ours = await listen(await websocketPort(service, id));
-  } finally {
-    await service.stop();
-  }
-  const device = await devicePaths();
-  const bare = await bareWs();
-  let anchor;
-  try {
-    anchor = await listen(bare.port);
+    const port = await websocketPort(service, id);
+    const steps = [
+      async () => pool(ours, await listen(port, ROUND_MS)),
+      async () => pool(anchor, await listen(bare.port, ROUND_MS)),
+      async () => {
+        if (found.lib === undefined || lslError !== undefined) return;
+        try {
+          const { one, many } = await lslRound(found.lib);
+          lslOne.push(...one);
+          lslMany.push(...many);
+        } catch (error) {
+          // An anchor that fails leaves headsetd's own figures standing, and says why it is missing.
+          lslError = error.message;
+          console.log(`   (the liblsl anchor failed: ${lslError})`);
+        }
+      },
+    ];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const step of round % 2 === 0 ? steps : [...steps].reverse()) await step();
+    }
   } finally {
     await bare.stop();
+    await service.stop();
   }
-  const lsl = await lslAnchor();
+  const lsl =
+    found.lib === undefined
+      ? {}
+      : lslError !== undefined
+        ? { lslVersion: found.version, lslAnchorError: lslError }
+        : {
+            lslVersion: found.version,
+            lslOneInletP50Ms: percentile(lslOne, 0.5),
+            lslOneInletP99Ms: percentile(lslOne, 0.99),
+            lslInletsP50Ms: percentile(lslMany, 0.5),
+            lslInletsP99Ms: percentile(lslMany, 0.99),
+          };
+  const device = await devicePaths();
   const p = (figures, q) => percentile(figures.latencies, q);
   const r = result({
     id: 'latency.e2e',
-    title: `end-to-end frame latency, generator 21 ch × 2 kHz → filter → websocket, ${CLIENTS} clients, ${LISTEN_MS / 1000} s`,
+    title: `end-to-end frame latency, generator 21 ch × 2 kHz → filter → websocket, ${CLIENTS} clients, ${ROUNDS} × ${ROUND_MS / 1000} s alternating with the anchors`,
     ratio: p(ours, 0.5) / p(anchor, 0.5),
     ratioOf: 'p50 latency (last sample → receipt) of headsetd ÷ of a bare ws sender',
     max: 3,
+    // The budgets are the anchors' of the same run (a fixed 0.3 / 1 ms, the earlier budget, was
+    // missed by the bare sender and by liblsl themselves on this VM): p50 within 0.05 ms of the
+    // bare sender's, p99 no more than liblsl's with as many inlets as clients (judged only where
+    // liblsl was measured).
     budgets: [
-      { figure: 'p50Ms', max: 0.3 },
-      { figure: 'p99Ms', max: 1 },
+      { figure: 'p50AboveAnchorMs', max: 0.05 },
+      ...(lsl.lslInletsP99Ms === undefined ? [] : [{ figure: 'p99AboveLslInletsMs', max: 0 }]),
     ],
     absolute: {
       p50Ms: p(ours, 0.5),
@@ -267,8 +301,10 @@ export async function runLatency(report) {
       framesReceived: ours.frames,
       anchorP50Ms: p(anchor, 0.5),
       anchorP99Ms: p(anchor, 0.99),
-      budgetP50Ms: 0.3,
-      budgetP99Ms: 1,
+      p50AboveAnchorMs: p(ours, 0.5) - p(anchor, 0.5),
+      ...(lsl.lslInletsP99Ms === undefined
+        ? {}
+        : { p99AboveLslInletsMs: p(ours, 0.99) - lsl.lslInletsP99Ms }),
       ...lsl,
     },
   });
