@@ -12,6 +12,7 @@ import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
+import { unusedPort } from '../support/ports.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
 let runtime: WorkerRuntime | undefined;
@@ -29,14 +30,6 @@ function newRuntime(): WorkerRuntime {
     extraExecutableModules: [TEST_NODES_MODULE],
   });
   return runtime;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
 const generator = {
@@ -188,7 +181,7 @@ describe('pause, resume and node signals', () => {
 
   test('a stop while the start is still in progress leaves nothing running and frees the port', async () => {
     const rt = newRuntime();
-    const port = await freePort();
+    const port = await unusedPort();
     const stream = definition(
       [generator, { id: 'ws', executable: 'websocket', config: { port } }],
       [pipe('p1', 'gen', 'ws')],

@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { json, type Service, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { unusedPort } from '../support/ports.js';
 
 const ID = 'dddddddd-0000-4000-8000-000000000001';
 
@@ -205,9 +206,7 @@ describe('websocket clients of a stream', () => {
 describe('start-up', () => {
   test('a stream restored in error is logged at warn with its reason', async () => {
     const dataDir = tempDataDir();
-    const free = await takenPort();
-    blocker?.close();
-    blocker = undefined;
+    const free = await unusedPort();
     service = await startService({ dataDir });
     await create(service, generatorToWebSocket(free));
     expect((await signal(service, 'start')).status).toBe(200);

@@ -1,0 +1,46 @@
+/**
+ * A port nothing listens on, for a test that must name a port before something binds it (a
+ * stream definition stored now and started later, a node told its port).
+ *
+ * Chosen below the system's ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range), so
+ * that no `listen(0)` of the run's other files (their services, websocket nodes, clients) can be
+ * handed it between the choice and its use: a port taken with `listen(0)` and released was handed
+ * to someone else once in a full run, and the test's stream found its port in use.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** Ports at and above this are left alone (the LSL ports are 16571–16604; OSC's 9000). */
+const LOWEST = 20_000;
+
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > LOWEST + 1000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => {
+      resolve(false);
+    });
+    server.listen(port, '127.0.0.1', () =>
+      server.close(() => {
+        resolve(true);
+      }),
+    );
+  });
+}
+
+export async function unusedPort(): Promise<number> {
+  const high = ephemeralLow();
+  for (let tries = 0; tries < 50; tries++) {
+    const port = LOWEST + Math.floor(Math.random() * (high - LOWEST));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no port of ${LOWEST}–${high - 1} was free in 50 tries`);
+}
