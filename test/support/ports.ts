@@ -10,9 +10,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** Ports at and above this are left alone (the LSL ports are 16571–16604; OSC's 9000). */
+/** Ports below this are left alone: the LSL ports (16571–16604), OSC's 9000, the system's own. */
 const LOWEST = 20_000;
 
+/** The first port of the ephemeral range; Linux's default when it cannot be read or lies too low. */
 function ephemeralLow(): number {
   try {
     const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
