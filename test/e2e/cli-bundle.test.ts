@@ -10,12 +10,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { runtimeImports } from '../docs/import-graph.js';
 import { ROOT } from '../support/service.js';
+import { unusedPort } from '../support/ports.js';
 
 /**
  * What src/cli.ts loads, in the build its bundle: every module it reaches but the service's
@@ -72,10 +72,7 @@ test("a client command runs from the command's bundle alone: no service bundle, 
   for (const file of ['headsetd.mjs', 'headsetd.cjs'])
     copyFileSync(path.join(ROOT, 'dist', file), path.join(dir, file));
   // A port nothing listens on: the command gets as far as connecting, and says so.
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
+  const port = await unusedPort();
   const url = `http://127.0.0.1:${String(port)}`;
   // An HTTP command and a WebSocket one (ws is in the bundle, loaded by the commands that open a socket).
   for (const args of [['streams', 'list'], ['events']]) {

@@ -10,13 +10,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseYaml } from '../../src/core/yaml.js';
 import { followCli, runCli, spawnCli, spawnFollowCli } from '../support/client-cli.js';
 import { CLI, json, type Service, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { unusedPort } from '../support/ports.js';
 
 let service: Service;
 let withToken: Service;
@@ -231,14 +231,7 @@ describe('usage and connection failures', () => {
   });
 
   test('nothing listening exits 3 saying so; HEADSETD_URL names the service', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = server.address() as { port: number };
-        server.close(() => {
-          resolve(free);
-        });
-      });
-    });
+    const port = await unusedPort();
     // The exit code as the shell sees it: the program, started.
     const result = await spawnCli(['--url', `http://127.0.0.1:${String(port)}`, 'streams', 'list']);
     expect(result.status).toBe(3);

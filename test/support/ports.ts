@@ -1,6 +1,7 @@
 /**
  * A port nothing listens on, for a test that must name a port before something binds it (a
- * stream definition stored now and started later, a node told its port).
+ * stream definition stored now and started later, a node told its port, a client sent to an
+ * address where nothing listens).
  *
  * Chosen below the system's ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range), so
  * that no `listen(0)` of the run's other files (their services, websocket nodes, clients) can be
