@@ -17,8 +17,8 @@
  * or goes silent with the outlet gone. So a feed holds back the last sample it received until the
  * outlet shows it still runs: the next sample comes, or, after {@link HOLD_MS} of silence, the
  * outlet answers a query for its uid on its service port; then the sample passes. When instead the
- * connection ends, or the outlet no longer answers probes it answered before, the held sample was
- * the close sample and is left out. The cost: each batch's last sample passes with the next batch
+ * connection ends, or the outlet's service port, which answered before, refuses or stays silent
+ * for {@link PATIENCE_MS}, the held sample was the close sample and is left out. The cost: each batch's last sample passes with the next batch
  * (or after the probe), and a sample an outlet sends less than {@link HOLD_MS} before it closes
  * is left out with the close sample, whichever version sent it.
  */
@@ -27,8 +27,17 @@ import { xpathLiteral } from './resolver.js';
 
 /** How long a held sample waits for the next one before the outlet is asked whether it still runs. */
 export const HOLD_MS = 100;
-const PROBES = 3;
-const PROBE_WAIT_MS = 150;
+/** Between two queries for the outlet's uid. */
+const PROBE_INTERVAL_MS = 150;
+/**
+ * How long an outlet whose port neither answers nor refuses is given before it counts as gone. A
+ * live outlet's answer can take longer than a few probes' wait: a loaded machine, a Wi-Fi link
+ * that sleeps or drops datagrams. Counting it gone would leave out a real sample and reconnect,
+ * losing what it sends meanwhile. A closed outlet's port refuses at once, and one another outlet
+ * took answers time probes but not our uid (both below): only a network that drops everything
+ * waits this long.
+ */
+const PATIENCE_MS = 2000;
 
 export interface Sample {
   timestamp: number;
@@ -75,39 +84,59 @@ export class CloseSampleGuard {
 }
 
 /**
- * True when the outlet of `uid` answers one of a few discovery queries for its uid on its service
- * port. A time probe would not do: a new outlet may have that port already, and answers those.
+ * True when the outlet of `uid` answers a discovery query for its uid on its service port. False
+ * when it is gone: the port refuses (nothing listens there), or answers time probes twice while our
+ * uid goes unanswered (another outlet has the port: a program that made a new one), or after
+ * {@link PATIENCE_MS} of silence. A time probe alone would not do, for that second reason. The
+ * queries go out from a socket connected to the port, which alone is told (ECONNREFUSED) that
+ * nothing listens and gets the time answers; the uid's answers, sent to the port the query names,
+ * reach a second socket from whichever address the outlet answers. An outlet handles the queries
+ * of its port in order, so a live one answers the uid before the time probe sent after it.
  */
 export async function outletAnswers(address: string, servicePort: number, uid: string): Promise<boolean> {
-  const socket = dgram.createSocket('udp4');
-  socket.on('error', () => undefined);
-  await new Promise<void>((resolve) => socket.bind(0, resolve));
-  const queryId = String(Math.floor(Math.random() * 1e9));
-  const query = `LSL:shortinfo\r\nuid=${xpathLiteral(uid)}\r\n${socket.address().port} ${queryId}\r\n`;
+  const listener = dgram.createSocket('udp4');
+  const prober = dgram.createSocket('udp4');
+  listener.on('error', () => undefined);
   try {
+    await new Promise<void>((resolve) => listener.bind(0, resolve));
+    const queryId = String(Math.floor(Math.random() * 1e9));
+    const query = `LSL:shortinfo\r\nuid=${xpathLiteral(uid)}\r\n${listener.address().port} ${queryId}\r\n`;
+    const timeProbe = `LSL:timedata\r\n${queryId} 0\r\n`;
+    const deadline = Date.now() + PATIENCE_MS;
     return await new Promise<boolean>((resolve) => {
-      let sent = 0;
       let timer: NodeJS.Timeout | undefined;
+      let timeAnswers = 0;
       const finish = (answered: boolean) => {
         clearTimeout(timer);
         resolve(answered);
       };
-      socket.on('message', (message) => {
+      listener.on('message', (message) => {
         const text = message.toString();
         if (text.slice(0, text.indexOf('\n')).trim() === queryId && text.includes(uid)) finish(true);
       });
+      prober.on('message', (message) => {
+        if (message.toString().trim().split(/\s+/)[0] === queryId && ++timeAnswers === 2) finish(false);
+      });
+      // ECONNREFUSED (told to whichever call on the socket comes next: a receive or a send), or an
+      // address that cannot be reached at all.
+      const failed = (error: Error | null) => {
+        if (error) finish(false);
+      };
+      prober.on('error', failed);
       const probe = () => {
-        if (sent === PROBES) {
+        if (Date.now() >= deadline) {
           finish(false);
           return;
         }
-        sent++;
-        socket.send(query, servicePort, address, () => undefined);
-        timer = setTimeout(probe, PROBE_WAIT_MS);
+        prober.send(query, failed);
+        prober.send(timeProbe, failed);
+        timer = setTimeout(probe, PROBE_INTERVAL_MS);
       };
-      probe();
+      prober.once('connect', probe);
+      prober.connect(servicePort, address);
     });
   } finally {
-    socket.close();
+    listener.close();
+    prober.close();
   }
 }

@@ -9,7 +9,7 @@ import dgram from 'node:dgram';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { sampleBytes110, testPatterns110, writeSample110 } from '../../src/lsl/codec.js';
-import { leftOutNote } from '../../src/lsl/close-sample.js';
+import { HOLD_MS, leftOutNote } from '../../src/lsl/close-sample.js';
 import { type Feed, openFeed } from '../../src/lsl/inlet.js';
 import type { ResolvedStream } from '../../src/lsl/resolver.js';
 
@@ -20,8 +20,14 @@ interface FakeOutlet {
   stream: ResolvedStream;
   /** The feed's connection, once the inlet opened it. */
   connection: Promise<Socket>;
-  /** Stops answering on its service port, as a destroyed outlet does. */
+  /** Closes its service port, as a destroyed outlet does: queries sent there are refused. */
   stopService(): void;
+  /** Its service port taken by another outlet: time probes answered, queries for this uid not. */
+  givePortAway(): void;
+  /** Its service port kept but nothing answered (a network that drops every datagram). */
+  silenceService(): void;
+  /** Answers each query this long after it came (a loaded machine, a sleepy link). */
+  answerAfter(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -29,12 +35,28 @@ async function fakeOutlet(): Promise<FakeOutlet> {
   const service = dgram.createSocket('udp4');
   await new Promise<void>((resolve) => service.bind(0, '127.0.0.1', resolve));
   let serviceOpen = true;
-  // Discovery queries on the service port, as liblsl's outlets answer them (this one: for its uid).
+  let holder: 'this outlet' | 'another outlet' | 'nobody answers' = 'this outlet';
+  let delayMs = 0;
+  // Queries on the service port, as liblsl's outlets answer them, in order: discovery (this one:
+  // for its uid, to the return port the query names) and time probes (to the sender's port).
   service.on('message', (message, remote) => {
     const [method, query, ret] = message.toString().split('\r\n');
-    const [port, id] = (ret ?? '').split(' ');
-    if (method === 'LSL:shortinfo' && query === "uid='fake'")
-      service.send(`${id}\r\n<info><uid>fake</uid></info>`, Number(port), remote.address);
+    let answer: (() => void) | undefined;
+    if (method === 'LSL:shortinfo' && query === "uid='fake'" && holder === 'this outlet') {
+      const [port, id] = (ret ?? '').split(' ');
+      answer = () => {
+        service.send(`${id}\r\n<info><uid>fake</uid></info>`, Number(port), remote.address);
+      };
+    } else if (method === 'LSL:timedata' && holder !== 'nobody answers') {
+      const [waveId, t0] = (query ?? '').split(' ');
+      answer = () => {
+        service.send(` ${waveId} ${t0} 1.5 1.5`, remote.port, remote.address);
+      };
+    }
+    if (answer !== undefined)
+      setTimeout(() => {
+        if (serviceOpen) answer();
+      }, delayMs);
   });
   let onConnection: (socket: Socket) => void = () => undefined;
   const connection = new Promise<Socket>((resolve) => {
@@ -76,6 +98,15 @@ async function fakeOutlet(): Promise<FakeOutlet> {
     stopService() {
       if (serviceOpen) service.close();
       serviceOpen = false;
+    },
+    givePortAway() {
+      holder = 'another outlet';
+    },
+    silenceService() {
+      holder = 'nobody answers';
+    },
+    answerAfter(ms) {
+      delayMs = ms;
     },
     async close() {
       if (serviceOpen) service.close();
@@ -183,17 +214,45 @@ describe('the sample liblsl sends when its outlet closes', () => {
     expect(reading.dropped.map((s) => s.values)).toEqual([[0, 1, 2]]);
   });
 
-  test('a close sample of stray bytes the outlet does not follow with the end: left out once the outlet stops answering', async () => {
+  // A slot whose memory held something else (values no sample had), not followed by the end: the
+  // outlet's service port tells that it is gone, in each of its ways.
+  test.for([
+    ['its closed port refuses the probe', 'stopService', 0],
+    ['its port taken by a new outlet (answers time probes, not its uid)', 'givePortAway', 0],
+    // Not before the probes' patience: a live outlet's answer may take that long.
+    ['its port answering nothing at all, after the patience', 'silenceService', HOLD_MS + 1900],
+  ] as const)(
+    'a close sample of stray bytes the outlet does not follow with the end: left out, %s',
+    async ([, how, atLeastMs]) => {
+      const { outlet, reading, socket } = await setup();
+      const sent = pushed(50);
+      socket.write(encode(sent));
+      await reading.until(50);
+      outlet[how]();
+      const goneFrom = Date.now();
+      socket.write(encode([{ t: 100.2, values: [6.9e-310, -1.2345e200, 42] }]));
+      expect(await reading.ended).toBe('the outlet stopped answering');
+      expect(Date.now() - goneFrom).toBeGreaterThanOrEqual(atLeastMs);
+      expect(reading.samples).toEqual(sent);
+      expect(reading.dropped).toEqual([{ timestamp: 100.2, values: [6.9e-310, -1.2345e200, 42] }]);
+    },
+  );
+
+  test('a live outlet whose answers come late (700 ms) keeps its feed and the last sample before a pause', async () => {
     const { outlet, reading, socket } = await setup();
-    const sent = pushed(50);
-    socket.write(encode(sent));
-    await reading.until(50);
-    outlet.stopService();
-    // A slot whose memory held something else: values no sample had.
-    socket.write(encode([{ t: 100.2, values: [6.9e-310, -1.2345e200, 42] }]));
-    expect(await reading.ended).toBe('the outlet stopped answering');
-    expect(reading.samples).toEqual(sent);
-    expect(reading.dropped).toEqual([{ timestamp: 100.2, values: [6.9e-310, -1.2345e200, 42] }]);
+    const first = pushed(30);
+    socket.write(encode(first));
+    // Answered at once: the outlet's service port is known to answer.
+    await reading.until(30);
+    outlet.answerAfter(700);
+    const then = pushed(10, 30);
+    socket.write(encode(then));
+    // The last one held until the late answer: the outlet runs, so the sample is real.
+    await reading.until(40);
+    reading.feed.close();
+    expect(reading.samples).toEqual([...first, ...then]);
+    expect(reading.dropped).toEqual([]);
+    expect(await Promise.race([reading.ended, Promise.resolve('open')])).toBe('open');
   });
 
   test('samples the outlet sent always pass: a flat signal while it runs, the last one before it closes', async () => {

@@ -167,7 +167,13 @@ export function lslDeviceTimeSuite(version: LiblslVersion, basePort: number): vo
         ...Array.from({ length: pace.count }, (_, i) => i).filter((i) => !skipped.includes(i)),
       );
       await eventually(
-        () => lastIndex === last && rows() >= expected - (frameRows(shape.rate) - 1),
+        () => {
+          if (lastIndex === last && rows() >= expected - (frameRows(shape.rate) - 1)) return true;
+          // What a timeout reports: how far the feed got, and whether it ended and came back.
+          throw new Error(
+            `sample ${lastIndex} passed last (of ${last}), ${rows()} rows framed (of ${expected}); driver ${JSON.stringify(driver.status())}`,
+          );
+        },
         20_000,
         'every sample sent, framed',
       );
