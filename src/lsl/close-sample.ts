@@ -17,10 +17,11 @@
  * or goes silent with the outlet gone. So a feed holds back the last sample it received until the
  * outlet shows it still runs: the next sample comes, or, after {@link HOLD_MS} of silence, the
  * outlet answers a query for its uid on its service port; then the sample passes. When instead the
- * connection ends, or the outlet's service port, which answered before, refuses or stays silent
- * for {@link PATIENCE_MS}, the held sample was the close sample and is left out. The cost: each batch's last sample passes with the next batch
- * (or after the probe), and a sample an outlet sends less than {@link HOLD_MS} before it closes
- * is left out with the close sample, whichever version sent it.
+ * connection ends, or the outlet's service port, which answered before, shows that it is gone
+ * ({@link outletAnswers}), the held sample was the close sample and is left out. The cost: each
+ * batch's last sample passes with the next batch (or after the probe), and a sample an outlet
+ * sends less than {@link HOLD_MS} before it closes is left out with the close sample, whichever
+ * version sent it.
  */
 import dgram from 'node:dgram';
 import { xpathLiteral } from './resolver.js';
