@@ -60,17 +60,16 @@ export default defineConfig({
       },
       { test: { name: 'isolated', include: ISOLATED, ...EACH_FILE } },
     ],
-    // Four test files at a time on a 2-core machine: most files wait on sockets, processes and
+    // Six test files at a time on a 2-core machine: most files wait on sockets, processes and
     // device time rather than compute. Vitest's default (cores − 1) ran them one by one; under
-    // .ci/run in a fresh clone (2026-11-27), three at a time took 239–247 s of wall time for
-    // ~590 s of the files' own durations plus ~60 s of starting them, four at a time 210 s. As the
-    // suite grew, four took 234 s (2026-11-30, `npm test` with the liblsl 1.16 tests, quiet) while
-    // the run and the processes it waited for used 262 s of CPU, 1.1 of the two cores on average.
-    // Six at a time took 190 s quiet, 188 s beside `stress-ng --cpu 1`, 208 s beside
-    // `stress-ng --cpu 2`, and 206 s in one `.ci/run`, all passing; but the next `.ci/run` at six
-    // (coverage on, load average 7) failed a liblsl 1.16 clock case (the OpenBCI-shaped stream's
-    // last sample not framed within 20 s), so four stays until those cases hold under that load.
-    maxWorkers: 4,
+    // .ci/run in a fresh clone (2026-11-27), three at a time took 239–247 s of wall time, four
+    // 210 s. As the suite grew, four took 234 s (2026-11-30, `npm test` with the liblsl 1.16
+    // tests, quiet) while the run and the processes it waited for used 262 s of CPU, 1.1 of the
+    // two cores on average. Six at a time: 190–198 s quiet, 188–210 s beside `stress-ng --cpu 1`,
+    // 208 s beside `--cpu 2`, `.ci/run` 202–206 s. A `.ci/run` at six (coverage on, load average 7)
+    // once failed a liblsl 1.16 clock case: the close-sample guard counted a live outlet gone when
+    // its answers came later than 450 ms (src/lsl/close-sample.ts, mended since).
+    maxWorkers: 6,
     // The long kinds of files start first, so that none runs alone at the end (test/support/sequencer.ts).
     sequence: { sequencer: LongKindsFirst },
     globalSetup: ['test/support/global-setup.ts'],
