@@ -64,6 +64,23 @@ export default tseslint.config(
     ...errorClassFiles,
     rules: { 'no-restricted-syntax': ['error', ...listenerSelectors, ...errorClassSelectors] },
   },
+  // A test's temporary directory is a scratchDir (test/support/scratch.ts), removed when its file
+  // ends. Only the run-long ones (the run's Chromium, its Python fork server) are made otherwise.
+  {
+    files: ['**/*.test.ts', 'test/**/*.ts'],
+    ignores: ['test/support/scratch.ts', 'test/support/browser.ts', 'test/support/python-fork-server.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        ...['node:fs', 'node:fs/promises', 'fs', 'fs/promises'].map((name) => ({
+          name,
+          importNames: ['mkdtemp', 'mkdtempSync'],
+          message:
+            "A test's temporary directory is scratchDir(prefix) of test/support/scratch.ts: removed when the test file ends, so no run leaves directories behind.",
+        })),
+      ],
+    },
+  },
   // Imports point down the layers of scripts/layers.mjs (docs/architecture.md); sibling
   // sub-folders of api/ stay apart; the dashboard imports only types of the service.
   layerRule,

@@ -3,7 +3,7 @@
  * with NO_COLOR, redrawing in place on a terminal, table widths with colours, the RMS window,
  * the connection's token rules and how an API error reads.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -14,6 +14,7 @@ import { Output } from './output.js';
 import { table } from './table.js';
 import { RmsWindow } from './commands/eeg-watch.js';
 import { TextSink } from '../../test/support/text-sink.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
 function sink(isTTY: boolean) {
   const written: string[] = [];
@@ -77,7 +78,7 @@ describe('RMS window', () => {
 });
 
 describe('connection', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-client-'));
+  const dataDir = scratchDir('headsetd-client');
   writeFileSync(path.join(dataDir, 'token'), 'file-token\n');
   const base = { env: {}, defaultDataDir: dataDir, cwd: tmpdir() };
 

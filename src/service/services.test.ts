@@ -2,9 +2,7 @@
  * The composition root's assembly: one set of services on one device, hub, store and settings,
  * shared by the /system and guide plugins, and closed together.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { FakeRuntime } from '../../test/support/fake-runtime.js';
 import { SettingsStore } from '../platform/store/settings-store.js';
@@ -14,13 +12,14 @@ import { deviceServices, quickStreamServices } from './services.js';
 import { type Db, openDatabase } from '../platform/store/database.js';
 import { StreamManager } from '../streams/manager.js';
 import { StreamStore } from '../streams/store.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
 let dataDir: string;
 let db: Db;
 let device: SimulatedHeadset;
 
 function open() {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-services-'));
+  dataDir = scratchDir('headsetd-services');
   db = openDatabase(dataDir);
   device = createSimulatedHeadset({ seed: 1 });
 }

@@ -3,22 +3,21 @@
  * transitions make it) and every removal is announced once, in order, to every listener.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
 import { FakeRuntime } from '../../test/support/fake-runtime.js';
 import { openDatabase } from '../platform/store/database.js';
 import type { StreamChange } from './entry.js';
 import { StreamManager } from './manager.js';
 import { StreamStore } from './store.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function setUp(dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-changes-'))) {
+function setUp(dataDir = scratchDir('headsetd-changes')) {
   const db = openDatabase(dataDir);
   const runtime = new FakeRuntime();
   const manager = new StreamManager(new StreamStore(db), runtime, { context: { executablesDirs: [] } });

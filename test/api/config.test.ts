@@ -2,17 +2,17 @@
  * Service settings (src/service/config.ts; README.md §Configuration): flags > HEADSETD_* environment > settings
  * file > defaults, and clear errors for bad values.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, executablesDirs, loadSettings } from '../../src/service/config.js';
 import { defaultDataDir } from '../../src/service/data-dir.js';
 import { HeadsetdError } from '../../src/core/errors.js';
+import { scratchDir } from '../support/scratch.js';
 
 let dir: string;
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'headsetd-config-'));
+  dir = scratchDir('headsetd-config');
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -4,10 +4,8 @@
  * page looping it kept EEG acquisition from starting (device_busy). Now the browser's requests from
  * another site, cross-site or same-site, are refused unless they name an allowed Origin.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { pluginOptions, wiredPlugins } from './system/support.js';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
@@ -17,9 +15,10 @@ import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { assertEnvelope } from './helpers.js';
+import { scratchDir } from '../support/scratch.js';
 
 const IMPEDANCE = '/system/sensors/impedance/all';
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-cross-site-'));
+const dataDir = scratchDir('headsetd-cross-site');
 const db = openDatabase(dataDir);
 const device = createSimulatedHeadset({ seed: 5 });
 const manager = new StreamManager(new StreamStore(db), new FakeRuntime(), {

@@ -5,9 +5,7 @@
  * a node refusing a signal (a 422 its answer carries) was also logged at error with its stack by
  * the stream's queue of runtime work. The service is assembled by startServer over a FakeRuntime.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/service/config.js';
 import { HeadsetdError } from '../../src/core/errors.js';
@@ -16,6 +14,7 @@ import { FakeRuntime } from '../support/fake-runtime.js';
 import { capturingLogger } from '../support/log-capture.js';
 import { chainStream, OTHER_ID } from './helpers.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 const ID = OTHER_ID;
 const SIGNAL_PATH = `/stream/streams/${ID}/nodes/filt/signal`;
@@ -29,7 +28,7 @@ let dataDir: string;
 const records: Record<string, unknown>[] = [];
 
 beforeEach(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-error-log-'));
+  dataDir = scratchDir('headsetd-error-log');
   runtime = new FakeRuntime();
   records.length = 0;
   server = await startServer({

@@ -5,15 +5,13 @@
  * executable enters the API (create, replace, node addition) and at start, for a stream stored
  * before the rules were tightened.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { type ControlPlane, controlPlane, STREAM_ID } from '../support/control-plane.js';
 import { BYPASS_FORMS, populateAttackFiles } from '../support/executable-attacks.js';
 import { expectError, json, ok } from './helpers.js';
+import { scratchDir } from '../support/scratch.js';
 
 let cp: ControlPlane | undefined;
 afterEach(async () => {
@@ -23,7 +21,7 @@ afterEach(async () => {
 
 describe('interpreter options through the API', () => {
   it.each(BYPASS_FORMS)('refuses %s at create, replace and node addition (403)', async (executable) => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-bypass-'));
+    const dataDir = scratchDir('headsetd-bypass');
     populateAttackFiles(dataDir);
     cp = await controlPlane({ dataDir });
     const node = { id: 'x', executable };
@@ -49,7 +47,7 @@ describe('interpreter options through the API', () => {
   });
 
   it('refuses to start a stored stream whose executable the rules no longer allow (403)', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-bypass-'));
+    const dataDir = scratchDir('headsetd-bypass');
     populateAttackFiles(dataDir);
     // As an older headsetd stored them: past the API's validation.
     const db = openDatabase(dataDir);

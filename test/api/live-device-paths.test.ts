@@ -6,8 +6,7 @@
  * that part. Status and healthz list the capabilities; healthz keeps a battery record the SDK
  * parses; a stored configuration made for another device does not stop the start-up.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -21,6 +20,7 @@ import { FakeLiveDriver } from '../support/fake-live-driver.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { DeviceState, modelProblems } from '../support/instinct-models.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 const DEVICE = 'The Fake amplifier (the test)';
 
@@ -68,7 +68,7 @@ afterEach(async () => {
 });
 
 function dataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-live-paths-'));
+  const dir = scratchDir('headsetd-live-paths');
   cleanups.push(() => {
     rmSync(dir, { recursive: true, force: true });
   });

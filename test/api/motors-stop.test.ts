@@ -5,9 +5,7 @@
  * assembled by startServer over a FakeRuntime and a simulated headset whose motors are moving.
  * (A move that outlasts its time and the loss of the device: src/device/simulated/motors.test.ts.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/service/config.js';
 import { createSimulatedHeadset, type SimulatedHeadset } from '../../src/device/simulated/index.js';
@@ -16,6 +14,7 @@ import { FakeRuntime } from '../support/fake-runtime.js';
 import { capturingLogger } from '../support/log-capture.js';
 import { requirePart } from '../../src/device/capabilities.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 const dirs: string[] = [];
 const servers: RunningServer[] = [];
@@ -28,7 +27,7 @@ async function serve(
   device: SimulatedHeadset,
   records: Record<string, unknown>[] = [],
 ): Promise<RunningServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-motors-stop-'));
+  const dataDir = scratchDir('headsetd-motors-stop');
   dirs.push(dataDir);
   const server = await startServer({
     workerEntry: STREAM_HOST,

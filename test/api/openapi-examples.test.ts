@@ -3,9 +3,7 @@
  * an example request when it takes a body), every example the document shows is valid against
  * the schema beside it, and a node's `config` is checked by its built-in's own schema.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import pino from 'pino';
@@ -15,6 +13,7 @@ import { BUILTINS } from '../../src/streams/executables/builtins.js';
 import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 type Json = Record<string, unknown>;
 interface Media {
@@ -32,7 +31,7 @@ let document: {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Json> };
 };
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-openapi-examples-'));
+const dataDir = scratchDir('headsetd-openapi-examples');
 
 beforeAll(async () => {
   server = await startServer({

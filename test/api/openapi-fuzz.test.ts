@@ -10,10 +10,8 @@
  * FUZZ_SEED replays a run (the seed is printed with any failure); FUZZ_RUNS sets the number of
  * inject requests (`npm run fuzz -- --long` runs many more).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -33,6 +31,7 @@ import {
 } from '../support/openapi-fuzz.js';
 import { eventually } from '../support/wait.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
@@ -43,7 +42,7 @@ const TARGETS = ['0d9a7c1e-2b3f-4a5b-8c6d-7e8f9a0b1c2d', '1e8b6d2f-3c4a-4b5c-9d7
 
 let server: RunningServer;
 let operations: Operation[];
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-fuzz-'));
+const dataDir = scratchDir('headsetd-fuzz');
 
 /** Reads the guard stream's WebSocket: every frame's seq. */
 class GuardClient {

@@ -3,9 +3,7 @@
  * a success answer (2xx, or 101 for a WebSocket) and its error responses, and each plugin's
  * routes are in it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULTS } from '../../src/service/config.js';
@@ -13,9 +11,10 @@ import { compileAllValidators } from '../../src/api/validation.js';
 import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 let server: RunningServer;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-openapi-'));
+const dataDir = scratchDir('headsetd-openapi');
 
 beforeAll(async () => {
   server = await startServer({

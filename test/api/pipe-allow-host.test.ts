@@ -4,15 +4,14 @@
  * `pipeAllowedHosts`) besides. 127.0.0.2 is a loopback address outside the default list, so the
  * test never sends anything off this machine.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, expect, test } from 'vitest';
 import { DEFAULTS, loadSettings } from '../../src/service/config.js';
 import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 let server: RunningServer | undefined;
 let dataDir: string | undefined;
@@ -24,7 +23,7 @@ afterEach(async () => {
 });
 
 async function pipeTo(pipeAllowedHosts: string[], host: string) {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-pipe-hosts-'));
+  dataDir = scratchDir('headsetd-pipe-hosts');
   server = await startServer({
     workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir, pipeAllowedHosts },
@@ -69,7 +68,7 @@ test('the setting comes from the flag, the environment or the settings file, as 
 
 /** Creates a stream whose osc node sends to `host`, on a service with this allow-list. */
 async function createOscStream(pipeAllowedHosts: string[], host: string | undefined) {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-osc-hosts-'));
+  dataDir = scratchDir('headsetd-osc-hosts');
   server = await startServer({
     workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, dataDir, pipeAllowedHosts },

@@ -5,9 +5,7 @@
  * it does not allow: the message names the value given and the allowed ones, and details.path
  * points at the query parameter.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEFAULTS } from '../../src/service/config.js';
@@ -16,9 +14,10 @@ import { FakeRuntime } from '../support/fake-runtime.js';
 import { operationsOf } from '../support/openapi-fuzz.js';
 import { assertEnvelope } from './helpers.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 let server: RunningServer;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-query-enum-'));
+const dataDir = scratchDir('headsetd-query-enum');
 
 beforeAll(async () => {
   server = await startServer({

@@ -2,8 +2,7 @@
  * Helpers of the quick-streams API tests: the real app (createApp) with the quick-streams plugin
  * over a FakeRuntime, whose tap listeners the tests drive with frames of their own.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -17,6 +16,7 @@ import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import type { ControlPlane } from '../support/control-plane.js';
+import { scratchDir } from '../support/scratch.js';
 
 export type QuickPlane = ControlPlane & { listen(): Promise<number> };
 
@@ -27,7 +27,7 @@ export async function quickPlane(
     token?: string;
   } = {},
 ): Promise<QuickPlane> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-quick-'));
+  const dataDir = scratchDir('headsetd-quick');
   const executablesDir = path.join(dataDir, 'executables');
   const db = openDatabase(dataDir);
   const runtime = options.runtime ?? new FakeRuntime();

@@ -5,9 +5,7 @@
  * (so an answer is kept), changes the device through the API, and polls again: the second answer
  * must show the change.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/service/config.js';
@@ -15,12 +13,13 @@ import { type RunningServer, startServer } from '../../src/service/server.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { sendJson } from '../support/service.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 let server: RunningServer;
 let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-status-polled-'));
+  dataDir = scratchDir('headsetd-status-polled');
   server = await startServer({
     workerEntry: STREAM_HOST,
     settings: { ...DEFAULTS, port: 0, host: '127.0.0.1', dataDir },

@@ -6,9 +6,7 @@
  * runtime here holds every start open: a refusal left to the node's start would be answered 200
  * after the signal's wait.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, expect, test } from 'vitest';
 import { createApp } from '../../src/api/app.js';
@@ -18,6 +16,7 @@ import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { scratchDir } from '../support/scratch.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -25,7 +24,7 @@ afterEach(async () => {
 });
 
 async function setUp() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-refusal-'));
+  const dataDir = scratchDir('headsetd-refusal');
   const headset = createSimulatedHeadset({ seed: 1 });
   const db = openDatabase(dataDir);
   const runtime = new FakeRuntime();

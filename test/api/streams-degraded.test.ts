@@ -4,9 +4,7 @@
  * service is assembled by startServer over a FakeRuntime. The same on the real runtime:
  * test/e2e/streams-lifecycle-runtime.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubEvent } from '../../src/events/hub.js';
 import { DEFAULTS } from '../../src/service/config.js';
@@ -15,12 +13,13 @@ import { FakeRuntime } from '../support/fake-runtime.js';
 import { capturingLogger } from '../support/log-capture.js';
 import { chainStream, OTHER_ID } from './helpers.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 const ID = OTHER_ID;
 const NYQUIST = 'lowpass 200 Hz is at or above the Nyquist frequency 125 Hz (sample rate 250 Hz)';
 
 let server: RunningServer | undefined;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-degraded-'));
+const dataDir = scratchDir('headsetd-degraded');
 afterEach(async () => {
   await server?.close();
   server = undefined;

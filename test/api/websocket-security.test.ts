@@ -3,10 +3,8 @@
  * left its socket open, because the hook ran before @fastify/websocket's own; the client never got
  * its answer and app.close() hung on the open socket.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { pluginOptions, wiredPlugins } from './system/support.js';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { expect, test } from 'vitest';
@@ -17,6 +15,7 @@ import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
+import { scratchDir } from '../support/scratch.js';
 
 function refusal(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,7 +33,7 @@ function refusal(url: string, headers: Record<string, string>): Promise<number> 
 }
 
 test('refused WebSocket upgrades are answered, and the app still closes', async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-ws-security-'));
+  const dataDir = scratchDir('headsetd-ws-security');
   const db = openDatabase(dataDir);
   const device = createSimulatedHeadset({ seed: 1 });
   const manager = new StreamManager(new StreamStore(db), new FakeRuntime(), {

@@ -3,9 +3,7 @@
  * status, logs and forget, with the typed failure of a node that cannot start.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { HeadsetdError } from '../../src/core/errors.js';
 import { NodeFailureError } from '../../src/streams/runtime/stream-runtime.js';
@@ -22,6 +20,7 @@ import {
   type RuntimeCase,
   takenPort,
 } from './runtime-case-helpers.js';
+import { scratchDir } from '../support/scratch.js';
 
 export const LIFECYCLE_CASES: readonly RuntimeCase[] = [
   {
@@ -188,7 +187,7 @@ export const LIFECYCLE_CASES: readonly RuntimeCase[] = [
     async run({ runtime, cleanups }) {
       const { port, blocker } = await takenPort();
       cleanups.push(() => new Promise((resolve) => blocker.close(resolve)));
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-contract-'));
+      const dataDir = scratchDir('headsetd-contract');
       const db = openDatabase(dataDir);
       const manager = new StreamManager(new StreamStore(db), runtime, { context: { executablesDirs: [] } });
       cleanups.push(() => {

@@ -1,14 +1,13 @@
 /** The StreamRuntime contract, run against the real runtime: worker threads and real sockets. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { runtimeContract } from './runtime-contract.js';
+import { scratchDir } from '../support/scratch.js';
 
 runtimeContract('WorkerRuntime', ({ device }) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-contract-rt-'));
+  const dataDir = scratchDir('headsetd-contract-rt');
   const runtime = new WorkerRuntime({
     workerEntry: STREAM_HOST,
     dataDir,

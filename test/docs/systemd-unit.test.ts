@@ -6,12 +6,12 @@
  * exists, the unit passes `systemd-analyze verify` too.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { loadSettings } from '../../src/service/config.js';
 import { ROOT } from '../support/service.js';
+import { scratchDir } from '../support/scratch.js';
 
 const UNIT = path.join(ROOT, 'examples', 'systemd', 'headsetd.service');
 const text = readFileSync(UNIT, 'utf8');
@@ -56,7 +56,7 @@ test('restarted on failure; stopped by SIGTERM to headsetd alone, with more time
 const analyze = spawnSync('systemd-analyze', ['--version'], { stdio: 'ignore' }).status === 0;
 
 test.skipIf(!analyze)('systemd-analyze verify finds nothing to say', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-unit-'));
+  const dir = scratchDir('headsetd-unit');
   try {
     // The node of this machine, wherever it is: verify checks that the command exists.
     const copy = path.join(dir, 'headsetd.service');

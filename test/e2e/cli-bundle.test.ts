@@ -9,13 +9,13 @@
  * side: in the sources, in the built bundle, and in a run.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { runtimeImports } from '../docs/import-graph.js';
 import { ROOT } from '../support/service.js';
 import { unusedPort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
 /**
  * What src/cli.ts loads, in the build its bundle: every module it reaches but the service's
@@ -68,7 +68,7 @@ test("the command's bundle holds none of the service's code, which the service's
 });
 
 test("a client command runs from the command's bundle alone: no service bundle, no node_modules", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-client-bundle-'));
+  const dir = scratchDir('headsetd-client-bundle');
   for (const file of ['headsetd.mjs', 'headsetd.cjs'])
     copyFileSync(path.join(ROOT, 'dist', file), path.join(dir, file));
   // A port nothing listens on: the command gets as far as connecting, and says so.

@@ -18,13 +18,13 @@
  * code the page shows (`$ echo $?` after them): what the shell sees is the program's, so they
  * start dist/headsetd.mjs, the built program end to end.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { followCli, runCli, spawnCli } from '../support/client-cli.js';
 import { json, ROOT, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
 interface Example {
   /** The command line after `$ `. */
@@ -117,7 +117,7 @@ beforeAll(async () => {
     startService({ args: ['--seed', '7'] }),
     startService({ args: ['--seed', '7'] }),
   ]);
-  dir = mkdtempSync(path.join(tmpdir(), 'headsetd-cli-docs-'));
+  dir = scratchDir('headsetd-cli-docs');
 });
 afterAll(async () => {
   await Promise.all([service.stop(), motorService.stop()]);

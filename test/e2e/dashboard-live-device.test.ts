@@ -6,9 +6,7 @@
  * acquisition starts from it; the Impedance tab keeps the head map and the impedance check, without
  * the optimisation and the motors.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULTS } from '../../src/service/config.js';
@@ -19,11 +17,12 @@ import { type Browser, failedLoads, haveChromium, openBrowser } from '../support
 import { FakeLiveDriver } from '../support/fake-live-driver.js';
 import { FakeRuntime } from '../support/fake-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
+import { scratchDir } from '../support/scratch.js';
 
 describe.skipIf(!haveChromium)(
   'dashboard on a live amplifier with EEG and impedance only (headless Chromium)',
   () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-dashboard-live-'));
+    const dataDir = scratchDir('headsetd-dashboard-live');
     let server: RunningServer;
     let browser: Browser;
 

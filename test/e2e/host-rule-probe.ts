@@ -5,11 +5,11 @@
  * token. Nothing leaves the namespace.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { scratchDir } from '../support/scratch.js';
 
 const [cli = ''] = process.argv.slice(2);
 
@@ -41,7 +41,7 @@ function get(
 }
 
 async function probe(bind: string): Promise<Record<string, number>> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-host-rule-'));
+  const dataDir = scratchDir('headsetd-host-rule');
   const child = spawn(
     process.execPath,
     [cli, 'serve', '--host', bind, '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],

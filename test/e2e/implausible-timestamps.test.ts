@@ -8,8 +8,7 @@
  *   BDF and CSV recorders alike, for good, with one clear message; a file begun before it is
  *   closed cleanly with the reason as its last annotation.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -17,12 +16,13 @@ import { FRAME_TIME_END_MS, FRAME_TIME_MIN_MS } from '../../src/core/frame-time.
 import { edflibCheck } from '../support/edf-check.js';
 import { json, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
 // One service for the file, with the external node of the second case allowed: each case has its
 // own stream id and recording names.
 let service: Service;
 beforeAll(async () => {
-  const executables = mkdtempSync(path.join(tmpdir(), 'headsetd-bad-clock-'));
+  const executables = scratchDir('headsetd-bad-clock');
   // Passes `after` frames on unchanged, then stamps every frame 1e300 ms.
   writeFileSync(
     path.join(executables, 'bad-clock.mjs'),

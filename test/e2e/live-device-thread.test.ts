@@ -7,8 +7,7 @@
  * /system/sensors/eeg/stream) makes the frames come to it. The messages are counted inside the
  * service by a preloaded module (test/support/thread-message-tally.mjs), not timed.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -21,6 +20,7 @@ import { type PtyPair, ptyPair } from '../support/pty-pair.js';
 import { signalStream, websocketPort } from '../support/live-e2e.js';
 import { json, ROOT, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
 const PORTS = { multicastPort: 38571, basePort: 38572, portRange: 16 };
 const RATE = 250;
@@ -86,7 +86,7 @@ test('LSL frames go from the device’s thread to the stream’s worker; the mai
   // Read by the outlet once the device's inlet is there.
   outlet.send('go');
 
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'headsetd-tally-')), 'tally.json');
+  const file = path.join(scratchDir('headsetd-tally'), 'tally.json');
   await framesOffTheMainThread(['--device', `lsl:name=${name}`], file, { lsl: PORTS });
 });
 
@@ -94,7 +94,7 @@ test('Cyton frames go from the device’s thread, which reads the serial port, t
   const pair = await ptyPair();
   const link = await openCytonPort(pair.board);
   running.board = { pair, link, emulator: new CytonEmulator(link) };
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'headsetd-tally-')), 'tally.json');
+  const file = path.join(scratchDir('headsetd-tally'), 'tally.json');
   await framesOffTheMainThread(['--device', `cyton:${pair.host}`], file, {});
 });
 

@@ -5,9 +5,6 @@
  * its first row's time; rows lost on the way are not filled in, and the frame after them says
  * discontinuity.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type LiveHeadset, openLiveHeadset } from '../../src/device/live/live-headset.js';
 import { STREAM_HOST } from '../support/stream-host.js';
@@ -16,8 +13,9 @@ import { headsetFrameSource } from '../../src/device/sources/frame-source.js';
 import { definition, FrameClient, pipe } from '../runtime/helpers.js';
 import { FakeLiveDriver, sampleValue } from '../support/fake-live-driver.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-live-e2e-'));
+const dataDir = scratchDir('headsetd-live-e2e');
 let runtime: WorkerRuntime | undefined;
 let headset: LiveHeadset | undefined;
 let client: FrameClient | undefined;

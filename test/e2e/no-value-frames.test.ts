@@ -7,8 +7,7 @@
  */
 import { eventually } from '../support/wait.js';
 import { runPythonScript } from '../support/python.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -16,6 +15,7 @@ import { decodeFrameBinary } from '../../src/core/frame-binary.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
 import { mneRead } from '../support/mne-check.js';
 import { json, type Service, startService } from '../support/service.js';
+import { scratchDir } from '../support/scratch.js';
 
 /** Row r (counted from the node's first) of channel 0 is NaN when r % 50 == 10, −Infinity at 30; channel 1 +Infinity at 20. */
 const HOLES_TS = `import { frameLike, type NodeFrame, run, type Send } from 'headsetd/sdk';
@@ -55,7 +55,7 @@ pipes:
 let service: Service;
 
 beforeAll(async () => {
-  const executables = mkdtempSync(path.join(tmpdir(), 'headsetd-no-value-'));
+  const executables = scratchDir('headsetd-no-value');
   writeFileSync(path.join(executables, 'holes.ts'), HOLES_TS);
   service = await startService({ args: ['--executables-dir', executables] });
 });

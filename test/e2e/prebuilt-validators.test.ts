@@ -7,8 +7,7 @@
  * or added since the build is a stale or missing validator, which would answer otherwise).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { schemaFingerprint } from '../../scripts/schema-fingerprint.mjs';
@@ -18,6 +17,7 @@ import { BUILTINS } from '../../src/streams/executables/builtins.js';
 import { parseCreateDocument } from '../../src/streams/stream-document.js';
 import { isHeadsetdError } from '../../src/core/errors.js';
 import { CLI, ROOT, tempDataDir } from '../support/service.js';
+import { scratchDir } from '../support/scratch.js';
 
 function runtimeMessage(flags: Record<string, string>, configFile?: string): string {
   try {
@@ -28,7 +28,7 @@ function runtimeMessage(flags: Record<string, string>, configFile?: string): str
   throw new Error('the run-time check accepted the settings');
 }
 
-const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-settings-'));
+const dir = scratchDir('headsetd-settings');
 const misspelt = path.join(dir, 'misspelt.json');
 writeFileSync(misspelt, JSON.stringify({ lsl: { sessionid: 'lab' } }));
 const wrongType = path.join(dir, 'wrong-type.yaml');
@@ -103,7 +103,7 @@ test.each(DOCUMENTS)(
   '`headsetd validate` of the bundle refuses $name as the run-time validator does',
   ({ document }) => {
     const dataDir = tempDataDir();
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'headsetd-document-')), 'stream.json');
+    const file = path.join(scratchDir('headsetd-document'), 'stream.json');
     writeFileSync(file, JSON.stringify(document));
     let expected: { body: unknown; message: string } | undefined;
     try {

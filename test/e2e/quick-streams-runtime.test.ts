@@ -2,17 +2,15 @@
  * The tap channel of the worker runtime (StreamRuntime.tap / feed): a tap node's frames reach the
  * main thread with their samples intact, and frames fed to an ingest node come out of the stream.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-tap-'));
+const dataDir = scratchDir('headsetd-tap');
 let runtime: WorkerRuntime | undefined;
 
 afterEach(async () => {

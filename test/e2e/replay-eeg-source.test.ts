@@ -5,9 +5,6 @@
  * `ws` client reads the JSON frames: their samples equal the file's physical values (float32), in
  * order, across the loop of the 1-s file, with the loop flagged.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { channelName } from '../../src/core/electrodes.js';
 import { headsetFrameSource } from '../../src/device/sources/frame-source.js';
@@ -18,8 +15,9 @@ import { definition, FrameClient, pipe, seqGaps } from '../runtime/helpers.js';
 import { fixture } from '../formats/fixtures.js';
 import { fileSignals } from '../support/file-signals.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-e2e-'));
+const dataDir = scratchDir('headsetd-replay-e2e');
 
 let runtime: WorkerRuntime | undefined;
 let headset: ReplayHeadset | undefined;

@@ -4,8 +4,6 @@
  * events, and a recorder of the replayed EEG writes them into its own file at the same samples
  * (the replay dropped them, and played the last record's padding).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -13,10 +11,11 @@ import { EdfWriter } from '../../src/formats/edf-writer.js';
 import { readEdf } from '../recordings/support.js';
 import { json, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
 const RATE = 250;
 const STREAM = '7d2e4f6a-8b0c-4d1e-9f3a-5b7c9d1e3f5a';
-const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-markers-'));
+const dir = scratchDir('headsetd-replay-markers');
 const file = path.join(dir, 'marked.edf');
 
 let service: Service;

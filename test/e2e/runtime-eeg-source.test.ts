@@ -3,9 +3,6 @@
  * stream's worker (copied, so the device's own frame stays intact for its other subscribers), a
  * different acquisition rate is converted, stopping unsubscribes, and no device is a clear error.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Frame } from '../../src/core/frame.js';
 import { ListenerSet } from '../../src/core/listener-set.js';
@@ -14,8 +11,9 @@ import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
+const dataDir = scratchDir('headsetd-runtime');
 let runtime: WorkerRuntime | undefined;
 
 afterEach(async () => {

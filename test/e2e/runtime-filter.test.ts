@@ -3,16 +3,14 @@
  * in-band tone and removes the out-of-band one (docs/api.md §Built-in executables); a design impossible at the
  * incoming rate leaves the filter in error with the design's message, without restarts.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
+const dataDir = scratchDir('headsetd-runtime');
 let runtime: WorkerRuntime | undefined;
 
 afterEach(async () => {

@@ -3,18 +3,16 @@
  * whose frames arrive while untouched nodes keep running (no restart, seq continuous); pause stops
  * the sources and resume continues seq with a discontinuity; node signals, custom ones included.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe, seqGaps, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 import { unusedPort } from '../support/ports.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
+const dataDir = scratchDir('headsetd-runtime');
 let runtime: WorkerRuntime | undefined;
 
 afterEach(async () => {

@@ -5,9 +5,8 @@
  * Nor does one outlive the service: SIGTERM of `headsetd serve` kills what is left of every node's
  * group before it exits, and, where it runs in a cgroup of its own, what left the group (setsid).
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
@@ -16,6 +15,7 @@ import type { RuntimeEvent } from '../../src/streams/runtime/stream-runtime.js';
 import { definition, pipe, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { json, startService, tempDataDir } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
 function running(pid: number): boolean {
   try {
@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 test('an external node whose stream hangs is killed with its process group', async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-orphans-'));
+  const dataDir = scratchDir('headsetd-orphans');
   const executables = path.join(dataDir, 'executables');
   mkdirSync(executables);
   const script = path.join(executables, 'stubborn.sh');

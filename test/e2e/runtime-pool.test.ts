@@ -4,17 +4,15 @@
  * down its own stream, and the other streams of its worker start again on another worker,
  * reported; a node that throws fails only its node, whoever shares its worker.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RuntimeEvent } from '../../src/streams/runtime/stream-runtime.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe, TEST_NODES_MODULE } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-pool-'));
+const dataDir = scratchDir('headsetd-pool');
 let runtime: WorkerRuntime | undefined;
 
 afterEach(async () => {

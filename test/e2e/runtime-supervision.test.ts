@@ -3,9 +3,7 @@
  * while the rest of its stream runs on untouched; a node that never yields takes down only its own
  * stream's worker, reported as `stream_failed`.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RuntimeEvent, RuntimeStreamStatus } from '../../src/streams/runtime/stream-runtime.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
@@ -20,6 +18,7 @@ import {
 } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 import { activeRounds, ROUND_MS } from '../../src/core/shared-rounds.js';
+import { scratchDir } from '../support/scratch.js';
 
 /** True while `pid` exists and is not a zombie. */
 function processRunning(pid: number): boolean {
@@ -31,7 +30,7 @@ function processRunning(pid: number): boolean {
   }
 }
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
+const dataDir = scratchDir('headsetd-runtime');
 let runtime: WorkerRuntime | undefined;
 
 afterEach(async () => {

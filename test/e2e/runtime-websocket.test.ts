@@ -4,10 +4,7 @@
  * frames while a second keeps receiving, and every frame either misses is one the node reports
  * dropped for it; a port in use fails the start with a clear message.
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { HeadsetdError } from '../../src/core/errors.js';
@@ -17,8 +14,9 @@ import { STREAM_HOST } from '../support/stream-host.js';
 import { NodeFailureError } from '../../src/streams/runtime/stream-runtime.js';
 import { definition, FrameClient, pacingProblems, pipe, seqGaps } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-runtime-'));
+const dataDir = scratchDir('headsetd-runtime');
 let runtime: WorkerRuntime | undefined;
 
 afterEach(async () => {

@@ -14,21 +14,21 @@
  * once space is freed the edits apply and the recorder, restarted, records into a new file.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
 import { json, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
 const ID = 'eeeeeeee-0000-4000-8000-000000000001';
 const MOUNT = 'mount -t tmpfs -o size=2m tmpfs "$0" && exec "$@"';
 
 /** Whether this machine lets an unprivileged process mount a tmpfs in namespaces of its own. */
 function canMountTmpfs(): boolean {
-  const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-ns-probe-'));
+  const dir = scratchDir('headsetd-ns-probe');
   try {
     return spawnSync('unshare', ['-rm', 'sh', '-c', MOUNT, dir, 'true'], { timeout: 10_000 }).status === 0;
   } finally {
@@ -59,7 +59,7 @@ afterEach(async () => {
 
 describe.skipIf(!canMountTmpfs())('a full data dir', () => {
   test('signals, deletes and creates answer 507 and change nothing; once space is freed the stream is usable', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-full-'));
+    const dataDir = scratchDir('headsetd-full');
     service = await startService({ dataDir, wrapper: ['unshare', '-rm', 'sh', '-c', MOUNT, dataDir] });
     const { url } = service;
     // The service's view of its data dir: the tmpfs in its mount namespace.
@@ -128,7 +128,7 @@ describe.skipIf(!canMountTmpfs())('a full data dir', () => {
   }, 40_000);
 
   test('a recording stops on the full disk with a valid file; edits answer 507 and change nothing; once space is freed both work again', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-full-'));
+    const dataDir = scratchDir('headsetd-full');
     service = await startService({ dataDir, wrapper: ['unshare', '-rm', 'sh', '-c', MOUNT, dataDir] });
     const { url } = service;
     const seen = `/proc/${String(service.process.pid)}/root${dataDir}`;

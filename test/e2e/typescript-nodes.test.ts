@@ -4,16 +4,7 @@
  * (dist/headsetd.mjs), where `node gain.ts` runs as a real child process; the same file
  * type-checks against the package's `headsetd/sdk` as a project that depends on headsetd sees it.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -22,6 +13,7 @@ import { parse } from 'yaml';
 import { parsedOnceHost } from '../support/parsed-once.js';
 import { json, ROOT, type Service, startService } from '../support/service.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
 const DOC = readFileSync(path.join(ROOT, 'docs', 'node-protocol.md'), 'utf8');
 
@@ -36,8 +28,8 @@ function block(language: string, after: string): string {
 
 const GAIN_TS = block('ts', 'TypeScript (one file in the executables directory');
 const STREAM_YAML = block('yaml', 'and a stream that runs it');
-const executables = mkdtempSync(path.join(tmpdir(), 'headsetd-ts-nodes-'));
-const outside = mkdtempSync(path.join(tmpdir(), 'headsetd-ts-outside-'));
+const executables = scratchDir('headsetd-ts-nodes');
+const outside = scratchDir('headsetd-ts-outside');
 let service: Service;
 
 beforeAll(async () => {
@@ -176,7 +168,7 @@ function typeCheck(project: string, rootNames?: string[]): string {
 }
 
 test('gain.ts type-checks against headsetd/sdk as installed in a project', () => {
-  const project = mkdtempSync(path.join(tmpdir(), 'headsetd-ts-project-'));
+  const project = scratchDir('headsetd-ts-project');
   mkdirSync(path.join(project, 'node_modules', '@types'), { recursive: true });
   symlinkSync(ROOT, path.join(project, 'node_modules', 'headsetd'));
   symlinkSync(

@@ -1,16 +1,15 @@
 /** Shared helpers of the EDF writer tests: temp dirs, deterministic data, tolerance checks. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import type { EdfSignalHeader } from '../../src/formats/edf-reader.js';
 import { prng } from '../support/prng.js';
+import { scratchDir } from '../support/scratch.js';
 
 export { prng };
 
 /** A fresh temp dir, removed after the calling file's (or describe block's) tests. */
 export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const dir = scratchDir(prefix);
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });

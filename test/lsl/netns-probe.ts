@@ -5,13 +5,13 @@
  */
 import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { lslNow } from '../../src/lsl/clock.js';
 import { LOOPBACK_NETWORK } from '../../src/lsl/network.js';
 import { LslOutlet } from '../../src/lsl/outlet.js';
+import { scratchDir } from '../support/scratch.js';
 
 const [tool = '', library = ''] = process.argv.slice(2);
 const D0 = '10.9.9.1';
@@ -66,7 +66,7 @@ async function tcpOpen(port: number): Promise<boolean> {
 
 /** A liblsl inlet that may discover only through `addresses`: did it read samples? */
 async function liblslReads(name: string, addresses: string): Promise<boolean> {
-  const home = mkdtempSync(path.join(tmpdir(), 'headsetd-lsl-ns-'));
+  const home = scratchDir('headsetd-lsl-ns');
   const file = path.join(home, 'lsl.cfg');
   writeFileSync(
     file,

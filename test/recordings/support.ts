@@ -2,22 +2,19 @@
  * Shared helpers of the recorder tests: the generator's exact values, file readers, a recorder
  * node driven directly (no worker) with the frames it is fed.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { createRecorder } from '../../src/streams/executables/recorder.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { NodeContext, NodeInstance } from '../../src/core/node.js';
+import { scratchDir } from '../support/scratch.js';
 
-/** A fresh data dir, removed after the calling file's tests. */
+/**
+ * A fresh data dir, removed when the calling file ends (scratchDir; an afterAll registered here,
+ * as before, was ignored when called from inside a test, and the directory was left behind).
+ */
 export function tempDataDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
+  return scratchDir(prefix);
 }
 
 /** Sample k of a noise-free signal generator (float32 as it emits it). */

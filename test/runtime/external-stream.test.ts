@@ -4,18 +4,16 @@
  * executables directory by their command lines; kill -9 of one is restarted while the other
  * branch keeps flowing.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { definition, FrameClient, pipe, seqGaps } from './helpers.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/nodes', import.meta.url));
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-external-'));
+const dataDir = scratchDir('headsetd-external');
 let runtime: WorkerRuntime | undefined;
 const clients: FrameClient[] = [];
 

@@ -3,17 +3,15 @@
  * messages: the main thread (the API's) is not woken for it, and yet each read of the status is
  * as fresh as the period.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
 import { StreamWorker } from '../../src/streams/runtime/stream-worker.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
 import { eventually } from '../support/wait.js';
 import { definition, pipe } from './helpers.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-status-board-'));
+const dataDir = scratchDir('headsetd-status-board');
 let runtime: WorkerRuntime | undefined;
 
 afterEach(async () => {

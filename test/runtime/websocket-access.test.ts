@@ -5,8 +5,7 @@
  * service does not; the machine's host name, the address the node listens on and the allowed
  * origins are honoured.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
@@ -14,6 +13,7 @@ import { STREAM_HOST } from '../support/stream-host.js';
 import type { AccessPolicy } from '../../src/core/access-policy.js';
 import { nextMessage, tryUpgrade } from '../support/upgrade.js';
 import { definition, pipe } from './helpers.js';
+import { scratchDir } from '../support/scratch.js';
 
 const TOKEN = 'a-token-of-at-least-32-characters-xx';
 let runtime: WorkerRuntime | undefined;
@@ -68,7 +68,7 @@ async function expectRefused(url: string, headers: Record<string, string>, statu
 
 describe("a websocket node applies the service's rules", () => {
   test('the token the service requires: refused without it (401), accepted with it', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-ws-access-'));
+    const dataDir = scratchDir('headsetd-ws-access');
     const port = await serve(dataDir, {
       token: TOKEN,
       allowedOrigins: [],
@@ -86,7 +86,7 @@ describe("a websocket node applies the service's rules", () => {
   }, 30_000);
 
   test('a node listening beyond loopback requires the data directory token, even when the service does not', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-ws-access-'));
+    const dataDir = scratchDir('headsetd-ws-access');
     const port = await serve(
       dataDir,
       { token: undefined, allowedOrigins: ['http://app.example'], allowedHosts: [], hostname: 'headset' },
@@ -99,7 +99,7 @@ describe("a websocket node applies the service's rules", () => {
   }, 30_000);
 
   test('the address the node listens on passes as Host (it was refused unless --allow-host repeated it)', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-ws-access-'));
+    const dataDir = scratchDir('headsetd-ws-access');
     // The IPv4 loopback address in IPv6 form: beyond loopback for headsetd, on this machine still.
     const port = await serve(dataDir, undefined, '::ffff:127.0.0.1');
     const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
@@ -113,7 +113,7 @@ describe("a websocket node applies the service's rules", () => {
   }, 30_000);
 
   test('without a policy from its service, loopback names only', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-ws-access-'));
+    const dataDir = scratchDir('headsetd-ws-access');
     const port = await serve(dataDir, undefined);
     await expectOpen(`ws://127.0.0.1:${port}/`, { host: `localhost:${port}` });
     await expectRefused(

@@ -1,7 +1,6 @@
 /** Builds the control plane (store, manager, app) on a temporary data dir with a FakeRuntime, for `inject` tests. */
 import { HEADSET_CHANNELS } from '../../src/streams/quick-stream.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -10,6 +9,7 @@ import { type Db, openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
 import { FakeRuntime } from './fake-runtime.js';
+import { scratchDir } from './scratch.js';
 
 export interface ControlPlane {
   app: FastifyInstance;
@@ -30,7 +30,7 @@ export async function controlPlane(
     onLateFailure?: (streamId: string, message: string) => void;
   } = {},
 ): Promise<ControlPlane> {
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'headsetd-test-'));
+  const dataDir = options.dataDir ?? scratchDir('headsetd-test');
   const executablesDir = path.join(dataDir, 'executables');
   const db = openDatabase(dataDir);
   const runtime = new FakeRuntime();

@@ -25,7 +25,6 @@ import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -33,9 +32,10 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { arch, homedir, tmpdir } from 'node:os';
+import { arch, homedir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { scratchDir } from './scratch.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CACHE = path.join(
@@ -218,7 +218,7 @@ export interface LslPorts {
 
 /** A HOME holding liblsl's config for these ports (and the same file for LSLAPICFG). */
 export function liblslEnv(ports: LslPorts, extra = ''): NodeJS.ProcessEnv {
-  const home = mkdtempSync(path.join(tmpdir(), 'headsetd-lsl-'));
+  const home = scratchDir('headsetd-lsl');
   mkdirSync(path.join(home, 'lsl_api'));
   const file = path.join(home, 'lsl_api', 'lsl_api.cfg');
   writeFileSync(

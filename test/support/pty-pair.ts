@@ -4,10 +4,10 @@
  * through the real serial link (platform/serial), on the other. Killing socat is unplugging the dongle.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from './wait.js';
+import { scratchDir } from './scratch.js';
 
 export interface PtyPair {
   /** The emulator's end. */
@@ -41,7 +41,7 @@ async function start(board: string, host: string): Promise<ChildProcess> {
 }
 
 export async function ptyPair(): Promise<PtyPair> {
-  const dir = mkdtempSync(join(tmpdir(), 'cyton-pty-'));
+  const dir = scratchDir('cyton-pty');
   const board = join(dir, 'board');
   const host = join(dir, 'host');
   let child: ChildProcess | undefined = await start(board, host);

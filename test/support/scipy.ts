@@ -4,13 +4,13 @@
  * independent reference of the computing nodes' tests. The script gets the data file's path as
  * sys.argv[1] and a JSON argument as sys.argv[2].
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runPythonScript } from './python.js';
+import { scratchDir } from './scratch.js';
 
 export async function runScipy(script: string, data: Float32Array, argument: unknown): Promise<unknown> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'headsetd-scipy-'));
+  const dir = scratchDir('headsetd-scipy');
   try {
     const file = path.join(dir, 'x.f32');
     writeFileSync(file, data);

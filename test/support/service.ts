@@ -3,11 +3,11 @@
  * tests. `npm test` builds dist/ first (pretest).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from './scratch.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The entry `npm start` and the `headsetd` command run: the bundled service.
@@ -50,7 +50,7 @@ export async function killLeftServices(): Promise<number> {
 }
 
 export function tempDataDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'headsetd-e2e-'));
+  return scratchDir('headsetd-e2e');
 }
 
 export async function startService(

@@ -4,8 +4,7 @@
  * changes (the motors); the main thread receives no frame unless a listener there wants them; and
  * the count the acquisition reports is the thread's.
  */
-import { copyFileSync, mkdtempSync, truncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../core/frame.js';
@@ -16,6 +15,7 @@ import { createSimulatedHeadset } from '../simulated/index.js';
 import { DEVICE_THREAD } from '../../../test/support/stream-host.js';
 import { fixture } from '../../../test/formats/fixtures.js';
 import { DeviceThread } from './device-thread.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 const opened: Headset[] = [];
 
@@ -202,7 +202,7 @@ describe('frames produced in the device’s thread', () => {
 
   for (const where of ['its own thread', 'the acquisition’s thread'] as const) {
     it(`a recording cut short while it plays ends the run as a failure, said in the stop (${where})`, async () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-cut-short-'));
+      const dir = scratchDir('headsetd-cut-short');
       const file = path.join(dir, 'cut.edf');
       copyFileSync(fixture('S002R01.edf'), file);
       const headset = keep(

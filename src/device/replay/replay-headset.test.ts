@@ -3,16 +3,16 @@
  * (native by default, a standard rate resamples, reset returns to native), gain ignored, channel
  * selection, EDF+D gaps, a torn last record, and the rest of the device behaving as simulated.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { systemClock } from '../clock.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from './index.js';
 import type { Frame } from '../../core/frame.js';
 import { type EdfOptions, type TestSignal, writeTestEdf } from '../../../test/support/write-edf.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-'));
+const dir = scratchDir('headsetd-replay');
 
 /** The minimal EDF writer of the tests (test/support/write-edf.ts), writing into this file's directory. */
 const writeEdf = (name: string, signals: TestSignal[], options: EdfOptions): string =>

@@ -4,8 +4,6 @@
  * the file's annotations and its trigger channel's codes, announced as `marker` events at their
  * samples (they were dropped).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Frame } from '../../core/frame.js';
@@ -13,8 +11,9 @@ import { EdfWriter } from '../../formats/edf-writer.js';
 import type { DeviceEvent, MarkerEvent } from '../events.js';
 import { writeTestEdf } from '../../../test/support/write-edf.js';
 import { createReplayHeadset, ManualClock, type ReplayHeadset } from './index.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-markers-'));
+const dir = scratchDir('headsetd-replay-markers');
 const RATE = 100;
 /** 2.1 s: two whole 1-s records and 0.1 s of a third, which the writer pads to 1 s. */
 const SAMPLES = 210;

@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cpuTemperature, HostMetrics, hwmonTemperature } from './host-metrics.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 /** A fake sysfs tree: files given as path → content. */
 function fakeSys(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'sysfs-'));
+  const root = scratchDir('sysfs');
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content);
@@ -16,7 +17,7 @@ function fakeSys(files: Record<string, string>): string {
 
 describe('host metrics', () => {
   it('reads the hottest thermal zone in °C, and null without zones', () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'thermal-'));
+    const root = scratchDir('thermal');
     try {
       expect(cpuTemperature(root)).toBeNull();
       const zones: [string, string][] = [

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { descendantCount } from './service-metrics.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 describe('descendantCount', () => {
   it('counts children and grandchildren of a process, and nothing once they are gone', async () => {
@@ -22,7 +21,7 @@ describe('descendantCount', () => {
 
   it('answers null without a /proc to read', () => {
     // A directory of its own that is not there (a fixed path such as /nonexistent may exist).
-    const missing = path.join(mkdtempSync(path.join(tmpdir(), 'headsetd-proc-')), 'proc');
+    const missing = path.join(scratchDir('headsetd-proc'), 'proc');
     expect(descendantCount(process.pid, missing)).toBeNull();
   });
 });

@@ -3,14 +3,14 @@
  * Sec-Fetch-Site (regression: cross-site GETs without Origin, such as an <img> loading
  * /system/sensors/impedance/all, were answered and acted), and the token.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { networkInterfaces, tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { AccessPolicy } from '../../core/access-policy.js';
 import { accessRefusal, sameToken } from './access.js';
 import { rotateToken, tokenPath } from './token.js';
 import { httpStatus } from '../http/statuses.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 const POLICY: AccessPolicy = {
   token: undefined,
@@ -113,7 +113,7 @@ describe('accessRefusal', () => {
   });
 
   it('with a token file, requires what the file holds now: a rotated token replaces the old one', () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-token-'));
+    const dataDir = scratchDir('headsetd-token');
     try {
       const first = rotateToken(dataDir);
       const policy: AccessPolicy = { ...POLICY, token: first, tokenFile: tokenPath(dataDir) };

@@ -1,15 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { type Db, openDatabase } from './database.js';
 import { ConfigEntries, durationMs } from './config-entries.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 let dir: string;
 let db: Db;
 let now = Date.parse('2026-01-01T00:00:00Z');
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'headsetd-entries-'));
+  dir = scratchDir('headsetd-entries');
   db = openDatabase(dir);
   now = Date.parse('2026-01-01T00:00:00Z');
 });

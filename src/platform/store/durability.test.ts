@@ -3,13 +3,12 @@
  * (`synchronous = NORMAL`, which survives kill -9), and its log is flushed on the thread pool
  * before the API answers (`commitsPending`), or within BACKGROUND_SYNC_MS otherwise.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
 import { closeDatabase, commitsPending, type Db, openDatabase } from './database.js';
 import { storeWrite } from './storage-errors.js';
 import { eventually } from '../../../test/support/wait.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,7 +16,7 @@ afterEach(() => {
 });
 
 function open(): Db {
-  const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-durability-'));
+  const dir = scratchDir('headsetd-durability');
   dirs.push(dir);
   const db = openDatabase(dir);
   db.exec('CREATE TABLE IF NOT EXISTS t (v INTEGER)');

@@ -10,14 +10,12 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +23,7 @@ import { HeadsetdError } from '../../core/errors.js';
 import { allowedOptions, interpreterOf } from './interpreters.js';
 import { resolveExecutable } from './registry.js';
 import { httpStatus } from '../../platform/http/statuses.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 let root: string;
 let allowed: string;
@@ -39,7 +38,7 @@ const ECHO_SCRIPTS: Record<string, string> = {
 };
 
 beforeAll(() => {
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'headsetd-interpreters-')));
+  root = realpathSync(scratchDir('headsetd-interpreters'));
   allowed = path.join(root, 'executables');
   outside = path.join(root, 'elsewhere');
   mkdirSync(allowed);

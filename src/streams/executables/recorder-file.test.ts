@@ -3,17 +3,16 @@
  * 422 `validation_failed`, with the writer's sentence: a stream's start or an `annotate` signal
  * gets an error a person can act on, never an internal error.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readdirSync, rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../../core/errors.js';
 import { RecordingFile, type SegmentSpec } from './recorder-file.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 describe('RecordingFile', () => {
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'headsetd-recorder-file-'));
+    dir = scratchDir('headsetd-recorder-file');
   });
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });

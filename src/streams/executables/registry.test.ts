@@ -2,21 +2,21 @@
  * resolveExecutable (docs/api.md §Executables): built-ins by name and alias, external programs
  * and scripts only inside the allowed directories (symlinks followed), the rest refused.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeadsetdError } from '../../core/errors.js';
 import { BUILTINS } from './builtins.js';
 import { resolveExecutable } from './registry.js';
 import { httpStatus } from '../../platform/http/statuses.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 let root: string;
 let allowed: string;
 let outside: string;
 
 beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'headsetd-registry-'));
+  root = scratchDir('headsetd-registry');
   allowed = path.join(root, 'executables');
   outside = path.join(root, 'elsewhere');
   mkdirSync(allowed);

@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { SDK_LOCATIONS } from '../runtime/external/child-env.js';
 import { isTypeScriptFile, transpileTypeScriptNode } from './typescript-node.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 function scriptDir(): { dir: string; dataDir: string } {
   return {
-    dir: mkdtempSync(path.join(tmpdir(), 'headsetd-tsnode-')),
-    dataDir: mkdtempSync(path.join(tmpdir(), 'headsetd-tsnode-data-')),
+    dir: scratchDir('headsetd-tsnode'),
+    dataDir: scratchDir('headsetd-tsnode-data'),
   };
 }
 

@@ -3,9 +3,7 @@
  * runtime, on a real stream manager (SQLite store, fake runtime) and a socket stand-in.
  */
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { FakeRuntime } from '../../../test/support/fake-runtime.js';
 import { HeadsetdError } from '../../core/errors.js';
@@ -16,6 +14,7 @@ import { StreamStore } from '../store.js';
 import { QuickForwarding } from './forwarding.js';
 import { QuickRegistry } from './registry.js';
 import { QuickStreams } from './service.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 let dataDir: string;
 let db: Db;
@@ -25,7 +24,7 @@ let registry: QuickRegistry;
 let streams: QuickStreams;
 
 beforeEach(() => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-quick-piping-'));
+  dataDir = scratchDir('headsetd-quick-piping');
   db = openDatabase(dataDir);
   runtime = new FakeRuntime();
   manager = new StreamManager(new StreamStore(db), runtime, { context: { executablesDirs: [] } });

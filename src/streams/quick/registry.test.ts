@@ -3,9 +3,7 @@
  * the registry following it through the manager's change announcements, as the routes use it.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { FakeRuntime } from '../../../test/support/fake-runtime.js';
 import { openDatabase, type Db } from '../../platform/store/database.js';
@@ -13,6 +11,7 @@ import { StreamManager } from '../manager.js';
 import { parseQuickStart, QUICK_NODES, quickStreamDocument } from '../quick-stream.js';
 import { StreamStore } from '../store.js';
 import { QuickRegistry } from './registry.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 let dataDir: string;
 let db: Db;
@@ -31,7 +30,7 @@ function frame(rows: number) {
 }
 
 beforeEach(() => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-quick-'));
+  dataDir = scratchDir('headsetd-quick');
   db = openDatabase(dataDir);
   runtime = new FakeRuntime();
   manager = new StreamManager(new StreamStore(db), runtime, { context: { executablesDirs: [] } });

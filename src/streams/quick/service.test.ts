@@ -2,9 +2,7 @@
  * Starting and stopping quick streams without HTTP: a real stream manager (SQLite store, fake
  * runtime) and the registry following it, as the service wires them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { FakeRuntime } from '../../../test/support/fake-runtime.js';
 import { HeadsetdError } from '../../core/errors.js';
@@ -14,6 +12,7 @@ import { QUICK_NODES } from '../quick-stream.js';
 import { StreamStore } from '../store.js';
 import { QuickRegistry } from './registry.js';
 import { QuickStreams } from './service.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 let dataDir: string;
 let db: Db;
@@ -22,7 +21,7 @@ let manager: StreamManager;
 let registry: QuickRegistry;
 
 beforeEach(() => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-quick-service-'));
+  dataDir = scratchDir('headsetd-quick-service');
   db = openDatabase(dataDir);
   runtime = new FakeRuntime();
   manager = new StreamManager(new StreamStore(db), runtime, { context: { executablesDirs: [] } });

@@ -2,9 +2,7 @@
  * `device_busy` names what holds the device (docs/api.md §Errors): the job that holds a motor,
  * the client or the streams that hold EEG acquisition, the impedance session that measures.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULTS } from '../../../src/service/config.js';
@@ -14,6 +12,7 @@ import { scaledClock } from '../../support/scaled-clock.js';
 import { errorOf, json, type SystemApp, systemApp } from '../system/support.js';
 import { eventually } from '../../support/wait.js';
 import { STREAM_HOST } from '../../support/stream-host.js';
+import { scratchDir } from '../../support/scratch.js';
 
 describe('on the /system and guide paths', () => {
   let s: SystemApp;
@@ -93,7 +92,7 @@ describe('on the device', () => {
 
 describe('on the service', () => {
   let server: RunningServer | undefined;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-busy-'));
+  const dataDir = scratchDir('headsetd-busy');
   afterEach(async () => {
     await server?.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -2,10 +2,8 @@
  * The plugins as the service wires them: through createApp's extraPlugins, beside the streams API,
  * the security hooks and the OpenAPI document.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { pluginOptions, wiredPlugins } from './support.js';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/api/app.js';
@@ -15,9 +13,10 @@ import { openDatabase } from '../../../src/platform/store/database.js';
 import { StreamManager } from '../../../src/streams/manager.js';
 import { StreamStore } from '../../../src/streams/store.js';
 import { FakeRuntime } from '../../support/fake-runtime.js';
+import { scratchDir } from '../../support/scratch.js';
 
 describe('systemPlugin and guidesPlugin inside createApp', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-wired-'));
+  const dataDir = scratchDir('headsetd-wired');
   const db = openDatabase(dataDir);
   const device = createSimulatedHeadset({ seed: 3 });
   const settings = new SettingsStore(db);

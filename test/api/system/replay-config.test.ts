@@ -3,10 +3,8 @@
  * channels, 250 Hz) at start and on reset, replacing a replayed file's own rate and channels.
  * Only the EEG settings a user set are applied now.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { pluginOptions, wiredPlugins } from './support.js';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, expect, test } from 'vitest';
 import { registerBodyParsers } from '../../../src/api/body.js';
@@ -15,6 +13,7 @@ import { installValidation } from '../../../src/api/validation.js';
 import { createReplayHeadset } from '../../../src/device/replay/index.js';
 import { openDatabase } from '../../../src/platform/store/database.js';
 import { fixture } from '../../formats/fixtures.js';
+import { scratchDir } from '../../support/scratch.js';
 
 const FIXTURE = fixture('test_edf_stim_channel.edf'); // 128 Hz
 const cleanups: (() => Promise<void>)[] = [];
@@ -40,7 +39,7 @@ async function appOn(dataDir: string) {
 }
 
 test('a replayed file keeps its own rate at start and after reset when the user set none', async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-config-'));
+  const dataDir = scratchDir('headsetd-replay-config');
   cleanups.push(async () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -52,7 +51,7 @@ test('a replayed file keeps its own rate at start and after reset when the user 
 });
 
 test('a rate the user set in the configuration applies, and null gives the file its rate back', async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-config-'));
+  const dataDir = scratchDir('headsetd-replay-config');
   cleanups.push(async () => {
     rmSync(dataDir, { recursive: true, force: true });
   });

@@ -3,11 +3,8 @@
  * and which it dropped, with the reason (docs/device.md §Replay device); other devices answer no
  * `replay`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { registerBodyParsers } from '../../../src/api/body.js';
 import { installErrorHandling } from '../../../src/api/error-handler.js';
 import { installValidation } from '../../../src/api/validation.js';
@@ -15,11 +12,9 @@ import { createReplayHeadset } from '../../../src/device/replay/index.js';
 import { openDatabase } from '../../../src/platform/store/database.js';
 import { writeTestEdf } from '../../support/write-edf.js';
 import { json, pluginOptions, systemApp, wiredPlugins } from './support.js';
+import { scratchDir } from '../../support/scratch.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-replay-status-'));
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = scratchDir('headsetd-replay-status');
 
 test('the replay device reports its mapped and dropped channels in GET /system/status', async () => {
   const file = writeTestEdf(
@@ -34,7 +29,7 @@ test('the replay device reports its mapped and dropped channels in GET /system/s
     ],
     { records: 2 },
   );
-  const dataDir = mkdtempSync(path.join(dir, 'data-'));
+  const dataDir = scratchDir('headsetd-replay-status-data');
   const db = openDatabase(dataDir);
   const device = createReplayHeadset(file, { seed: 1 });
   const app = Fastify();

@@ -4,11 +4,8 @@
  * on the model: src/device/simulated/wearer.test.ts; end to end through the ssvep node:
  * test/e2e/ssvep-simulator.test.ts.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { registerBodyParsers } from '../../../src/api/body.js';
 import { installErrorHandling } from '../../../src/api/error-handler.js';
 import { installValidation } from '../../../src/api/validation.js';
@@ -16,11 +13,9 @@ import { createReplayHeadset } from '../../../src/device/replay/index.js';
 import { openDatabase } from '../../../src/platform/store/database.js';
 import { writeTestEdf } from '../../support/write-edf.js';
 import { errorOf, json, pluginOptions, systemApp, wiredPlugins } from './support.js';
+import { scratchDir } from '../../support/scratch.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'headsetd-simulator-'));
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = scratchDir('headsetd-simulator');
 
 test('the simulated headset takes a flicker, eyes closed, and answers its wearer’s state', async () => {
   const s = await systemApp();
@@ -56,7 +51,7 @@ test('the simulated headset takes a flicker, eyes closed, and answers its wearer
 
 test('another device answers 404 naming the simulator, for both methods', async () => {
   const file = writeTestEdf(dir, 'one.edf', [{ label: 'O1', samplesPerRecord: 100 }], { records: 2 });
-  const dataDir = mkdtempSync(path.join(dir, 'data-'));
+  const dataDir = scratchDir('headsetd-simulator-data');
   const db = openDatabase(dataDir);
   const device = createReplayHeadset(file, { seed: 1 });
   const app = Fastify();

@@ -3,11 +3,9 @@
  * WebSocket) with the /system and guide plugins on a simulated headset and a temporary data dir.
  */
 import type { LiveSockets } from '../../../src/events/live-sockets.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { SettingsStore } from '../../../src/platform/store/settings-store.js';
 import { EventHub } from '../../../src/events/hub.js';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerBodyParsers } from '../../../src/api/body.js';
@@ -29,6 +27,7 @@ import {
   type SimulatedHeadsetOptions,
 } from '../../../src/device/simulated/index.js';
 import { type Db, openDatabase } from '../../../src/platform/store/database.js';
+import { scratchDir } from '../../support/scratch.js';
 
 export interface SystemApp {
   app: FastifyInstance;
@@ -88,7 +87,7 @@ export function wiredPlugins(
 export async function systemApp(
   options: { dataDir?: string; device?: SimulatedHeadsetOptions; guides?: boolean; sysRoot?: string } = {},
 ): Promise<SystemApp> {
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'headsetd-system-'));
+  const dataDir = options.dataDir ?? scratchDir('headsetd-system');
   const db = openDatabase(dataDir);
   const device = createSimulatedHeadset({ seed: 7, ...options.device });
   const app = Fastify({ logger: false }) as unknown as FastifyInstance;

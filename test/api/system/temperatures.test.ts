@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { json, type SystemApp, systemApp } from './support.js';
+import { scratchDir } from '../../support/scratch.js';
 
 type Status = {
   temperatures: { cpu: { celsius: number; source: string }; battery: { celsius: number; source: string } };
@@ -19,7 +19,7 @@ describe('temperatures in healthz, battery and status', () => {
   });
 
   function sysRoot(zoneMilliCelsius?: string): string {
-    const root = mkdtempSync(path.join(tmpdir(), 'sysfs-'));
+    const root = scratchDir('sysfs');
     roots.push(root);
     if (zoneMilliCelsius !== undefined) {
       mkdirSync(path.join(root, 'class/thermal/thermal_zone0'), { recursive: true });
