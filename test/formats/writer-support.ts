@@ -1,22 +1,45 @@
 /** Shared helpers of the EDF writer tests: temp dirs, deterministic data, tolerance checks. */
-import { rmSync } from 'node:fs';
-import { afterAll } from 'vitest';
 import type { EdfSignalHeader } from '../../src/formats/edf-reader.js';
 import { prng } from '../support/prng.js';
 import { scratchDir } from '../support/scratch.js';
 
 export { prng };
 
-/** A fresh temp dir, removed after the calling file's (or describe block's) tests. */
+/** A fresh temp dir, removed when the calling file ends (scratchDir). */
 export function tempDir(prefix: string): string {
-  const dir = scratchDir(prefix);
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
+  return scratchDir(prefix);
 }
 
-/** Interleaved float32 samples uniformly within each channel's [min, max]. */
+const bits32 = new Float32Array(1);
+const int32 = new Int32Array(bits32.buffer);
+
+/** The float32 next to the float32 `f`, towards +∞ (`up`) or −∞. */
+function nextFloat32(f: number, up: boolean): number {
+  if (f === 0) return up ? 2 ** -149 : -(2 ** -149);
+  bits32[0] = f;
+  int32[0] = (int32[0] as number) + (f > 0 === up ? 1 : -1);
+  return bits32[0];
+}
+
+/** The float32 nearest to `value` (within [min, max]) that lies within [min, max], if one does. */
+function float32Within(value: number, min: number, max: number): number | undefined {
+  let f = Math.fround(value);
+  if (f > max) f = nextFloat32(f, false);
+  if (f < min) f = nextFloat32(f, true);
+  return f >= min && f <= max ? f : undefined;
+}
+
+/** Whether some float32 value lies within [min, max] (a range narrower than float32's step may hold none). */
+export function holdsFloat32(min: number, max: number): boolean {
+  return float32Within(min, min, max) !== undefined;
+}
+
+/**
+ * Interleaved float32 samples uniformly within each channel's [min, max], each a float32 inside
+ * the range: a value rounded to float32 can land past a limit when the range is narrow beside
+ * float32's step at its magnitude (0.07 wide at 10,000, where the step is 0.001), so the rounded
+ * value is moved one step back inside. A range that holds no float32 is refused.
+ */
 export function randomData(
   seed: number,
   samples: number,
@@ -26,8 +49,9 @@ export function randomData(
   const data = new Float32Array(samples * ranges.length);
   for (let s = 0; s < samples; s++) {
     ranges.forEach((r, c) => {
-      // Stay a hair inside the range so float32 rounding cannot push a value past a limit.
-      data[s * ranges.length + c] = r.min + (r.max - r.min) * (0.0005 + 0.999 * next());
+      const value = float32Within(r.min + (r.max - r.min) * (0.0005 + 0.999 * next()), r.min, r.max);
+      if (value === undefined) throw new RangeError(`no float32 value lies within [${r.min}, ${r.max}]`);
+      data[s * ranges.length + c] = value;
     });
   }
   return data;
