@@ -107,7 +107,10 @@ export async function outletAnswers(address: string, servicePort: number, uid: s
     return await new Promise<boolean>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       let timeAnswers = 0;
+      let decided = false;
       const finish = (answered: boolean) => {
+        if (decided) return;
+        decided = true;
         clearTimeout(timer);
         resolve(answered);
       };
@@ -116,7 +119,13 @@ export async function outletAnswers(address: string, servicePort: number, uid: s
         if (text.slice(0, text.indexOf('\n')).trim() === queryId && text.includes(uid)) finish(true);
       });
       prober.on('message', (message) => {
-        if (message.toString().trim().split(/\s+/)[0] === queryId && ++timeAnswers === 2) finish(false);
+        if (message.toString().trim().split(/\s+/)[0] !== queryId || ++timeAnswers < 2) return;
+        // A live outlet's uid answers, sent before this one, may wait unread on the other socket
+        // (a busy event loop finds both sockets ready at once and may read this one first): the
+        // verdict waits until the poll phase has read them.
+        setImmediate(() => {
+          finish(false);
+        });
       });
       // ECONNREFUSED (told to whichever call on the socket comes next: a receive or a send), or an
       // address that cannot be reached at all.
