@@ -6,9 +6,10 @@ import { FormatError } from './format-error.js';
 import { parseCsv, readCsvFile } from './csv-reader.js';
 import { CsvWriter, csvField, formatTimestamp } from './csv-writer.js';
 import { formatFloat32 } from './float32-text.js';
-import { randomData, tempDir } from '../../test/formats/writer-support.js';
+import { randomData } from '../../test/formats/writer-support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
-const dir = tempDir('csv');
+const dir = scratchDir('csv');
 let fileNo = 0;
 const nextPath = (): string => join(dir, `f${fileNo++}.csv`);
 

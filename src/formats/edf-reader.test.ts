@@ -7,7 +7,7 @@ import { EdfWriter } from './edf-writer.js';
 import { edflibCheck } from '../../test/support/edf-check.js';
 import { type MneResult, mneRead } from '../../test/support/mne-check.js';
 import { closeTo, EDF_FIXTURES, fixture } from '../../test/formats/fixtures.js';
-import { tempDir } from '../../test/formats/writer-support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
 describe('EdfReader on the real fixtures', () => {
   let mne: Map<string, MneResult>;
@@ -118,7 +118,7 @@ describe('EdfReader on the real fixtures', () => {
 });
 
 describe('EdfReader tolerance and refusal', () => {
-  const dir = tempDir('edf-reader');
+  const dir = scratchDir('edf-reader');
   const original = readFileSync(fixture('test_bdf_stim_channel.bdf'));
   const variant = (name: string, edit: (b: Buffer) => Buffer): string => {
     const path = join(dir, name);
@@ -174,7 +174,7 @@ describe('EdfReader tolerance and refusal', () => {
 });
 
 describe('EdfReader on EDF+D', () => {
-  const dir = tempDir('edf-d');
+  const dir = scratchDir('edf-d');
   it('reads record onsets with a gap from the time-keeping TALs', () => {
     const path = join(dir, 'gap.edf');
     const w = EdfWriter.open(path, {

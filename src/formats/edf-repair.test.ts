@@ -9,9 +9,10 @@ import { repairEdf } from './edf-repair.js';
 import { EdfWriter } from './edf-writer.js';
 import { edflibCheck } from '../../test/support/edf-check.js';
 import { CRASH_CHANNELS, CRASH_RATE, crashSample } from '../../test/formats/crash-signal.js';
-import { halfStep, randomData, tempDir } from '../../test/formats/writer-support.js';
+import { halfStep, randomData } from '../../test/formats/writer-support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
-const dir = tempDir('edf-repair');
+const dir = scratchDir('edf-repair');
 
 describe('repairEdf', () => {
   it.each(['edf', 'bdf'] as const)(

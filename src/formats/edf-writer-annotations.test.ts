@@ -9,7 +9,8 @@ import { EdfReader } from './edf-reader.js';
 import { EdfWriter } from './edf-writer.js';
 import { edflibCheck } from '../../test/support/edf-check.js';
 import { type MneResult, mneRead } from '../../test/support/mne-check.js';
-import { halfStep, maxError, prng, randomData, tempDir } from '../../test/formats/writer-support.js';
+import { halfStep, maxError, prng, randomData } from '../../test/formats/writer-support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
 interface Note {
   onset: number;
@@ -56,7 +57,7 @@ const byOnset = (a: Note, b: Note): number =>
   a.onset - b.onset || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
 
 describe('a file with many annotations', () => {
-  const dir = tempDir('edf-annotations');
+  const dir = scratchDir('edf-annotations');
   const written = new Map<string, { path: string; data: Float32Array; notes: Note[]; samples: number }>();
   let mne: Map<string, MneResult>;
 

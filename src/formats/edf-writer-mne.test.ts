@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EdfReader } from './edf-reader.js';
 import { EdfWriter } from './edf-writer.js';
 import { type MneResult, mneRead } from '../../test/support/mne-check.js';
-import { halfStep, maxError, randomData, tempDir } from '../../test/formats/writer-support.js';
+import { halfStep, maxError, randomData } from '../../test/formats/writer-support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
 interface Case {
   name: string;
@@ -70,7 +71,7 @@ const CASES: Case[] = [
 ];
 
 describe('files written by EdfWriter, read by MNE', () => {
-  const dir = tempDir('edf-mne');
+  const dir = scratchDir('edf-mne');
   const written = new Map<string, { data: Float32Array; path: string }>();
   let mne: Map<string, MneResult>;
 

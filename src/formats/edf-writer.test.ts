@@ -7,9 +7,10 @@ import { EdfReader } from './edf-reader.js';
 import { sanitizeTalText } from './edf-tal.js';
 import { EdfWriter, type EdfWriterOptions, MAX_ANNOTATION_TEXT_BYTES } from './edf-writer.js';
 import { edflibCheck } from '../../test/support/edf-check.js';
-import { halfStep, holdsFloat32, maxError, randomData, tempDir } from '../../test/formats/writer-support.js';
+import { halfStep, holdsFloat32, maxError, randomData } from '../../test/formats/writer-support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
-const dir = tempDir('edf-writer');
+const dir = scratchDir('edf-writer');
 let fileNo = 0;
 const nextPath = (ext: string): string => join(dir, `f${fileNo++}.${ext}`);
 

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { readCsvFile } from './csv-reader.js';
 import { EdfReader } from './edf-reader.js';
 import { edflibCheck } from '../../test/support/edf-check.js';
-import { tempDir } from '../../test/formats/writer-support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
-const dir = tempDir('full-disk');
+const dir = scratchDir('full-disk');
 
 /** Runs the child under a 40 KiB file-size limit; returns its report. */
 function fill(kind: 'edf' | 'csv'): { path: string; report: Record<string, unknown> } {

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from './format-error.js';
 import { readOpenBciCsv } from './openbci-csv.js';
 import { fixture } from '../../test/formats/fixtures.js';
-import { tempDir } from '../../test/formats/writer-support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
-const dir = tempDir('openbci');
+const dir = scratchDir('openbci');
 
 describe('readOpenBciCsv', () => {
   it('reads the OpenBCI GUI v6 fixture: 8 EXG channels at 250 Hz, µV, epoch timestamps', () => {

@@ -24,9 +24,10 @@ import { edflibCheck } from '../../test/support/edf-check.js';
 import { CsvWriter } from '../formats/csv-writer.js';
 import { EdfWriter } from '../formats/edf-writer.js';
 import { mneRead } from '../../test/support/mne-check.js';
-import { readJson, tempDataDir } from '../../test/recordings/support.js';
+import { readJson } from '../../test/recordings/support.js';
+import { scratchDir } from '../../test/support/scratch.js';
 
-const dir = path.join(tempDataDir('headsetd-repair'), 'recordings');
+const dir = path.join(scratchDir('headsetd-repair'), 'recordings');
 mkdirSync(dir, { recursive: true });
 
 function recording(name: string, format: 'edf' | 'bdf' | 'csv', seconds: number, where = dir): RecordingFile {
@@ -118,7 +119,7 @@ describe('repairRecordings', () => {
 
 /** A fresh recordings directory of its own. */
 function freshDir(prefix: string): string {
-  const d = path.join(tempDataDir(prefix), 'recordings');
+  const d = path.join(scratchDir(prefix), 'recordings');
   mkdirSync(d, { recursive: true });
   return d;
 }

@@ -12,13 +12,14 @@ import type { Frame } from '../../src/core/frame.js';
 import { parseCsv } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
-import { readEdf, tempDataDir } from '../recordings/support.js';
+import { readEdf } from '../recordings/support.js';
 import { definition, pipe } from '../runtime/helpers.js';
 import { eventually } from '../support/wait.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-recorder-marks');
+const dataDir = scratchDir('headsetd-recorder-marks');
 const recordings = path.join(dataDir, 'recordings');
 let runtime: WorkerRuntime | undefined;
 

@@ -10,11 +10,12 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { listRecordings, repairRecordings } from '../../src/recordings/index.js';
-import { generatorSample, readEdf, readJson, tempDataDir } from '../recordings/support.js';
+import { generatorSample, readEdf, readJson } from '../recordings/support.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { testScript } from '../support/test-scripts.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-recorder-crash');
+const dataDir = scratchDir('headsetd-recorder-crash');
 const RATE = 500;
 const expected = (k: number) => generatorSample(k, RATE, [200, 40], [7, 31]);
 

@@ -12,10 +12,11 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import type { RecordingRepair } from '../../src/recordings/index.js';
 import type { RuntimeEvent, RuntimeNodeStatus } from '../../src/streams/runtime/stream-runtime.js';
-import { readJson, tempDataDir } from '../recordings/support.js';
+import { readJson } from '../recordings/support.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
 import { testScript } from '../support/test-scripts.js';
+import { scratchDir } from '../support/scratch.js';
 
 const LIMIT_KIB = 100;
 
@@ -51,12 +52,12 @@ describe('recorder on a full disk', () => {
   /** An EDF recording stopped by the full disk: the first test reads it, the restart test starts from a copy. */
   let fullEdf: { dataDir: string; report: ChildReport };
   beforeAll(() => {
-    const dataDir = tempDataDir('headsetd-recorder-full-edf');
+    const dataDir = scratchDir('headsetd-recorder-full-edf');
     fullEdf = { dataDir, report: recordUntilFull(dataDir, 'edf') };
   });
 
   test.each(['edf', 'csv'])('%s: stops for good with a clear lastError; the file stays valid', (format) => {
-    const dataDir = format === 'edf' ? fullEdf.dataDir : tempDataDir(`headsetd-recorder-full-${format}`);
+    const dataDir = format === 'edf' ? fullEdf.dataDir : scratchDir(`headsetd-recorder-full-${format}`);
     const { rec } = format === 'edf' ? fullEdf.report : recordUntilFull(dataDir, format);
     const name = `full.${format}`;
     expect(rec.state).toBe('error');
@@ -89,7 +90,7 @@ describe('recorder on a full disk', () => {
   });
 
   test('after a restart with no room for a new file: lastError says disk full (not the pipe overflow behind it), no restart loop, nothing left', async () => {
-    const dataDir = tempDataDir('headsetd-recorder-full-restart');
+    const dataDir = scratchDir('headsetd-recorder-full-restart');
     const dir = path.join(dataDir, 'recordings');
     expect(fullEdf.report.rec.state).toBe('error');
     cpSync(fullEdf.dataDir, dataDir, { recursive: true });

@@ -16,11 +16,12 @@ import { STREAM_HOST } from '../support/stream-host.js';
 import { openDatabase } from '../../src/platform/store/database.js';
 import { StreamManager } from '../../src/streams/manager.js';
 import { StreamStore } from '../../src/streams/store.js';
-import { readEdf, tempDataDir } from '../recordings/support.js';
+import { readEdf } from '../recordings/support.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-recorder-http');
+const dataDir = scratchDir('headsetd-recorder-http');
 const ID = '0c5d7f5e-2b0a-4c1e-9d3f-5a6b7c8d9e0f';
 let app: FastifyInstance;
 let manager: StreamManager;

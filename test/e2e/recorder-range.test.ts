@@ -15,13 +15,14 @@ import type { DeviceFeed } from '../../src/core/node.js';
 import { ListenerSet } from '../../src/core/listener-set.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
-import { readEdf, tempDataDir } from '../recordings/support.js';
+import { readEdf } from '../recordings/support.js';
 import { definition, pipe } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneStandardMontage } from '../support/mne-check.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-recorder-range');
+const dataDir = scratchDir('headsetd-recorder-range');
 const recordings = path.join(dataDir, 'recordings');
 let runtime: WorkerRuntime | undefined;
 

@@ -9,13 +9,14 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { WorkerRuntime } from '../../src/streams/runtime/worker-runtime.js';
 import { STREAM_HOST } from '../support/stream-host.js';
-import { readEdf, readJson, generatorSample, tempDataDir } from '../recordings/support.js';
+import { readEdf, readJson, generatorSample } from '../recordings/support.js';
 import { definition, pipe } from '../runtime/helpers.js';
 import { edflibCheck } from '../support/edf-check.js';
 import { mneRead } from '../support/mne-check.js';
 import { eventually } from '../support/wait.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-recorder');
+const dataDir = scratchDir('headsetd-recorder');
 const recordings = path.join(dataDir, 'recordings');
 let runtime: WorkerRuntime | undefined;
 

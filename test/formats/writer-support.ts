@@ -1,14 +1,8 @@
 /** Shared helpers of the EDF writer tests: temp dirs, deterministic data, tolerance checks. */
 import type { EdfSignalHeader } from '../../src/formats/edf-reader.js';
 import { prng } from '../support/prng.js';
-import { scratchDir } from '../support/scratch.js';
 
 export { prng };
-
-/** A fresh temp dir, removed when the calling file ends (scratchDir). */
-export function tempDir(prefix: string): string {
-  return scratchDir(prefix);
-}
 
 const bits32 = new Float32Array(1);
 const int32 = new Int32Array(bits32.buffer);

@@ -16,9 +16,9 @@ import { installValidation } from '../../src/api/validation.js';
 import { RecordingFile } from '../../src/streams/executables/recorder-file.js';
 import { CsvWriter } from '../../src/formats/csv-writer.js';
 import { EdfWriter } from '../../src/formats/edf-writer.js';
-import { tempDataDir } from './support.js';
+import { scratchDir } from '../support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-recordings-api');
+const dataDir = scratchDir('headsetd-recordings-api');
 const dir = path.join(dataDir, 'recordings');
 const active = new Set<string>();
 let app: FastifyInstance;

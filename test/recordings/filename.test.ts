@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_FILENAME_BYTES } from '../../src/recordings/index.js';
 import { expectError, json } from '../api/helpers.js';
 import { type ControlPlane, controlPlane } from '../support/control-plane.js';
-import { feed, recorderHarness, tempDataDir } from './support.js';
+import { feed, recorderHarness } from './support.js';
+import { scratchDir } from '../support/scratch.js';
 
 let cp: ControlPlane;
 beforeAll(async () => {
@@ -76,7 +77,7 @@ describe('refused at create', () => {
 });
 
 describe('what passes create records', () => {
-  const dataDir = tempDataDir('headsetd-filename');
+  const dataDir = scratchDir('headsetd-filename');
   test.each([
     ['50 × 😀 (200 bytes) as CSV', '😀'.repeat(50), 'csv'],
     ['100 × é (200 bytes) as BDF', 'é'.repeat(100), 'bdf'],

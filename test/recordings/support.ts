@@ -7,15 +7,6 @@ import { createRecorder } from '../../src/streams/executables/recorder.js';
 import { EdfReader } from '../../src/formats/edf-reader.js';
 import type { Frame } from '../../src/core/frame.js';
 import type { NodeContext, NodeInstance } from '../../src/core/node.js';
-import { scratchDir } from '../support/scratch.js';
-
-/**
- * A fresh data dir, removed when the calling file ends (scratchDir; an afterAll registered here,
- * as before, was ignored when called from inside a test, and the directory was left behind).
- */
-export function tempDataDir(prefix: string): string {
-  return scratchDir(prefix);
-}
 
 /** Sample k of a noise-free signal generator (float32 as it emits it). */
 export function generatorSample(

@@ -9,13 +9,14 @@ import { describe, expect, test } from 'vitest';
 import type { Frame } from '../../core/frame.js';
 import { edflibCheck } from '../../../test/support/edf-check.js';
 import { recordingContext } from '../../../test/sdk/fake-node-context.js';
-import { feed, readEdf, recorderHarness, tempDataDir } from '../../../test/recordings/support.js';
+import { feed, readEdf, recorderHarness } from '../../../test/recordings/support.js';
 import { createFilter } from './filter.js';
 import { clipText, noValueText, SampleSpans } from './recorder-clipping.js';
 import { reservedPhysicalMin } from '../../formats/edf-writer-header.js';
 import { DEFAULT_PHYSICAL_RANGE_UV, EDF_DC_FREE_LIMITS, physicalLimitsFor } from './recorder-range.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-recorder-clipping');
+const dataDir = scratchDir('headsetd-recorder-clipping');
 const dir = path.join(dataDir, 'recordings');
 
 describe('the physical-range rule', () => {

@@ -14,9 +14,10 @@ import { FatalNodeError } from '../runtime/node-errors.js';
 import { edflibCheck } from '../../../test/support/edf-check.js';
 import { mneRead } from '../../../test/support/mne-check.js';
 import type { NodeInstance } from '../../core/node.js';
-import { feed, frame, readJson, recorderHarness, tempDataDir } from '../../../test/recordings/support.js';
+import { feed, frame, readJson, recorderHarness } from '../../../test/recordings/support.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-first-record');
+const dataDir = scratchDir('headsetd-first-record');
 const dir = path.join(dataDir, 'recordings');
 mkdirSync(dir, { recursive: true });
 

@@ -7,13 +7,14 @@
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { mneRead } from '../../../test/support/mne-check.js';
-import { FRAME_T0, frame, recorderHarness, tempDataDir } from '../../../test/recordings/support.js';
+import { FRAME_T0, frame, recorderHarness } from '../../../test/recordings/support.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 const RATE = 250;
 const SAMPLES = 80 * RATE + 90;
 
 test('1,100 annotations in 80 s: MNE reads the samples recorded and every annotation at its onset', async () => {
-  const dataDir = tempDataDir('headsetd-recorder-many-annotations');
+  const dataDir = scratchDir('headsetd-recorder-many-annotations');
   const h = recorderHarness(dataDir, { filename: 'busy.bdf' });
   await h.node.start();
   const marks: { onset: number; text: string }[] = [];

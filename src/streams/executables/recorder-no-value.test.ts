@@ -12,7 +12,8 @@ import type { Frame } from '../../core/frame.js';
 import { EdfReader } from '../../formats/edf-reader.js';
 import { edflibCheck } from '../../../test/support/edf-check.js';
 import { type MneResult, mneRead } from '../../../test/support/mne-check.js';
-import { FRAME_T0, type Harness, recorderHarness, tempDataDir } from '../../../test/recordings/support.js';
+import { FRAME_T0, type Harness, recorderHarness } from '../../../test/recordings/support.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 const RATE = 250;
 const CHANNELS = ['Fp1', 'Cz', 'O1', 'O2'];
@@ -62,7 +63,7 @@ function feedFrames(h: Harness): void {
 }
 
 describe('the recorder and samples of no value', () => {
-  const dataDir = tempDataDir('headsetd-recorder-no-value');
+  const dataDir = scratchDir('headsetd-recorder-no-value');
   const dir = path.join(dataDir, 'recordings');
   const harnesses = new Map<string, Harness>();
   let mne: Map<string, MneResult>;

@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../core/frame.js';
 import { edflibCheck } from '../../../test/support/edf-check.js';
 import { type MneResult, mneRead } from '../../../test/support/mne-check.js';
-import { FRAME_T0, recorderHarness, tempDataDir } from '../../../test/recordings/support.js';
+import { FRAME_T0, recorderHarness } from '../../../test/recordings/support.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
 const RATE = 250;
 const CHANNELS = ['O1', 'O1.alpha', 'O1.alphaDb', 'AccX'];
@@ -48,7 +49,7 @@ function feed(node: { onFrame?: (port: string, frame: Frame) => void }): void {
 }
 
 describe('the recorder writes each channel in its unit', () => {
-  const dataDir = tempDataDir('headsetd-recorder-units');
+  const dataDir = scratchDir('headsetd-recorder-units');
   const dir = path.join(dataDir, 'recordings');
   let mne: Map<string, MneResult>;
 

@@ -16,10 +16,10 @@ import {
   readEdf,
   readJson,
   recorderHarness,
-  tempDataDir,
 } from '../../../test/recordings/support.js';
+import { scratchDir } from '../../../test/support/scratch.js';
 
-const dataDir = tempDataDir('headsetd-recorder-node');
+const dataDir = scratchDir('headsetd-recorder-node');
 const dir = path.join(dataDir, 'recordings');
 
 const recorder = (config: Record<string, unknown>, ids?: { streamId: string; nodeId: string }) =>
