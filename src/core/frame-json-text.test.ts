@@ -46,7 +46,12 @@ describe('frameJsonText', () => {
     expect(text).toBe(JSON.stringify(frameToJson(f)));
     const parsed = JSON.parse(text) as { data: unknown[][] };
     expect(parsed.data[0]).toEqual(['NaN', 'Infinity', '-Infinity']);
-    expect(parsed.data[1]).toEqual([0, Math.fround(1e-45), Math.fround(3.4e38)]);
+    expect(parsed.data[1]).toEqual([0, 1e-45, 3.4e38]);
+    expect((parsed.data[1] as number[]).map(Math.fround)).toEqual([
+      0,
+      Math.fround(1e-45),
+      Math.fround(3.4e38),
+    ]);
     // Python's json module reads the same text, and float() makes the strings numbers again.
     const python = spawnSync(
       '/usr/bin/python3',
@@ -100,6 +105,12 @@ describe('frameJsonText', () => {
     const odd = Object.freeze(['a"b', 'ü\\n', '\u2028']);
     for (const f of [frame(3, odd, (i) => i), frame(0, NAMES, () => 0), frame(0, [], () => 0)])
       expect(frameJsonText(f)).toBe(JSON.stringify(frameToJson(f)));
+  });
+
+  it('writes each sample with the fewest digits that read back as its float32, not its double widening', () => {
+    const f = frame(1, NAMES, (i) => [0.1, -12.345, 44.5390625][i] ?? 0);
+    expect(f.data[0]).toBe(0.10000000149011612);
+    expect(frameJsonText(f)).toContain('"data":[[0.1,-12.345,44.539062]]');
   });
 
   it('reads back to the same samples', () => {

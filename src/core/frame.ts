@@ -1,3 +1,5 @@
+import { float32JsonRows, float32Text } from './float32-text.js';
+
 /**
  * A frame: a block of consecutive samples of one source (docs/api.md §Frames).
  *
@@ -88,9 +90,13 @@ export function frameSamples(frame: Frame): number {
  */
 export type JsonSample = number | 'NaN' | 'Infinity' | '-Infinity';
 
-/** A sample's JSON form (see {@link JsonSample}). */
+/**
+ * A sample's JSON form (see {@link JsonSample}): a finite sample as the number its shortest
+ * float32 text reads as (./float32-text.ts), so that `JSON.stringify` writes the same digits as
+ * {@link frameJsonText} and reading it as float32 gives the sample back.
+ */
 export function sampleToJson(value: number): JsonSample {
-  return Number.isFinite(value) ? value : (String(value) as JsonSample);
+  return Number.isFinite(value) ? Number(float32Text(value)) : (String(value) as JsonSample);
 }
 
 /** A sample from its JSON form; undefined when the value is neither a number nor one of the three strings. */
@@ -122,11 +128,7 @@ export function jsonRows(frame: Pick<Frame, 'channels' | 'data'>): JsonSample[][
   const width = frame.channels.length;
   const rows: JsonSample[][] = [];
   for (let offset = 0; offset < frame.data.length && width > 0; offset += width) {
-    const row: JsonSample[] = Array.from(frame.data.subarray(offset, offset + width));
-    for (let c = 0; c < width; c++) {
-      if (!Number.isFinite(row[c])) row[c] = sampleToJson(row[c] as number);
-    }
-    rows.push(row);
+    rows.push(Array.from(frame.data.subarray(offset, offset + width), sampleToJson));
   }
   return rows;
 }
@@ -187,9 +189,6 @@ function listText(list: readonly string[]): string {
   return text;
 }
 
-/** Unquoted NaN and ±Infinity in a row joined by the typed array (number text never has N or I). */
-const NON_FINITE = /-?Infinity|NaN/g;
-
 /** How {@link frameJsonText} writes a frame inside another message's shape. */
 export interface FrameTextOptions {
   /**
@@ -208,21 +207,14 @@ export interface FrameTextOptions {
  * The one JSON text encoder of frames: every socket that sends frames as text (a websocket node,
  * a quick stream's clients and forward, GET /system/sensors/eeg/stream) and the node protocol's
  * NDJSON write a frame's text here. Without options it is `JSON.stringify(frameToJson(frame))`,
- * the same text, made about five times faster: each row is
- * written by the typed array's own `join` (the same number-to-text conversion as JSON's) instead of
- * being copied into an array first, and the channel names are encoded once per list. A row with a
- * value JSON has no number for (NaN, ±Infinity) gets it quoted, as {@link JsonSample} says.
- * (2 kHz × 21 channels × 20 rows: 50–60 µs → 9.5 µs, docs/performance-areas.md §End-to-end latency.)
+ * the same text, made several times faster: the samples are written straight as the shortest
+ * text of each float32 (./float32-text.ts `float32JsonRows`, which quotes the values JSON has no
+ * number for, as {@link JsonSample} says) rather than copied into arrays of numbers, and the
+ * channel names are encoded once per list (docs/performance.md §Samples as text).
  */
 export function frameJsonText(frame: Frame, options?: FrameTextOptions): string {
-  const width = frame.channels.length;
   const names = listText(frame.channels);
-  let rows = '';
-  for (let offset = 0; offset < frame.data.length && width > 0; offset += width) {
-    let row = frame.data.subarray(offset, offset + width).join(',');
-    if (row.includes('N') || row.includes('I')) row = row.replace(NON_FINITE, '"$&"');
-    rows += offset === 0 ? `[${row}]` : `,[${row}]`;
-  }
+  const rows = float32JsonRows(frame.data, frame.channels.length);
   const gap = frame.discontinuity === true ? ',"discontinuity":true' : '';
   const notes = options?.notes ?? true;
   const marker = !notes || frame.marker === undefined ? '' : `,"marker":${JSON.stringify(frame.marker)}`;

@@ -2,7 +2,7 @@
  * Streaming CSV writer for recordings: a header line (`timestamp` first when asked, then the
  * channel names, quoted per RFC 4180 §2 when they hold a comma, quote or line break), then one
  * line per sample. Samples are written with the fewest digits that round-trip float32
- * (./float32-text.ts); timestamps in milliseconds since the Unix epoch with up to three decimals
+ * (core/float32-text.ts); timestamps in milliseconds since the Unix epoch with up to three decimals
  * (microseconds: the resolution a double keeps at today's epoch values). Lines end with `\n`.
  *
  * Same discipline as the EDF writer: lines are held in memory and appended by `flush()`, which
@@ -12,7 +12,7 @@
  */
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, rmSync } from 'node:fs';
 import { FormatError } from './format-error.js';
-import { formatFloat32 } from './float32-text.js';
+import { float32Text } from '../core/float32-text.js';
 import { writeFully } from './write-fully.js';
 
 export interface CsvWriterOptions {
@@ -140,7 +140,7 @@ export class CsvWriter {
     const lines = new Array<string>(samples);
     for (let s = 0; s < samples; s++) {
       if (first === 1) fields[0] = formatTimestamp((start as number) + s * period);
-      for (let c = 0; c < C; c++) fields[c + first] = formatFloat32(data[s * C + c] as number);
+      for (let c = 0; c < C; c++) fields[c + first] = float32Text(data[s * C + c] as number);
       lines[s] = fields.join(',');
     }
     if (samples > 0) {

@@ -5,73 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from './format-error.js';
 import { parseCsv, readCsvFile } from './csv-reader.js';
 import { CsvWriter, csvField, formatTimestamp } from './csv-writer.js';
-import { formatFloat32 } from './float32-text.js';
 import { randomData } from '../../test/formats/writer-support.js';
 import { scratchDir } from '../../test/support/scratch.js';
 
 const dir = scratchDir('csv');
 let fileNo = 0;
 const nextPath = (): string => join(dir, `f${fileNo++}.csv`);
-
-/** The obvious, slow definition: fewest toPrecision digits that round-trip, normalised. */
-function reference(value: number): string {
-  const v = Math.fround(value);
-  for (let digits = 1; digits <= 9; digits++) {
-    const text = v.toPrecision(digits);
-    if (Math.fround(Number(text)) === v) return String(Number(text));
-  }
-  return 'unreachable';
-}
-
-describe('formatFloat32', () => {
-  it('equals the toPrecision definition on any float32, quantised EEG-like values included', () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.float({ noNaN: true, noDefaultInfinity: true }),
-          fc.integer({ min: -8388608, max: 8388607 }).map((d) => Math.fround(d * 0.0223517)),
-          fc.double({ min: -1000, max: 1000, noNaN: true }).map(Math.fround),
-        ),
-        (value) => {
-          expect(formatFloat32(value)).toBe(value === 0 ? '0' : reference(value));
-        },
-      ),
-      { numRuns: 20000 },
-    );
-  });
-
-  it('round-trips every float32 with the fewest significant digits', () => {
-    fc.assert(
-      fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (value) => {
-        const text = formatFloat32(value);
-        expect(Math.fround(Number(text)) === value).toBe(true);
-        // One digit fewer never round-trips.
-        const digits = text
-          .replace(/^-/, '')
-          .replace(/e.*$/, '')
-          .replace('.', '')
-          .replace(/^0+/, '')
-          .replace(/0+$/, '').length;
-        if (digits > 1)
-          expect(Math.fround(Number(Math.abs(value).toPrecision(digits - 1)))).not.toBe(Math.abs(value));
-      }),
-      { numRuns: 5000 },
-    );
-  });
-
-  it.each([
-    [0.1, '0.1'],
-    [Math.fround(0.1), '0.1'],
-    [-12.5, '-12.5'],
-    [123456789, '123456790'],
-    [1e-7, '1e-7'],
-    [-0, '0'],
-    [Number.NaN, 'NaN'],
-    [Number.NEGATIVE_INFINITY, '-Infinity'],
-  ])('%d → %s', (value, text) => {
-    expect(formatFloat32(value)).toBe(text);
-  });
-});
 
 describe('CSV fields and reader', () => {
   it('quotes per RFC 4180 only when needed', () => {

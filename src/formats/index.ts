@@ -16,6 +16,5 @@ export {
   type EdfWriterOptions,
   MAX_ANNOTATION_TEXT_BYTES,
 } from './edf-writer.js';
-export { formatFloat32 } from './float32-text.js';
 export { matchElectrode, recordedLabel } from './labels.js';
 export { type OpenBciRecording, readOpenBciCsv } from './openbci-csv.js';

@@ -84,7 +84,9 @@ describe.skipIf(liblslVersions().length === 0)('the service as an LSL outlet', (
     const frames: { timestamp: number; data: number[][] }[] = [];
     const client = new WebSocket(`ws://127.0.0.1:${wsPort}/`);
     client.on('message', (message: Buffer) => {
-      frames.push(JSON.parse(message.toString()) as { timestamp: number; data: number[][] });
+      const frame = JSON.parse(message.toString()) as { timestamp: number; data: number[][] };
+      // Read as float32, as the outlet sends them (docs/api.md §Frames).
+      frames.push({ ...frame, data: frame.data.map((row) => row.map(Math.fround)) });
     });
     await new Promise((resolve) => client.once('open', resolve));
 

@@ -94,7 +94,9 @@ export async function runGuarantee(options: GuaranteeOptions): Promise<Delivered
   const frames: WsFrame[] = [];
   const client = new WebSocket(`ws://127.0.0.1:${wsPort}/`);
   client.on('message', (message: Buffer) => {
-    frames.push(JSON.parse(message.toString()) as WsFrame);
+    const frame = JSON.parse(message.toString()) as WsFrame;
+    // The text is each sample's shortest float32 text: read as float32, it is the sample (docs/api.md §Frames).
+    frames.push({ ...frame, data: frame.data.map((row) => row.map(Math.fround)) });
   });
   await new Promise((resolve) => client.once('open', resolve));
   const lslCount = Math.min(100, Math.floor(options.rows / 2));
