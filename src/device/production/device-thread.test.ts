@@ -8,7 +8,7 @@ import { copyFileSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../core/frame.js';
-import type { DeviceFrameMessage } from '../../core/frame-wire.js';
+import { DeviceFrameReader, type DeviceFrameMessage } from '../../core/frame-wire.js';
 import type { Headset } from '../headset.js';
 import { createReplayHeadset } from '../replay/index.js';
 import { createSimulatedHeadset } from '../simulated/index.js';
@@ -33,11 +33,10 @@ function keep<H extends Headset>(headset: H): H {
 function readPort(headset: Headset) {
   const framePort = headset.eeg.framePort();
   const frames: Frame[] = [];
-  let channels: readonly string[] = [];
+  const reader = new DeviceFrameReader();
   const waiters: { count: number; resolve: () => void }[] = [];
-  framePort.port.on('message', ({ frame }: DeviceFrameMessage) => {
-    if (frame.channels !== undefined) channels = frame.channels;
-    frames.push({ ...frame, channels });
+  framePort.port.on('message', (message: DeviceFrameMessage) => {
+    frames.push(reader.read(message));
     for (const waiter of waiters.splice(0)) {
       if (frames.length >= waiter.count) waiter.resolve();
       else waiters.push(waiter);
@@ -177,8 +176,9 @@ describe('frames produced in the device’s thread', () => {
     const headset = createSimulatedHeadset({ seed: 4, deviceThread: DEVICE_THREAD });
     const framePort = headset.eeg.framePort();
     let rows = 0;
-    framePort.port.on('message', ({ frame }: DeviceFrameMessage) => {
-      rows += frame.data.length / 19;
+    const reader = new DeviceFrameReader();
+    framePort.port.on('message', (message: DeviceFrameMessage) => {
+      rows += reader.read(message).data.length / 19;
     });
     const portClosed = new Promise((resolve) => framePort.port.once('close', resolve));
     const stopped = new Promise<string>((resolve) =>

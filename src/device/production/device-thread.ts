@@ -20,7 +20,7 @@
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Frame } from '../../core/frame.js';
-import type { DeviceFrameMessage } from '../../core/frame-wire.js';
+import { DeviceFrameReader, type DeviceFrameMessage } from '../../core/frame-wire.js';
 import type { FramePort } from '../../core/node.js';
 import { monotonicMs, wallClockOffsetMs } from '../../core/wall-clock.js';
 import type { LiveRunPlan } from '../live/live-production.js';
@@ -68,7 +68,7 @@ export class DeviceThread {
   private readonly ports = new Map<number, MessagePort>();
   private wanted = false;
   /** The channel names of the last frame the thread sent here. */
-  private channels: readonly string[] = Object.freeze([]);
+  private readonly frames = new DeviceFrameReader();
   private closed = false;
   /** Requests waiting for their answer, by id. */
   private readonly requests = new Map<
@@ -218,6 +218,10 @@ export class DeviceThread {
   }
 
   private receive(message: FromDeviceThread): void {
+    if (message instanceof ArrayBuffer) {
+      this.frame(message);
+      return;
+    }
     switch (message.kind) {
       case 'device-frame':
         this.frame(message);
@@ -245,11 +249,9 @@ export class DeviceThread {
     }
   }
 
-  private frame({ frame }: DeviceFrameMessage): void {
-    if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
-    // The deserialized object is this thread's own: it takes the channels it was last sent.
-    (frame as { channels: readonly string[] }).channels = this.channels;
-    if (this.wanted) this.hooks.frame(frame as Frame);
+  private frame(message: DeviceFrameMessage): void {
+    const frame = this.frames.read(message);
+    if (this.wanted) this.hooks.frame(frame);
   }
 
   private died(worker: Worker, error: Error): void {

@@ -7,7 +7,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { afterEach, expect, test } from 'vitest';
-import type { DeviceFrameMessage } from '../../core/frame-wire.js';
+import { DeviceFrameReader, type DeviceFrameMessage } from '../../core/frame-wire.js';
 import { liblslEnv, liblslOf, LslTool, pacedOutletArgs, skipWithout } from '../../../test/support/liblsl.js';
 import { DEVICE_THREAD } from '../../../test/support/stream-host.js';
 import { eventually } from '../../../test/support/wait.js';
@@ -72,16 +72,18 @@ test('an LSL device in its thread: frames on the port, none here without a liste
   });
 
   let here = 0;
-  const received = (driver as unknown as { thread: { receive(m: { kind: string }): void } }).thread;
+  const received = (driver as unknown as { thread: { receive(m: ArrayBuffer | { kind: string }): void } })
+    .thread;
   const receive = received.receive.bind(received);
   received.receive = (message) => {
-    if (message.kind === 'device-frame') here++;
+    if (message instanceof ArrayBuffer || message.kind === 'device-frame') here++;
     receive(message);
   };
   const port = headset.eeg.framePort();
   let rows = 0;
-  port.port.on('message', ({ frame }: DeviceFrameMessage) => {
-    rows += frame.data.length / 2;
+  const reader = new DeviceFrameReader();
+  port.port.on('message', (message: DeviceFrameMessage) => {
+    rows += reader.read(message).data.length / 2;
   });
   await headset.eeg.start('client');
   await eventually(() => rows >= 250, 30_000, 'a second of samples on the port');

@@ -17,7 +17,7 @@
 import type { Frame } from '../../core/frame.js';
 import { FrameSubscription } from '../../core/frame-subscription.js';
 import type { MessagePort } from 'node:worker_threads';
-import { type DeviceFrameMessage, framePortOf } from '../../core/frame-wire.js';
+import { DeviceFrameReader, type DeviceFrameMessage, framePortOf } from '../../core/frame-wire.js';
 import type { FromHost, NodeRef, ToHost } from './thread-messages.js';
 import type {
   DeviceFeed,
@@ -42,7 +42,7 @@ export class DeviceProxy implements DeviceFrameSource {
   /** The subscriptions the device accepted: each takes its part of every frame. */
   private readonly open = new Map<number, FrameSubscription>();
   /** The device's channel names as last sent, shared by the frames until they change. */
-  private channels: readonly string[] = Object.freeze([]);
+  private readonly frames = new DeviceFrameReader();
 
   constructor(private readonly post: (message: FromHost) => void) {}
 
@@ -122,12 +122,10 @@ export class DeviceProxy implements DeviceFrameSource {
     });
   }
 
-  private frame({ frame }: DeviceFrameMessage): void {
-    if (frame.channels !== undefined) this.channels = Object.freeze(frame.channels);
-    // The deserialized object is this thread's own: it takes the device's channels, and every
-    // subscription reads it (none alters it: a selection or a join is a frame of its own).
-    (frame as { channels: readonly string[] }).channels = this.channels;
-    for (const subscription of this.open.values()) subscription.push(frame as Frame);
+  private frame(message: DeviceFrameMessage): void {
+    // Every subscription reads the same frame (none alters it: a selection or a join is a frame of its own).
+    const frame = this.frames.read(message);
+    for (const subscription of this.open.values()) subscription.push(frame);
   }
 }
 
