@@ -92,6 +92,16 @@ export class DeviceFrameWriter {
   }
 }
 
+/** Whether a thread's message is a device frame, in either form. */
+export function isDeviceFrameMessage(message: unknown): message is DeviceFrameMessage {
+  return (
+    message instanceof ArrayBuffer ||
+    (typeof message === 'object' &&
+      message !== null &&
+      (message as { kind?: unknown }).kind === 'device-frame')
+  );
+}
+
 /** Reads what one {@link DeviceFrameWriter} writes: frames with the channels it last sent. */
 export class DeviceFrameReader {
   private channels: readonly string[] = Object.freeze([]);

@@ -14,7 +14,13 @@ if (isMainThread && process.env.HEADSETD_TALLY !== undefined) {
   const emit = Worker.prototype.emit;
   Worker.prototype.emit = function (name, ...args) {
     if (name === 'message') {
-      const kind = typeof args[0]?.kind === 'string' ? args[0].kind : '?';
+      // A device frame without text crosses as one buffer (core/frame-wire.ts packFrame).
+      const kind =
+        args[0] instanceof ArrayBuffer
+          ? 'device-frame'
+          : typeof args[0]?.kind === 'string'
+            ? args[0].kind
+            : '?';
       counts[kind] = (counts[kind] ?? 0) + 1;
     }
     return emit.call(this, name, ...args);

@@ -8,7 +8,7 @@ import { copyFileSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../core/frame.js';
-import { DeviceFrameReader, type DeviceFrameMessage } from '../../core/frame-wire.js';
+import { DeviceFrameReader, type DeviceFrameMessage, isDeviceFrameMessage } from '../../core/frame-wire.js';
 import type { Headset } from '../headset.js';
 import { createReplayHeadset } from '../replay/index.js';
 import { createSimulatedHeadset } from '../simulated/index.js';
@@ -127,7 +127,7 @@ describe('frames produced in the device’s thread', () => {
       DeviceThread.prototype as unknown as { receive(m: { kind: string }): void },
       'receive',
     );
-    const framesToMain = () => received.mock.calls.filter(([m]) => m.kind === 'device-frame').length;
+    const framesToMain = () => received.mock.calls.filter(([m]) => isDeviceFrameMessage(m)).length;
     const reader = readPort(headset);
     await headset.eeg.start('client');
     await reader.atLeast(20);

@@ -7,7 +7,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { afterEach, expect, test } from 'vitest';
-import { DeviceFrameReader, type DeviceFrameMessage } from '../../core/frame-wire.js';
+import { DeviceFrameReader, type DeviceFrameMessage, isDeviceFrameMessage } from '../../core/frame-wire.js';
 import { liblslEnv, liblslOf, LslTool, pacedOutletArgs, skipWithout } from '../../../test/support/liblsl.js';
 import { DEVICE_THREAD } from '../../../test/support/stream-host.js';
 import { eventually } from '../../../test/support/wait.js';
@@ -76,7 +76,7 @@ test('an LSL device in its thread: frames on the port, none here without a liste
     .thread;
   const receive = received.receive.bind(received);
   received.receive = (message) => {
-    if (message instanceof ArrayBuffer || message.kind === 'device-frame') here++;
+    if (isDeviceFrameMessage(message)) here++;
     receive(message);
   };
   const port = headset.eeg.framePort();

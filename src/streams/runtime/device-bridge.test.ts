@@ -9,7 +9,7 @@ import { advance, fakeTimeHeadset } from '../../../test/support/device.js';
 import { DeviceForwarder, DeviceProxy } from './device-bridge.js';
 import type { RuntimeEvent } from './stream-runtime.js';
 import type { FromHost, ToHost } from './thread-messages.js';
-import type { DeviceFrameMessage } from '../../core/frame-wire.js';
+import { type DeviceFrameMessage, isDeviceFrameMessage } from '../../core/frame-wire.js';
 
 const NAMES = Object.freeze(Array.from({ length: 21 }, (_, c) => `E${c}`));
 
@@ -83,11 +83,6 @@ function pushedDevice() {
   };
 }
 
-/** A device frame among a worker's messages: packed in one buffer, or the object form. */
-function isDeviceFrame(m: DeviceFrameMessage | ToHost): m is DeviceFrameMessage {
-  return m instanceof ArrayBuffer || m.kind === 'device-frame';
-}
-
 describe('device frames across the thread boundary', () => {
   it('carry the channel names only when they change, and every frame arrives with them', async () => {
     const { device, push } = pushedDevice();
@@ -99,7 +94,7 @@ describe('device frames across the thread boundary', () => {
     push(frame(4, other));
     push(frame(5, other));
     await flushPorts();
-    const frames = wire.filter(isDeviceFrame);
+    const frames = wire.filter(isDeviceFrameMessage);
     // The frames whose channels did not change travel packed in one buffer, without names.
     expect(frames.map((m) => (m instanceof ArrayBuffer ? undefined : m.frame.channels?.length))).toEqual([
       21,
@@ -165,7 +160,7 @@ describe('the device’s frames go to a worker once, each subscription takes its
     received.forEach((r) => (r.length = 0));
     await settle(200);
     expect(deviceFrames.length).toBeGreaterThan(5);
-    expect(wire.filter(isDeviceFrame)).toHaveLength(deviceFrames.length);
+    expect(wire.filter(isDeviceFrameMessage)).toHaveLength(deviceFrames.length);
     for (const r of received) expect(r).toHaveLength(deviceFrames.length);
     expect(received[0]?.[0]?.channels).toEqual(['Cz']);
     expect(received[1]?.[0]?.channels).toEqual(['O1', 'Fp1']);
@@ -279,7 +274,7 @@ describe('the device’s frames go to a worker once, each subscription takes its
       details: { channels: ['CZ'], field: 'channels/1' },
     });
     await settle(50);
-    expect(wire.filter(isDeviceFrame)).toHaveLength(0);
+    expect(wire.filter(isDeviceFrameMessage)).toHaveLength(0);
     expect(h.eeg.state().streaming).toBe(false);
   });
 });
