@@ -67,7 +67,7 @@ export class DeviceThread {
   private lastEnd: Promise<void> = Promise.resolve();
   private readonly ports = new Map<number, MessagePort>();
   private wanted = false;
-  /** The channel names of the last frame the thread sent here. */
+  /** Reads the frames the thread sends here (with the channel names it last sent). */
   private readonly frames = new DeviceFrameReader();
   private closed = false;
   /** Requests waiting for their answer, by id. */

@@ -41,7 +41,7 @@ export class DeviceProxy implements DeviceFrameSource {
   >();
   /** The subscriptions the device accepted: each takes its part of every frame. */
   private readonly open = new Map<number, FrameSubscription>();
-  /** The device's channel names as last sent, shared by the frames until they change. */
+  /** Reads the device's frames: each with the channel names last sent, shared until they change. */
   private readonly frames = new DeviceFrameReader();
 
   constructor(private readonly post: (message: FromHost) => void) {}
