@@ -20,7 +20,7 @@
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Frame } from '../../core/frame.js';
-import { DeviceFrameReader, type DeviceFrameMessage } from '../../core/frame-wire.js';
+import { DeviceFrameReader, type DeviceFrameMessage, isDeviceFrameMessage } from '../../core/frame-wire.js';
 import type { FramePort } from '../../core/node.js';
 import { monotonicMs, wallClockOffsetMs } from '../../core/wall-clock.js';
 import type { LiveRunPlan } from '../live/live-production.js';
@@ -218,14 +218,11 @@ export class DeviceThread {
   }
 
   private receive(message: FromDeviceThread): void {
-    if (message instanceof ArrayBuffer) {
+    if (isDeviceFrameMessage(message)) {
       this.frame(message);
       return;
     }
     switch (message.kind) {
-      case 'device-frame':
-        this.frame(message);
-        return;
       case 'ended':
         this.ending.get(message.id)?.();
         this.ending.delete(message.id);
