@@ -109,10 +109,10 @@ const common = {
   banner: { js: "import { createRequire as __headsetdRequire } from 'node:module';\nconst require = __headsetdRequire(import.meta.url);" },
   plugins: [prebuiltValidators, twinUrls],
   // The service's bundle starts its workers on the worker's bundle (streams/executables/stream-host-entry.ts),
-  // and the device's thread on the thread's (device/production/thread-entry.ts).
+  // and the device's thread on the thread's (service/device-thread-entry.ts), each relative to its module's twin.
   define: {
     HEADSETD_WORKER_BUNDLE: JSON.stringify('../../stream-host.mjs'),
-    HEADSETD_DEVICE_THREAD_BUNDLE: JSON.stringify('../../device-thread.mjs'),
+    HEADSETD_DEVICE_THREAD_BUNDLE: JSON.stringify('../device-thread.mjs'),
   },
 };
 
@@ -186,8 +186,9 @@ await loaderBundle(path.join(src, 'streams', 'executables', 'stream-host.ts'), p
   twinUrls,
 ]);
 
-// The device's thread: its entry (device/production/thread-main.ts), the simulated and replayed EEG.
-await loaderBundle(path.join(src, 'device', 'production', 'thread-main.ts'), path.join(root, 'dist', 'device-thread.cjs'), [
+// The device's thread: its entry (service/device-thread.ts): the device's production (simulated and
+// replayed EEG, live amplifiers' drivers) and the host of the streams that read the device, with the built-ins.
+await loaderBundle(path.join(src, 'service', 'device-thread.ts'), path.join(root, 'dist', 'device-thread.cjs'), [
   twinUrls,
 ]);
 

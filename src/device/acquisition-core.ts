@@ -17,6 +17,7 @@
 import type { Frame } from '../core/frame.js';
 import { framePortOf } from '../core/frame-wire.js';
 import type { FramePort } from '../core/node.js';
+import type { StreamThread } from '../core/stream-thread.js';
 import { AcquisitionOwners, type AcquisitionOwnersHooks, sameEegConfig } from './acquisition-owners.js';
 import type { DeviceChannel, UnplayedChannel } from './channels.js';
 import { ListenerSet, type Unsubscribe } from './events.js';
@@ -168,6 +169,11 @@ export abstract class AcquisitionCore<C extends EegConfig> implements EegAcquisi
    */
   framePort(): FramePort {
     return framePortOf((listener) => this.onFrame(listener));
+  }
+
+  /** The thread that produces the frames, when another one does and may host streams (none here). */
+  streamThread(): StreamThread | undefined {
+    return undefined;
   }
 
   /**

@@ -15,6 +15,7 @@ import { AcquisitionCore, type AcquisitionCoreHooks } from './acquisition-core.j
 import type { DeviceClock } from './clock.js';
 import { channelName, type Electrode } from '../core/electrodes.js';
 import type { FramePort } from '../core/node.js';
+import type { StreamThread } from '../core/stream-thread.js';
 import { type DeviceChannel, type UnplayedChannel, voltageChannel } from './channels.js';
 import { DEFAULT_EEG_CONFIG, type EegConfig, type EegConfigChange } from './headset.js';
 import { EEG_GAINS, EEG_SAMPLING_FREQUENCIES, type EegSamplingFrequency } from '../core/hardware.js';
@@ -165,6 +166,10 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
 
   override framePort(): FramePort {
     return this.thread?.openPort() ?? super.framePort();
+  }
+
+  override streamThread(): StreamThread | undefined {
+    return this.thread?.open === true ? this.thread : undefined;
   }
 
   /** Tells the device's thread of a change of the model it copies (the motors, the wearer). */

@@ -17,6 +17,7 @@
 import type { ReplayRecordingInfo } from './replay/recording.js';
 import type { Frame } from '../core/frame.js';
 import type { FramePort } from '../core/node.js';
+import type { StreamThread } from '../core/stream-thread.js';
 import type { DeviceClock } from './clock.js';
 import { EEG_ELECTRODES, type Electrode, type ElectrodeMap } from '../core/electrodes.js';
 import type { DeviceEvent, Unsubscribe } from './events.js';
@@ -128,6 +129,12 @@ export interface EegAcquisition {
    * through the main thread when they are produced elsewhere.
    */
   framePort(): FramePort;
+  /**
+   * The thread that produces the frames, when it runs elsewhere and can host the streams that read
+   * them (core/stream-thread.ts `StreamThread`); undefined when the frames are made on
+   * this thread, or the device is closed.
+   */
+  streamThread(): StreamThread | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

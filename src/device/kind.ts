@@ -24,7 +24,7 @@ export interface DeviceOpenContext {
   /** Where LSL may look for streams (the service's `lsl` settings); default: this machine only. */
   readonly lsl?: LslNetwork;
   /**
-   * The entry module of the device's thread (device/production/thread-entry.ts), where a device
+   * The entry module of the device's thread (service/device-thread-entry.ts), where a device
    * that makes its samples in software produces its frames, and a live kind with a `driver` reads
    * and frames its amplifier; absent: on the main thread.
    */

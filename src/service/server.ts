@@ -29,9 +29,10 @@ import {
 } from './discovery.js';
 import { tooBroad, trustedNetworks } from '../platform/security/trusted-networks.js';
 import { openDevice } from '../device/kinds.js';
-import { DEVICE_THREAD_ENTRY } from '../device/production/thread-entry.js';
+import { DEVICE_THREAD_ENTRY } from './device-thread-entry.js';
 import { activeRecordingNames, recordingsDir, repairRecordings } from '../recordings/index.js';
 import { WorkerRuntime } from '../streams/runtime/worker-runtime.js';
+import { readsDevice } from '../streams/eeg-readers.js';
 import { STREAM_HOST_ENTRY } from '../streams/executables/stream-host-entry.js';
 import { closeDatabase, commitsPending, openDatabase } from '../platform/store/database.js';
 import { StreamManager } from '../streams/manager.js';
@@ -227,6 +228,8 @@ async function startLocked(options: ServerOptions, lock: DataDirLock): Promise<R
       executablesDirs: dirs,
       access: () => accessPolicy(security),
       device: headsetFrameSource(device),
+      deviceThread: () => device.eeg.streamThread(),
+      readsDevice,
       logger,
       ...(settings.workers === undefined ? {} : { workers: settings.workers }),
     });

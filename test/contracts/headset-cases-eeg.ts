@@ -140,6 +140,22 @@ export const EEG_CASES: readonly HeadsetCase[] = [
     },
   },
   {
+    title:
+      'a device whose frames are made on its acquisition’s thread has no other thread to host streams: its readers run in workers',
+    covers: ['eeg.streamThread'],
+    async run({ device, clock, frames }) {
+      // Each kind runs here on a clock moved by hand, so its frames are made on this thread (the
+      // device's own thread, and the host of streams there, are checked in
+      // src/device/production/device-thread.test.ts and test/e2e/streams-beside-device.test.ts).
+      expect(device.eeg.streamThread()).toBeUndefined();
+      await device.eeg.start('client');
+      clock.advance(100);
+      expect(frames.length).toBeGreaterThan(0);
+      expect(device.eeg.streamThread()).toBeUndefined();
+      await device.eeg.stop('client');
+    },
+  },
+  {
     title: 'holds are per owner: acquisition stops when the last owner releases it, and no frame follows',
     covers: ['eeg.start', 'eeg.stop', 'eeg.state'],
     async run({ device, clock, frames }) {

@@ -1,9 +1,10 @@
 /**
  * A live amplifier read in the device's thread, against the built service (`--device lsl:…`, a
  * liblsl 1.12 outlet pushing at its rate; `--device cyton:…`, the board emulator on a socat
- * pseudo-terminal pair): while its samples stream into a stream's websocket
- * node, the main thread (the API's event loop) receives no frame from the device's thread, only
- * the driver's answers and state; a listener there (the live socket
+ * pseudo-terminal pair): the stream that reads it runs in that thread too, so while its samples
+ * stream into the stream's websocket node no worker thread runs the stream (none answers its
+ * start) and the main thread (the API's event loop) receives no frame from the device's thread,
+ * only the driver's answers and state; a listener there (the live socket
  * /system/sensors/eeg/stream) makes the frames come to it. The messages are counted inside the
  * service by a preloaded module (test/support/thread-message-tally.mjs), not timed.
  */
@@ -60,7 +61,7 @@ async function tally(service: Service, file: string): Promise<Record<string, num
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
 }
 
-test('LSL frames go from the device’s thread to the stream’s worker; the main thread gets them only for its own listener', async (context) => {
+test('LSL frames are read and streamed in the device’s thread; the main thread gets them only for its own listener', async (context) => {
   skipWithout('1.12', context);
   const { lib, tool } = await liblslOf('1.12');
   const env = liblslEnv(PORTS);
@@ -90,7 +91,7 @@ test('LSL frames go from the device’s thread to the stream’s worker; the mai
   await framesOffTheMainThread(['--device', `lsl:name=${name}`], file, { lsl: PORTS });
 });
 
-test('Cyton frames go from the device’s thread, which reads the serial port, to the stream’s worker', async () => {
+test('Cyton frames are read from the serial port and streamed in the device’s thread', async () => {
   const pair = await ptyPair();
   const link = await openCytonPort(pair.board);
   running.board = { pair, link, emulator: new CytonEmulator(link) };
@@ -134,10 +135,12 @@ async function framesOffTheMainThread(
   running.sockets.push(client.socket);
   await eventually(() => client.frames.length >= 100, 60_000, '100 frames at the websocket node');
 
-  // The driver was opened and started in the device's thread (its answers came), and of the
-  // frames that reached the websocket client, none passed through the main thread.
+  // The driver was opened and started in the device's thread (its answers came), the stream ran
+  // there too (no worker thread answered its start: a stream worker's replies are counted), and of
+  // the frames that reached the websocket client, none passed through the main thread.
   const streaming = await tally(service, file);
   expect(streaming.answer ?? 0).toBeGreaterThanOrEqual(2);
+  expect(streaming.reply ?? 0).toBe(0);
   expect(streaming['device-frame'] ?? 0).toBe(0);
 
   // A listener on the main thread (the live socket) makes the frames come to it.

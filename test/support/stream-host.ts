@@ -24,5 +24,5 @@ export const TEST_NODES_MODULE: string = pathToFileURL(
   compiledTestScript('test/runtime/fixtures/test-nodes.ts'),
 ).href;
 
-/** The device's thread's entry, as the service runs it (device/production/thread-entry.ts). */
+/** The device's thread's entry, as the service runs it (service/device-thread-entry.ts). */
 export const DEVICE_THREAD: URL = pathToFileURL(path.join(ROOT, 'dist', 'device-thread.mjs'));

@@ -26,6 +26,7 @@
 import type { Electrode } from '../../core/electrodes.js';
 import { type Frame, MICROVOLT, unitsOrNone } from '../../core/frame.js';
 import type { FramePort } from '../../core/node.js';
+import type { StreamThread } from '../../core/stream-thread.js';
 import { channelListOrThrow, oneOfOrThrow } from '../arguments.js';
 import { type DeviceChannel, type UnplayedChannel, voltageChannel } from '../channels.js';
 import { AcquisitionCore, type AcquisitionCoreHooks } from '../acquisition-core.js';
@@ -61,6 +62,8 @@ export interface LiveRuns {
   rateProblem(): string | undefined;
   /** A port the frames are written to, from now until it is closed. */
   framePort(): FramePort;
+  /** The thread the frames are made in, when it may host streams. */
+  streamThread(): StreamThread | undefined;
   /** Whether a listener on this thread wants the frames. */
   framesWanted(wanted: boolean): void;
   /** The samples of the present (or last) run. */
@@ -211,6 +214,10 @@ export class LiveAcquisition extends AcquisitionCore<EegConfig> {
 
   override framePort(): FramePort {
     return this.elsewhere?.framePort() ?? super.framePort();
+  }
+
+  override streamThread(): StreamThread | undefined {
+    return this.elsewhere?.streamThread();
   }
 
   protected override framesWanted(wanted: boolean): void {

@@ -2,7 +2,7 @@
  * Opens a live kind's headset where its driver is to be read: in the device's thread when the
  * service gives one (`deviceThread`, production/live-thread-driver.ts: the driver is made, opened
  * and framed there, from the kind's name and argument), else on this thread (the tests, a device
- * run from the TypeScript sources, where no thread can start: production/thread-entry.ts).
+ * run from the TypeScript sources, where no thread can start: service/device-thread-entry.ts).
  */
 import type { Headset } from '../headset.js';
 import type { DeviceOpenContext, LiveDriverContext } from '../kind.js';

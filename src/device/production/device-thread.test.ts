@@ -6,6 +6,7 @@
  */
 import { copyFileSync, truncateSync } from 'node:fs';
 import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../core/frame.js';
 import { DeviceFrameReader, type DeviceFrameMessage, isDeviceFrameMessage } from '../../core/frame-wire.js';
@@ -198,6 +199,55 @@ describe('frames produced in the device’s thread', () => {
     await portClosed;
     // The count the stop reports is every row the port carried, the last ones included.
     expect(message).toBe(`EEG acquisition stopped after ${rows} samples.`);
+  });
+
+  it('a host of streams in the thread that is killed ends the run, said in the stop; the next run starts a new thread', async () => {
+    const headset = keep(createSimulatedHeadset({ seed: 5, deviceThread: DEVICE_THREAD }));
+    const stops: string[] = [];
+    headset.onEvent((event) => {
+      if (event.type === 'system' && event.eventType === 'acquisition_stopped') stops.push(event.message);
+    });
+    const first = readPort(headset);
+    await headset.eeg.start('client');
+    await first.atLeast(5);
+    const thread = headset.eeg.streamThread();
+    if (thread === undefined) throw new Error('a device producing in its own thread hosts streams there');
+    const busy = new SharedArrayBuffer(8);
+    const { port1, port2 } = new MessageChannel();
+    const hosted = thread.openHost(port2, {
+      busy,
+      snapshotIntervalMs: 20,
+      hasDevice: true,
+      wallClockOffsetMs: 0,
+    });
+    const told: string[] = [];
+    hosted.onEnd((reason) => told.push(reason));
+    // The host runs in the thread: its heartbeat counts.
+    await vi.waitFor(
+      () => {
+        expect(Atomics.load(new Int32Array(busy), 1)).toBeGreaterThan(3);
+      },
+      { timeout: 20_000 },
+    );
+    port1.close();
+    await hosted.end(true);
+    await vi.waitFor(
+      () => {
+        expect(stops).toHaveLength(1);
+      },
+      { timeout: 20_000 },
+    );
+    expect(stops[0]).toMatch(
+      /^EEG acquisition failed and stopped after \d+ samples: .*the device's thread was ended: a stream running in it stopped responding/,
+    );
+    // Its own end is not told back to the line that asked for it.
+    expect(told).toEqual([]);
+    first.close();
+    const second = readPort(headset);
+    await headset.eeg.start('client');
+    await second.atLeast(5);
+    expect(headset.eeg.streamThread()).toBe(thread);
+    second.close();
   });
 
   for (const where of ['its own thread', 'the acquisition’s thread'] as const) {

@@ -19,6 +19,12 @@
  * under their readers; the next run of a pulled source starts a new thread.
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { ListenerSet } from '../../core/listener-set.js';
+import {
+  type HostedThread,
+  STREAM_THREAD_HEAP_LIMIT_MB,
+  type StreamThread,
+} from '../../core/stream-thread.js';
 import type { Frame } from '../../core/frame.js';
 import { DeviceFrameReader, type DeviceFrameMessage, isDeviceFrameMessage } from '../../core/frame-wire.js';
 import type { FramePort } from '../../core/node.js';
@@ -35,7 +41,7 @@ import type {
 } from './thread-protocol.js';
 
 export interface DeviceThreadOptions {
-  /** The thread's entry module (thread-entry.ts: the built thread-main). */
+  /** The thread's entry module (service/device-thread-entry.ts: the built service/device-thread.ts, which runs thread-main). */
   readonly entry: URL;
   /** What the thread makes its samples of, as it is when the thread starts. */
   readonly source: () => ThreadSource;
@@ -54,10 +60,14 @@ export interface DeviceThreadHooks {
 /** How long a closing device waits for its thread to write a run's last frames. */
 const CLOSE_GRACE_MS = 1_000;
 
-/** A small heap: the thread holds one source and the frames in flight. */
-const THREAD_HEAP_LIMIT_MB = 64;
+/**
+ * The thread's heap limit: a stream thread's, since the thread may host the streams that read the
+ * device (their sockets' queues, their recorders' buffers). The thread alone holds one source and
+ * the frames in flight.
+ */
+const THREAD_HEAP_LIMIT_MB = STREAM_THREAD_HEAP_LIMIT_MB;
 
-export class DeviceThread {
+export class DeviceThread implements StreamThread {
   private worker: Worker | undefined;
   private readonly counters = new SharedArrayBuffer(16);
   private readonly cells = new BigInt64Array(this.counters);
@@ -70,6 +80,8 @@ export class DeviceThread {
   /** Reads the frames the thread sends here (with the channel names it last sent). */
   private readonly frames = new DeviceFrameReader();
   private closed = false;
+  /** The hosts of streams in the thread, each told (once) when the thread ends under it. */
+  private readonly hosts = new ListenerSet<string>();
   /** Requests waiting for their answer, by id. */
   private readonly requests = new Map<
     number,
@@ -158,6 +170,41 @@ export class DeviceThread {
     };
   }
 
+  /** Whether streams may still be opened in the thread (it is not closed). */
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  /**
+   * Opens a host of streams in the thread (starting it), on `port`: the streams that read the
+   * device run there and take each frame as the thread makes it (thread-main.ts).
+   */
+  openHost(port: MessagePort, boot: unknown): HostedThread {
+    const worker = this.started();
+    worker.postMessage({ kind: 'host', port, boot } satisfies ToDeviceThread, [port]);
+    const listeners = new ListenerSet<string>();
+    const forget = this.hosts.add((reason) => {
+      forget();
+      listeners.emit(reason);
+    });
+    return {
+      performance: worker.performance,
+      onEnd: (listener) => {
+        listeners.add(listener);
+      },
+      end: async (kill) => {
+        forget();
+        if (!kill || this.worker !== worker) return;
+        // The host hung the thread: the device's run ends with it, and the next run starts a new one.
+        this.died(
+          worker,
+          new Error("the device's thread was ended: a stream running in it stopped responding"),
+        );
+        await worker.terminate();
+      },
+    };
+  }
+
   /** Tells the thread, if one runs, of a change of the model it copies (motors, wearer). */
   update(message: Extract<ToDeviceThread, { kind: 'motions' | 'wearer' }>): void {
     if (this.worker !== undefined) this.send(message);
@@ -177,6 +224,7 @@ export class DeviceThread {
       this.worker = undefined;
       this.ports.clear();
       this.settle();
+      this.hosts.emit('the device was closed');
       return worker.terminate();
     });
   }
@@ -254,8 +302,9 @@ export class DeviceThread {
   private died(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
-    // Its ports went with it: the readers see them close.
+    // Its ports went with it: the readers see them close; its hosts of streams hear why.
     this.ports.clear();
+    this.hosts.emit(error.message);
     this.settle();
     for (const waiting of this.requests.values()) waiting.reject(error);
     this.requests.clear();

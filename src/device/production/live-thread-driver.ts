@@ -154,6 +154,7 @@ export class ThreadLiveDriver implements LiveEegDriver {
       },
       rateProblem: () => this.rateProblem,
       framePort: () => this.thread.openPort(),
+      streamThread: () => (this.thread.open ? this.thread : undefined),
       framesWanted: (wanted) => {
         this.thread.wantFrames(wanted);
       },
@@ -206,7 +207,7 @@ export class ThreadLiveDriver implements LiveEegDriver {
 
 /**
  * The live headset of `source`, its driver opened and read in the device's thread started from
- * `entry` (thread-entry.ts). Rejects as `openLiveHeadset` does, and ends the thread then.
+ * `entry` (service/device-thread-entry.ts). Rejects as `openLiveHeadset` does, and ends the thread then.
  */
 export async function openThreadLiveHeadset(
   entry: URL,

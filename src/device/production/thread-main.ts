@@ -1,7 +1,9 @@
 /**
- * The entry module of a device's thread: it produces the device's frames and writes each one
- * straight to the ports of the threads that read it (the stream workers), and to the main thread
- * only while a listener there wants frames. The main thread keeps the acquisition's control
+ * A device's thread: it produces the device's frames and writes each one straight to the ports of
+ * the threads that read it (stream workers), hands it to the streams that run in this thread (the
+ * streams that read the device, placed here by the runtime: a host of streams the thread's entry
+ * module plugs in with {@link hostStreamsWith}, service/device-thread.ts), and sends it to the main
+ * thread only while a listener there wants frames. The main thread keeps the acquisition's control
  * (device-thread.ts) and is woken by no frame it does not want. The frames are made of one of two
  * kinds of source:
  * - pulled (simulated, replay): producer.ts paces them over the thread's copy of the signal
@@ -19,6 +21,8 @@ import type { Frame } from '../../core/frame.js';
 import type { FromDeviceThread, PulledThreadSource, ThreadBoot, ToDeviceThread } from './thread-protocol.js';
 import { openThreadSignal } from './thread-source.js';
 import { LiveThreadWork } from './thread-live.js';
+import { ListenerSet } from '../../core/listener-set.js';
+import type { LocalFrames } from '../../core/stream-thread.js';
 
 if (parentPort === null)
   throw new Error('thread-main.ts runs only as a device thread (see device-thread.ts)');
@@ -51,13 +55,27 @@ const toMain = new DeviceFrameWriter(post);
 let mainWants = false;
 const ports = new Map<number, { port: MessagePort; writer: DeviceFrameWriter }>();
 let samples = 0;
+/**
+ * The hosts of streams in this thread, each taking every frame as it is made. A stream's code that
+ * throws here would end a worker thread; it ends this one the same way (its streams fail or start
+ * again elsewhere), rather than pass for the device's run failing.
+ */
+const local = new ListenerSet<Frame>((error) => {
+  setImmediate(() => {
+    throw error;
+  });
+});
 
-/** A frame of the run, of `rows` samples per channel: counted, and written to every reader. */
+/**
+ * A frame of the run, of `rows` samples per channel: counted, and written to every reader: the
+ * other threads first (a post is quick, and they go on in parallel), then this thread's streams.
+ */
 function write(frame: Frame, rows: number): void {
   samples += rows;
   Atomics.store(counters, 0, BigInt(samples));
   for (const { writer } of ports.values()) writer.write(frame);
   if (mainWants) toMain.write(frame);
+  local.emit(frame);
 }
 
 /** A new run: its sample count starts at 0. */
@@ -67,6 +85,18 @@ function fresh(): void {
 }
 
 const nextSeq = (): number => Number(Atomics.add(counters, 1, 1n));
+
+/** Runs a host of streams on a port, taking this thread's frames (plugged in by the thread's entry). */
+type StreamHostStarter = (port: MessagePort, boot: unknown, frames: LocalFrames) => void;
+let host: StreamHostStarter | undefined;
+
+/**
+ * Plugs in what runs the streams the main thread opens in this thread: the thread's entry module
+ * (service/device-thread.ts) hands the runtime's host, which the device does not import.
+ */
+export function hostStreamsWith(starter: StreamHostStarter): void {
+  host = starter;
+}
 
 /** What the thread does with the messages of its kind of source. */
 interface Work {
@@ -141,6 +171,11 @@ main.on('message', (message: ToDeviceThread) => {
     case 'unport':
       ports.get(message.id)?.port.close();
       ports.delete(message.id);
+      return;
+    case 'host':
+      // Without a host plugged in, the port closes at once: its stream hears the thread cannot run it.
+      if (host === undefined) message.port.close();
+      else host(message.port, message.boot, (take) => local.add(take));
       return;
     default:
       work.handle(message);

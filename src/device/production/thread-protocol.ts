@@ -1,7 +1,7 @@
 /**
  * Messages between a device's acquisition on the main thread (device-thread.ts) and the device's
  * thread that produces its frames (thread-main.ts). Control goes to the thread (a run begins or
- * ends, a port opens, the model's state changes; a live amplifier's driver is asked to open,
+ * ends, a port opens, a host of streams opens, the model's state changes; a live amplifier's driver is asked to open,
  * start, stop, set its gain, measure or close, each answered); frames go from it straight to the
  * ports of the threads that read them, and to the main thread only while a listener there wants
  * them. A live driver's events and state come back as they change.
@@ -123,6 +123,11 @@ export type ToDeviceThread =
   /** Write every frame to `port` too, until `unport`. */
   | { readonly kind: 'port'; readonly id: number; readonly port: MessagePort }
   | { readonly kind: 'unport'; readonly id: number }
+  /**
+   * Run a host of streams on `port` (streams/runtime/host.ts), whose eeg-source nodes take every
+   * frame as the thread makes it; it ends when the port closes.
+   */
+  | { readonly kind: 'host'; readonly port: MessagePort; readonly boot: unknown }
   /** The motors moved (simulated): the contact's impedance follows them. */
   | { readonly kind: 'motions'; readonly motions: MotorMotions }
   /** The wearer looked at something else or closed their eyes (simulated). */

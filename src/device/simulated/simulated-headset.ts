@@ -76,7 +76,7 @@ export interface SimulatedHeadsetOptions {
   /** Replaces the simulated EEG (the replay device). */
   readonly signalSource?: EegSignalSource;
   /**
-   * The entry module of the device's thread (production/thread-entry.ts), where the EEG frames are
+   * The entry module of the device's thread (service/device-thread-entry.ts), where the EEG frames are
    * then produced on the system's clock; absent, or with a `clock` of the caller's: on the
    * headset's own thread.
    */

@@ -49,7 +49,7 @@ function joined(device: DeviceFeed) {
     device,
     (message) => {
       if (message.kind === 'device-port') {
-        message.port.on('message', (frame: DeviceFrameMessage) => wire.push(structuredClone(frame)));
+        message.port?.on('message', (frame: DeviceFrameMessage) => wire.push(structuredClone(frame)));
         proxy.handle(message);
         return;
       }

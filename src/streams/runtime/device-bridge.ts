@@ -9,6 +9,10 @@
  * each frame to it once, however many of the worker's nodes subscribe: one copy of the samples, the
  * buffer transferred, the channel names only when they change (core/frame-wire.ts).
  *
+ * When the worker is the device's own thread (streams placed there: worker-pool.ts), no port is
+ * opened: the thread hands each frame it makes to the proxy as a call ({@link LocalFrames}), and the
+ * stream's nodes take it with no message at all.
+ *
  * In the worker each subscription takes its part of the frame (core/frame-subscription.ts): its
  * channels, held back while the device lacks one of them, joined into frames of its `frameMs`.
  * When a subscription's frames are held back or flow again, the worker says so and the main thread
@@ -28,6 +32,7 @@ import type {
 } from '../../core/node.js';
 import { type ErrorCode, ERROR_CATALOG, HeadsetdError } from '../../core/errors.js';
 import type { RuntimeEvent } from './stream-runtime.js';
+import type { LocalFrames } from '../../core/stream-thread.js';
 
 const PORT_GONE =
   "the device's frames stopped: the thread that produced them ended; stop and start the stream to read the device again";
@@ -44,7 +49,14 @@ export class DeviceProxy implements DeviceFrameSource {
   /** Reads the device's frames: each with the channel names last sent, shared until they change. */
   private readonly frames = new DeviceFrameReader();
 
-  constructor(private readonly post: (message: FromHost) => void) {}
+  /** Ends the taking of this thread's own frames, once begun (see {@link LocalFrames}). */
+  private local: (() => void) | undefined;
+
+  constructor(
+    private readonly post: (message: FromHost) => void,
+    /** This thread's own frames, when it is the device's thread. */
+    private readonly localFrames?: LocalFrames,
+  ) {}
 
   async subscribe(
     request: DeviceRequest,
@@ -98,7 +110,11 @@ export class DeviceProxy implements DeviceFrameSource {
         return true;
       }
       case 'device-port':
-        this.listen(message.port);
+        if (message.port !== undefined) this.listen(message.port);
+        else
+          this.local ??= this.localFrames?.((frame) => {
+            this.deliver(frame);
+          });
         return true;
       case 'device-hold':
         (this.open.get(message.subscription) ?? this.pending.get(message.subscription)?.subscription)?.hold(
@@ -123,9 +139,18 @@ export class DeviceProxy implements DeviceFrameSource {
   }
 
   private frame(message: DeviceFrameMessage): void {
+    this.deliver(this.frames.read(message));
+  }
+
+  private deliver(frame: Frame): void {
     // Every subscription reads the same frame (none alters it: a selection or a join is a frame of its own).
-    const frame = this.frames.read(message);
     for (const subscription of this.open.values()) subscription.push(frame);
+  }
+
+  /** Stops taking this thread's own frames (its host ends). */
+  close(): void {
+    this.local?.();
+    this.local = undefined;
   }
 }
 
@@ -141,11 +166,16 @@ export class DeviceForwarder {
   private port: FramePort | undefined;
   private closed = false;
 
+  /** Whether the worker was told to take its own thread's frames (it is the device's thread). */
+  private localTold = false;
+
   constructor(
     private readonly device: DeviceFeed | undefined,
     private readonly post: (message: ToHost, transfer?: MessagePort[]) => void,
     /** A subscription's condition (frames held back, or flowing again), as its node's event. */
     private readonly onEvent?: (event: RuntimeEvent) => void,
+    /** The worker is the device's own thread: its frames need no port (see {@link LocalFrames}). */
+    private readonly local = false,
   ) {}
 
   /** Handles a worker's device request; returns false for messages that are not about the device. */
@@ -210,7 +240,10 @@ export class DeviceForwarder {
           ...(opened.channels === undefined ? {} : { channels: [...opened.channels] }),
         });
         this.opened++;
-        if (this.port === undefined) {
+        if (this.local) {
+          if (!this.localTold) this.post({ kind: 'device-port' });
+          this.localTold = true;
+        } else if (this.port === undefined) {
           this.port = device.framePort?.() ?? framePortOf((listener) => device.onFrame(listener));
           this.post({ kind: 'device-port', port: this.port.port }, [this.port.port]);
         }

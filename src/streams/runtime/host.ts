@@ -20,6 +20,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { isHeadsetdError } from '../../core/errors.js';
 import { NodeFailureError } from './stream-runtime.js';
 import { DeviceProxy } from './device-bridge.js';
+import type { LocalFrames } from '../../core/stream-thread.js';
 import { RunningGraph } from './running-graph.js';
 import type {
   FromHost,
@@ -88,17 +89,18 @@ class StreamHost {
 
   constructor(
     private readonly port: MessagePort,
-    private readonly boot: HostBoot,
+    boot: HostBoot,
     private readonly plugins: StreamHostPlugins,
+    localFrames?: LocalFrames,
   ) {
     this.busy = new Int32Array(boot.busy);
     this.device = boot.hasDevice
       ? new DeviceProxy((message) => {
           this.post(message);
-        })
+        }, localFrames)
       : undefined;
     Atomics.add(this.busy, 1, 1); // alive
-    setInterval(() => {
+    const beat = setInterval(() => {
       Atomics.add(this.busy, 1, 1);
       for (const streamId of this.streams.keys()) this.refresh(streamId);
     }, boot.snapshotIntervalMs);
@@ -106,6 +108,12 @@ class StreamHost {
     plugins.warmUp();
     port.on('message', (message: ToHost) => {
       this.onMessage(message);
+    });
+    // A host on a port of its own (in the device's thread) ends with the port; a worker's, with the worker.
+    port.on('close', () => {
+      clearInterval(beat);
+      this.device?.close();
+      port.removeAllListeners();
     });
   }
 
@@ -280,4 +288,18 @@ export function runStreamHost(plugins: StreamHostPlugins): void {
   const boot = workerData as HostBoot;
   adoptWallClockOffset(boot.wallClockOffsetMs);
   new StreamHost(parentPort, boot, plugins);
+}
+
+/**
+ * Runs a host of streams on `port` in a thread that does other work too: the device's thread,
+ * whose frames the host's eeg-source nodes take as the thread makes them (`localFrames`). The
+ * thread has adopted the main thread's wall clock already. The host ends when the port closes.
+ */
+export function hostStreamsOn(
+  port: MessagePort,
+  boot: HostBoot,
+  plugins: StreamHostPlugins,
+  localFrames: LocalFrames,
+): void {
+  new StreamHost(port, boot, plugins, localFrames);
 }

@@ -1,5 +1,6 @@
 /**
- * The main thread's handle on one data-plane worker, which runs many streams: spawns it, gives it
+ * The main thread's handle on one data-plane worker, which runs many streams: spawns it (or opens a
+ * host of streams in the device's own thread: {@link StreamThread}), gives it
  * streams (`bind`) and takes them back (`release`), sends each stream's commands and matches the
  * replies, routes status pushes, events and tap frames to their stream, serves the worker's device
  * subscriptions, and watches its heartbeat: a counter in shared memory that the worker bumps every
@@ -11,7 +12,8 @@
 import { createRequire } from 'node:module';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Transferable, Worker } from 'node:worker_threads';
+import { STREAM_THREAD_HEAP_LIMIT_MB, type StreamThread } from '../../core/stream-thread.js';
 import { type ErrorCode, HeadsetdError } from '../../core/errors.js';
 import type { AccessPolicy } from '../../core/access-policy.js';
 import { DeviceForwarder } from './device-bridge.js';
@@ -33,8 +35,6 @@ import { joinRound, ROUND_MS } from '../../core/shared-rounds.js';
 
 /** A worker that has not said a word this long after spawning is considered dead. */
 export const WORKER_BOOT_TIMEOUT_MS = 30_000;
-/** Heap limit of a data-plane worker: a node that floods memory kills its worker's streams, not the service. */
-export const WORKER_HEAP_LIMIT_MB = 512;
 
 /** How long a worker's busy share is read over (in whole watchdog periods, at least one). */
 const UTILIZATION_WINDOW_MS = 2000;
@@ -73,6 +73,94 @@ export interface StreamBinding {
 }
 
 /**
+ * The main thread's line to a host of streams: a worker thread spawned for it, or a port into a
+ * thread that runs the host beside its own work (the device's: {@link StreamThread}).
+ */
+export interface HostLine {
+  post(message: ToHost, transfer?: readonly Transferable[]): void;
+  onMessage(listener: (message: FromHost) => void): void;
+  /** Hears, once, that the host's thread ended without being asked to (it crashed, exited), and why. */
+  onEnd(listener: (reason: string) => void): void;
+  /** The event loop utilization of the host's thread (as `Worker.performance`'s). */
+  eventLoopUtilization(
+    utilization1?: EventLoopUtilization,
+    utilization2?: EventLoopUtilization,
+  ): EventLoopUtilization;
+  /** Whether the line keeps the process alive (while the host runs streams). */
+  ref(): void;
+  unref(): void;
+  /**
+   * Ends the host; with `kill`, its thread as well (the host hung, or did not stop a stream): a
+   * spawned worker always goes. Resolves when it is gone.
+   */
+  end(kill: boolean): Promise<void>;
+}
+
+/**
+ * A line over `channel` to a host in the thread `performance` is of: the worker itself (a worker
+ * spawned for the host alone), or a port into a thread that runs the host beside its own work.
+ */
+function hostLine(
+  channel: Worker | MessagePort,
+  performance: Worker['performance'],
+  ending: Pick<HostLine, 'onEnd' | 'end'>,
+): HostLine {
+  return {
+    post: (message, transfer) => {
+      channel.postMessage(message, transfer);
+    },
+    onMessage: (listener) => {
+      channel.on('message', listener);
+    },
+    eventLoopUtilization: (utilization1, utilization2) =>
+      performance.eventLoopUtilization(utilization1, utilization2),
+    ref: () => {
+      channel.ref();
+    },
+    unref: () => {
+      channel.unref();
+    },
+    ...ending,
+  };
+}
+
+/** The line to a worker spawned for the host alone. */
+function workerLine(worker: Worker): HostLine {
+  return hostLine(worker, worker.performance, {
+    onEnd: (listener) => {
+      worker.on('error', (error) => {
+        listener(`its worker crashed: ${error.message}`);
+      });
+      worker.on('exit', (code) => {
+        listener(`its worker exited unexpectedly (code ${code})`);
+      });
+    },
+    end: async () => {
+      await worker.terminate();
+    },
+  });
+}
+
+/** The line to a host opened in `thread` (the device's), on a port of its own. */
+function threadLine(thread: StreamThread, boot: HostBoot): HostLine {
+  const { port1, port2 } = new MessageChannel();
+  const hosted = thread.openHost(port2, boot);
+  return hostLine(port1, hosted.performance, {
+    onEnd: (listener) => {
+      hosted.onEnd(listener);
+      // A thread that ends takes its end of the port with it.
+      port1.on('close', () => {
+        listener('the thread it ran in ended');
+      });
+    },
+    end: async (kill) => {
+      port1.close();
+      await hosted.end(kill);
+    },
+  });
+}
+
+/**
  * How often the watchdog reads a worker's heartbeat: a third of the timeout, at most ROUND_MS. With
  * the default timeout (3 s) that is the API thread's round, which the device's housekeeping runs
  * in already, so supervising workers adds no wake-up of the main thread (core/shared-rounds.ts);
@@ -91,7 +179,7 @@ function spawnHost(entry: URL, boot: HostBoot): Worker {
   // A small young generation: frames are short-lived and small (a 10 ms block), so 2 MiB of nursery
   // keeps scavenges short while each worker holds ~10 MiB less than V8's default; frame latency
   // was unchanged by it (docs/performance.md).
-  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 2 };
+  const resourceLimits = { maxOldGenerationSizeMb: STREAM_THREAD_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 2 };
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: boot, resourceLimits });
   const tsxApi = createRequire(import.meta.url)
     .resolve('tsx/esm/api')
@@ -110,7 +198,7 @@ interface PendingCommand {
 }
 
 export class StreamWorker {
-  private readonly worker: Worker;
+  private readonly host: HostLine;
   private readonly pending = new Map<number, PendingCommand>();
   private nextId = 1;
   private readonly spawnedAt = performance.now();
@@ -131,30 +219,36 @@ export class StreamWorker {
   /** How many watchdog periods make UTILIZATION_WINDOW_MS. */
   private readonly utilizationWindow: number;
 
-  constructor(private readonly options: WorkerSpawnOptions) {
-    this.worker = spawnHost(options.entry, {
+  /**
+   * Spawns a worker for the host; or, given `thread`, opens the host in that thread (the device's),
+   * whose frames its streams then take without a port.
+   */
+  constructor(
+    private readonly options: WorkerSpawnOptions,
+    thread?: StreamThread,
+  ) {
+    const boot: HostBoot = {
       busy: this.busy,
       snapshotIntervalMs: options.snapshotIntervalMs,
       hasDevice: options.device !== undefined,
       wallClockOffsetMs: wallClockOffsetMs(),
-    });
+    };
+    this.host = thread === undefined ? workerLine(spawnHost(options.entry, boot)) : threadLine(thread, boot);
     this.forwarder = new DeviceForwarder(
       options.device,
       (message, transfer) => {
-        if (!this.ended) this.worker.postMessage(message, transfer);
+        if (!this.ended) this.host.post(message, transfer);
       },
       (event) => {
         this.bindings.get(event.streamId)?.onEvent(event);
       },
+      thread !== undefined,
     );
-    this.worker.on('message', (message: FromHost) => {
+    this.host.onMessage((message) => {
       this.onMessage(message);
     });
-    this.worker.on('error', (error) => {
-      this.die(`its worker crashed: ${error.message}`);
-    });
-    this.worker.on('exit', (code) => {
-      this.die(`its worker exited unexpectedly (code ${code})`);
+    this.host.onEnd((reason) => {
+      this.die(reason);
     });
     const period = watchdogPeriodMs(options.heartbeatTimeoutMs);
     this.utilizationWindow = Math.max(1, Math.round(UTILIZATION_WINDOW_MS / period));
@@ -162,7 +256,7 @@ export class StreamWorker {
       this.checkHeartbeat();
     });
     // A worker without streams never keeps the process alive; one running a stream does (see bind).
-    this.worker.unref();
+    this.host.unref();
   }
 
   get alive(): boolean {
@@ -185,14 +279,14 @@ export class StreamWorker {
     const oldest = this.eluSamples[0];
     const newest = this.eluSamples.at(-1);
     if (oldest === undefined || newest === undefined || oldest === newest) return 0;
-    return this.worker.performance.eventLoopUtilization(newest, oldest).utilization;
+    return this.host.eventLoopUtilization(newest, oldest).utilization;
   }
 
   /** Gives the worker a stream to run. Its commands may follow at once. */
   bind(binding: StreamBinding): void {
     if (this.bindings.has(binding.streamId)) throw new Error(`stream ${binding.streamId} is bound already`);
     this.bindings.set(binding.streamId, binding);
-    this.worker.ref();
+    this.host.ref();
     const message: ToHost = {
       kind: 'init',
       init: {
@@ -204,13 +298,13 @@ export class StreamWorker {
         board: binding.board,
       },
     };
-    this.worker.postMessage(message);
+    this.host.post(message);
   }
 
   /** Forgets a stream (stopped, or failed to start: the worker has let it go already). */
   release(streamId: string): void {
     this.bindings.delete(streamId);
-    if (this.bindings.size === 0) this.worker.unref();
+    if (this.bindings.size === 0) this.host.unref();
   }
 
   /** Sends a stream's command; resolves with the status push that came with its reply. */
@@ -231,7 +325,7 @@ export class StreamWorker {
       }, timeoutMs);
       this.pending.set(id, { streamId, resolve, reject, timer });
       const message: ToHost = { kind: 'command', id, streamId, command };
-      this.worker.postMessage(message);
+      this.host.post(message);
     });
   }
 
@@ -244,7 +338,7 @@ export class StreamWorker {
     if (this.ended || !this.bindings.has(streamId)) return false;
     const wire = toWire(frame);
     const message: ToHost = { kind: 'ingest-frame', streamId, nodeId, frame: wire };
-    this.worker.postMessage(message, [wire.data.buffer as ArrayBuffer]);
+    this.host.post(message, [wire.data.buffer as ArrayBuffer]);
     return true;
   }
 
@@ -257,7 +351,7 @@ export class StreamWorker {
     if (reason !== undefined) this.die(reason, culprit);
     else if (!this.ended)
       this.end((streamId) => new HeadsetdError('invalid_state', `stream ${streamId} was stopped.`));
-    await this.worker.terminate();
+    await this.host.end(reason !== undefined);
   }
 
   private onMessage(message: FromHost): void {
@@ -320,7 +414,7 @@ export class StreamWorker {
     const now = performance.now();
     const beat = Atomics.load(new Int32Array(this.busy), 1);
     if (beat !== 0) {
-      this.eluSamples.push(this.worker.performance.eventLoopUtilization());
+      this.eluSamples.push(this.host.eventLoopUtilization());
       if (this.eluSamples.length > this.utilizationWindow + 1) this.eluSamples.shift();
     }
     if (beat !== this.lastBeat) {
@@ -348,7 +442,7 @@ export class StreamWorker {
     if (this.ended) return;
     const culprit = blamed ?? this.busyNode();
     this.end((streamId) => new HeadsetdError('internal_error', `stream ${streamId} failed: ${reason}.`));
-    void this.worker.terminate();
+    void this.host.end(true);
     const bindings = [...this.bindings.values()];
     this.bindings.clear();
     for (const binding of bindings) binding.onDeath(reason, culprit);

@@ -66,9 +66,11 @@ export type ToHost =
       code?: string;
       details?: Record<string, unknown>;
     }
-  /** The device's frame, for every subscription of the worker (each takes its part there). */
-  /** The port on which the device's frames come from now on (device-bridge.ts). */
-  | { kind: 'device-port'; port: MessagePort }
+  /**
+   * Where the device's frames come from now on (device-bridge.ts): `port`; or, without one, this
+   * thread itself, which is the device's own thread and hands each frame over as it makes it.
+   */
+  | { kind: 'device-port'; port?: MessagePort }
   /** The device holds a subscription's frames back (a forced reset) until one flows again. */
   | { kind: 'device-hold'; subscription: number; reason: string }
   /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */

@@ -33,6 +33,7 @@ import { StatusBoard } from './status-board.js';
 import type { NodeRef, StatusPush } from './thread-messages.js';
 import type { DeviceFeed, NodeLogLine } from '../../core/node.js';
 import type { StreamWorker } from './stream-worker.js';
+import type { StreamThread } from '../../core/stream-thread.js';
 import { WorkerPool } from './worker-pool.js';
 import { errorMessage } from '../../core/error-message.js';
 import { ListenerSet } from '../../core/listener-set.js';
@@ -54,6 +55,14 @@ export interface WorkerRuntimeOptions {
   access?: () => AccessPolicy;
   /** The headset's EEG, for eeg-source nodes; without it they fail to start with a clear message. */
   device?: DeviceFeed;
+  /**
+   * The thread that produces the device's frames, when it can host streams: a stream that reads the
+   * device (`readsDevice`) runs there while that thread has room (worker-pool.ts), unless modules of
+   * extra executables are loaded (their code would run in the device's thread).
+   */
+  deviceThread?: () => StreamThread | undefined;
+  /** Whether a stream reads the device (has an eeg-source node). */
+  readsDevice?: (stream: StreamDefinition) => boolean;
   logger?: Logger;
   /** Modules exporting `factories: Record<string, NodeFactory>`, loaded in every stream's worker (tests, embedders). */
   extraExecutableModules?: string[];
@@ -132,12 +141,25 @@ export class WorkerRuntime implements StreamRuntime {
       maxWorkers: Math.max(1, options.workers ?? availableParallelism()),
       spreadAt: options.spreadAtUtilization ?? DEFAULT_SPREAD_AT_UTILIZATION,
       idleMs: options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS,
+      ...(options.deviceThread === undefined || (options.extraExecutableModules ?? []).length > 0
+        ? {}
+        : { deviceThread: options.deviceThread }),
     });
   }
 
-  /** How many streams each live worker runs (tests, the status of the data plane). */
+  /** The worker a starting stream goes to: the device's thread first for one that reads the device. */
+  private place(stream: StreamDefinition): StreamWorker {
+    return this.pool.pick(this.options.readsDevice?.(stream) ?? false);
+  }
+
+  /** How many streams each live worker runs (tests, the status of the data plane); the device's thread's apart. */
   workerLoads(): number[] {
     return this.pool.loads();
+  }
+
+  /** How many streams run in the device's thread (see `deviceThread`). */
+  besideDeviceLoad(): number {
+    return this.pool.besideDeviceLoad();
   }
 
   /** Each live worker's recent busy share, 0–1 (see `spreadAtUtilization`). */
@@ -164,7 +186,7 @@ export class WorkerRuntime implements StreamRuntime {
       status: undefined,
       started: false,
       stopping: false,
-      worker: this.pool.pick(),
+      worker: this.place(stream),
     };
     this.streams.set(streamId, entry);
     try {
@@ -403,7 +425,7 @@ export class WorkerRuntime implements StreamRuntime {
         : `node ${culprit.nodeId} of stream ${culprit.streamId}`;
     const reason = `restarted on another worker: ${who} hung the worker they shared (${message})`;
     entry.restartedBecause = reason;
-    entry.worker = this.pool.pick();
+    entry.worker = this.place(entry.definition);
     try {
       await this.run(entry, entry.definition);
     } catch (error) {
