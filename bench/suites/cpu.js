@@ -16,10 +16,9 @@
  * least work the pipeline needs per frame of the same shape: filter it with the same coefficients
  * (a plain cascade), encode the websocket's JSON frame, encode the BDF record's 24-bit samples and
  * write and fdatasync them once per second of data. ratio = the service's CPU per second of EEG ÷
- * the floor's. The floor is hot code in a loop; the service pays a thread wake-up, a thread
- * hand-off and a socket write per frame, which no code change removes (docs/performance.md
- * §CPU per stream), so the ratio is large; the pass mark is the budget (1 % of a core at 250 Hz,
- * 2 % at 500 Hz), written as the ratio it allows in this run. Each rate is measured on the
+ * the floor's. The floor is hot code in a loop; the service pays a socket write per frame and its
+ * graph's bookkeeping (docs/performance.md §CPU per stream); the pass mark is the budget (1 % of a
+ * core at 250 Hz, 2 % at 500 Hz), written as the ratio it allows in this run. Each rate is measured on the
  * device's frames and with the eeg-source's `frameMs: 40` (`….frame40`, the same pipeline in 40 ms
  * frames, against a floor of 40 ms frames).
  *
@@ -28,9 +27,10 @@
  * per frame and rate) to one inlet, above the same pacing without liblsl: the field's standard
  * transport alone, with no filter, encoding or recording, on the same machine in the same run.
  * And the hand-off floor (bench/lib/paced-floor.mjs `handoff`): the same pacing handing each
- * frame's samples to a Node.js worker thread that only reads them, above the pacing alone: what
- * the service's shape (frames made in the device's thread, worked on in a stream's worker) costs
- * before any work is done.
+ * frame's samples to a Node.js worker thread that only reads them, above the pacing alone: what a
+ * stream worked on in a worker of its own (the service's shape until streams that read the device
+ * ran in the device's thread, and still a stream's when that thread is busy) costs before any work
+ * is done; kept beside as the price the placement saves.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -201,7 +201,7 @@ async function pacedShare(mode, rate, rows, dir) {
  * The paced floor: what the pipeline's work adds per second in one plain thread woken every frame
  * period, a socket write per frame included (bench/lib/paced-floor.mjs): `full` − `pace`; and the
  * hand-off floor: what handing each frame to a Node.js worker thread that only reads it adds,
- * `handoff` − `pace` (the least the service's shape costs, before any work).
+ * `handoff` − `pace` (the least a stream in a worker of its own costs, before any work).
  */
 async function pacedFloorFigures(rate, dir, frameMs = 10) {
   const rows = Math.max(1, Math.round((rate * frameMs) / 1000));
