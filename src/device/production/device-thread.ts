@@ -60,13 +60,6 @@ export interface DeviceThreadHooks {
 /** How long a closing device waits for its thread to write a run's last frames. */
 const CLOSE_GRACE_MS = 1_000;
 
-/**
- * The thread's heap limit: a stream thread's, since the thread may host the streams that read the
- * device (their sockets' queues, their recorders' buffers). The thread alone holds one source and
- * the frames in flight.
- */
-const THREAD_HEAP_LIMIT_MB = STREAM_THREAD_HEAP_LIMIT_MB;
-
 export class DeviceThread implements StreamThread {
   private worker: Worker | undefined;
   private readonly counters = new SharedArrayBuffer(16);
@@ -243,7 +236,9 @@ export class DeviceThread implements StreamThread {
         performanceMinusMonotonicMs: performance.now() - monotonicMs(),
         counters: this.counters,
       },
-      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 2 },
+      // A stream thread's heap limit, since the thread may host the streams that read the device
+      // (their sockets' queues, their recorders' buffers); alone it holds one source and the frames in flight.
+      resourceLimits: { maxOldGenerationSizeMb: STREAM_THREAD_HEAP_LIMIT_MB, maxYoungGenerationSizeMb: 2 },
     });
     // The device alone never keeps the process alive (as its timers do not).
     worker.unref();

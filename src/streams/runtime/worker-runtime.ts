@@ -29,6 +29,7 @@ import {
 } from './stream-runtime.js';
 import type { Frame } from '../../core/frame.js';
 import { LogRing } from './log-ring.js';
+import { postMortem, withReason } from './dead-status.js';
 import { StatusBoard } from './status-board.js';
 import type { NodeRef, StatusPush } from './thread-messages.js';
 import type { DeviceFeed, NodeLogLine } from '../../core/node.js';
@@ -479,34 +480,4 @@ export class WorkerRuntime implements StreamRuntime {
     }
     this.listeners.emit(event);
   }
-}
-
-/** The last status of a dead stream: the node that hung it in `error`, every other node `terminated`. */
-function postMortem(
-  last: RuntimeStreamStatus | undefined,
-  culprit: string | undefined,
-  message: string,
-): RuntimeStreamStatus {
-  const nodes: RuntimeStreamStatus['nodes'] = {};
-  for (const [id, node] of Object.entries(last?.nodes ?? {})) {
-    const guilty = culprit === undefined || id === culprit;
-    nodes[id] = {
-      ...node,
-      state: guilty ? 'error' : 'terminated',
-      metrics: guilty
-        ? { ...node.metrics, errorCount: node.metrics.errorCount + 1, lastError: message }
-        : { ...node.metrics, queueDepth: 0 },
-    };
-  }
-  return { nodes, pipes: last?.pipes ?? {} };
-}
-
-/** A status whose nodes without an error of their own show `reason` as their lastError. */
-function withReason(status: RuntimeStreamStatus, reason: string): RuntimeStreamStatus {
-  const nodes: RuntimeStreamStatus['nodes'] = {};
-  for (const [id, node] of Object.entries(status.nodes)) {
-    nodes[id] =
-      node.metrics.lastError === null ? { ...node, metrics: { ...node.metrics, lastError: reason } } : node;
-  }
-  return { ...status, nodes };
 }
