@@ -55,9 +55,12 @@ export class WriteEpoch {
   }
 }
 
-/** One path's answer text, made afresh when older than `maxAgeMs` or when a write intervened. */
-export class PolledAnswer {
-  private text: string | undefined;
+/**
+ * One path's answer (its text, or its bytes), made afresh when older than `maxAgeMs` or when a
+ * write intervened.
+ */
+export class PolledAnswer<T = string> {
+  private text: T | undefined;
   private madeAt = 0;
   private madeInEpoch = -1;
 
@@ -67,8 +70,8 @@ export class PolledAnswer {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** The answer's text: the last one made if it is still fresh, else `make()`'s, kept. */
-  get(make: () => string): string {
+  /** The answer: the last one made if it is still fresh, else `make()`'s, kept. */
+  get(make: () => T): T {
     const now = this.now();
     if (
       this.text !== undefined &&

@@ -128,7 +128,7 @@ export interface StatusKeeping {
 export function statusRoutes(app: FastifyInstance, context: StatusContext, kept: StatusKeeping = {}): void {
   const { device } = context;
   const { writes, statusMaxAgeMs = STATUS_MAX_AGE_MS } = kept;
-  const polled = writes === undefined ? undefined : new PolledAnswer(writes, statusMaxAgeMs);
+  const polled = writes === undefined ? undefined : new PolledAnswer<Buffer>(writes, statusMaxAgeMs);
   if (polled !== undefined) {
     const unsubscribe = device.onEvent(() => {
       polled.invalidate();
@@ -152,11 +152,14 @@ export function statusRoutes(app: FastifyInstance, context: StatusContext, kept:
         },
       },
     },
-    // Synchronous: the most polled path answers without a promise (docs/performance.md).
+    // Synchronous: the most polled path answers without a promise (docs/performance.md). The kept
+    // answer is its UTF-8 bytes: a text would be encoded again for every request that reuses it.
     polled === undefined
       ? () => statusAnswer(context)
       : (_request, reply) =>
-          reply.type(JSON_TYPE).send(polled.get(() => JSON.stringify(statusAnswer(context)))),
+          reply
+            .type(JSON_TYPE)
+            .send(polled.get(() => Buffer.from(JSON.stringify(statusAnswer(context)), 'utf8'))),
   );
 
   app.get(
