@@ -1,7 +1,7 @@
 /**
  * The replay device's markers into recordings and epochs (docs/device.md §Replay device): each
  * `marker` event of the device becomes an `annotate` signal to every live recorder and every
- * `epoch` node, in a running stream reading the device (one with an eeg-source node), with the
+ * `epoch` node, in a running stream reading the device (`readsDevice`: an eeg-source or eeg_source node), with the
  * marker's text, its time in the frames as `onset` and its duration. A replayed file recorded again so keeps its annotations,
  * each at its sample. Wired by server.ts; nothing else knows of it.
  */
@@ -10,6 +10,7 @@ import type { Headset } from '../device/headset.js';
 import type { Unsubscribe } from '../device/events.js';
 import { resolveExecutable } from '../streams/executables/registry.js';
 import type { StreamManager } from '../streams/manager.js';
+import { readsDevice } from '../streams/eeg-readers.js';
 
 const LIVE_STATES = new Set(['initialized', 'running', 'paused']);
 
@@ -30,7 +31,7 @@ function markedNodesOfTheDevice(manager: StreamManager): { streamId: string; nod
   const found: { streamId: string; nodeId: string }[] = [];
   for (const entry of manager.list()) {
     const definition = entry.definition;
-    if (!definition.nodes.some((n) => builtinOf(n.executable) === 'eeg-source')) continue;
+    if (!readsDevice(definition)) continue;
     if (!manager.isLive(entry)) continue;
     // A recorder takes a marker from its start on, before its first frame too (it places it when
     // its file opens): the device's thread may pass a marker before the worker has written a frame.
