@@ -30,6 +30,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
+import { holdTickShape } from './tick-shape.js';
 
 /** Set by the build: the bundle this module runs, './headsetd.cjs', './stream-host.cjs' or './device-thread.cjs'. */
 declare const HEADSETD_LOADER_RUNS: string | undefined;
@@ -97,4 +98,6 @@ function dynamicImport(specifier: string): Promise<unknown> {
   return import(specifier);
 }
 
+// Before the bundle's start makes and frees its first garbage (tick-shape.ts).
+holdTickShape();
 runBundle(ENTRY_BUNDLE);
