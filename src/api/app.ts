@@ -26,6 +26,7 @@ import type { LateFailureSink } from './stream-signal.js';
 import { installValidation } from './validation.js';
 import { WriteEpoch } from './polled-answer.js';
 import { appendHook } from './route-hooks.js';
+import { requestLogger } from './request-logger.js';
 import { headersTimeouts } from '../platform/security/http-timeouts.js';
 import { errorMessage } from '../core/error-message.js';
 
@@ -81,6 +82,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     // Requests are not logged one by one: a device answers many status polls; errors are logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // Each request's logger is made when it first logs (request-logger.ts): a poll logs nothing.
+    childLoggerFactory: requestLogger,
     // Query arrays: `?channels=O1&channels=O2` arrive as arrays; comma lists are split per route.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     return503OnClosing: true,
