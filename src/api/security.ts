@@ -57,11 +57,28 @@ function withoutToken(policy: AccessPolicy): AccessPolicy {
   return { ...rest, token: undefined };
 }
 
+/**
+ * The rules now, made again only when what they are made of moves (the port, known once the
+ * service listens; the machine's name): every request asks, and making them anew each time was
+ * a share of a status poll's cost (docs/performance.md §GET /system/status).
+ */
+function currentPolicy(options: SecurityOptions): () => AccessPolicy {
+  let made: { port: number; hostname: string; policy: AccessPolicy } | undefined;
+  return () => {
+    const port = options.port();
+    const hostname = options.hostname();
+    if (made === undefined || made.port !== port || made.hostname !== hostname)
+      made = { port, hostname, policy: accessPolicy(options) };
+    return made.policy;
+  };
+}
+
 export function installSecurity(app: FastifyInstance, options: SecurityOptions): void {
+  const policyNow = currentPolicy(options);
   // A callback hook, not an async one: every request passes here, and a promise per request showed
   // in the profile of GET /system/status under load (docs/performance-areas.md §The API's hot path).
   app.addHook('onRequest', (request, _reply, done) => {
-    const policy = accessPolicy(options);
+    const policy = policyNow();
     // Only where a token is asked for (beyond loopback) is there one to spare: the route is looked
     // at then only (Fastify builds `routeOptions` afresh at each read).
     const asksToken = policy.token !== undefined || policy.tokenFile !== undefined;
