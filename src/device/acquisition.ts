@@ -24,6 +24,9 @@ import { eegChannelListOrThrow, oneOfOrThrow } from './arguments.js';
 import { FrameProducer, type PlayedMarker, type RunPlan } from './production/producer.js';
 import { DeviceThread, type DeviceThreadOptions } from './production/device-thread.js';
 
+/** A source that leaves no channel unplayed: one list, so that its readers may keep what they made of it. */
+const NONE_UNPLAYED: readonly UnplayedChannel[] = Object.freeze([]);
+
 /** The headset's configuration: its channels are EEG electrodes. */
 interface HeadsetEegConfig extends EegConfig {
   readonly channels: readonly Electrode[];
@@ -157,7 +160,7 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
   }
 
   unplayedChannels(): readonly UnplayedChannel[] {
-    return this.source.unplayed ?? [];
+    return this.source.unplayed ?? NONE_UNPLAYED;
   }
 
   channelList(names: readonly string[], field = 'channels'): Electrode[] {

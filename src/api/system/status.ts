@@ -64,7 +64,7 @@ type StatusContext = Pick<
 >;
 
 /** The answer of GET /system/status, made from the device's and the service's state now. */
-function statusAnswer(context: StatusContext) {
+export function statusAnswer(context: StatusContext) {
   const { device } = context;
   const status = device.status();
   const cpu = context.hostMetrics.cpuThermal();
@@ -109,6 +109,41 @@ function statusAnswer(context: StatusContext) {
       ...(status.rateMismatch === undefined ? {} : { rateMismatch: status.rateMismatch }),
     },
   };
+}
+
+/**
+ * The JSON text of a channel list, kept per list: the device's lists are frozen values, made anew
+ * when the channels change and never changed in place (acquisition.ts, live-acquisition.ts). Their
+ * text was two thirds of the status answer's encoding (19 channels with their names, units and
+ * positions), which is made up to once per STATUS_MAX_AGE_MS under polling.
+ */
+const listTexts = new WeakMap<readonly object[], string>();
+
+function listText(list: readonly object[]): string {
+  let text = listTexts.get(list);
+  if (text === undefined) {
+    text = JSON.stringify(list);
+    listTexts.set(list, text);
+  }
+  return text;
+}
+
+/**
+ * Where the channels go in the answer's text: a string no answer holds (JSON writes its NULs as
+ * escapes, and no name the service reports has one), replaced once by the lists' kept text.
+ */
+const CHANNELS_SLOT = '\u0000channels\u0000';
+const CHANNELS_SLOT_TEXT = JSON.stringify(CHANNELS_SLOT);
+
+/** The answer's text, the same as `JSON.stringify(statusAnswer(context))`, byte for byte. */
+export function statusText(context: StatusContext): string {
+  const answer = statusAnswer(context);
+  const { played, unplayed } = answer.status.channels;
+  const text = JSON.stringify({ ...answer, status: { ...answer.status, channels: CHANNELS_SLOT } });
+  return text.replace(
+    CHANNELS_SLOT_TEXT,
+    () => `{"played":${listText(played)},"unplayed":${listText(unplayed)}}`,
+  );
 }
 
 /** How GET /system/status may keep its answer between polls (createApp's, for the service). */
@@ -157,9 +192,7 @@ export function statusRoutes(app: FastifyInstance, context: StatusContext, kept:
     polled === undefined
       ? () => statusAnswer(context)
       : (_request, reply) =>
-          reply
-            .type(JSON_TYPE)
-            .send(polled.get(() => Buffer.from(JSON.stringify(statusAnswer(context)), 'utf8'))),
+          reply.type(JSON_TYPE).send(polled.get(() => Buffer.from(statusText(context), 'utf8'))),
   );
 
   app.get(
