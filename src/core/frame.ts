@@ -1,4 +1,5 @@
 import { float32JsonRows, float32Text } from './float32-text.js';
+import { listJsonText } from './list-json-text.js';
 
 /**
  * A frame: a block of consecutive samples of one source (docs/api.md §Frames).
@@ -177,18 +178,6 @@ export function unitsOrNone(units: readonly string[] | undefined): readonly stri
   return units;
 }
 
-/** Each channel (or unit) list's JSON text, made once per list (a subscription's list object is reused). */
-const channelsText = new WeakMap<readonly string[], string>();
-
-function listText(list: readonly string[]): string {
-  let text = channelsText.get(list);
-  if (text === undefined) {
-    text = JSON.stringify(list);
-    channelsText.set(list, text);
-  }
-  return text;
-}
-
 /** How {@link frameJsonText} writes a frame inside another message's shape. */
 export interface FrameTextOptions {
   /**
@@ -213,12 +202,12 @@ export interface FrameTextOptions {
  * channel names are encoded once per list (docs/performance.md §Samples as text).
  */
 export function frameJsonText(frame: Frame, options?: FrameTextOptions): string {
-  const names = listText(frame.channels);
+  const names = listJsonText(frame.channels);
   const rows = float32JsonRows(frame.data, frame.channels.length);
   const gap = frame.discontinuity === true ? ',"discontinuity":true' : '';
   const notes = options?.notes ?? true;
   const marker = !notes || frame.marker === undefined ? '' : `,"marker":${JSON.stringify(frame.marker)}`;
-  const units = frame.units === undefined ? '' : `,"units":${listText(frame.units)}`;
+  const units = frame.units === undefined ? '' : `,"units":${listJsonText(frame.units)}`;
   const note =
     !notes || frame.annotation === undefined ? '' : `,"annotation":${JSON.stringify(frame.annotation)}`;
   const lead = options?.lead === undefined ? '' : `${options.lead},`;

@@ -9,6 +9,7 @@ import type { SystemContext } from './context.js';
 import { DeviceStatusShape, type ReplayStatus } from './schemas.js';
 import { PolledAnswer, type WriteEpoch } from '../polled-answer.js';
 import { capabilities as capabilitiesOf } from '../../device/capabilities.js';
+import { listJsonText } from '../../core/list-json-text.js';
 
 const tags = ['system: device'];
 
@@ -112,37 +113,27 @@ export function statusAnswer(context: StatusContext) {
 }
 
 /**
- * The JSON text of a channel list, kept per list: the device's lists are frozen values, made anew
- * when the channels change and never changed in place (acquisition.ts, live-acquisition.ts). Their
- * text was two thirds of the status answer's encoding (19 channels with their names, units and
- * positions), which is made up to once per STATUS_MAX_AGE_MS under polling.
- */
-const listTexts = new WeakMap<readonly object[], string>();
-
-function listText(list: readonly object[]): string {
-  let text = listTexts.get(list);
-  if (text === undefined) {
-    text = JSON.stringify(list);
-    listTexts.set(list, text);
-  }
-  return text;
-}
-
-/**
- * Where the channels go in the answer's text: a string no answer holds (JSON writes its NULs as
- * escapes, and no name the service reports has one), replaced once by the lists' kept text.
+ * Where the channels go in the answer's text, replaced by the lists' kept text: its first
+ * occurrence is this slot, since only the state and the EEG figures (the configuration's validated
+ * channel names, the owners' ids) come before it, and none holds a NUL.
  */
 const CHANNELS_SLOT = '\u0000channels\u0000';
 const CHANNELS_SLOT_TEXT = JSON.stringify(CHANNELS_SLOT);
 
-/** The answer's text, the same as `JSON.stringify(statusAnswer(context))`, byte for byte. */
+/**
+ * The answer's text, the same as `JSON.stringify(statusAnswer(context))`, byte for byte, with the
+ * channel lists' text kept per list (core/list-json-text.ts): the device's lists are frozen values,
+ * made anew when the channels change and never changed in place (acquisition.ts,
+ * live-acquisition.ts), and their text was two thirds of encoding the answer (19 channels with
+ * their names, units and positions), which is made up to once per STATUS_MAX_AGE_MS under polling.
+ */
 export function statusText(context: StatusContext): string {
   const answer = statusAnswer(context);
   const { played, unplayed } = answer.status.channels;
   const text = JSON.stringify({ ...answer, status: { ...answer.status, channels: CHANNELS_SLOT } });
   return text.replace(
     CHANNELS_SLOT_TEXT,
-    () => `{"played":${listText(played)},"unplayed":${listText(unplayed)}}`,
+    () => `{"played":${listJsonText(played)},"unplayed":${listJsonText(unplayed)}}`,
   );
 }
 
