@@ -2,7 +2,7 @@
  * A request's logger, made when the request first logs. Fastify gives each request a child of the
  * service's logger with the request's id bound, and most requests (every status poll) log nothing:
  * making pino's child (its bindings written out as JSON text) was a share of each poll's cost
- * (docs/performance.md §GET /system/status). What is logged, and how, is pino's child's, unchanged.
+ * (docs/performance.md §GET /system/status: the tick records' shape). What is logged, and how, is pino's child's, unchanged.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString, LogFn } from 'pino';

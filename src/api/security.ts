@@ -60,7 +60,7 @@ function withoutToken(policy: AccessPolicy): AccessPolicy {
 /**
  * The rules now, made again only when what they are made of moves (the port, known once the
  * service listens; the machine's name): every request asks, and making them anew each time was
- * a share of a status poll's cost (docs/performance.md §GET /system/status).
+ * a share of a status poll's cost (docs/performance.md §GET /system/status: the tick records' shape).
  */
 function currentPolicy(options: SecurityOptions): () => AccessPolicy {
   let made: { port: number; hostname: string; policy: AccessPolicy } | undefined;
