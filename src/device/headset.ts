@@ -95,10 +95,12 @@ export interface EegAcquisition {
   acquiredChannels(): readonly string[];
   /**
    * Every channel the device can play, in its order, under the name frames give it, with its unit,
-   * type and (for a 10-05 site) place on the head (channels.ts).
+   * type and (for a 10-05 site) place on the head (channels.ts). A frozen list, the same one until
+   * the channels change (then a new one): readers keep what they make of it (GET /system/status
+   * keeps its JSON text).
    */
   channels(): readonly DeviceChannel[];
-  /** The channels the device has but does not play, each with the reason. */
+  /** The channels the device has but does not play, each with the reason; a list as `channels()`'. */
   unplayedChannels(): readonly UnplayedChannel[];
   /**
    * Channel names asked for (any case, as frames or the configuration name them) in the

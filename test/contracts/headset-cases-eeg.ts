@@ -43,6 +43,12 @@ export const EEG_CASES: readonly HeadsetCase[] = [
         expect(unplayed.name).not.toBe('');
         expect(unplayed.reason).not.toBe('');
       }
+      // Values, which readers keep what they made of (the status answer keeps their JSON text):
+      // frozen, and the very same list while the channels do not change.
+      expect(Object.isFrozen(played)).toBe(true);
+      expect(device.eeg.channels()).toBe(played);
+      expect(Object.isFrozen(device.eeg.unplayedChannels())).toBe(true);
+      expect(device.eeg.unplayedChannels()).toBe(device.eeg.unplayedChannels());
       // Any case in, the configuration's form out, each once.
       const [first, second] = played;
       const asked = [first?.name.toLowerCase() ?? '', second?.name.toUpperCase() ?? '', first?.name ?? ''];
