@@ -9,9 +9,9 @@
  * records' shape). A second shape comes without anything changing: the shapes are held weakly,
  * so a full garbage collection while no record is alive (the service's start makes several, then
  * idles) frees them, and the next record makes them anew, equal but not the same. Holding one
- * record holds its shape and the chain it was built by. The record is the one `executionAsyncResource()` answers
- * inside a tick (Node's own object, a few words); were a later Node to answer something else,
- * this holds that instead and costs nothing.
+ * record holds its shape and the chain it was built by. The record is the one
+ * `executionAsyncResource()` answers inside a tick (Node's own object, a few words); were a later
+ * Node to answer something else, this holds that instead and costs nothing.
  */
 import { executionAsyncResource } from 'node:async_hooks';
 import process from 'node:process';
