@@ -65,8 +65,19 @@ export function adoptWallClockOffset(ms: number): void {
  * read (it is taken per frame and per pipe).
  */
 export function wallNowMs(): number {
+  return wallAtMs(performance.now());
+}
+
+/**
+ * The wall-clock time of the instant this thread's `performance.now()` answered `performanceMs`.
+ * A source that paces on `performance.now()` and stamps wall time takes both from one reading:
+ * two readings in a row may be far apart (the first one in a thread measures the constant, 0.1 ms
+ * and more; the thread may be preempted between them), and every timestamp of the run would be
+ * off by that gap, for as long as it runs.
+ */
+export function wallAtMs(performanceMs: number): number {
   fromPerformanceMs ??= monotonicMinusPerformanceMs() + wallClockOffsetMs();
-  return performance.now() + fromPerformanceMs;
+  return performanceMs + fromPerformanceMs;
 }
 
 /**

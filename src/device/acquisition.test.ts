@@ -225,6 +225,26 @@ describe('pacing', () => {
     expect(frames.every((f) => f.data.length === 160 * 19)).toBe(true);
   });
 
+  it("stamps a run's samples at the instants it paces them, from one reading of the clock (a late second reading stamped every frame late)", async () => {
+    // Every new wall-clock reading comes 0.5 ms late, as a thread's first one or one after a
+    // preemption may: the run's timestamps must not take a second reading.
+    const clock = new ManualClock(1_700_000_000_000, 0);
+    const late = Object.assign(Object.create(clock) as ManualClock, { wallNow: () => clock.wallNow() + 0.5 });
+    const headset = createSimulatedHeadset({ seed: 5, clock: late });
+    await headset.eeg.configure({ samplingFrequency: 1000 });
+    const frames: Frame[] = [];
+    headset.eeg.onFrame((f) => frames.push(f));
+    await headset.eeg.start('client');
+    for (let t = 0; t < 30; t += 10) {
+      await new Promise((resolve) => setImmediate(resolve));
+      clock.advance(10);
+    }
+    await headset.eeg.stop('client');
+    await headset.close();
+    // Sample k is due k ms after the start (1 kHz), and stamped so.
+    expect(frames.map((f) => f.timestamp - 1_700_000_000_000)).toEqual([0, 10, 20]);
+  });
+
   it('runs on the system clock unless given another', async () => {
     const headset = createSimulatedHeadset({ seed: 5 });
     expect(headset.clock).toBe(systemClock);

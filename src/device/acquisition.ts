@@ -224,12 +224,13 @@ export class AcquisitionEngine extends AcquisitionCore<HeadsetEegConfig> {
     const electrodes = Object.freeze([...this.channelsOf(config)]);
     this.electrodes = electrodes;
     this.runId++;
+    const startedAt = this.clock.now();
     return {
       id: this.runId,
       config,
       electrodes,
-      startedAt: this.clock.now(),
-      startedAtWall: this.clock.wallNow(),
+      startedAt,
+      startedAtWall: this.clock.wallAt(startedAt),
     };
   }
 

@@ -6,7 +6,7 @@
  */
 import { type PreciseTimer, preciseTimeout } from '../core/precise-timer.js';
 import { joinRound } from '../core/shared-rounds.js';
-import { wallNowMs } from '../core/wall-clock.js';
+import { wallAtMs, wallNowMs } from '../core/wall-clock.js';
 
 /** An opaque handle returned by `setTimeout` (a Node timer object, or a number elsewhere). */
 export type TimerHandle = object | number;
@@ -16,6 +16,11 @@ export interface DeviceClock {
   now(): number;
   /** Wall-clock time in ms since the Unix epoch, for frame and event timestamps. */
   wallNow(): number;
+  /**
+   * The wall-clock time of the instant `now()` answered `now`: a run's start read once for both
+   * clocks (core/wall-clock.ts `wallAtMs` says why two readings are not the same).
+   */
+  wallAt(now: number): number;
   /** Runs `callback` once after `ms` milliseconds. */
   setTimeout(callback: () => void, ms: number): TimerHandle;
   /**
@@ -66,6 +71,7 @@ export function repeat(clock: DeviceClock, callback: () => void, ms: number): ()
 export const systemClock: DeviceClock = {
   now: () => performance.now(),
   wallNow: wallNowMs,
+  wallAt: wallAtMs,
   setTimeout: (callback, ms) => {
     const timer = setTimeout(callback, ms);
     timer.unref();
@@ -87,6 +93,7 @@ export function dateClock(): DeviceClock {
   return {
     now: () => Date.now(),
     wallNow: () => Date.now(),
+    wallAt: (now) => now,
     setTimeout: (callback, ms) => setTimeout(callback, ms),
     clearTimeout: (handle) => {
       clearTimeout(handle as NodeJS.Timeout);

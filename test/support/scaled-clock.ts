@@ -12,6 +12,7 @@ export function scaledClock(factor: number): DeviceClock {
   return {
     now,
     wallNow: () => wallOrigin + now(),
+    wallAt: (at) => wallOrigin + at,
     setTimeout: (callback, ms) => {
       const timer = setTimeout(callback, ms / factor);
       timer.unref();

@@ -19,6 +19,7 @@ function handClock(): DeviceClock & { advance(ms: number): void } {
   return {
     now: () => now,
     wallNow: () => now,
+    wallAt: (at) => at,
     setTimeout: () => 0,
     clearTimeout: () => undefined,
     advance: (ms) => {

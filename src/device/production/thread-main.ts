@@ -14,7 +14,7 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { DeviceFrameWriter } from '../../core/frame-wire.js';
 import { preciseTimeout, type PreciseTimer } from '../../core/precise-timer.js';
-import { adoptWallClockOffset, monotonicMs, wallNowMs } from '../../core/wall-clock.js';
+import { adoptWallClockOffset, monotonicMs, wallAtMs, wallNowMs } from '../../core/wall-clock.js';
 import type { DeviceClock } from '../clock.js';
 import { FrameProducer } from './producer.js';
 import type { Frame } from '../../core/frame.js';
@@ -39,6 +39,7 @@ const shift = boot.performanceMinusMonotonicMs - (performance.now() - monotonicM
 const clock: DeviceClock = {
   now: () => performance.now() + shift,
   wallNow: wallNowMs,
+  wallAt: (now) => wallAtMs(now - shift),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   setDeadline: (callback, dueAt) => preciseTimeout(callback, dueAt - shift),
   clearTimeout: (handle) => {

@@ -32,7 +32,11 @@ export class ManualClock implements DeviceClock {
   }
 
   wallNow(): number {
-    return this.wallOrigin + this.time;
+    return this.wallAt(this.time);
+  }
+
+  wallAt(now: number): number {
+    return this.wallOrigin + now;
   }
 
   setTimeout(callback: () => void, ms: number): TimerHandle {

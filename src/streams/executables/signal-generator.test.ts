@@ -26,7 +26,7 @@ function run(config: Record<string, unknown>) {
     trackProcessGroup: () => undefined,
     untrackProcessGroup: () => undefined,
   };
-  return { node: createSignalGenerator(context), frames, emittedAt };
+  return { node: createSignalGenerator(context), frames, emittedAt, context };
 }
 
 const samples = (frames: Frame[]) => frames.reduce((n, f) => n + f.data.length / f.channels.length, 0);
@@ -144,5 +144,35 @@ describe('signal-generator', () => {
     await node.stop();
     expect(frames.length).toBeGreaterThan(count);
     expect(frames[count]!.timestamp - frames[count - 1]!.timestamp).toBeGreaterThan(90);
+  });
+
+  test("stamps its samples at the instants it paces them, from one reading of the clock (a thread's first wall-clock reading came 0.13 ms after the pacing one, and every frame was stamped that late)", async () => {
+    // A wall clock whose every new reading comes late, as a thread's first one does (it measures
+    // the clock's constant first) or one after a preemption: stamps must not take a second one.
+    const WALL_MINUS_PERFORMANCE = 1_700_000_000_000;
+    vi.resetModules();
+    vi.doMock('../../core/wall-clock.js', () => ({
+      wallNowMs: () => performance.now() + WALL_MINUS_PERFORMANCE + 0.5,
+      wallAtMs: (performanceMs: number) => performanceMs + WALL_MINUS_PERFORMANCE,
+    }));
+    try {
+      const { createSignalGenerator: generator } = await import('./signal-generator.js');
+      const frames: Frame[] = [];
+      const start = performance.now();
+      const node = generator({
+        ...run({ sampleRate: 1000, amplitudes: [1], frequencies: [10] }).context,
+        config: { sampleRate: 1000, amplitudes: [1], frequencies: [10] },
+        emit: (_port, frame) => frames.push(frame),
+      });
+      await node.start();
+      vi.advanceTimersByTime(30);
+      await node.stop();
+      expect(frames.length).toBe(3);
+      // Sample k is due k ms after the start (1 kHz), and stamped so.
+      expect(frames.map((f) => f.timestamp - WALL_MINUS_PERFORMANCE - start)).toEqual([0, 10, 20]);
+    } finally {
+      vi.doUnmock('../../core/wall-clock.js');
+      vi.resetModules();
+    }
   });
 });

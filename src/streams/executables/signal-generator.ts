@@ -18,7 +18,7 @@ import type { NodeContext, NodeFactory, NodeInstance } from '../../core/node.js'
 import { type PreciseTimer, preciseTimeout } from '../../core/precise-timer.js';
 import { sampleInstant, samplesDue } from '../../core/sample-clock.js';
 import { generatorRange, NOISE_CLAMP_SIGMA } from './frame-range.js';
-import { wallNowMs } from '../../core/wall-clock.js';
+import { wallAtMs } from '../../core/wall-clock.js';
 
 export const FRAME_DURATION_MS = 10;
 export const MAX_BACKLOG_MS = 1000;
@@ -119,9 +119,10 @@ class SignalGenerator implements NodeInstance {
 
   private newEpoch(): void {
     this.epochMonotonic = performance.now();
-    // The wall-clock time of that same instant, on the service's one wall clock (fractional ms;
-    // Date.now() is truncated to whole ms, which would put every timestamp up to 1 ms early).
-    this.epochWall = wallNowMs();
+    // The wall-clock time of that same reading, on the service's one wall clock (fractional ms;
+    // Date.now() is truncated to whole ms, which would put every timestamp up to 1 ms early). A
+    // second reading was 0.13 ms later when it was the thread's first: every frame stamped late.
+    this.epochWall = wallAtMs(this.epochMonotonic);
     this.emittedInEpoch = 0;
   }
 
