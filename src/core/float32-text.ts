@@ -16,13 +16,14 @@
  * below 2^28 for k ≤ 12, so x × 10^k, and the bounds of the interval of reals that round to x
  * (25-bit significands), are exact doubles for 0 ≤ k ≤ 12. Scaled so that x has nine digits
  * before the point (1e-4 ≤ |x| < 1e9), the shortest text is the largest power of ten with a
- * multiple strictly inside that interval. Outside that range (rare for samples), `toPrecision`
- * finds it more slowly.
+ * multiple strictly inside that interval. The interval holds 4 to 120 integers, so that power is
+ * found in int32, dividing the interval's integer ends by ten until they meet: a third fewer
+ * instructions than trying each power of ten in doubles (docs/performance.md §Samples as text).
+ * Outside that range (rare for samples), `toPrecision` finds it more slowly.
  */
 
-/** Exact powers of ten as doubles, 10^0 … 10^22, and their reciprocals (to estimate, never to decide). */
+/** Exact powers of ten as doubles, 10^0 … 10^22. */
 const POW10 = Float64Array.from({ length: 23 }, (_, i) => 10 ** i);
-const INV_POW10 = POW10.map((p) => 1 / p);
 /** Half the spacing of float32s with biased exponent e (normal numbers): 2^(e − 127 − 23 − 1). */
 const HALF_SPACING = Float64Array.from({ length: 256 }, (_, e) => 2 ** (e - 151));
 const LOG10_2 = Math.log10(2);
@@ -44,8 +45,6 @@ const CLOSE = 93;
 /** One value's scratch for {@link float32Text}. */
 const ONE = new Float32Array(1);
 const ONE_BITS = new Uint32Array(ONE.buffer);
-/** Digits of the mantissa being written, last first. */
-const DIGITS = new Uint8Array(10);
 /** Where texts are written; grown as needed, never shrunk (a frame's row at a time). */
 let out = Buffer.allocUnsafe(4096);
 
@@ -126,79 +125,89 @@ function writeShortest(at: number, x: number, bits: number): number {
   // A bound itself reads back as x when x's significand is even (ties round to even).
   const evenSignificand = (bits & 1) === 0;
   const margin = scaled * MARGIN;
-  // The largest 10^t with a multiple inside (low, high), that multiple the nearest to x.
-  let best = -1;
-  let bestT = 0;
-  for (let t = 0; t <= 8; t++) {
-    const p = POW10[t] as number;
-    let q = Math.round(scaled * (INV_POW10[t] as number));
-    // The estimate may be one off near a tie; of the two multiples around x, take the nearer, the
-    // even one on a tie.
-    const other = q * p <= scaled ? q + 1 : q - 1;
-    const gap = Math.abs(q * p - scaled);
-    const otherGap = Math.abs(other * p - scaled);
-    if (otherGap < gap || (otherGap === gap && other % 2 === 0)) q = other;
-    if (inside(q * p, low, high, margin, evenSignificand)) {
-      best = q;
-      bestT = t;
-      continue;
-    }
-    // The nearer multiple is out; the farther one may still be in (the bounds are not symmetric).
-    const far = q * p <= scaled ? q + 1 : q - 1;
-    if (inside(far * p, low, high, margin, evenSignificand)) {
-      best = far;
-      bestT = t;
-      continue;
-    }
-    break;
+  // Every candidate is an integer (a multiple of 10^t, t ≥ 0): those that read back as x are lo to
+  // hi, the integers strictly inside the bounds by the margin, and a bound itself when it may be.
+  const lowIn = low + margin;
+  let lo = Math.floor(lowIn) + 1;
+  if (evenSignificand && Math.floor(low) === low) lo = low;
+  const highIn = high - margin;
+  let hi = Math.ceil(highIn) - 1;
+  if (evenSignificand && Math.floor(high) === high) hi = high;
+  // The largest t with a multiple of 10^t in [lo, hi]: the last t at which floor(hi / 10^t) still
+  // exceeds floor((lo - 1) / 10^t). In int32 (hi < 2^31), where a division by ten is a multiply.
+  // The interval holds at least four integers, so t = 0 always has one: nine digits suffice.
+  let h = hi | 0;
+  let l = (lo - 1) | 0;
+  let t = 0;
+  for (;;) {
+    const h1 = (h / 10) | 0;
+    const l1 = (l / 10) | 0;
+    if (h1 === l1) break;
+    h = h1;
+    l = l1;
+    t++;
   }
-  if (best < 0) return -1;
-  return writeDecimal(at, best, bestT - k);
-}
-
-/**
- * Whether candidate c (scaled, exact) reads back as x: strictly between the bounds by the margin,
- * or on a bound exactly when x's significand is even.
- */
-function inside(c: number, low: number, high: number, margin: number, evenSignificand: boolean): boolean {
-  if (c > low + margin && c < high - margin) return true;
-  return evenSignificand && (c === low || c === high);
+  // The multiples of 10^t inside are (l + 1 … h) × 10^t: one (the usual case), or the nearest to x
+  // of them, the even one on a tie.
+  if (h === l + 1) return writeDecimal(at, h, t - k);
+  const p = POW10[t] as number;
+  let q = Math.floor(scaled / p);
+  // The quotient may be one off; the products and these differences of nearby doubles are exact.
+  if (q * p > scaled) q--;
+  else if ((q + 1) * p <= scaled) q++;
+  const downGap = scaled - q * p;
+  const upGap = (q + 1) * p - scaled;
+  if (upGap < downGap || (upGap === downGap && (q & 1) === 1)) q++;
+  if (q <= l) q = l + 1;
+  else if (q > h) q = h;
+  return writeDecimal(at, q, t - k);
 }
 
 /** Writes q × 10^e (q a positive integer below 2^31, 1e-4 ≤ q × 10^e < 1e9) in decimal notation. */
 function writeDecimal(at: number, mantissa: number, exponent: number): number {
   let q = mantissa | 0;
   let e = exponent;
+  // Trailing zeros go into the exponent (the shortest search leaves none; a caller may).
   let tenth = (q / 10) | 0;
   while (q === tenth * 10) {
     q = tenth;
     tenth = (q / 10) | 0;
     e++;
   }
-  let n = 0;
-  while (q !== 0) {
-    tenth = (q / 10) | 0;
-    DIGITS[n++] = ZERO + q - tenth * 10;
-    q = tenth;
+  let n = 1;
+  while (n < 10 && q >= (POW10[n] as number)) n++;
+  if (e >= 0) {
+    writeDigits(at + n, q, n);
+    let end = at + n;
+    for (let i = 0; i < e; i++) out[end++] = ZERO;
+    return end;
   }
   const before = n + e; // digits before the point
-  if (e >= 0) {
-    for (let i = n - 1; i >= 0; i--) out[at++] = DIGITS[i] as number;
-    for (let i = 0; i < e; i++) out[at++] = ZERO;
-    return at;
-  }
   if (before > 0) {
-    for (let i = n - 1; i >= 0; i--) {
-      out[at++] = DIGITS[i] as number;
-      if (i === n - before) out[at++] = DOT;
-    }
-    return at;
+    const end = at + n + 1;
+    const whole = writeDigits(end, q, -e);
+    out[at + before] = DOT;
+    writeDigits(at + before, whole, before);
+    return end;
   }
-  out[at++] = ZERO;
-  out[at++] = DOT;
-  for (let i = 0; i < -before; i++) out[at++] = ZERO;
-  for (let i = n - 1; i >= 0; i--) out[at++] = DIGITS[i] as number;
-  return at;
+  let start = at;
+  out[start++] = ZERO;
+  out[start++] = DOT;
+  for (let i = 0; i < -before; i++) out[start++] = ZERO;
+  writeDigits(start + n, q, n);
+  return start + n;
+}
+
+/** Writes the last `count` digits of q, ending just before `end`; answers q without them. */
+function writeDigits(end: number, q: number, count: number): number {
+  let rest = q;
+  let at = end;
+  for (let i = 0; i < count; i++) {
+    const tenth = (rest / 10) | 0;
+    out[--at] = ZERO + rest - tenth * 10;
+    rest = tenth;
+  }
+  return rest;
 }
 
 function writeAscii(at: number, text: string): number {
