@@ -302,7 +302,7 @@ export class RunningGraph {
       }
       queued = true;
     }
-    if (queued) this.scheduler.wake();
+    if (queued) this.scheduler.deliverNow();
   }
 
   /** One round over the pipes, one frame each: fair between consumers. False when nothing moved. */

@@ -15,6 +15,35 @@ describe('DrainScheduler', () => {
     expect(order).toEqual(['after wake', 'turn', 'immediate']);
   });
 
+  it("delivers a source's frame at once, inside the code that queued it, unless a turn is running or waiting", async () => {
+    const order: string[] = [];
+    let queued = 0;
+    const scheduler = new DrainScheduler(() => {
+      if (queued === 0) return false;
+      queued -= 1;
+      order.push('delivered');
+      // A consumer emitting downstream, inside the turn: no nested turn, the running one delivers it.
+      if (order.length === 1) {
+        queued += 1;
+        scheduler.deliverNow();
+        order.push('nested call returned');
+      }
+      return true;
+    });
+    queued = 1;
+    scheduler.deliverNow();
+    order.push('after deliverNow');
+    expect(order).toEqual(['delivered', 'nested call returned', 'delivered', 'after deliverNow']);
+    // A turn already waiting (woken as a microtask) delivers the new frame too: none runs now.
+    order.length = 0;
+    scheduler.wake();
+    queued = 1;
+    scheduler.deliverNow();
+    order.push('after deliverNow');
+    await Promise.resolve();
+    expect(order).toEqual(['after deliverNow', 'delivered']);
+  });
+
   it('needs no new turn for a wake during a turn: the turn delivers until nothing is left', async () => {
     let queued = 3;
     let steps = 0;

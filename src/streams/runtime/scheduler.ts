@@ -1,15 +1,18 @@
 /**
- * The drain loop of a stream's graph. Producers only queue frames; this loop feeds consumers
- * later, in turns of at most `budgetMs`, and yields to the event loop between turns (setImmediate),
- * so that sources' clock-paced timers run on time however slow a consumer is: a slow consumer
- * shows up as queue depth and drops, never as source jitter.
+ * The drain loop of a stream's graph. Producers only queue frames; this loop feeds consumers in
+ * turns of at most `budgetMs`, and yields to the event loop between turns (setImmediate), so that
+ * sources' clock-paced timers run on time however slow a consumer is: a slow consumer shows up as
+ * queue depth and drops, never as source jitter.
  *
- * The first turn after the loop was idle runs as a microtask, right after the code that queued
- * the frame (a source's timer, a device frame's arrival) returns: a turn of the event loop in
- * between cost a frame 20–40 µs on its way to the clients (docs/performance-areas.md §End-to-end
- * latency). Only a turn that used up its budget is continued with setImmediate, after the event
+ * A frame a source emits outside any turn is delivered at once (`deliverNow`): the turn runs inside
+ * the source's own callback (its timer, a device frame's arrival), before the source goes on. As a
+ * microtask it ran only after Node's timers had done their bookkeeping and the source had set its
+ * next wake-up, 0.03 ms later on its way to the clients (docs/performance.md §A frame's time stamp
+ * and its latency); a turn of the event loop in between had cost 20–40 µs more. Any other wake
+ * (a consumer ready again, an edit) runs the turn as a microtask, after the code that woke it has
+ * finished. Only a turn that used up its budget is continued with setImmediate, after the event
  * loop has run; a wake during a turn needs no new turn (the turn runs until nothing is
- * deliverable), so turns never chain as microtasks.
+ * deliverable), so turns never nest nor chain as microtasks.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -31,6 +34,15 @@ export class DrainScheduler {
     if (this.scheduled || this.inTurn || this.stopped) return;
     this.scheduled = true;
     queueMicrotask(this.turn);
+  }
+
+  /**
+   * Runs a turn now, unless one is running (it delivers what was just queued) or is already
+   * waiting to run (a turn out of budget yields to the event loop first).
+   */
+  deliverNow(): void {
+    if (this.scheduled || this.inTurn || this.stopped) return;
+    this.turn();
   }
 
   stop(): void {
