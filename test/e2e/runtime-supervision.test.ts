@@ -254,15 +254,17 @@ describe('supervision', () => {
     expect(rt.logs(stream.id, 'bomb').at(-1)?.line).toContain('escaped every handler');
   });
 
-  test('a flooding node stays within its pipe bounds and starves no other stream', async () => {
+  test('a node flooding a slow consumer stays within its pipe bounds and starves no other stream', async () => {
     const { rt } = newRuntime();
     const healthy = definition([generator, websocket], [pipe('p1', 'gen', 'ws')]);
+    // Each burst of 100 frames is delivered while the drain's budget lasts (1 ms a frame); the
+    // rest waits in the pipe, which drops past its 32 frames.
     const flood = definition(
       [
         { id: 'flood', executable: 'test-flood' },
-        { id: 'log', executable: 'logger' },
+        { id: 'slow', executable: 'test-slow' },
       ],
-      [pipe('p1', 'flood', 'log', { capacity: 32 })],
+      [pipe('p1', 'flood', 'slow', { capacity: 32 })],
     );
     await rt.start(healthy);
     const client = await FrameClient.connect(portOf(rt, healthy.id));

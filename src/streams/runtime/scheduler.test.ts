@@ -44,6 +44,38 @@ describe('DrainScheduler', () => {
     expect(order).toEqual(['after deliverNow', 'delivered']);
   });
 
+  it('lets the turns run at once in one turn of the event loop take one budget: a burst into a slow consumer waits for the next', async () => {
+    const delivered: number[] = [];
+    let queued = 0;
+    let frame = 0;
+    const scheduler = new DrainScheduler(() => {
+      if (queued === 0) return false;
+      queued -= 1;
+      const until = performance.now() + 2; // a consumer taking 2 ms a frame
+      while (performance.now() < until) {
+        // work
+      }
+      delivered.push(frame++);
+      return true;
+    }, 5);
+    // A source emitting ten frames in one callback.
+    for (let i = 0; i < 10; i++) {
+      queued += 1;
+      scheduler.deliverNow();
+    }
+    // Delivered while the budget lasted (2 ms each, 5 ms in all: at most three; fewer when the
+    // thread was preempted), not all ten.
+    const atOnce = delivered.length;
+    expect(atOnce).toBeGreaterThanOrEqual(1);
+    expect(atOnce).toBeLessThanOrEqual(3);
+    // The next turns of the event loop deliver the rest, a budget each.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(delivered.length).toBeGreaterThan(atOnce);
+    while (delivered.length < 10) await new Promise((resolve) => setImmediate(resolve));
+    expect(delivered).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it('needs no new turn for a wake during a turn: the turn delivers until nothing is left', async () => {
     let queued = 3;
     let steps = 0;

@@ -10,7 +10,9 @@
  * next wake-up, 0.03 ms later on its way to the clients (docs/performance.md §A frame's time stamp
  * and its latency); a turn of the event loop in between had cost 20–40 µs more. Any other wake
  * (a consumer ready again, an edit) runs the turn as a microtask, after the code that woke it has
- * finished. Only a turn that used up its budget is continued with setImmediate, after the event
+ * finished. The turns run at once in one turn of the event loop share one budget, so a source
+ * emitting a burst in one callback cannot hold the thread longer than a woken turn could. Only a
+ * turn that used up its budget is continued with setImmediate, after the event
  * loop has run; a wake during a turn needs no new turn (the turn runs until nothing is
  * deliverable), so turns never nest nor chain as microtasks.
  */
@@ -22,6 +24,10 @@ export class DrainScheduler {
   private scheduled = false;
   private inTurn = false;
   private stopped = false;
+  /** Time the turns run at once (`deliverNow`) have taken since the event loop last turned. */
+  private spentAtOnce = 0;
+  /** Whether the reset of `spentAtOnce` waits for the event loop's turn. */
+  private spendingAtOnce = false;
 
   /** `step` delivers some frames and returns false when nothing was deliverable. */
   constructor(
@@ -38,11 +44,26 @@ export class DrainScheduler {
 
   /**
    * Runs a turn now, unless one is running (it delivers what was just queued) or is already
-   * waiting to run (a turn out of budget yields to the event loop first).
+   * waiting to run (a turn out of budget yields to the event loop first). The turns run at once in
+   * one turn of the event loop share one budget: a source that emits a burst into a slow consumer
+   * gets its frames delivered until the budget is spent, and the rest wait in the pipes (bounded,
+   * dropped by their policy) for the next turn, as a woken turn's would.
    */
   deliverNow(): void {
     if (this.scheduled || this.inTurn || this.stopped) return;
-    this.turn();
+    if (this.spentAtOnce >= this.budgetMs) {
+      this.scheduled = true;
+      setImmediate(this.turn);
+      return;
+    }
+    if (!this.spendingAtOnce) {
+      // Runs once the event loop has turned (its check phase): the budget is the next turn's again.
+      this.spendingAtOnce = true;
+      setImmediate(this.newLoopTurn);
+    }
+    const started = performance.now();
+    this.run(started + this.budgetMs - this.spentAtOnce);
+    this.spentAtOnce += performance.now() - started;
   }
 
   stop(): void {
@@ -52,7 +73,16 @@ export class DrainScheduler {
   private readonly turn = (): void => {
     this.scheduled = false;
     if (this.stopped) return;
-    const deadline = performance.now() + this.budgetMs;
+    this.run(performance.now() + this.budgetMs);
+  };
+
+  private readonly newLoopTurn = (): void => {
+    this.spendingAtOnce = false;
+    this.spentAtOnce = 0;
+  };
+
+  /** Delivers until nothing is deliverable, or until `deadline`: then the rest after the event loop has run. */
+  private run(deadline: number): void {
     this.inTurn = true;
     try {
       while (this.step()) {
@@ -66,5 +96,5 @@ export class DrainScheduler {
     } finally {
       this.inTurn = false;
     }
-  };
+  }
 }
