@@ -52,8 +52,7 @@ export class DrainScheduler {
   deliverNow(): void {
     if (this.scheduled || this.inTurn || this.stopped) return;
     if (this.spentAtOnce >= this.budgetMs) {
-      this.scheduled = true;
-      setImmediate(this.turn);
+      this.yieldTurn();
       return;
     }
     if (!this.spendingAtOnce) {
@@ -76,6 +75,12 @@ export class DrainScheduler {
     this.run(performance.now() + this.budgetMs);
   };
 
+  /** Out of budget: the rest after the event loop has run (timers, sockets, messages). */
+  private yieldTurn(): void {
+    this.scheduled = true;
+    setImmediate(this.turn);
+  }
+
   private readonly newLoopTurn = (): void => {
     this.spendingAtOnce = false;
     this.spentAtOnce = 0;
@@ -87,9 +92,7 @@ export class DrainScheduler {
     try {
       while (this.step()) {
         if (performance.now() >= deadline) {
-          // Out of budget: the rest after the event loop has run (timers, sockets, messages).
-          this.scheduled = true;
-          setImmediate(this.turn);
+          this.yieldTurn();
           return;
         }
       }
