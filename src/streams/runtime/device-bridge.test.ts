@@ -49,7 +49,7 @@ function joined(device: DeviceFeed) {
     device,
     (message) => {
       if (message.kind === 'device-port') {
-        message.port?.on('message', (frame: DeviceFrameMessage) => wire.push(structuredClone(frame)));
+        message.port.on('message', (frame: DeviceFrameMessage) => wire.push(structuredClone(frame)));
         proxy.handle(message);
         return;
       }
@@ -146,6 +146,31 @@ describe('the device’s frames go to a worker once, each subscription takes its
     headset.eeg.onFrame((f) => deviceFrames.push(f));
     return { headset, deviceFrames, ...joined(device) };
   }
+
+  it('a run the subscription starts reaches the worker from its first frame, however late the device answers', async () => {
+    vi.useFakeTimers();
+    headset = fakeTimeHeadset();
+    const feed = headsetFrameSource(headset);
+    const deviceFrames: Frame[] = [];
+    headset.eeg.onFrame((f) => deviceFrames.push(f));
+    // The device starts the run, then takes 50 ms of device time to answer (a loaded main thread).
+    const slow: DeviceFeed = {
+      ...feed,
+      open: async (request, onHold) => {
+        const opened = await feed.open(request, onHold);
+        await advance(50);
+        return opened;
+      },
+    };
+    const { proxy } = joined(slow);
+    const received: Frame[] = [];
+    const stop = await proxy.subscribe({ channels: [] }, (f) => received.push(f));
+    await settle(100);
+    expect(deviceFrames.length).toBeGreaterThan(8);
+    expect(deviceFrames[0]?.discontinuity).toBe(true); // the run's first frame
+    expect(received.map((f) => f.seq)).toEqual(deviceFrames.map((f) => f.seq));
+    stop();
+  });
 
   it('N subscriptions on one worker: each device frame is posted to it once, and each gets its own channels', async () => {
     const { headset: h, proxy, wire, deviceFrames } = headsetJoined();
@@ -299,5 +324,60 @@ describe('a frame port that closes under open subscriptions', () => {
     });
     expect(conditions[0]).toMatch(/^the device's frames stopped: the thread that produced them ended/);
     expect(posted.at(-1)).toMatchObject({ kind: 'device-condition', subscription: 1 });
+  });
+});
+
+describe("in the device's own thread, the frames made while the device opens a subscription", () => {
+  /** A proxy in the device's thread: `make` is the thread making a frame; `posted` what it asked. */
+  function local() {
+    const made = new ListenerSet<Frame>();
+    const posted: FromHost[] = [];
+    const proxy = new DeviceProxy(
+      (message) => posted.push(message),
+      (listener) => made.add(listener),
+    );
+    const make = (f: Frame): void => {
+      made.emit(f);
+    };
+    return { proxy, posted, make };
+  }
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('reach the subscriber after its start, first and in order (the run it starts loses no frame)', async () => {
+    const { proxy, make } = local();
+    const got: number[] = [];
+    const opening = proxy.subscribe({ channels: [] }, (f) => got.push(f.seq));
+    // The run begins here and its timer comes before the main thread's answer does.
+    make(frame(0));
+    make(frame(1));
+    proxy.handle({ kind: 'device-subscribed', subscription: 1 });
+    await opening;
+    expect(got).toEqual([]); // not while the node is still starting
+    make(frame(2)); // made before the held ones went: after them
+    await tick();
+    make(frame(3));
+    expect(got).toEqual([0, 1, 2, 3]);
+  });
+
+  it('are dropped when the device refuses, and an unsubscribe before they went ends the subscription', async () => {
+    const refused = local();
+    const got: number[] = [];
+    const opening = refused.proxy.subscribe({ channels: [] }, (f) => got.push(f.seq));
+    refused.make(frame(0));
+    refused.proxy.handle({ kind: 'device-subscribed', subscription: 1, error: 'no' });
+    await expect(opening).rejects.toThrow('no');
+    await tick();
+    refused.make(frame(1));
+    expect(got).toEqual([]);
+
+    const left = local();
+    const unsubscribe = left.proxy.subscribe({ channels: [] }, (f) => got.push(f.seq));
+    left.make(frame(0));
+    left.proxy.handle({ kind: 'device-subscribed', subscription: 1 });
+    (await unsubscribe)();
+    await tick();
+    left.make(frame(1));
+    expect(got).toEqual([]);
+    expect(left.posted.at(-1)).toEqual({ kind: 'device-unsubscribe', subscription: 1 });
   });
 });

@@ -3,7 +3,8 @@
  * eeg-source in a stream's worker subscribes through {@link DeviceProxy}, and {@link DeviceForwarder}
  * on the main thread opens the subscription on the device (its refusal, the acquisition hold, the
  * rate and gain: control). The frames do not pass through the main thread's hands: while the
- * worker has a subscription, the forwarder asks the device for a frame port (`DeviceFeed.framePort`)
+ * worker has a subscription (from its request on, so that a run it starts arrives whole), the
+ * forwarder asks the device for a frame port (`DeviceFeed.framePort`)
  * and hands its end to the worker, and whichever thread produces the device's frames (the device's
  * own thread for the simulated and replay devices, the main thread for a live amplifier) writes
  * each frame to it once, however many of the worker's nodes subscribe: one copy of the samples, the
@@ -37,12 +38,24 @@ import type { LocalFrames } from '../../core/stream-thread.js';
 const PORT_GONE =
   "the device's frames stopped: the thread that produced them ended; stop and start the stream to read the device again";
 
+/**
+ * Frames a pending subscription keeps while the device opens it: the device answers within a few
+ * frames; the bound only matters if its answer never comes (then the subscription never opens).
+ */
+const EARLY_FRAMES_MAX = 256;
+
 /** Worker side: a DeviceFrameSource whose subscriptions are opened by the main thread. */
 export class DeviceProxy implements DeviceFrameSource {
   private nextId = 1;
   private readonly pending = new Map<
     number,
-    { subscription: FrameSubscription; resolve: () => void; reject: (error: Error) => void }
+    {
+      subscription: FrameSubscription;
+      /** This thread's own frames made while the device was opening it (see {@link subscribe}). */
+      early: Frame[];
+      resolve: () => void;
+      reject: (error: Error) => void;
+    }
   >();
   /** The subscriptions the device accepted: each takes its part of every frame. */
   private readonly open = new Map<number, FrameSubscription>();
@@ -73,7 +86,14 @@ export class DeviceProxy implements DeviceFrameSource {
       });
     });
     const ready = new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { subscription, resolve, reject });
+      this.pending.set(id, { subscription, early: [], resolve, reject });
+    });
+    // In the device's own thread, its frames are taken from before the device is asked: the run this
+    // subscription starts begins in this thread, and its first frames may come before the device's
+    // answer does (the answer crosses from the main thread on another port, and a timer due runs
+    // before a message waiting). They wait in the pending subscription until the answer.
+    this.local ??= this.localFrames?.((frame) => {
+      this.deliver(frame);
     });
     this.post({
       kind: 'device-subscribe',
@@ -85,7 +105,7 @@ export class DeviceProxy implements DeviceFrameSource {
     });
     await ready;
     return () => {
-      if (!this.open.delete(id)) return;
+      if (!this.open.delete(id) && !this.pending.delete(id)) return;
       subscription.end();
       this.post({ kind: 'device-unsubscribe', subscription: id });
     };
@@ -102,19 +122,28 @@ export class DeviceProxy implements DeviceFrameSource {
           waiter.reject(refusal(message.error, message.code, message.details));
           return true;
         }
+        const id = message.subscription;
         waiter.subscription.accept(
           message.channels === undefined ? undefined : Object.freeze(message.channels),
         );
-        this.open.set(message.subscription, waiter.subscription);
         waiter.resolve();
+        if (waiter.early.length === 0) {
+          this.open.set(id, waiter.subscription);
+          return true;
+        }
+        // The frames made while the device opened it go to the node once its start is done (a node
+        // starting takes no frame), ahead of any newer one: it stays pending, taking them, until then.
+        this.pending.set(id, waiter);
+        setImmediate(() => {
+          if (this.pending.get(id) !== waiter) return; // unsubscribed meanwhile
+          this.pending.delete(id);
+          this.open.set(id, waiter.subscription);
+          for (const frame of waiter.early) waiter.subscription.push(frame);
+        });
         return true;
       }
       case 'device-port':
-        if (message.port !== undefined) this.listen(message.port);
-        else
-          this.local ??= this.localFrames?.((frame) => {
-            this.deliver(frame);
-          });
+        this.listen(message.port);
         return true;
       case 'device-hold':
         (this.open.get(message.subscription) ?? this.pending.get(message.subscription)?.subscription)?.hold(
@@ -145,6 +174,9 @@ export class DeviceProxy implements DeviceFrameSource {
   private deliver(frame: Frame): void {
     // Every subscription reads the same frame (none alters it: a selection or a join is a frame of its own).
     for (const subscription of this.open.values()) subscription.push(frame);
+    for (const waiter of this.pending.values()) {
+      if (waiter.early.length < EARLY_FRAMES_MAX) waiter.early.push(frame);
+    }
   }
 
   /** Stops taking this thread's own frames (its host ends). */
@@ -160,14 +192,11 @@ export class DeviceForwarder {
     number,
     { opening: Promise<OpenSubscription | undefined>; owner: NodeRef | undefined }
   >();
-  /** Subscriptions open on the device: the worker gets the device's frames while there is one. */
+  /** Subscriptions open or opening on the device: the worker gets the device's frames while there is one. */
   private opened = 0;
   /** The port the device writes its frames to for this worker, while a subscription is open. */
   private port: FramePort | undefined;
   private closed = false;
-
-  /** Whether the worker was told to take its own thread's frames (it is the device's thread). */
-  private localTold = false;
 
   constructor(
     private readonly device: DeviceFeed | undefined,
@@ -227,10 +256,18 @@ export class DeviceForwarder {
     const onHold = (reason: string): void => {
       if (!this.closed) this.post({ kind: 'device-hold', subscription, reason });
     };
+    // The port before the device is asked: the run this subscription may start then reaches the
+    // worker from its first frame (DeviceProxy keeps what comes before the answer). The device's
+    // own thread takes its frames itself.
+    this.opened++;
+    if (!this.local && this.port === undefined) {
+      this.port = device.framePort?.() ?? framePortOf((listener) => device.onFrame(listener));
+      this.post({ kind: 'device-port', port: this.port.port }, [this.port.port]);
+    }
     const opening = device.open(request, onHold).then(
       (opened) => {
         if (this.closed) {
-          // The worker ended while the device was still subscribing.
+          // The worker ended while the device was still subscribing (close() unsubscribes it).
           opened.close();
           return undefined;
         }
@@ -239,14 +276,6 @@ export class DeviceForwarder {
           subscription,
           ...(opened.channels === undefined ? {} : { channels: [...opened.channels] }),
         });
-        this.opened++;
-        if (this.local) {
-          if (!this.localTold) this.post({ kind: 'device-port' });
-          this.localTold = true;
-        } else if (this.port === undefined) {
-          this.port = device.framePort?.() ?? framePortOf((listener) => device.onFrame(listener));
-          this.post({ kind: 'device-port', port: this.port.port }, [this.port.port]);
-        }
         return opened;
       },
       (error: unknown) => {
@@ -258,7 +287,8 @@ export class DeviceForwarder {
             ? { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) }
             : {}),
         });
-        this.subscriptions.delete(subscription);
+        // (Unless the worker let it go meanwhile: then its unsubscribe releases it.)
+        if (this.subscriptions.delete(subscription)) this.release();
         return undefined;
       },
     );
@@ -278,9 +308,13 @@ export class DeviceForwarder {
   private async unsubscribe(subscription: number): Promise<void> {
     const entry = this.subscriptions.get(subscription);
     this.subscriptions.delete(subscription);
-    const opened = await entry?.opening;
-    if (opened === undefined) return;
-    opened.close();
+    if (entry === undefined) return;
+    (await entry.opening)?.close();
+    this.release();
+  }
+
+  /** A subscription ends: the port closes with the last one. */
+  private release(): void {
     this.opened--;
     if (this.opened > 0) return;
     this.port?.close();

@@ -67,10 +67,10 @@ export type ToHost =
       details?: Record<string, unknown>;
     }
   /**
-   * Where the device's frames come from now on (device-bridge.ts): `port`; or, without one, this
-   * thread itself, which is the device's own thread and hands each frame over as it makes it.
+   * The port the device's frames come on from now on (device-bridge.ts); never sent to the device's
+   * own thread, which takes its frames as it makes them.
    */
-  | { kind: 'device-port'; port?: MessagePort }
+  | { kind: 'device-port'; port: MessagePort }
   /** The device holds a subscription's frames back (a forced reset) until one flows again. */
   | { kind: 'device-hold'; subscription: number; reason: string }
   /** A frame for an ingest node (StreamRuntime.feed); its buffer is transferred. */
