@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   COARSE_MARGIN_MS,
+  LEAD_MAX_MS,
   type PreciseTimerEnvironment,
   preciseTimeout,
   realTimerEnvironment,
@@ -13,10 +14,12 @@ import {
   SLEEP_WINDOW_MS,
 } from './precise-timer.js';
 
-function fakeEnvironment() {
+/** `lateness(ms)`: how long after its end a sleep of `ms` wakes (the kernel's timer). */
+function fakeEnvironment(lateness: (ms: number) => number = () => 0) {
   let time = 100;
   const timers: { callback: () => void; at: number; ms: number }[] = [];
   const sleeps: number[] = [];
+  const spins: number[] = [];
   const environment: PreciseTimerEnvironment = {
     now: () => time,
     setTimeout: (callback, ms) => {
@@ -29,7 +32,11 @@ function fakeEnvironment() {
     },
     sleep: (ms) => {
       sleeps.push(ms);
-      time += ms;
+      time += ms + lateness(ms);
+    },
+    spinUntil: (at) => {
+      spins.push(Math.max(0, at - time));
+      time = Math.max(time, at);
     },
   };
   /** Fires the pending coarse timer, `lateness` ms after its time (as libuv would). */
@@ -39,7 +46,7 @@ function fakeEnvironment() {
     time = timer.at + lateness;
     timer.callback();
   };
-  return { environment, timers, sleeps, fire, now: () => time };
+  return { environment, timers, sleeps, spins, fire, now: () => time };
 }
 
 describe('preciseTimeout', () => {
@@ -102,6 +109,40 @@ describe('preciseTimeout', () => {
     expect(fake.timers[0]?.ms).toBeCloseTo(COARSE_MARGIN_MS, 9);
     fake.fire(0);
     expect(firedAt).toBe(110);
+  });
+
+  it("learns the kernel's lateness: sleeps that much less, and calls back at the deadline, never before", () => {
+    const late = [0.07, 0.08, 0.07, 0.03, 0.07];
+    let k = 0;
+    const fake = fakeEnvironment(() => late[k] ?? 0.07);
+    const firedAt: number[] = [];
+    for (k = 0; k < late.length; k++) {
+      const due = fake.now() + 10;
+      preciseTimeout(() => firedAt.push(fake.now() - due), due, { environment: fake.environment });
+      fake.fire(0);
+    }
+    // The first sleep knows no lateness: it ends 0.07 late. Then it sleeps 0.07 less and lands on
+    // the deadline; a wake that comes earlier than learnt (0.03 late) spins the 0.04 left.
+    expect(firedAt[0]).toBeCloseTo(0.07, 9);
+    expect(firedAt[1]).toBeCloseTo(0.01, 9);
+    expect(firedAt[2]).toBeCloseTo(0, 9);
+    expect(firedAt[3]).toBeCloseTo(0, 9);
+    expect(fake.spins[3]).toBeCloseTo(0.04, 9);
+    // The least of the recent ones is the lead: 0.03 now, so the next lands 0.04 late.
+    expect(firedAt[4]).toBeCloseTo(0.04, 9);
+    expect(Math.min(...firedAt)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('shortens a sleep by at most LEAD_MAX_MS, however late the wakes come (a loaded machine)', () => {
+    // (The fake clock's first short sleep, its probe that the clock moves, wakes on time.)
+    const fake = fakeEnvironment((ms) => (ms < 0.2 ? 0 : 5));
+    for (let k = 0; k < 3; k++) {
+      const due = fake.now() + 10;
+      preciseTimeout(() => undefined, due, { environment: fake.environment });
+      fake.fire(0);
+    }
+    // What remained after the 0.1 ms probe, less the lead.
+    expect(COARSE_MARGIN_MS - 0.1 - (fake.sleeps.at(-1) ?? NaN)).toBeCloseTo(LEAD_MAX_MS, 9);
   });
 
   it('never calls back once cancelled', () => {

@@ -10,6 +10,12 @@
  * burned spinning. The precise sleep blocks this thread for at most the margin plus the coarse
  * timer's own earliness, about 1.5 ms per frame at worst, the price of sub-millisecond pacing.
  *
+ * The kernel ends a futex wait a nearly constant time after it was due (0.06–0.09 ms on the 2-core
+ * VMs measured, with the thread's timer slack at 1 µs), which every frame would add to its latency.
+ * So each thread learns that lateness (`WakeLead`: the least of its last LEAD_SAMPLES sleeps) and
+ * sleeps that much less; a wake that still comes before the deadline (the lateness was less this
+ * time) spins the few microseconds left. A callback never runs before its deadline.
+ *
  * A data-plane worker runs many streams on one thread, and a sleeping thread serves none of them:
  * the precise sleeps of a thread may take at most SLEEP_BUDGET of each SLEEP_WINDOW_MS (enough for
  * one stream's frames every 10 ms). Past it, a deadline is waited for with an ordinary timer
@@ -26,6 +32,51 @@ const PROBE_MS = 0.1;
 /** The share of each window the thread may spend in precise sleeps. */
 export const SLEEP_BUDGET = 0.25;
 export const SLEEP_WINDOW_MS = 100;
+
+/** How many of a thread's last precise sleeps its wake-up lead is learnt from. */
+export const LEAD_SAMPLES = 16;
+/** The most a sleep is shortened by: a wake later than this was load, not the timer's own lateness. */
+export const LEAD_MAX_MS = 0.25;
+
+/** A thread's last precise sleeps' lateness (ms past their end), as a ring. */
+class WakeLead {
+  private readonly late = new Float64Array(LEAD_SAMPLES);
+  private count = 0;
+
+  /** How much shorter than what remains to sleep: the least lateness seen lately. */
+  ms(): number {
+    if (this.count === 0) return 0;
+    let least = Infinity;
+    for (let i = 0; i < Math.min(this.count, LEAD_SAMPLES); i++) least = Math.min(least, this.late[i] ?? 0);
+    return Math.min(Math.max(least, 0), LEAD_MAX_MS);
+  }
+
+  record(lateness: number): void {
+    this.late[this.count % LEAD_SAMPLES] = lateness;
+    this.count++;
+  }
+}
+const leads = new WeakMap<PreciseTimerEnvironment, WakeLead>();
+
+/**
+ * Blocks until `dueAt` (at most `maxMs` from now): sleeps what remains less the thread's learnt
+ * lateness, then spins what is left, if anything (microseconds).
+ */
+function sleepUntil(environment: PreciseTimerEnvironment, dueAt: number, maxMs: number): void {
+  let lead = leads.get(environment);
+  if (lead === undefined) {
+    lead = new WakeLead();
+    leads.set(environment, lead);
+  }
+  const before = environment.now();
+  const remaining = Math.min(dueAt - before, maxMs);
+  const ms = remaining - lead.ms();
+  if (ms > 0) {
+    environment.sleep(ms);
+    lead.record(environment.now() - before - ms);
+  }
+  if (remaining === dueAt - before) environment.spinUntil(dueAt);
+}
 
 interface SleepAccount {
   windowStart: number;
@@ -58,9 +109,13 @@ export interface PreciseTimerEnvironment {
   clearTimeout(handle: unknown): void;
   /** Blocks the thread for `ms` milliseconds (fractional). */
   sleep(ms: number): void;
+  /** Returns once `now()` reaches `at` (a busy wait: for microseconds only). */
+  spinUntil(at: number): void;
 }
 
 const cell = new Int32Array(new SharedArrayBuffer(4));
+/** Clock readings a spin may take: many times LEAD_MAX_MS of them (one takes 40–170 ns). */
+const SPIN_MAX_READS = 100_000;
 
 export const realTimerEnvironment: PreciseTimerEnvironment = {
   now: () => performance.now(),
@@ -85,6 +140,12 @@ export const realTimerEnvironment: PreciseTimerEnvironment = {
     tightenTimerSlack();
     // Nothing ever notifies the cell: the wait always times out, after `ms`.
     Atomics.wait(cell, 0, 0, ms);
+  },
+  spinUntil: (at) => {
+    // At most the lead (≤ LEAD_MAX_MS) on a real clock; the bound only guards a clock that is not.
+    for (let i = 0; i < SPIN_MAX_READS && performance.now() < at; i++) {
+      // The wake came microseconds early: the frame may not leave before its deadline.
+    }
   },
 };
 
@@ -144,7 +205,7 @@ export function preciseTimeout(
         }
         remaining = dueAt - environment.now();
       }
-      if (remaining > 0) environment.sleep(Math.min(remaining, COARSE_MARGIN_MS * 2));
+      if (remaining > 0) sleepUntil(environment, dueAt, COARSE_MARGIN_MS * 2);
     }
     callback();
   };
