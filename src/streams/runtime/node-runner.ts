@@ -4,7 +4,9 @@
  * policy with backoff, crash-loop limit). The running graph (running-graph.ts) owns the pipes and routes frames.
  *
  * Every instance gets a context bound to a *generation*: after a restart or stop, the old
- * instance's late emits, logs and failures are ignored, so a dying node cannot disturb its successor.
+ * instance's late emits and failures are ignored, so a dying node cannot disturb its successor. Its
+ * late log lines are kept: they are what it wrote (a crashed process's traceback on stderr can
+ * arrive after its failure was reported, on a busy machine often).
  */
 import type { NodeDef, NodeState } from '../../core/stream-model.js';
 import type { Frame } from '../../core/frame.js';
@@ -267,7 +269,7 @@ export class NodeRunner {
         if (current()) this.emit(port, frame);
       },
       log: (line, stream) => {
-        if (current()) this.log(line, stream);
+        this.log(line, stream);
       },
       fail: (error) => {
         this.fail(error, generation);

@@ -201,4 +201,34 @@ describe('RunningGraph', () => {
     expect(graph.status().nodes.src!.state).toBe('running');
     await graph.stop();
   });
+
+  test("a failed instance's late log lines are kept, its late frames are not", async () => {
+    let context: NodeContext | undefined;
+    const dying: NodeFactory = (c) => {
+      context = c;
+      return { start: () => Promise.resolve(), stop: () => Promise.resolve() };
+    };
+    const a = recorder();
+    const graph = graphOf({ dying, a: a.factory });
+    await graph.start(
+      definition(
+        [
+          { id: 'src', executable: 'dying', config: { restart: 'no' } },
+          { id: 'a', executable: 'a' },
+        ],
+        [pipe('pa', 'src', 'a')],
+      ),
+    );
+    const failed = context;
+    failed?.fail(new Error('boom'));
+    expect(graph.status().nodes.src!.state).toBe('error');
+    // What a crashed process wrote after its exit was reported: its traceback, here.
+    failed?.log('    at onData (/scripts/crash.ts:7:11)', 'stderr');
+    failed?.emit('out', frame(1));
+    const lines = graph.collectLogs().find((l) => l.nodeId === 'src')?.lines.map((l) => l.line);
+    expect(lines).toContain('    at onData (/scripts/crash.ts:7:11)');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(a.frames).toEqual([]);
+    await graph.stop();
+  });
 });
