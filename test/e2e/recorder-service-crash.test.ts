@@ -7,6 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { afterEach, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import path from 'node:path';
 import { readCsvFile } from '../../src/formats/csv-reader.js';
 import { edflibCheck } from '../support/edf-check.js';
@@ -118,83 +119,141 @@ async function expectReadable(dir: string, names: string[]): Promise<void> {
   }
 }
 
+/** Recorders of `name` in EDF, BDF and CSV behind an ingest node the test feeds itself. */
+function ingestedRecording(id: string, name: string) {
+  const formats = ['edf', 'bdf', 'csv'];
+  return {
+    id,
+    nodes: [
+      { id: 'in', executable: 'ingest', config: { sampleRate: 500, channels: ['ch1', 'ch2'] } },
+      ...formats.map((format) => ({
+        id: `rec-${format}`,
+        executable: 'recorder',
+        config: { filename: name, format },
+      })),
+    ],
+    pipes: formats.map((format) => ({
+      id: `p-${format}`,
+      source: 'in',
+      destination: `rec-${format}`,
+      policy: 'block',
+    })),
+  };
+}
+
+/**
+ * Sends `samples` samples at 500 Hz (frames of 50) to the stream's ingest socket, then waits until
+ * every recorder has taken all of them: what they wrote by then is all they will write, so the kill
+ * that follows lands at a known point of the recording, however busy the machine.
+ */
+async function feed(service: Service, id: string, samples: number, from: number): Promise<void> {
+  const url = `${service.url.replace('http', 'ws')}/stream/${id}/ingest`;
+  // The socket accepts once the stream runs, which a busy machine's start may delay.
+  const socket = await eventually(
+    () =>
+      new Promise<WebSocket | undefined>((resolve) => {
+        const ws = new WebSocket(url);
+        ws.once('open', () => {
+          resolve(ws);
+        });
+        ws.once('error', () => {
+          resolve(undefined);
+        });
+      }),
+    20_000,
+    `the ingest socket of ${id}`,
+  );
+  const start = Date.now();
+  for (let k = 0; k * 50 < samples; k++) {
+    const data = Array.from({ length: Math.min(50, samples - k * 50) }, (_, i) => {
+      const n = from + k * 50 + i;
+      return [100 * Math.sin(n / 10), -n % 200];
+    });
+    socket.send(
+      JSON.stringify({ seq: k, timestamp: start + k * 100, sampleRate: 500, channels: ['ch1', 'ch2'], data }),
+    );
+  }
+  await eventually(
+    async () => {
+      const { body } = await json(`${service.url}/stream/streams/${id}/status`);
+      const recorders = body.status.nodes.filter((n: { id: string }) => n.id.startsWith('rec-'));
+      return recorders.every(
+        (n: { metrics: { samplesProcessed: number } }) => n.metrics.samplesProcessed === from + samples,
+      )
+        ? true
+        : undefined;
+    },
+    20_000,
+    `the recorders of ${id} taking ${from + samples} samples`,
+  );
+  socket.close();
+}
+
 test('kill -9 in the first second of a recording leaves no file EDFlib or MNE refuses; the listing offers only readable files', async () => {
   const dataDir = tempDataDir();
   const dir = path.join(dataDir, 'recordings');
   const first = await startService({ dataDir });
   services.push(first);
-  const id = 'eeeeeeee-0000-4000-8000-000000000002';
-  const formats = ['edf', 'bdf', 'csv'];
-  const created = await json(`${first.url}/stream/streams`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id,
-      nodes: [
-        {
-          id: 'gen',
-          executable: 'signal-generator',
-          config: { sampleRate: 500, amplitudes: [100], frequencies: [7], channels: 2 },
-        },
-        ...formats.map((format) => ({
-          id: `rec-${format}`,
-          executable: 'recorder',
-          config: { filename: 'early', format },
-        })),
-      ],
-      pipes: formats.map((format) => ({
-        id: `p-${format}`,
-        source: 'gen',
-        destination: `rec-${format}`,
-        policy: 'block',
-      })),
-    }),
-  });
-  expect(created.status).toBe(200);
-  await json(`${first.url}/stream/streams/${id}/signal`, {
-    method: 'POST',
-    body: new URLSearchParams({ signal: 'start' }),
-  });
-  // Killed as soon as every recorder has taken its first frame: well inside its first second.
-  await eventually(
-    async () => {
-      const { body } = await json(`${first.url}/stream/streams/${id}/status`);
-      const recorders = body.status.nodes.filter((n: { id: string }) => n.id.startsWith('rec-'));
-      return recorders.every((n: { metrics: { samplesProcessed: number } }) => n.metrics.samplesProcessed > 0)
-        ? true
-        : undefined;
-    },
-    20_000,
-    'the recorders taking their first frames',
-  );
+  // `early` is killed 0.2 s into its recordings, before their first record could be on disk;
+  // `second` 1.2 s into them, after their first flush (a second of records, or of CSV lines).
+  const early = 'eeeeeeee-0000-4000-8000-000000000002';
+  const second = 'eeeeeeee-0000-4000-8000-000000000003';
+  for (const [id, name] of [
+    [early, 'early'],
+    [second, 'second'],
+  ] as const) {
+    const created = await json(`${first.url}/stream/streams`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ingestedRecording(id, name)),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    await json(`${first.url}/stream/streams/${id}/signal`, {
+      method: 'POST',
+      body: new URLSearchParams({ signal: 'start' }),
+    });
+  }
+  await feed(first, early, 100, 0);
+  await feed(first, second, 600, 0);
   await first.stop('SIGKILL');
 
-  // What the kill left visible is readable; the recordings in their first second are hidden.
+  // The recordings in their first second are hidden; those past it are visible and readable, each
+  // holding its first second whole.
   const left = readdirSync(dir);
-  expect(left.some((n) => n.endsWith('.tmp'))).toBe(true);
-  await expectReadable(
-    dir,
-    left.filter((n) => !n.startsWith('.')),
-  );
+  for (const format of ['edf', 'bdf', 'csv']) {
+    expect(left, format).toContain(`.early.${format}.tmp`);
+    expect(left, format).not.toContain(`early.${format}`);
+    expect(left, format).toContain(`second.${format}`);
+  }
+  const visible = left.filter((n) => !n.startsWith('.'));
+  await expectReadable(dir, visible);
+  for (const format of ['edf', 'bdf']) {
+    const checked = edflibCheck(path.join(dir, `second.${format}`), { samples: false });
+    expect(checked.fileDuration, format).toBe(10_000_000);
+  }
+  expect(readCsvFile(path.join(dir, 'second.csv')).rows.length).toBe(500);
 
-  const second = await startService({ dataDir });
-  services.push(second);
+  const restarted = await startService({ dataDir });
+  services.push(restarted);
   // Startup repair removed the hidden files of the recordings killed in their first second.
-  expect(second.stderr.join('\n')).toMatch(/recording early\.(edf|bdf|csv): removed/);
-  const listedNow = (await json(`${second.url}/system/recordings`)).body.recordings as Listed[];
+  expect(restarted.stderr.join('\n')).toMatch(/recording early\.(edf|bdf|csv): removed/);
+  const listedNow = (await json(`${restarted.url}/system/recordings`)).body.recordings as Listed[];
+  expect(listedNow.map((r) => r.name).sort()).toEqual(['second.bdf', 'second.csv', 'second.edf']);
+  expect(listedNow.every((r) => !r.complete)).toBe(true);
   await expectReadable(
     dir,
     listedNow.map((r) => r.name),
   );
-  // The stream runs again and records under the same names, each listed once it holds data.
+  // The streams run again: `early` records under the same names, each listed once it holds data.
+  await feed(restarted, early, 600, 0);
   const listed = await eventually(
     async () => {
-      const { body } = await json(`${second.url}/system/recordings`);
-      const names = (body.recordings as Listed[]).map((r) => r.name).sort();
-      return names.length === 3 ? names : undefined;
+      const { body } = await json(`${restarted.url}/system/recordings`);
+      const names = (body.recordings as Listed[]).map((r) => r.name).filter((n) => n.startsWith('early'));
+      return names.length === 3 ? names.sort() : undefined;
     },
     20_000,
-    'the three recordings listed',
+    'the three early recordings listed',
   );
   expect(listed).toEqual(['early.bdf', 'early.csv', 'early.edf']);
   await expectReadable(dir, listed);
