@@ -110,4 +110,18 @@ describe('reading the limits', () => {
     );
     expect(limitBreach({ maxMemoryMb: 128, maxCpuSeconds: 1 }, usage)).toBeUndefined();
   });
+
+  it('rounds the measurement up, so that one just over its limit never reads as the limit', () => {
+    const over = { rssBytes: 60 * 1024 * 1024 + 4096, cpuSeconds: 0.3001, processes: 1 };
+    expect(limitBreach({ maxMemoryMb: 60 }, over)).toBe(
+      'exceeded its memory limit maxMemoryMb 60: its processes used 60.1 MiB of resident memory',
+    );
+    expect(limitBreach({ maxCpuSeconds: 0.3 }, over)).toBe(
+      'exceeded its CPU limit maxCpuSeconds 0.3: its processes used 0.31 s of CPU time',
+    );
+    // Exact values stay as they are.
+    expect(limitBreach({ maxCpuSeconds: 1 }, { ...over, cpuSeconds: 1.1 })).toBe(
+      'exceeded its CPU limit maxCpuSeconds 1: its processes used 1.10 s of CPU time',
+    );
+  });
 });

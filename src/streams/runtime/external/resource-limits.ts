@@ -39,13 +39,23 @@ export function limitsOf(config: Readonly<Record<string, unknown>>): ResourceLim
 /** The sentence a breach is reported with: the limit, its value, and what was measured. */
 export function limitBreach(limits: ResourceLimits, usage: GroupUsage): string | undefined {
   if (limits.maxMemoryMb !== undefined && usage.rssBytes > limits.maxMemoryMb * MIB) {
-    const measured = (usage.rssBytes / MIB).toFixed(1);
+    const measured = roundedUp(usage.rssBytes / MIB, 1);
     return `exceeded its memory limit maxMemoryMb ${String(limits.maxMemoryMb)}: its processes used ${measured} MiB of resident memory`;
   }
   if (limits.maxCpuSeconds !== undefined && usage.cpuSeconds > limits.maxCpuSeconds) {
-    return `exceeded its CPU limit maxCpuSeconds ${String(limits.maxCpuSeconds)}: its processes used ${usage.cpuSeconds.toFixed(2)} s of CPU time`;
+    return `exceeded its CPU limit maxCpuSeconds ${String(limits.maxCpuSeconds)}: its processes used ${roundedUp(usage.cpuSeconds, 2)} s of CPU time`;
   }
   return undefined;
+}
+
+/**
+ * `value` with `decimals` decimals, rounded up: a measurement just over its limit must not read as
+ * the limit itself (60.03 MiB over maxMemoryMb 60 is "60.1", not "60.0").
+ */
+function roundedUp(value: number, decimals: number): string {
+  const scale = 10 ** decimals;
+  // The tolerance keeps a product like 1.1 × 100 = 110.00000000000001 from rounding up to 111.
+  return (Math.ceil(value * scale - 1e-9) / scale).toFixed(decimals);
 }
 
 /**
