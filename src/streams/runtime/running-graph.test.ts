@@ -15,14 +15,14 @@ function frame(value: number): Frame {
   return { seq: 99, timestamp: value, sampleRate: 10, channels: ['a'], data: new Float32Array([value]) };
 }
 
-/** A source the test drives by hand through `emit`. */
+/** A source the test drives by hand through `emit`, or through the context of its latest instance. */
 function manualSource() {
   let context: NodeContext | undefined;
   const factory: NodeFactory = (c) => {
     context = c;
     return { start: () => Promise.resolve(), stop: () => Promise.resolve() };
   };
-  return { factory, emit: (f: Frame) => context?.emit('out', f) };
+  return { factory, emit: (f: Frame) => context?.emit('out', f), context: () => context };
 }
 
 function recorder() {
@@ -176,13 +176,9 @@ describe('RunningGraph', () => {
   });
 
   test('a source restarted by its supervisor while the stream is paused comes back paused', async () => {
-    let context: NodeContext | undefined;
-    const flaky: NodeFactory = (c) => {
-      context = c;
-      return { start: () => Promise.resolve(), stop: () => Promise.resolve() };
-    };
+    const flaky = manualSource();
     const a = recorder();
-    const graph = graphOf({ flaky, a: a.factory });
+    const graph = graphOf({ flaky: flaky.factory, a: a.factory });
     await graph.start(
       definition(
         [
@@ -193,7 +189,7 @@ describe('RunningGraph', () => {
       ),
     );
     graph.pause();
-    context?.fail(new Error('boom'));
+    flaky.context()?.fail(new Error('boom'));
     expect(graph.status().nodes.src!.state).toBe('initialized');
     await eventually(() => graph.status().nodes.src!.metrics.restarts === 1, 3000, 'the restart');
     await eventually(() => graph.status().nodes.src!.state === 'paused', 1000, 'paused after restart');
@@ -203,13 +199,9 @@ describe('RunningGraph', () => {
   });
 
   test("a failed instance's late log lines are kept, its late frames are not", async () => {
-    let context: NodeContext | undefined;
-    const dying: NodeFactory = (c) => {
-      context = c;
-      return { start: () => Promise.resolve(), stop: () => Promise.resolve() };
-    };
+    const dying = manualSource();
     const a = recorder();
-    const graph = graphOf({ dying, a: a.factory });
+    const graph = graphOf({ dying: dying.factory, a: a.factory });
     await graph.start(
       definition(
         [
@@ -219,7 +211,7 @@ describe('RunningGraph', () => {
         [pipe('pa', 'src', 'a')],
       ),
     );
-    const failed = context;
+    const failed = dying.context();
     failed?.fail(new Error('boom'));
     expect(graph.status().nodes.src!.state).toBe('error');
     // What a crashed process wrote after its exit was reported: its traceback, here.
