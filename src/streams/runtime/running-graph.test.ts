@@ -217,7 +217,10 @@ describe('RunningGraph', () => {
     // What a crashed process wrote after its exit was reported: its traceback, here.
     failed?.log('    at onData (/scripts/crash.ts:7:11)', 'stderr');
     failed?.emit('out', frame(1));
-    const lines = graph.collectLogs().find((l) => l.nodeId === 'src')?.lines.map((l) => l.line);
+    const lines = graph
+      .collectLogs()
+      .find((l) => l.nodeId === 'src')
+      ?.lines.map((l) => l.line);
     expect(lines).toContain('    at onData (/scripts/crash.ts:7:11)');
     await new Promise((resolve) => setImmediate(resolve));
     expect(a.frames).toEqual([]);
