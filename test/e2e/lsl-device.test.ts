@@ -83,6 +83,7 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
           '-',
           OUTLET_LABELS,
           String(first),
+          'gate',
         ],
         env,
         true,
@@ -123,6 +124,9 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
     const ws: FrameClient = await startRecordingStream(service, STREAM, 'lsl.bdf', {
       unitRanges: { g: 8192 },
     });
+    // The outlet pushes once the websocket client is there to see the run's first frame.
+    await first.waitFor('WAITING 0');
+    first.send('');
     await first.waitFor('SENT 0');
     await eventually(
       async () => (await recordedSamples(service, STREAM)) >= COUNT,
@@ -143,6 +147,8 @@ describe.for(LIBLSL_VERSIONS)('headsetd on an LSL stream of liblsl %s', (version
       expect.stringContaining('sends faster than the 250 Hz it declares'),
     ]);
     const second = outlet(1, 2);
+    await second.waitFor('WAITING 1');
+    second.send('');
     await eventually(() => events.of('device_restored').length > 0, 30_000, 'the device_restored event');
     await second.waitFor('SENT 1');
     await eventually(

@@ -16,8 +16,10 @@
  *                                                 inlet is there, then, once a line (or the end) comes on stdin,
  *                                                 destroy the outlet as a program that stops does
  *   lsltool LIB resolve PROP VALUE MINIMUM WAIT   resolve by PROP=VALUE, print every stream found
- *   lsltool LIB eeg NAME TYPE SOURCE FORMAT CHANNELS RATE COUNT ROUNDS SKIP LABELS [FIRST]
- *                                                 as rounds, for rounds FIRST (default 0) to ROUNDS - 1:
+ *   lsltool LIB eeg NAME TYPE SOURCE FORMAT CHANNELS RATE COUNT ROUNDS SKIP LABELS [FIRST [gate]]
+ *                                                 as rounds, for rounds FIRST (default 0) to ROUNDS - 1
+ *                                                 (gate: each round, once an inlet is there, prints
+ *                                                 WAITING and pushes only once a line comes on stdin):
  *                                                 SOURCE the source id (- for none), FORMAT a liblsl
  *                                                 channel format number (1 float32, 2 double64, 4 int32,
  *                                                 5 int16), RATE 0 for an irregular stream, SKIP a comma
@@ -274,6 +276,7 @@ static int eeg(int argc, char **argv) {
 	int format = atoi(argv[3]), channels = atoi(argv[4]);
 	double rate = atof(argv[5]);
 	long count = atol(argv[6]), total = atol(argv[7]), first = argc > 10 ? atol(argv[10]) : 0;
+	int gate = argc > 11 && strcmp(argv[11], "gate") == 0;
 	const char *skip = argv[8], *labels = argv[9];
 	double fraction = format == 1 || format == 2 ? 0.25 : 0.0;
 	double *values = calloc(channels, sizeof(double));
@@ -297,6 +300,12 @@ static int eeg(int argc, char **argv) {
 		if (!lsl_wait_for_consumers(out, 30.0)) {
 			printf("NOCONSUMER\n");
 			return 1;
+		}
+		if (gate) {
+			printf("WAITING %ld\n", r);
+			fflush(stdout);
+			for (int ch = getchar(); ch != EOF && ch != '\n'; ch = getchar()) {
+			}
 		}
 		usleep(200000);
 		double start = lsl_local_clock();
