@@ -98,6 +98,13 @@ describe('supervision', () => {
 
     // 5 failures: restarts after 250, 500, 1000 and 2000 ms, then the node stays in error.
     await eventually(() => rt.status(stream.id)?.nodes.bad?.state === 'error', 15_000, 'bad in error');
+    // The status and the events come on their own ways from the worker: the last crash's event may
+    // follow the state it left.
+    await eventually(
+      () => crashesOf('bad').length >= 5 && crashesOf('once').length >= 1,
+      15_000,
+      'the crash events',
+    );
     const bad = rt.status(stream.id)!.nodes.bad!;
     expect(bad.metrics.restarts).toBe(4);
     expect(bad.metrics.errorCount).toBe(5);
