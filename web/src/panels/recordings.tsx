@@ -50,6 +50,9 @@ export function RecordingsPanel() {
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const recording = active.value ?? undefined;
+  // A marker is a node signal, which the service takes only once the stream runs: while it starts
+  // (a busy machine's first start can take a while) the form waits, and the badge says why.
+  const markable = recording?.state === 'running';
 
   const run = (work: () => Promise<string>): void => {
     setBusy(true);
@@ -102,7 +105,7 @@ export function RecordingsPanel() {
   };
 
   const mark = (): void => {
-    if (recording === undefined || marker.trim() === '') return;
+    if (recording === undefined || !markable || marker.trim() === '') return;
     const text = marker.trim();
     run(async () => {
       await api(`/stream/streams/${recording.id}/nodes/rec/signal`, {
@@ -120,7 +123,9 @@ export function RecordingsPanel() {
         <h2>Record the device's EEG</h2>
         <p>
           <span class={`badge ${recording !== undefined ? 'rec' : ''}`} data-testid="recording-state">
-            {recording !== undefined ? `recording ${recording.meta.recording ?? ''}` : 'not recording'}
+            {recording === undefined
+              ? 'not recording'
+              : `${markable ? 'recording' : 'starting'} ${recording.meta.recording ?? ''}`}
           </span>
         </p>
         <div class="row">
@@ -155,9 +160,9 @@ export function RecordingsPanel() {
             onInput={(e) => {
               setMarker(e.currentTarget.value);
             }}
-            disabled={recording === undefined}
+            disabled={!markable}
           />
-          <button type="submit" disabled={recording === undefined || marker.trim() === ''}>
+          <button type="submit" disabled={!markable || marker.trim() === ''}>
             Add marker
           </button>
         </form>
