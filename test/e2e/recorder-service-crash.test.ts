@@ -146,7 +146,7 @@ function ingestedRecording(id: string, name: string) {
  * every recorder has taken all of them: what they wrote by then is all they will write, so the kill
  * that follows lands at a known point of the recording, however busy the machine.
  */
-async function feed(service: Service, id: string, samples: number, from: number): Promise<void> {
+async function feed(service: Service, id: string, samples: number): Promise<void> {
   const url = `${service.url.replace('http', 'ws')}/stream/${id}/ingest`;
   // The socket accepts once the stream runs, which a busy machine's start may delay.
   const socket = await eventually(
@@ -166,7 +166,7 @@ async function feed(service: Service, id: string, samples: number, from: number)
   const start = Date.now();
   for (let k = 0; k * 50 < samples; k++) {
     const data = Array.from({ length: Math.min(50, samples - k * 50) }, (_, i) => {
-      const n = from + k * 50 + i;
+      const n = k * 50 + i;
       return [100 * Math.sin(n / 10), -n % 200];
     });
     socket.send(
@@ -178,13 +178,13 @@ async function feed(service: Service, id: string, samples: number, from: number)
       const { body } = await json(`${service.url}/stream/streams/${id}/status`);
       const recorders = body.status.nodes.filter((n: { id: string }) => n.id.startsWith('rec-'));
       return recorders.every(
-        (n: { metrics: { samplesProcessed: number } }) => n.metrics.samplesProcessed === from + samples,
+        (n: { metrics: { samplesProcessed: number } }) => n.metrics.samplesProcessed === samples,
       )
         ? true
         : undefined;
     },
     20_000,
-    `the recorders of ${id} taking ${from + samples} samples`,
+    `the recorders of ${id} taking ${samples} samples`,
   );
   socket.close();
 }
@@ -213,8 +213,8 @@ test('kill -9 in the first second of a recording leaves no file EDFlib or MNE re
       body: new URLSearchParams({ signal: 'start' }),
     });
   }
-  await feed(first, early, 100, 0);
-  await feed(first, second, 600, 0);
+  await feed(first, early, 100);
+  await feed(first, second, 600);
   await first.stop('SIGKILL');
 
   // The recordings in their first second are hidden; those past it are visible and readable, each
@@ -245,7 +245,7 @@ test('kill -9 in the first second of a recording leaves no file EDFlib or MNE re
     listedNow.map((r) => r.name),
   );
   // The streams run again: `early` records under the same names, each listed once it holds data.
-  await feed(restarted, early, 600, 0);
+  await feed(restarted, early, 600);
   const listed = await eventually(
     async () => {
       const { body } = await json(`${restarted.url}/system/recordings`);
