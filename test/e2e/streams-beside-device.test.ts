@@ -52,6 +52,10 @@ function setUp(options: { besideDevice: boolean; extraModules?: string[] }): {
     ...(options.besideDevice ? { deviceThread: () => device.eeg.streamThread() } : {}),
     readsDevice,
     ...(options.extraModules === undefined ? {} : { extraExecutableModules: options.extraModules }),
+    // A threshold no thread reaches: the placement by what a stream reads is what is tested here,
+    // not the spreading by load (runtime-pool.test.ts), which a busy machine's readings of the
+    // device's thread would otherwise bring in.
+    spreadAtUtilization: 1.01,
   });
   return { headset, runtime };
 }
