@@ -187,11 +187,21 @@ describe('supervision', () => {
     // The hung worker could not stop its node's child: the main thread killed its process group.
     await eventually(() => !processRunning(childPid), 3000, 'the child process gone');
 
-    // The other stream runs on.
+    // The other stream runs on. A frame its reader misses is one it counted: skipped for a lagging
+    // client (the websocket node's bound) or by the pipe's policy, which the core the hung worker
+    // kept busy can bring about on a busy machine; none is lost silently.
     const count = client.frames.length;
     await eventually(() => client.frames.length > count + 20, 5000, 'frames after the failure');
     client.close();
-    expect(seqGaps(client.seqs())).toEqual([]);
+    const seqs = client.seqs();
+    const missing = seqs.slice(1).reduce((n, seq, i) => n + seq - (seqs[i] as number) - 1, 0);
+    const counted = () => {
+      const status = rt.status(healthy.id)!;
+      return status.nodes.ws!.metrics.framesDropped + (status.pipes.p1?.framesDropped ?? 0);
+    };
+    await eventually(() => counted() >= missing || undefined, 5000, `the ${missing} missing frames counted`);
+    // In order, none twice.
+    expect(seqs.filter((seq, i) => i > 0 && seq <= (seqs[i - 1] as number))).toEqual([]);
     expect(rt.status(healthy.id)!.nodes.gen!.state).toBe('running');
 
     await rt.stop(doomed.id);
