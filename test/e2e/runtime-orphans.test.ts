@@ -40,7 +40,7 @@ test('an external node whose stream hangs is killed with its process group', asy
   // Announces ready, then starts a grandchild and ignores stdin's end: a node that breaks the protocol.
   writeFileSync(
     script,
-    '#!/bin/sh\nprintf \'{"type":"ready","inputs":["in"],"outputs":[]}\\n\'\nsleep 300 &\necho "grandchild $!" >&2\nexec sleep 300 </dev/null\n',
+    '#!/bin/sh\nprintf \'{"type":"ready","inputs":["in"],"outputs":[]}\\n\'\nsleep 300 &\nexec sleep 300 </dev/null\n',
   );
   chmodSync(script, 0o755);
 
