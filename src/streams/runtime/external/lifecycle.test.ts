@@ -45,6 +45,18 @@ describe('starting an external node', () => {
     );
   });
 
+  it("quotes a JavaScript node's error and its own frames, not Node's internals", async () => {
+    const { node } = launch([process.execPath, '-e', "throw new Error('no calibration file')"]);
+    const error = await node.start().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(
+      /exited with code 1 before announcing 'ready'; last stderr: .*Error: no calibration file \| +at \[eval\]/,
+    );
+    expect(error?.message).not.toMatch(/node:internal|Node\.js v/);
+  });
+
   it('rejects and kills the child when it does not become ready in time', async () => {
     const { node, logs } = launch(['/bin/sh', '-c', 'echo "pid $$" >&2; exec sleep 30'], {
       readyTimeoutMs: 300,
