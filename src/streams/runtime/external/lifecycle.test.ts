@@ -57,6 +57,16 @@ describe('starting an external node', () => {
     expect(error?.message).not.toMatch(/node:internal|Node\.js v/);
   });
 
+  it('keeps the error above a stack of more internal frames than the lines it quotes', async () => {
+    const stack = `Error: deep\n    at mine (/x.js:1:1)\n${'    at f (node:internal/x:1:1)\n'.repeat(12)}`;
+    const { node } = launch([
+      process.execPath,
+      '-e',
+      `process.stderr.write(${JSON.stringify(stack)}); process.exitCode = 2`,
+    ]);
+    await expect(node.start()).rejects.toThrow(/last stderr: Error: deep \| +at mine \(\/x\.js:1:1\)$/);
+  });
+
   it('rejects and kills the child when it does not become ready in time', async () => {
     const { node, logs } = launch(['/bin/sh', '-c', 'echo "pid $$" >&2; exec sleep 30'], {
       readyTimeoutMs: 300,

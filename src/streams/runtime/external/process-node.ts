@@ -31,20 +31,10 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
   return signal !== null ? `was killed by ${signal}` : `exited with code ${code ?? 'unknown'}`;
 }
 
-/**
- * Stderr lines that say nothing of the program: a stack frame inside Node's own modules and the
- * version banner Node prints after an uncaught error. Without them, the last lines of a crashed
- * JavaScript node are its error and its own frames rather than Node's module loader.
- */
-const RUNTIME_NOISE = [/^\s+at (?:.*\()?node:/, /^Node\.js v\d/];
-
 function withStderr(message: string, lines: readonly string[]): string {
-  const shown = lines
-    .filter((line) => line.trim() !== '' && !RUNTIME_NOISE.some((noise) => noise.test(line)))
-    .slice(-5);
-  return shown.length === 0
+  return lines.length === 0
     ? `${message} (no stderr output)`
-    : `${message}; last stderr: ${shown.join(' | ')}`;
+    : `${message}; last stderr: ${lines.join(' | ')}`;
 }
 
 class ExternalProcessNode implements NodeInstance {

@@ -1,13 +1,21 @@
 /**
  * Splits a child's stderr into lines for the node's log. A line is capped (a child writing a
- * megabyte without a newline costs 4 KiB of memory, not a megabyte), and the last few lines are
- * kept for the message of a failed start or a crash.
+ * megabyte without a newline costs 4 KiB of memory, not a megabyte), and the last few lines that
+ * say something of the program are kept for the message of a failed start or a crash.
  */
 
 /** Longest line kept, in bytes of UTF-8; the rest of a longer line is dropped up to its newline. */
 export const MAX_LOG_LINE_BYTES = 4 * 1024;
 
 const TRUNCATION_MARK = ' …[truncated]';
+
+/**
+ * Lines the node's log gets but the failure message leaves out: blank ones, a stack frame inside
+ * Node's own modules and the version banner Node prints after an uncaught error. Without them,
+ * the last lines of a crashed JavaScript node are its error and its own frames rather than Node's
+ * module loader.
+ */
+const SAYS_NOTHING = [/^\s*$/, /^\s+at (?:.*\()?node:/, /^Node\.js v\d/];
 
 export class StderrLines {
   private partial: Buffer[] = [];
@@ -17,7 +25,7 @@ export class StderrLines {
 
   constructor(
     private readonly onLine: (line: string) => void,
-    private readonly keep = 10,
+    private readonly keep = 5,
     private readonly maxLineBytes = MAX_LOG_LINE_BYTES,
   ) {}
 
@@ -38,7 +46,7 @@ export class StderrLines {
     if (this.partialBytes > 0 || this.truncated) this.flushLine();
   }
 
-  /** The last lines written, oldest first. */
+  /** The last lines written that say something of the program, oldest first. */
   lastLines(): readonly string[] {
     return this.tail;
   }
@@ -59,8 +67,10 @@ export class StderrLines {
     this.partial = [];
     this.partialBytes = 0;
     this.truncated = false;
-    this.tail.push(line);
-    if (this.tail.length > this.keep) this.tail.shift();
+    if (!SAYS_NOTHING.some((pattern) => pattern.test(line))) {
+      this.tail.push(line);
+      if (this.tail.length > this.keep) this.tail.shift();
+    }
     this.onLine(line);
   }
 }
