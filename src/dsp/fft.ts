@@ -1,11 +1,13 @@
 /**
- * Real-input DFT of any length, one-sided (bins 0..⌊n/2⌋), on top of fft.js (power-of-two
- * radix-4). Lengths that are not a power of two use Bluestein's chirp-z algorithm with fft.js
- * transforms of the next power of two ≥ 2n−1, so Welch segments such as nperseg = 250 (one
- * second at 250 Hz) work exactly like scipy's. Buffers are allocated once per plan.
+ * Real-input DFT of any length, one-sided (bins 0..⌊n/2⌋). Powers of two go to fft.js (radix-4);
+ * lengths whose prime factors are all small (250 = 2·5³: one second at 250 Hz, the common Welch
+ * segment) to the mixed-radix FFT of mixed-radix-fft.ts; any other length to Bluestein's chirp-z
+ * algorithm with fft.js transforms of the next power of two ≥ 2n−1. Every length is transformed
+ * exactly like scipy's. Buffers are allocated once per plan.
  */
 
 import FFT from 'fft.js';
+import { MixedRadixFft, smallFactors } from './mixed-radix-fft.js';
 
 /** The fft.js methods used here, typed (its bundled typings declare them `any`). */
 interface FftJs {
@@ -27,9 +29,11 @@ export class RealDft {
   readonly n: number;
   /** Number of one-sided bins: ⌊n/2⌋ + 1. */
   readonly bins: number;
-  private readonly fft: FftJs;
+  private readonly fft: FftJs | undefined;
   private readonly work: Float64Array;
   private readonly out: Float64Array;
+  /** Small prime factors only: the mixed-radix plan, `work` and `out` its real and imaginary parts. */
+  private readonly mixed: MixedRadixFft | undefined;
   /** Bluestein only: the chirp exp(−iπk²/n) and the transformed conjugate chirp filter. */
   private readonly chirp: Float64Array | undefined;
   private readonly chirpFilterSpectrum: Float64Array | undefined;
@@ -43,6 +47,12 @@ export class RealDft {
       this.fft = createFft(n);
       this.work = new Float64Array(n);
       this.out = new Float64Array(2 * n);
+      return;
+    }
+    if (n > 1 && smallFactors(n) !== undefined) {
+      this.mixed = new MixedRadixFft(n);
+      this.work = new Float64Array(n);
+      this.out = new Float64Array(n);
       return;
     }
     let m = 2;
@@ -84,9 +94,22 @@ export class RealDft {
       im[0] = 0;
       return;
     }
+    if (this.mixed !== undefined) {
+      const real = this.work;
+      const imag = this.out;
+      for (let i = 0; i < n; i++) real[i] = input[i] as number;
+      imag.fill(0);
+      this.mixed.transform(real, imag);
+      for (let k = 0; k < this.bins; k++) {
+        re[k] = real[k] as number;
+        im[k] = imag[k] as number;
+      }
+      return;
+    }
+    const fft = this.fft as FftJs;
     if (this.chirp === undefined || this.chirpFilterSpectrum === undefined || this.product === undefined) {
       for (let i = 0; i < n; i++) this.work[i] = input[i] as number;
-      this.fft.realTransform(this.out, this.work);
+      fft.realTransform(this.out, this.work);
       for (let k = 0; k < this.bins; k++) {
         re[k] = this.out[2 * k] as number;
         im[k] = this.out[2 * k + 1] as number;
@@ -101,7 +124,7 @@ export class RealDft {
       work[2 * j] = x * (chirp[2 * j] as number);
       work[2 * j + 1] = x * (chirp[2 * j + 1] as number);
     }
-    this.fft.transform(this.out, work);
+    fft.transform(this.out, work);
     const spec = this.chirpFilterSpectrum;
     const prod = this.product;
     for (let i = 0; i < prod.length; i += 2) {
@@ -112,7 +135,7 @@ export class RealDft {
       prod[i] = ar * br - ai * bi;
       prod[i + 1] = ar * bi + ai * br;
     }
-    this.fft.inverseTransform(this.out, prod);
+    fft.inverseTransform(this.out, prod);
     for (let k = 0; k < this.bins; k++) {
       const cr = this.out[2 * k] as number;
       const ci = this.out[2 * k + 1] as number;

@@ -23,7 +23,11 @@ function gaussianNoise(n: number, seed: number): Float64Array {
 
 describe('RealDft', () => {
   it('equals the direct DFT for power-of-two and other lengths', () => {
-    for (const n of [1, 2, 3, 8, 64, 100, 250, 257]) {
+    // Powers of two (fft.js), small prime factors only (mixed radix: 4, 2, 3, 5 and the generic
+    // radix up to 13), larger primes (Bluestein).
+    for (const n of [
+      1, 2, 3, 5, 6, 7, 8, 12, 13, 15, 34, 49, 64, 77, 100, 121, 125, 250, 257, 500, 1000, 1001,
+    ]) {
       const x = gaussianNoise(n, n);
       const dft = new RealDft(n);
       const re = new Float64Array(dft.bins);
