@@ -158,10 +158,7 @@ export class MixedRadixFft {
             yr[out] = sr;
             yi[out] = si;
           } else {
-            const tr = w[wAt + 2 * (u - 1)] as number;
-            const ti = w[wAt + 2 * (u - 1) + 1] as number;
-            yr[out] = sr * tr - si * ti;
-            yi[out] = sr * ti + si * tr;
+            twiddled(yr, yi, out, sr, si, w, wAt + 2 * (u - 1));
           }
         }
       }
@@ -172,8 +169,6 @@ export class MixedRadixFft {
 function radix2(pass: Pass, xr: Float64Array, xi: Float64Array, yr: Float64Array, yi: Float64Array): void {
   const { m, stride: s, twiddles: w } = pass;
   for (let p = 0; p < m; p++) {
-    const w1r = w[2 * p] as number;
-    const w1i = w[2 * p + 1] as number;
     for (let q = 0; q < s; q++) {
       const i0 = q + s * p;
       const i1 = i0 + s * m;
@@ -184,10 +179,7 @@ function radix2(pass: Pass, xr: Float64Array, xi: Float64Array, yr: Float64Array
       const o = q + s * 2 * p;
       yr[o] = ar + br;
       yi[o] = ai + bi;
-      const dr = ar - br;
-      const di = ai - bi;
-      yr[o + s] = dr * w1r - di * w1i;
-      yi[o + s] = dr * w1i + di * w1r;
+      twiddled(yr, yi, o + s, ar - br, ai - bi, w, 2 * p);
     }
   }
 }
@@ -199,10 +191,6 @@ function radix3(pass: Pass, xr: Float64Array, xi: Float64Array, yr: Float64Array
   const { m, stride: s, twiddles: w } = pass;
   const sm = s * m;
   for (let p = 0; p < m; p++) {
-    const w1r = w[4 * p] as number;
-    const w1i = w[4 * p + 1] as number;
-    const w2r = w[4 * p + 2] as number;
-    const w2i = w[4 * p + 3] as number;
     for (let q = 0; q < s; q++) {
       const i0 = q + s * p;
       const x0r = xr[i0] as number;
@@ -221,14 +209,8 @@ function radix3(pass: Pass, xr: Float64Array, xi: Float64Array, yr: Float64Array
       const o = q + s * 3 * p;
       yr[o] = x0r + tr;
       yi[o] = x0i + ti;
-      const b1r = mr + nr;
-      const b1i = mi + ni;
-      const b2r = mr - nr;
-      const b2i = mi - ni;
-      yr[o + s] = b1r * w1r - b1i * w1i;
-      yi[o + s] = b1r * w1i + b1i * w1r;
-      yr[o + 2 * s] = b2r * w2r - b2i * w2i;
-      yi[o + 2 * s] = b2r * w2i + b2i * w2r;
+      twiddled(yr, yi, o + s, mr + nr, mi + ni, w, 4 * p);
+      twiddled(yr, yi, o + 2 * s, mr - nr, mi - ni, w, 4 * p + 2);
     }
   }
 }
@@ -237,12 +219,6 @@ function radix4(pass: Pass, xr: Float64Array, xi: Float64Array, yr: Float64Array
   const { m, stride: s, twiddles: w } = pass;
   const sm = s * m;
   for (let p = 0; p < m; p++) {
-    const w1r = w[6 * p] as number;
-    const w1i = w[6 * p + 1] as number;
-    const w2r = w[6 * p + 2] as number;
-    const w2i = w[6 * p + 3] as number;
-    const w3r = w[6 * p + 4] as number;
-    const w3i = w[6 * p + 5] as number;
     for (let q = 0; q < s; q++) {
       const i0 = q + s * p;
       const x0r = xr[i0] as number;
@@ -265,18 +241,9 @@ function radix4(pass: Pass, xr: Float64Array, xi: Float64Array, yr: Float64Array
       const o = q + s * 4 * p;
       yr[o] = ar + cr;
       yi[o] = ai + ci;
-      const b1r = br + dr;
-      const b1i = bi + di;
-      const b2r = ar - cr;
-      const b2i = ai - ci;
-      const b3r = br - dr;
-      const b3i = bi - di;
-      yr[o + s] = b1r * w1r - b1i * w1i;
-      yi[o + s] = b1r * w1i + b1i * w1r;
-      yr[o + 2 * s] = b2r * w2r - b2i * w2i;
-      yi[o + 2 * s] = b2r * w2i + b2i * w2r;
-      yr[o + 3 * s] = b3r * w3r - b3i * w3i;
-      yi[o + 3 * s] = b3r * w3i + b3i * w3r;
+      twiddled(yr, yi, o + s, br + dr, bi + di, w, 6 * p);
+      twiddled(yr, yi, o + 2 * s, ar - cr, ai - ci, w, 6 * p + 2);
+      twiddled(yr, yi, o + 3 * s, br - dr, bi - di, w, 6 * p + 4);
     }
   }
 }
