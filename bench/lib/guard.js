@@ -48,7 +48,7 @@ export function writeBaseline(file, runs, machine) {
   for (const [id, entry] of Object.entries(mine)) {
     const byCpu = {};
     for (const [cpu, other] of Object.entries(before.ratios[id]?.byCpu ?? {})) {
-      if (cpu !== machine.cpu && machines[cpu] !== undefined) byCpu[cpu] = other;
+      if (cpu !== machine.cpu) byCpu[cpu] = other;
     }
     byCpu[machine.cpu] = { ratio: entry.ratio, runs: entry.runs };
     const worst = worstOf(
